@@ -1,0 +1,78 @@
+//! What every program's `main` shares: one-line diagnostics, the exit-code
+//! table, clap errors as one line, and the `--config` option.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::diag;
+use crate::error::{Error, ExitCode, Result};
+
+/// Options every program takes.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GlobalOpts {
+    /// Read this YAML configuration file after the user's, the workspace's
+    /// and the environment's settings (flags still win).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// Runs a program body and exits with its code. Errors become one line on
+/// stderr prefixed with the program's name; a panic becomes one line too.
+pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>) -> ! {
+    diag::set_program(program);
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        diag::error(format!("internal error (please report): {message}"));
+    }));
+    let code = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(code)) => code.code(),
+        Ok(Err(err)) => {
+            if !matches!(err, Error::BrokenPipe | Error::ChildExit(_)) {
+                diag::error(&err);
+            }
+            err.exit_code().code()
+        }
+        Err(_) => 70,
+    };
+    std::process::exit(code)
+}
+
+/// Parses the command line; help and version print as usual, an error is one
+/// line (`program: unexpected argument '--x' (try --help)`), exit code 2.
+pub fn parse<C: Parser>() -> Result<C> {
+    C::try_parse().map_err(|err| {
+        use clap::error::ErrorKind;
+        match err.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                let _ = err.print();
+                std::process::exit(0);
+            }
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = err.print();
+                std::process::exit(ExitCode::Usage.code());
+            }
+            _ => Error::usage(clap_one_line(&err)),
+        }
+    })
+}
+
+fn clap_one_line(err: &clap::Error) -> String {
+    let rendered = err.to_string();
+    let first = rendered.lines().next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    format!("{first} (try --help)")
+}
+
+/// The `after_help` footer every program shows: its examples, then the exit codes.
+pub fn footer(examples: &str) -> String {
+    format!(
+        "Examples:\n{examples}\n\n{}",
+        crate::error::exit_code_help()
+    )
+}

@@ -1,0 +1,460 @@
+//! Loading the effective configuration from its layers, later wins:
+//! built-in defaults, `$OLLM_HOME/config.yaml`, the workspace's
+//! `.ollm/config.yaml`, `OLLM_*` environment variables, `--config FILE`,
+//! command-line flags. Every leaf value remembers the layer it came from.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::Config;
+use crate::error::{Error, Result};
+use crate::{diag, paths};
+
+/// Where an effective value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Default,
+    File(PathBuf),
+    Env(String),
+    Flag(String),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Default => write!(f, "default"),
+            Origin::File(path) => write!(f, "file:{}", path.display()),
+            Origin::Env(name) => write!(f, "env:{name}"),
+            Origin::Flag(flag) => write!(f, "flag:{flag}"),
+        }
+    }
+}
+
+/// A command-line flag's override of one configuration key.
+#[derive(Debug, Clone)]
+pub struct FlagOverride {
+    /// Dotted key path, e.g. `services.fileDiscovery.maxDepth`.
+    pub key: &'static str,
+    pub value: Value,
+    /// The flag as the user typed it, e.g. `--max-depth`.
+    pub flag: &'static str,
+}
+
+/// What to load besides the fixed layers.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
+    /// Where to start looking for the workspace's `.ollm/`; the current
+    /// directory when `None`.
+    pub workspace_start: Option<PathBuf>,
+    pub flags: Vec<FlagOverride>,
+}
+
+/// The effective configuration and the origin of each of its leaf keys.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub config: Config,
+    pub origins: BTreeMap<String, Origin>,
+    tree: Value,
+}
+
+/// One row of `config --show-origin`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct OriginRow {
+    pub key: String,
+    pub value: Value,
+    pub origin: String,
+}
+
+impl Loaded {
+    /// Every leaf key with its value and origin, in key order.
+    pub fn rows(&self) -> Vec<OriginRow> {
+        let mut leaves = Vec::new();
+        collect_leaves(&self.tree, String::new(), &mut leaves);
+        leaves
+            .into_iter()
+            .map(|(key, value)| {
+                let origin = self
+                    .origins
+                    .get(&key)
+                    .map(|o| o.to_string())
+                    .unwrap_or_else(|| Origin::Default.to_string());
+                OriginRow { key, value, origin }
+            })
+            .collect()
+    }
+
+    pub fn origin_of(&self, key: &str) -> Origin {
+        self.origins.get(key).cloned().unwrap_or(Origin::Default)
+    }
+}
+
+/// Loads the effective configuration. Warnings (unknown keys) go to stderr.
+pub fn load(options: &LoadOptions) -> Result<Loaded> {
+    let defaults = serde_json::to_value(Config::default())
+        .map_err(|e| Error::Config(format!("cannot encode defaults: {e}")))?;
+    let mut layers = Layers {
+        tree: defaults.clone(),
+        defaults,
+        origins: BTreeMap::new(),
+    };
+
+    let user_file = paths::ollm_home().join("config.yaml");
+    if user_file.exists() {
+        layers.apply_file(&user_file)?;
+    }
+    let start = match &options.workspace_start {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    if let Some(workspace) = paths::find_workspace_dir(&start) {
+        let file = workspace.join("config.yaml");
+        if file.exists() {
+            layers.apply_file(&file)?;
+        }
+    }
+    layers.apply_env()?;
+    if let Some(file) = &options.config_file {
+        layers.apply_file(file)?;
+    }
+    for flag in &options.flags {
+        let origin = Origin::Flag(flag.flag.to_string());
+        let mut layer = Value::Object(Map::new());
+        insert_path(&mut layer, flag.key, flag.value.clone());
+        layers.check_types(&layer, &origin)?;
+        layers.merge(&layer, &origin);
+    }
+
+    let config: Config = serde_json::from_value(layers.tree.clone())
+        .map_err(|e| Error::Config(format!("configuration: {e}")))?;
+    if let Err((key, expected)) = config.check_ranges() {
+        let origin = layers.origins.get(key).cloned().unwrap_or(Origin::Default);
+        return Err(Error::Config(format!(
+            "{}: `{key}` must be {expected}",
+            describe_origin(&origin)
+        )));
+    }
+    Ok(Loaded {
+        config,
+        origins: layers.origins,
+        tree: layers.tree,
+    })
+}
+
+fn describe_origin(origin: &Origin) -> String {
+    match origin {
+        Origin::Default => "built-in default".into(),
+        Origin::File(path) => path.display().to_string(),
+        Origin::Env(name) => format!("environment variable {name}"),
+        Origin::Flag(flag) => format!("flag {flag}"),
+    }
+}
+
+struct Layers {
+    defaults: Value,
+    tree: Value,
+    origins: BTreeMap<String, Origin>,
+}
+
+impl Layers {
+    fn apply_file(&mut self, path: &Path) -> Result<()> {
+        let name = path.display();
+        let text = std::fs::read(path).map_err(|e| {
+            Error::Config(format!(
+                "cannot read config file {name}: {}",
+                crate::error::describe_io(&e)
+            ))
+        })?;
+        let text = String::from_utf8(text)
+            .map_err(|_| Error::Config(format!("{name}: config file is not valid UTF-8")))?;
+        let yaml: serde_yaml::Value = serde_yaml::from_str(&text).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+                .unwrap_or_default();
+            Error::Config(format!(
+                "{name}: invalid YAML{at}: {}",
+                crate::io_util::one_line(&strip_location(&e.to_string()))
+            ))
+        })?;
+        if yaml.is_null() {
+            return Ok(());
+        }
+        let layer: Value = serde_json::to_value(&yaml).map_err(|e| {
+            Error::Config(format!(
+                "{name}: unsupported YAML (keys must be strings): {e}"
+            ))
+        })?;
+        if !layer.is_object() {
+            return Err(Error::Config(format!(
+                "{name}: expected a mapping of settings at the top level"
+            )));
+        }
+        let origin = Origin::File(path.to_path_buf());
+        self.check_types(&layer, &origin)?;
+        self.merge(&layer, &origin);
+        Ok(())
+    }
+
+    /// Type-checks one layer against the schema, naming the key and what was
+    /// expected; warns about keys the schema does not know.
+    fn check_types(&self, layer: &Value, origin: &Origin) -> Result<()> {
+        let mut unknown = Vec::new();
+        let mut note_unknown = |path: serde_ignored::Path<'_>| unknown.push(path.to_string());
+        let de = serde_ignored::Deserializer::new(layer.clone(), &mut note_unknown);
+        let checked: std::result::Result<Config, _> = serde_path_to_error::deserialize(de);
+        if let Err(err) = checked {
+            let key = err.path().to_string();
+            let message = friendly_expectation(&err.into_inner().to_string());
+            return Err(Error::Config(format!(
+                "{}: `{key}`: {message}",
+                describe_origin(origin)
+            )));
+        }
+        for key in unknown {
+            diag::warn(format!(
+                "{}: unknown configuration key `{key}` (ignored)",
+                describe_origin(origin)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Merges the known keys of `layer` into the tree, recording origins.
+    fn merge(&mut self, layer: &Value, origin: &Origin) {
+        merge_known(
+            &mut self.tree,
+            &self.defaults,
+            layer,
+            String::new(),
+            origin,
+            &mut self.origins,
+        );
+    }
+
+    fn apply_env(&mut self) -> Result<()> {
+        let mut leaves = Vec::new();
+        collect_leaves(&self.defaults, String::new(), &mut leaves);
+        for (key, default) in leaves {
+            let var = env_var_name(&key);
+            let Some(raw) = std::env::var_os(&var) else {
+                continue;
+            };
+            let origin = Origin::Env(var.clone());
+            let raw = raw.into_string().map_err(|_| {
+                Error::Config(format!("environment variable {var} is not valid UTF-8"))
+            })?;
+            let value = parse_env_value(&raw, &default).ok_or_else(|| {
+                Error::Config(format!(
+                    "environment variable {var}: expected {}",
+                    describe_kind(&default)
+                ))
+            })?;
+            let mut layer = Value::Object(Map::new());
+            insert_path(&mut layer, &key, value);
+            self.check_types(&layer, &origin)?;
+            self.merge(&layer, &origin);
+        }
+        Ok(())
+    }
+}
+
+/// The `OLLM_*` variable for a key: the path without `services.`, in
+/// SCREAMING_SNAKE_CASE (`services.loopDetection.maxTurns` →
+/// `OLLM_LOOP_DETECTION_MAX_TURNS`).
+pub fn env_var_name(key: &str) -> String {
+    let key = key.strip_prefix("services.").unwrap_or(key);
+    let mut name = String::from("OLLM");
+    for segment in key.split('.') {
+        name.push('_');
+        for ch in segment.chars() {
+            if ch.is_ascii_uppercase() {
+                name.push('_');
+            }
+            name.push(ch.to_ascii_uppercase());
+        }
+    }
+    name
+}
+
+fn parse_env_value(raw: &str, default: &Value) -> Option<Value> {
+    let raw = raw.trim();
+    match default {
+        Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Some(Value::Bool(true)),
+            "0" | "false" | "no" | "off" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Value::Number(n) if n.is_u64() => raw.parse::<u64>().ok().map(Value::from),
+        Value::Number(_) => raw
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(Value::from),
+        Value::Array(_) => Some(Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value::String(s.to_string()))
+                .collect(),
+        )),
+        _ => Some(Value::String(raw.to_string())),
+    }
+}
+
+fn describe_kind(default: &Value) -> &'static str {
+    match default {
+        Value::Bool(_) => "true or false",
+        Value::Number(n) if n.is_u64() => "a non-negative whole number",
+        Value::Number(_) => "a number",
+        Value::Array(_) => "a comma-separated list",
+        _ => "a string",
+    }
+}
+
+/// serde's type names, in words a user of a YAML file knows.
+fn friendly_expectation(message: &str) -> String {
+    let message = message
+        .replace("expected u64", "expected a non-negative whole number")
+        .replace("expected f64", "expected a number")
+        .replace("expected a boolean", "expected true or false")
+        .replace("expected a sequence", "expected a list")
+        .replace("expected struct ", "expected a mapping (");
+    let message = if message.contains("expected a mapping (") {
+        format!("{message})")
+    } else {
+        message
+    };
+    crate::io_util::one_line(&message)
+}
+
+fn strip_location(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn merge_known(
+    tree: &mut Value,
+    defaults: &Value,
+    layer: &Value,
+    prefix: String,
+    origin: &Origin,
+    origins: &mut BTreeMap<String, Origin>,
+) {
+    let (Value::Object(tree_map), Value::Object(default_map), Value::Object(layer_map)) =
+        (tree, defaults, layer)
+    else {
+        return;
+    };
+    for (key, layer_value) in layer_map {
+        let Some(default_value) = default_map.get(key) else {
+            continue;
+        };
+        let path = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        if default_value.is_object() {
+            if let Some(subtree) = tree_map.get_mut(key) {
+                merge_known(subtree, default_value, layer_value, path, origin, origins);
+            }
+        } else {
+            tree_map.insert(key.clone(), layer_value.clone());
+            origins.insert(path, origin.clone());
+        }
+    }
+}
+
+fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                collect_leaves(child, path, out);
+            }
+        }
+        leaf => out.push((prefix, leaf.clone())),
+    }
+}
+
+fn insert_path(root: &mut Value, key: &str, value: Value) {
+    let mut node = root;
+    let mut segments = key.split('.').peekable();
+    while let Some(segment) = segments.next() {
+        let Value::Object(map) = node else {
+            return;
+        };
+        if segments.peek().is_none() {
+            map.insert(segment.to_string(), value);
+            return;
+        }
+        node = map
+            .entry(segment.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_names_are_derived_from_key_paths() {
+        assert_eq!(
+            env_var_name("services.loopDetection.maxTurns"),
+            "OLLM_LOOP_DETECTION_MAX_TURNS"
+        );
+        assert_eq!(
+            env_var_name("snapshots.maxCount"),
+            "OLLM_SNAPSHOTS_MAX_COUNT"
+        );
+        assert_eq!(
+            env_var_name("services.compression.summarizer.url"),
+            "OLLM_COMPRESSION_SUMMARIZER_URL"
+        );
+    }
+
+    #[test]
+    fn env_values_are_parsed_by_the_default_type() {
+        assert_eq!(
+            parse_env_value("7", &Value::from(3u64)),
+            Some(Value::from(7u64))
+        );
+        assert_eq!(parse_env_value("-1", &Value::from(3u64)), None);
+        assert_eq!(
+            parse_env_value("a, b", &Value::Array(vec![])),
+            Some(serde_json::json!(["a", "b"]))
+        );
+        assert_eq!(parse_env_value("nan", &Value::from(0.5)), None);
+    }
+
+    #[test]
+    fn merge_skips_unknown_keys_and_records_origins() {
+        let defaults = serde_json::to_value(Config::default()).unwrap();
+        let mut layers = Layers {
+            tree: defaults.clone(),
+            defaults,
+            origins: BTreeMap::new(),
+        };
+        let layer = serde_json::json!({"services": {"session": {"maxSessions": 7, "bogus": 1}}});
+        let origin = Origin::Flag("--x".into());
+        layers.merge(&layer, &origin);
+        assert_eq!(layers.tree["services"]["session"]["maxSessions"], 7);
+        assert!(layers.tree["services"]["session"].get("bogus").is_none());
+        assert_eq!(
+            layers.origins.get("services.session.maxSessions"),
+            Some(&origin)
+        );
+    }
+}

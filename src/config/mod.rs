@@ -1,0 +1,41 @@
+//! Shared configuration (Requirement 8): the schema, its defaults, and the
+//! layered loader with per-key origins.
+
+mod load;
+mod schema;
+
+pub use load::{FlagOverride, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load};
+pub use schema::*;
+
+use crate::error::Result;
+use crate::io_util;
+
+/// `config` subcommand options, shared by every program.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConfigArgs {
+    /// Show every key with its value and where it came from (default, a
+    /// file, an environment variable or a flag), like `git config --show-origin`.
+    #[arg(long)]
+    pub show_origin: bool,
+}
+
+/// Prints the effective configuration: JSON, or with `--show-origin` one row
+/// per key (JSON when piped, aligned text on a terminal).
+pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
+    if !args.show_origin {
+        return io_util::print_json(&loaded.config);
+    }
+    let rows = loaded.rows();
+    if !io_util::stdout_is_terminal() {
+        return io_util::print_json(&rows);
+    }
+    let width = rows.iter().map(|r| r.origin.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&format!(
+            "{:<width$}  {} = {}\n",
+            row.origin, row.key, row.value
+        ));
+    }
+    io_util::print_text(&text)
+}

@@ -1,0 +1,256 @@
+//! The configuration schema (the spec's `services:` YAML plus `snapshots:`),
+//! with every default of the spec. Field names are the YAML keys.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Config {
+    pub services: Services,
+    pub snapshots: SnapshotConfig,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Services {
+    pub session: SessionConfig,
+    pub compression: CompressionConfig,
+    pub loop_detection: LoopDetectionConfig,
+    pub file_discovery: FileDiscoveryConfig,
+    pub environment: EnvironmentConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SessionConfig {
+    /// Where session files live; `~` and `$OLLM_HOME` are expanded.
+    pub data_dir: String,
+    /// Sessions kept when a new one is created; 0 disables the limit.
+    pub max_sessions: u64,
+    pub auto_save: bool,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            data_dir: "$OLLM_HOME/session-data".into(),
+            max_sessions: 100,
+            auto_save: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum CompressionStrategy {
+    Summarize,
+    Truncate,
+    Hybrid,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CompressionConfig {
+    pub enabled: bool,
+    /// Fraction of the token limit at which compression is needed.
+    pub threshold: f64,
+    pub strategy: CompressionStrategy,
+    /// Tokens of the most recent history kept verbatim.
+    pub preserve_recent: u64,
+    pub summary_max_tokens: u64,
+    pub summarizer: SummarizerConfig,
+}
+
+impl Default for CompressionConfig {
+    fn default() -> Self {
+        CompressionConfig {
+            enabled: true,
+            threshold: 0.8,
+            strategy: CompressionStrategy::Hybrid,
+            preserve_recent: 4096,
+            summary_max_tokens: 1024,
+            summarizer: SummarizerConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SummarizerApi {
+    /// OpenAI-compatible `/v1/chat/completions` (llama.cpp, vLLM, LM Studio, Ollama).
+    Openai,
+    /// Ollama's native `/api/chat`.
+    Ollama,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SummarizerConfig {
+    pub api: SummarizerApi,
+    pub url: String,
+    pub model: String,
+    /// Seconds to wait for the model before falling back to truncation.
+    pub timeout: f64,
+}
+
+impl Default for SummarizerConfig {
+    fn default() -> Self {
+        SummarizerConfig {
+            api: SummarizerApi::Openai,
+            url: "http://127.0.0.1:11434".into(),
+            model: "llama3.2:3b".into(),
+            timeout: 60.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LoopDetectionConfig {
+    pub enabled: bool,
+    pub max_turns: u64,
+    pub repeat_threshold: u64,
+}
+
+impl Default for LoopDetectionConfig {
+    fn default() -> Self {
+        LoopDetectionConfig {
+            enabled: true,
+            max_turns: 50,
+            repeat_threshold: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FileDiscoveryConfig {
+    pub max_depth: u64,
+    pub follow_symlinks: bool,
+    pub builtin_ignores: Vec<String>,
+}
+
+impl Default for FileDiscoveryConfig {
+    fn default() -> Self {
+        FileDiscoveryConfig {
+            max_depth: 10,
+            follow_symlinks: false,
+            builtin_ignores: ["node_modules", ".git", "dist", "build", ".next", ".cache"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
+/// The spec's default allow list (exact names, and `LC_*`).
+pub const DEFAULT_ALLOW: &[&str] = &["PATH", "HOME", "USER", "SHELL", "TERM", "LANG", "LC_*"];
+
+/// The spec's default deny patterns.
+pub const DEFAULT_DENY: &[&str] = &[
+    "*_KEY",
+    "*_SECRET",
+    "*_TOKEN",
+    "*_PASSWORD",
+    "*_CREDENTIAL",
+    "AWS_*",
+    "GITHUB_*",
+];
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct EnvironmentConfig {
+    /// Names (or case-insensitive globs) always passed to tools. Extends the
+    /// spec's defaults unless `replaceDefaults` is true.
+    pub allow_list: Vec<String>,
+    /// Case-insensitive globs never passed to tools. Extends the spec's
+    /// defaults unless `replaceDefaults` is true.
+    pub deny_patterns: Vec<String>,
+    /// Use `allowList` and `denyPatterns` alone, without the spec's defaults.
+    pub replace_defaults: bool,
+    /// Remove variables whose value looks like a credential, whatever the name.
+    pub scan_values: bool,
+}
+
+impl Default for EnvironmentConfig {
+    fn default() -> Self {
+        EnvironmentConfig {
+            allow_list: DEFAULT_ALLOW.iter().map(|s| s.to_string()).collect(),
+            deny_patterns: DEFAULT_DENY.iter().map(|s| s.to_string()).collect(),
+            replace_defaults: false,
+            scan_values: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SnapshotConfig {
+    pub enabled: bool,
+    /// Snapshots kept per session; the oldest beyond this are deleted.
+    pub max_count: u64,
+    pub auto_create: bool,
+    /// Context usage (fraction of the limit) at which a snapshot is taken.
+    pub auto_threshold: f64,
+    /// Where snapshots live; `~` and `$OLLM_HOME` are expanded.
+    pub dir: String,
+}
+
+impl Default for SnapshotConfig {
+    fn default() -> Self {
+        SnapshotConfig {
+            enabled: true,
+            max_count: 5,
+            auto_create: true,
+            auto_threshold: 0.85,
+            dir: "$OLLM_HOME/context-snapshots".into(),
+        }
+    }
+}
+
+/// A value outside its allowed range: (key path, what is expected).
+pub type RangeError = (&'static str, &'static str);
+
+impl Config {
+    /// Checks what serde's types cannot: ranges and non-empty values.
+    pub fn check_ranges(&self) -> Result<(), RangeError> {
+        let s = &self.services;
+        let fraction = |v: f64| v > 0.0 && v <= 1.0;
+        if !fraction(s.compression.threshold) {
+            return Err((
+                "services.compression.threshold",
+                "a number greater than 0 and at most 1",
+            ));
+        }
+        if !fraction(self.snapshots.auto_threshold) {
+            return Err((
+                "snapshots.autoThreshold",
+                "a number greater than 0 and at most 1",
+            ));
+        }
+        if s.loop_detection.repeat_threshold < 2 {
+            return Err((
+                "services.loopDetection.repeatThreshold",
+                "a whole number of at least 2",
+            ));
+        }
+        if s.loop_detection.max_turns < 1 {
+            return Err((
+                "services.loopDetection.maxTurns",
+                "a whole number of at least 1",
+            ));
+        }
+        if s.compression.summarizer.timeout.is_nan() || s.compression.summarizer.timeout <= 0.0 {
+            return Err((
+                "services.compression.summarizer.timeout",
+                "a positive number of seconds",
+            ));
+        }
+        if s.session.data_dir.trim().is_empty() {
+            return Err(("services.session.dataDir", "a non-empty path"));
+        }
+        if self.snapshots.dir.trim().is_empty() {
+            return Err(("snapshots.dir", "a non-empty path"));
+        }
+        Ok(())
+    }
+}

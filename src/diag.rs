@@ -1,0 +1,31 @@
+//! Diagnostics on stderr: one line each, prefixed with the program's name,
+//! scrubbed of anything that looks like a secret (Property 28).
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+static PROGRAM: OnceLock<&'static str> = OnceLock::new();
+
+/// Names the running program for diagnostic prefixes. Called once by each main.
+pub fn set_program(name: &'static str) {
+    let _ = PROGRAM.set(name);
+}
+
+pub fn program() -> &'static str {
+    PROGRAM.get().copied().unwrap_or("ollm")
+}
+
+/// Prints `program: warning: message` on stderr.
+pub fn warn(message: impl std::fmt::Display) {
+    emit(&format!("warning: {message}"));
+}
+
+/// Prints `program: message` on stderr.
+pub fn error(message: impl std::fmt::Display) {
+    emit(&message.to_string());
+}
+
+fn emit(message: &str) {
+    let line = crate::io_util::one_line(&crate::env::secrets::scrub_message(message));
+    let _ = writeln!(std::io::stderr().lock(), "{}: {line}", program());
+}

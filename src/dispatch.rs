@@ -1,0 +1,279 @@
+//! `ollm`: the git-style dispatcher. `ollm NAME ARGS…` runs `ollm-NAME ARGS…`,
+//! found beside this executable first, then on `PATH`.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+
+use crate::cli::{GlobalOpts, footer};
+use crate::config::{self, ConfigArgs, LoadOptions};
+use crate::error::{Error, ExitCode, Result};
+use crate::io_util;
+
+const EXAMPLES: &str = "  ollm env run -- env               # runs ollm-env run -- env
+  ollm help env                     # ollm-env --help
+  ollm --list                       # the tools found, as JSON when piped
+  ollm config --show-origin";
+
+/// Names that stand for another tool, so the command lines of the sessions
+/// document (`ollm sessions list`) work as written.
+pub const ALIASES: &[(&str, &str)] = &[("sessions", "session")];
+
+/// The ollm tools dispatcher: `ollm NAME ARGS…` runs `ollm-NAME ARGS…`.
+///
+/// Tools are looked up beside this executable first, then on PATH, so a
+/// third-party `ollm-foo` on PATH runs as `ollm foo`. Standard input, output,
+/// error and the exit code pass straight through.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ollm",
+    version,
+    after_help = footer(EXAMPLES),
+    allow_external_subcommands = true,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalOpts,
+    /// List the tools found (name and path); JSON when piped.
+    #[arg(long)]
+    pub list: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show help for ollm, or for one tool (`ollm help session`).
+    #[command(after_help = footer("  ollm help\n  ollm help env"))]
+    Help {
+        /// The tool to show help for.
+        name: Option<String>,
+    },
+    /// Print the effective shared configuration, or every key with its origin.
+    #[command(after_help = footer("  ollm config\n  ollm config --show-origin"))]
+    Config(ConfigArgs),
+    #[command(external_subcommand)]
+    External(Vec<OsString>),
+}
+
+/// A tool the dispatcher can run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Tool {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+/// Every `ollm-*` executable beside `own_dir` and on `path_var`, first found
+/// wins, sorted by name.
+pub fn find_tools(own_dir: Option<&Path>, path_var: Option<OsString>) -> Vec<Tool> {
+    let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let dirs = own_dir
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(path_var.iter().flat_map(std::env::split_paths));
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let Some(name) = file_name.to_str().and_then(|n| n.strip_prefix("ollm-")) else {
+                continue;
+            };
+            if name.is_empty() || name.contains('.') || found.contains_key(name) {
+                continue;
+            }
+            if is_executable(&entry.path()) {
+                found.insert(name.to_string(), entry.path());
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(name, path)| Tool { name, path })
+        .collect()
+}
+
+/// The path of `ollm-NAME`, beside `own_dir` first, then on `path_var`.
+pub fn find_tool(
+    name: &str,
+    own_dir: Option<&Path>,
+    path_var: Option<OsString>,
+) -> Option<PathBuf> {
+    let file = format!("ollm-{name}");
+    own_dir
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(path_var.iter().flat_map(std::env::split_paths))
+        .map(|dir| dir.join(&file))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The known name closest to `name`, if any is close enough to be a typo.
+pub fn suggest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
+fn own_dir() -> Option<PathBuf> {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+}
+
+fn resolve_alias(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map(|(_, target)| *target)
+        .unwrap_or(name)
+}
+
+/// Replaces this process with `ollm-NAME ARGS…`; returns only on failure.
+fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
+    let name = resolve_alias(name);
+    let dir = own_dir();
+    let Some(path) = find_tool(name, dir.as_deref(), std::env::var_os("PATH")) else {
+        let tools = find_tools(dir.as_deref(), std::env::var_os("PATH"));
+        let known: Vec<&str> = tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(ALIASES.iter().map(|(alias, _)| *alias))
+            .collect();
+        let hint = match suggest(name, known) {
+            Some(close) => format!("; did you mean '{close}'?"),
+            None => " (see 'ollm --list')".into(),
+        };
+        return Err(Error::CommandNotFound(format!(
+            "'{name}' is not an ollm tool{hint}"
+        )));
+    };
+    let err = std::process::Command::new(&path).args(args).exec();
+    let shown = path.display();
+    Err(match err.kind() {
+        std::io::ErrorKind::NotFound => Error::CommandNotFound(format!("{shown}: not found")),
+        _ => Error::CannotExecute(format!(
+            "{shown}: cannot execute: {}",
+            crate::error::describe_io(&err)
+        )),
+    })
+}
+
+/// The `ollm` program.
+pub fn main() -> Result<ExitCode> {
+    let cli: Cli = crate::cli::parse()?;
+    if cli.list {
+        let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
+        if io_util::stdout_is_terminal() {
+            let text: String = tools
+                .iter()
+                .map(|t| format!("{:<12} {}\n", t.name, t.path.display()))
+                .collect();
+            io_util::print_text(&text)?;
+        } else {
+            io_util::print_json(&tools)?;
+        }
+        return Ok(ExitCode::Success);
+    }
+    match cli.command {
+        None | Some(Command::Help { name: None }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
+            let mut text = command.render_long_help().to_string();
+            text.push_str("\nTools found:\n");
+            for tool in &tools {
+                text.push_str(&format!("  {}\n", tool.name));
+            }
+            io_util::print_text(&text)?;
+            Ok(ExitCode::Success)
+        }
+        Some(Command::Help { name: Some(name) }) => exec_tool(&name, &["--help".into()]),
+        Some(Command::Config(args)) => {
+            let loaded = config::load(&LoadOptions {
+                config_file: cli.global.config.clone(),
+                ..LoadOptions::default()
+            })?;
+            config::print_config(&loaded, &args)?;
+            Ok(ExitCode::Success)
+        }
+        Some(Command::External(argv)) => {
+            let (name, rest) = argv
+                .split_first()
+                .ok_or_else(|| Error::usage("no tool named (try --help)"))?;
+            let name = name
+                .to_str()
+                .ok_or_else(|| Error::usage("tool name is not valid UTF-8"))?;
+            let mut args: Vec<OsString> = Vec::new();
+            if let Some(file) = &cli.global.config {
+                args.push("--config".into());
+                args.push(file.clone().into_os_string());
+            }
+            args.extend(rest.iter().cloned());
+            exec_tool(name, &args)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_get_the_closest_name() {
+        let known = ["session", "env", "discover", "compress"];
+        assert_eq!(suggest("sesion", known), Some("session"));
+        assert_eq!(suggest("dicsover", known), Some("discover"));
+        assert_eq!(suggest("zzzzzz", known), None);
+    }
+
+    #[test]
+    fn the_sessions_alias_names_the_session_tool() {
+        assert_eq!(resolve_alias("sessions"), "session");
+        assert_eq!(resolve_alias("env"), "env");
+    }
+
+    #[test]
+    fn tools_are_found_beside_first_then_on_path() {
+        let own = tempfile::tempdir().unwrap();
+        let on_path = tempfile::tempdir().unwrap();
+        for (dir, name) in [
+            (own.path(), "ollm-a"),
+            (on_path.path(), "ollm-a"),
+            (on_path.path(), "ollm-b"),
+            (on_path.path(), "ollm-notexec"),
+        ] {
+            let file = dir.join(name);
+            std::fs::write(&file, "#!/bin/sh\n").unwrap();
+            let mode = if name.ends_with("notexec") {
+                0o644
+            } else {
+                0o755
+            };
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        let path_var = Some(on_path.path().as_os_str().to_owned());
+        let tools = find_tools(Some(own.path()), path_var.clone());
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(tools[0].path, own.path().join("ollm-a"));
+        assert_eq!(
+            find_tool("b", Some(own.path()), path_var),
+            Some(on_path.path().join("ollm-b"))
+        );
+    }
+}

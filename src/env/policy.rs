@@ -1,0 +1,363 @@
+//! Which environment variables a tool may see (Requirement 7).
+//!
+//! A variable is kept when an exact allow-list name matches it; otherwise it
+//! is removed when its value looks like a credential; otherwise kept when an
+//! allow glob matches; otherwise removed when a deny glob matches; otherwise
+//! kept. All names match case-insensitively.
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Serialize;
+
+use super::secrets;
+use crate::config::{DEFAULT_ALLOW, DEFAULT_DENY, EnvironmentConfig};
+use crate::diag;
+
+/// Why a variable is kept or removed. Never holds a value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", content = "pattern", rename_all = "kebab-case")]
+pub enum Reason {
+    /// Named exactly by the allow list.
+    AllowName(String),
+    /// Matched by an allow-list glob such as `LC_*`.
+    AllowPattern(String),
+    /// Matched by a deny pattern.
+    DenyPattern(String),
+    /// Its value has the shape of a credential of this kind.
+    SecretValue(String),
+    /// Matched no deny pattern.
+    NoDenyMatch,
+    /// Set explicitly with `--set`.
+    SetByFlag,
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::AllowName(p) => write!(f, "allow list names {p}"),
+            Reason::AllowPattern(p) => write!(f, "allow list pattern {p}"),
+            Reason::DenyPattern(p) => write!(f, "deny pattern {p}"),
+            Reason::SecretValue(kind) => write!(f, "value looks like a credential ({kind})"),
+            Reason::NoDenyMatch => write!(f, "matches no deny pattern"),
+            Reason::SetByFlag => write!(f, "set by --set"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Keep(Reason),
+    Remove(Reason),
+}
+
+impl Decision {
+    pub fn is_removed(&self) -> bool {
+        matches!(self, Decision::Remove(_))
+    }
+
+    pub fn reason(&self) -> &Reason {
+        match self {
+            Decision::Keep(r) | Decision::Remove(r) => r,
+        }
+    }
+}
+
+/// A compiled set of case-insensitive globs that remembers their source text.
+#[derive(Debug, Clone)]
+struct Patterns {
+    texts: Vec<String>,
+    set: GlobSet,
+}
+
+impl Patterns {
+    fn build(texts: &[String]) -> Result<Patterns, String> {
+        let mut builder = GlobSetBuilder::new();
+        for text in texts {
+            builder.add(compile(text)?);
+        }
+        let set = builder.build().map_err(|e| e.to_string())?;
+        Ok(Patterns {
+            texts: texts.to_vec(),
+            set,
+        })
+    }
+
+    fn first_match(&self, name: &str) -> Option<&str> {
+        self.set
+            .matches(name)
+            .first()
+            .map(|&i| self.texts[i].as_str())
+    }
+}
+
+fn compile(text: &str) -> Result<Glob, String> {
+    if text.is_empty() {
+        return Err("empty pattern".into());
+    }
+    GlobBuilder::new(text)
+        .case_insensitive(true)
+        .literal_separator(false)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn is_glob(text: &str) -> bool {
+    text.contains(['*', '?', '[', '{'])
+}
+
+/// The compiled policy.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    allow_names: Vec<String>,
+    allow_patterns: Patterns,
+    deny: Patterns,
+    scan_values: bool,
+}
+
+/// Extra rules given on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct ExtraRules {
+    pub allow: Vec<String>,
+    pub deny: Vec<String>,
+}
+
+impl Policy {
+    /// The spec's defaults, with value scanning on.
+    pub fn defaults() -> Policy {
+        Policy::from_config(&EnvironmentConfig::default(), &ExtraRules::default())
+    }
+
+    /// Builds the policy from configuration and flags. User lists extend the
+    /// spec's defaults unless `replaceDefaults` is set. An invalid pattern is
+    /// dropped with a warning; if that leaves a deny list without the spec's
+    /// defaults, the defaults are used (Requirement 10.5).
+    pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules) -> Policy {
+        let mut allow: Vec<String> = Vec::new();
+        let mut deny: Vec<String> = Vec::new();
+        if !config.replace_defaults {
+            allow.extend(DEFAULT_ALLOW.iter().map(|s| s.to_string()));
+            deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
+        }
+        allow.extend(config.allow_list.iter().cloned());
+        allow.extend(extra.allow.iter().cloned());
+        deny.extend(config.deny_patterns.iter().cloned());
+        deny.extend(extra.deny.iter().cloned());
+        dedup(&mut allow);
+        dedup(&mut deny);
+
+        let (allow, bad_allow) = split_valid(allow);
+        for (text, why) in bad_allow {
+            diag::warn(format!("ignoring invalid allow pattern {text:?}: {why}"));
+        }
+        let (mut deny, bad_deny) = split_valid(deny);
+        if !bad_deny.is_empty() {
+            for (text, why) in &bad_deny {
+                diag::warn(format!(
+                    "invalid deny pattern {text:?} ({why}); using the default deny patterns too"
+                ));
+            }
+            deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
+            dedup(&mut deny);
+        }
+
+        let (names, globs): (Vec<String>, Vec<String>) =
+            allow.into_iter().partition(|text| !is_glob(text));
+        Policy {
+            allow_names: names,
+            allow_patterns: Patterns::build(&globs).unwrap_or_else(|_| empty_patterns()),
+            deny: Patterns::build(&deny).unwrap_or_else(|_| default_deny_patterns()),
+            scan_values: config.scan_values,
+        }
+    }
+
+    /// Decides one variable. `value` is only inspected, never stored.
+    pub fn decide(&self, name: &str, value: &str) -> Decision {
+        if let Some(exact) = self
+            .allow_names
+            .iter()
+            .find(|allowed| allowed.eq_ignore_ascii_case(name))
+        {
+            return Decision::Keep(Reason::AllowName(exact.clone()));
+        }
+        if let Some(kind) = self
+            .scan_values
+            .then(|| secrets::credential_kind(value))
+            .flatten()
+        {
+            return Decision::Remove(Reason::SecretValue(kind.to_string()));
+        }
+        if let Some(pattern) = self.allow_patterns.first_match(name) {
+            return Decision::Keep(Reason::AllowPattern(pattern.to_string()));
+        }
+        if let Some(pattern) = self.deny.first_match(name) {
+            return Decision::Remove(Reason::DenyPattern(pattern.to_string()));
+        }
+        Decision::Keep(Reason::NoDenyMatch)
+    }
+
+    /// Whether the name alone is allowed (exact name or allow glob).
+    pub fn is_allowed(&self, name: &str) -> bool {
+        self.allow_names
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(name))
+            || self.allow_patterns.first_match(name).is_some()
+    }
+
+    /// Whether the name alone matches a deny pattern.
+    pub fn is_denied(&self, name: &str) -> bool {
+        self.deny.first_match(name).is_some()
+    }
+
+    /// The sanitized copy of `env`: only the kept variables, in input order.
+    pub fn sanitize<'a, I>(&self, env: I) -> Vec<(String, String)>
+    where
+        I: IntoIterator<Item = (&'a str, &'a str)>,
+    {
+        env.into_iter()
+            .filter(|(name, value)| !self.decide(name, value).is_removed())
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+}
+
+fn dedup(list: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|item| seen.insert(item.to_ascii_uppercase()));
+}
+
+fn split_valid(texts: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    for text in texts {
+        match compile(&text) {
+            Ok(_) => good.push(text),
+            Err(why) => bad.push((text, why)),
+        }
+    }
+    (good, bad)
+}
+
+fn empty_patterns() -> Patterns {
+    Patterns {
+        texts: Vec::new(),
+        set: GlobSet::empty(),
+    }
+}
+
+fn default_deny_patterns() -> Patterns {
+    let texts: Vec<String> = DEFAULT_DENY.iter().map(|s| s.to_string()).collect();
+    Patterns::build(&texts).unwrap_or_else(|_| empty_patterns())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(kept: &[(String, String)]) -> Vec<&str> {
+        kept.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    #[test]
+    fn spec_default_case_keeps_exactly_the_first_eight() {
+        let env = [
+            ("PATH", "/usr/bin"),
+            ("HOME", "/home/u"),
+            ("USER", "u"),
+            ("SHELL", "/bin/bash"),
+            ("TERM", "xterm"),
+            ("LANG", "en_US.UTF-8"),
+            ("NODE_ENV", "production"),
+            ("DEBUG", "1"),
+            ("API_KEY", "abc123"),
+            ("DATABASE_SECRET", "s3cr3t"),
+            ("AUTH_TOKEN", "tok"),
+            ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),
+            ("GITHUB_TOKEN", "ghp_x"),
+        ];
+        let kept = Policy::defaults().sanitize(env);
+        assert_eq!(
+            names(&kept),
+            [
+                "PATH", "HOME", "USER", "SHELL", "TERM", "LANG", "NODE_ENV", "DEBUG"
+            ]
+        );
+    }
+
+    #[test]
+    fn spec_innocent_variables_are_kept() {
+        let env = [
+            ("NODE_ENV", "development"),
+            ("DEBUG", "app:*"),
+            ("PORT", "3000"),
+            ("HOSTNAME", "box"),
+            ("TZ", "UTC"),
+            ("EDITOR", "vim"),
+            ("PAGER", "less"),
+        ];
+        assert_eq!(Policy::defaults().sanitize(env).len(), 7);
+    }
+
+    #[test]
+    fn names_match_case_insensitively() {
+        let policy = Policy::defaults();
+        assert!(policy.decide("my_api_key", "x").is_removed());
+        assert!(policy.decide("Github_Foo", "x").is_removed());
+        assert!(!policy.decide("lc_all", "C").is_removed());
+    }
+
+    #[test]
+    fn secret_values_are_removed_under_innocent_names() {
+        let policy = Policy::defaults();
+        let decision = policy.decide("CONFIG", "ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+        assert_eq!(
+            decision,
+            Decision::Remove(Reason::SecretValue("github-token".into()))
+        );
+        assert!(
+            policy
+                .decide("LC_X", "sk-abcdefghijklmnopqrstuvwxyz")
+                .is_removed()
+        );
+    }
+
+    #[test]
+    fn an_exact_user_allow_keeps_a_secret_looking_value() {
+        let extra = ExtraRules {
+            allow: vec!["DATABASE_URL".into(), "MY_TOKEN".into()],
+            deny: vec![],
+        };
+        let policy = Policy::from_config(&EnvironmentConfig::default(), &extra);
+        assert!(
+            !policy
+                .decide("DATABASE_URL", "postgres://u:p@h/db")
+                .is_removed()
+        );
+        assert!(!policy.decide("MY_TOKEN", "x").is_removed());
+    }
+
+    #[test]
+    fn replace_defaults_uses_the_user_lists_alone() {
+        let config = EnvironmentConfig {
+            allow_list: vec!["PATH".into()],
+            deny_patterns: vec!["SECRET_*".into()],
+            replace_defaults: true,
+            scan_values: true,
+        };
+        let policy = Policy::from_config(&config, &ExtraRules::default());
+        assert!(!policy.decide("API_KEY", "plain").is_removed());
+        assert!(policy.decide("SECRET_THING", "plain").is_removed());
+        assert!(!policy.is_allowed("HOME"));
+    }
+
+    #[test]
+    fn an_invalid_deny_pattern_falls_back_to_the_defaults() {
+        let config = EnvironmentConfig {
+            allow_list: vec![],
+            deny_patterns: vec!["[unclosed".into()],
+            replace_defaults: true,
+            scan_values: true,
+        };
+        let policy = Policy::from_config(&config, &ExtraRules::default());
+        assert!(policy.decide("API_KEY", "plain").is_removed());
+        assert!(policy.decide("AWS_REGION", "us-east-1").is_removed());
+    }
+}

@@ -1,0 +1,254 @@
+//! JSON input and output helpers shared by every program: bounded reads of
+//! stdin or a file, JSON parse errors as one line, and stdout writes that turn
+//! a closed pipe into a quiet exit.
+
+use std::io::{self, BufRead, Read, Write};
+use std::path::Path;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+
+/// The largest single input (a whole document on stdin or in a file) a
+/// program accepts. Larger input is refused rather than read into memory.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The longest line of an NDJSON stream a program accepts.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Reads all of `source` (a path, or `-` for stdin) as UTF-8 text.
+pub fn read_text(source: &str) -> Result<String> {
+    let bytes = if source == "-" {
+        read_bounded(io::stdin().lock(), "standard input")?
+    } else {
+        let file = std::fs::File::open(source).map_err(|e| Error::io(source, &e))?;
+        read_bounded(file, source)?
+    };
+    let name = if source == "-" {
+        "standard input"
+    } else {
+        source
+    };
+    into_utf8(bytes, name)
+}
+
+fn read_bounded(reader: impl Read, name: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let read = reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(name, &e))?;
+    if read as u64 > MAX_INPUT_BYTES {
+        return Err(Error::input(format!(
+            "{name} is larger than {} MiB",
+            MAX_INPUT_BYTES / 1024 / 1024
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Converts bytes to text, naming the first invalid byte offset on failure.
+pub fn into_utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "{name} is not valid UTF-8 (first bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Parses `text` as JSON into `T`, with the path of a wrong-typed field and
+/// the line and column of a syntax error in the one-line message.
+pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
+    if text.trim().is_empty() {
+        return Err(Error::input(format!("{name} is empty; expected JSON")));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(name, e))?;
+    de.end()
+        .map_err(|e| Error::input(format!("{name}: trailing data after the JSON value ({e})")))?;
+    Ok(value)
+}
+
+fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) -> Error {
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    let at = if path.is_empty() || path == "." {
+        String::new()
+    } else {
+        format!(" at `{path}`")
+    };
+    Error::input(format!("{name}{at}: {}", one_line(&inner.to_string())))
+}
+
+/// Collapses a message to one line.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads an NDJSON stream line by line, calling `handle` with each non-blank
+/// line (1-based line number) as text. Lines longer than [`MAX_LINE_BYTES`]
+/// and invalid UTF-8 are input errors naming the line.
+pub fn for_each_line(
+    reader: impl BufRead,
+    name: &str,
+    mut handle: impl FnMut(usize, &str) -> Result<()>,
+) -> Result<()> {
+    let mut reader = reader.take(u64::MAX);
+    let mut buf = Vec::new();
+    let mut number = 0;
+    loop {
+        buf.clear();
+        reader.set_limit(MAX_LINE_BYTES as u64 + 1);
+        let read = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(name, &e))?;
+        if read == 0 {
+            return Ok(());
+        }
+        number += 1;
+        if buf.len() > MAX_LINE_BYTES && !buf.ends_with(b"\n") {
+            return Err(Error::input(format!(
+                "{name} line {number} is longer than {} MiB",
+                MAX_LINE_BYTES / 1024 / 1024
+            )));
+        }
+        let line = std::str::from_utf8(&buf).map_err(|e| {
+            Error::input(format!(
+                "{name} line {number} is not valid UTF-8 (bad byte at column {})",
+                e.valid_up_to() + 1
+            ))
+        })?;
+        let line = line.trim();
+        if !line.is_empty() {
+            handle(number, line)?;
+        }
+    }
+}
+
+/// Writes `value` as pretty JSON and a newline to stdout.
+pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
+    out.write_all(b"\n").map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}
+
+/// Writes `value` as one compact JSON line to stdout and flushes, so a
+/// reader of an NDJSON stream sees each record as soon as it is made.
+pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    let mut out = io::stdout().lock();
+    serde_json::to_writer(&mut out, value).map_err(stdout_json_error)?;
+    out.write_all(b"\n").map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}
+
+/// Writes text to stdout as is.
+pub fn print_text(text: &str) -> Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes()).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}
+
+pub fn stdout_error(err: io::Error) -> Error {
+    Error::io("standard output", &err)
+}
+
+fn stdout_json_error(err: serde_json::Error) -> Error {
+    match err.io_error_kind() {
+        Some(kind) => stdout_error(io::Error::from(kind)),
+        None => Error::input(format!("cannot encode output: {err}")),
+    }
+}
+
+/// Whether stdout is a terminal (human-readable output is the default only then).
+pub fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    io::stdout().is_terminal()
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
+/// rename over the target, fsync of the directory.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+    let result = (|| -> io::Result<()> {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        sync_dir(dir)
+    })();
+    if let Err(err) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, &err));
+    }
+    Ok(())
+}
+
+/// fsyncs a directory so a rename or a new file in it survives power loss.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_type_errors_name_the_field_path() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Doc {
+            inner: Inner,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            count: u32,
+        }
+        let err = parse_json::<Doc>(r#"{"inner": {"count": "three"}}"#, "input").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("`inner.count`"), "{text}");
+        assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn empty_and_trailing_input_are_refused() {
+        assert!(parse_json::<serde_json::Value>("  ", "input").is_err());
+        assert!(parse_json::<serde_json::Value>("{} {}", "input").is_err());
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_offset() {
+        let err = into_utf8(vec![b'a', b'b', 0xff], "input").unwrap_err();
+        assert!(err.to_string().contains("offset 2"), "{err}");
+    }
+
+    #[test]
+    fn ndjson_lines_are_numbered_and_blank_lines_skipped() {
+        let mut seen = Vec::new();
+        for_each_line(&b"{}\n\n[1]\n"[..], "in", |n, line| {
+            seen.push((n, line.to_string()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![(1, "{}".to_string()), (3, "[1]".to_string())]);
+    }
+
+    #[test]
+    fn atomic_write_replaces_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

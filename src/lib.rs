@@ -1,0 +1,17 @@
+//! ollm tools: the services-and-sessions layer for LLM agent runtimes, as a
+//! library behind small composable programs (`ollm`, `ollm-env`, …).
+//!
+//! One module per service plus what they share: configuration, the error
+//! type with the exit-code table, JSON input/output helpers and diagnostics.
+
+pub mod cli;
+pub mod config;
+pub mod diag;
+pub mod dispatch;
+pub mod env;
+pub mod error;
+pub mod io_util;
+pub mod paths;
+pub mod programs;
+
+pub use error::{Error, ExitCode, Result};

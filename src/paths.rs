@@ -1,0 +1,84 @@
+//! Where user and workspace data live.
+
+use std::path::{Path, PathBuf};
+
+/// The user's home directory, from `$HOME`.
+pub fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// `$OLLM_HOME`, or `~/.ollm`.
+pub fn ollm_home() -> PathBuf {
+    if let Some(dir) = std::env::var_os("OLLM_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    home_dir()
+        .map(|h| h.join(".ollm"))
+        .unwrap_or_else(|| PathBuf::from(".ollm"))
+}
+
+/// Expands a leading `~` to the home directory and `$OLLM_HOME`/`${OLLM_HOME}`
+/// to the ollm home, so configured paths can name either.
+pub fn expand(path: &str) -> PathBuf {
+    for var in ["${OLLM_HOME}", "$OLLM_HOME"] {
+        if let Some(rest) = path.strip_prefix(var) {
+            return join_rest(ollm_home(), rest);
+        }
+    }
+    if (path == "~" || path.starts_with("~/"))
+        && let Some(home) = home_dir()
+    {
+        return join_rest(home, &path[1..]);
+    }
+    PathBuf::from(path)
+}
+
+fn join_rest(base: PathBuf, rest: &str) -> PathBuf {
+    let rest = rest.trim_start_matches('/');
+    if rest.is_empty() {
+        base
+    } else {
+        base.join(rest)
+    }
+}
+
+/// The workspace's `.ollm` directory: the nearest one found walking up from
+/// `start`, skipping the ollm home itself (which also lives in a `.ollm`).
+pub fn find_workspace_dir(start: &Path) -> Option<PathBuf> {
+    let home = ollm_home();
+    let home = home.canonicalize().unwrap_or(home);
+    for dir in start.ancestors() {
+        let candidate = dir.join(".ollm");
+        if candidate.is_dir() {
+            let resolved = candidate
+                .canonicalize()
+                .unwrap_or_else(|_| candidate.clone());
+            if resolved != home {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_paths_are_unchanged() {
+        assert_eq!(expand("/var/x"), PathBuf::from("/var/x"));
+        assert_eq!(expand("rel/x"), PathBuf::from("rel/x"));
+    }
+
+    #[test]
+    fn workspace_dir_is_found_from_a_subdirectory() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join(".ollm")).unwrap();
+        std::fs::create_dir_all(root.path().join("a/b")).unwrap();
+        let found = find_workspace_dir(&root.path().join("a/b")).unwrap();
+        assert_eq!(found, root.path().join(".ollm"));
+    }
+}

@@ -1,0 +1,4 @@
+//! End-to-end tests: every test runs the built binaries in a temporary
+//! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
+
+mod support;

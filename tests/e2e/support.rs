@@ -1,0 +1,93 @@
+//! The sandbox every end-to-end test runs in.
+
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+/// A temporary home, `OLLM_HOME` and working directory.
+pub struct Sandbox {
+    _dir: TempDir,
+    pub home: PathBuf,
+    pub ollm_home: PathBuf,
+    pub work: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = dir.path().join("home");
+        let ollm_home = home.join(".ollm");
+        let work = dir.path().join("work");
+        for d in [&home, &ollm_home, &work] {
+            std::fs::create_dir_all(d).expect("create sandbox dir");
+        }
+        Sandbox {
+            _dir: dir,
+            home,
+            ollm_home,
+            work,
+        }
+    }
+
+    /// A command for one of our binaries, with only PATH, HOME, OLLM_HOME
+    /// and LANG set, run in the sandbox's working directory.
+    pub fn cmd(&self, bin: &str) -> assert_cmd::Command {
+        let mut cmd = assert_cmd::Command::new(bin_path(bin));
+        cmd.env_clear()
+            .env("PATH", test_path())
+            .env("HOME", &self.home)
+            .env("OLLM_HOME", &self.ollm_home)
+            .env("LANG", "C.UTF-8")
+            .current_dir(&self.work);
+        cmd
+    }
+
+    pub fn write(&self, relative: &str, contents: &str) -> PathBuf {
+        let path = self.work.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::fs::write(&path, contents).expect("write file");
+        path
+    }
+}
+
+/// The path of a built binary of this package.
+pub fn bin_path(bin: &str) -> PathBuf {
+    assert_cmd::cargo::cargo_bin(bin)
+}
+
+/// The directory of our binaries, then the system's.
+pub fn test_path() -> String {
+    let ours = bin_path("ollm");
+    let dir = ours.parent().unwrap_or(Path::new("."));
+    format!("{}:/usr/local/bin:/usr/bin:/bin", dir.display())
+}
+
+/// stdout as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts stderr is exactly one line starting with `program: `.
+pub fn assert_one_line_error(output: &std::process::Output, program: &str) {
+    let err = stderr(output);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "expected one line on stderr, got: {err:?}");
+    assert!(
+        lines[0].starts_with(&format!("{program}: ")),
+        "expected a `{program}: ` prefix: {err:?}"
+    );
+    assert!(!err.contains("panicked"), "panic message: {err:?}");
+}
+
+/// Parses stdout as JSON.
+pub fn json(output: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(output)))
+}

@@ -1,0 +1,211 @@
+//! Project commands. `cargo xtask gen-docs` writes the shell completions in
+//! `completions/` and the man pages in `man/` from the clap definitions;
+//! `cargo xtask check-docs` fails when the checked-in files are stale (the
+//! test below runs the same check in `cargo test --workspace`).
+
+use std::path::{Path, PathBuf};
+
+use clap_complete::Shell;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(".."))
+}
+
+/// The `ollm` dispatcher's command for completions: its own options plus
+/// every tool as a subcommand, so `ollm env run --<TAB>` completes.
+fn dispatcher_with_tools(programs: &[(&'static str, clap::Command)]) -> clap::Command {
+    let mut ollm = programs
+        .iter()
+        .find(|(name, _)| *name == "ollm")
+        .map(|(_, cmd)| cmd.clone())
+        .unwrap_or_else(|| clap::Command::new("ollm"));
+    for (name, command) in programs {
+        if let Some(tool) = name.strip_prefix("ollm-") {
+            let mut sub = command
+                .clone()
+                .name(tool.to_string())
+                .bin_name(format!("ollm {tool}"));
+            for (alias, target) in ollm::dispatch::ALIASES {
+                if *target == tool {
+                    sub = sub.alias(*alias);
+                }
+            }
+            ollm = ollm.subcommand(sub);
+        }
+    }
+    ollm
+}
+
+fn exit_status_section() -> String {
+    let mut roff = String::from(".SH \"EXIT STATUS\"\n");
+    for (code, meaning) in ollm::error::EXIT_CODE_TABLE {
+        let code = if *code == 128 {
+            "128+N".to_string()
+        } else {
+            code.to_string()
+        };
+        roff.push_str(&format!(".TP\n\\fB{code}\\fR\n{meaning}\n"));
+    }
+    roff
+}
+
+fn man_page(command: &clap::Command) -> Vec<u8> {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = clap_mangen::Man::new(command.clone()).render(&mut out);
+    out.extend_from_slice(exit_status_section().as_bytes());
+    out
+}
+
+/// Every generated file: (path relative to the repository, contents).
+fn generate() -> Vec<(PathBuf, Vec<u8>)> {
+    let programs = ollm::programs::all();
+    let mut files = Vec::new();
+    for (name, command) in &programs {
+        let mut completion_command = if *name == "ollm" {
+            dispatcher_with_tools(&programs)
+        } else {
+            command.clone()
+        };
+        completion_command.build();
+        for shell in [
+            Shell::Bash,
+            Shell::Zsh,
+            Shell::Fish,
+            Shell::PowerShell,
+            Shell::Elvish,
+        ] {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut completion_command.clone(), *name, &mut out);
+            let file = match shell {
+                Shell::Bash => format!("{name}.bash"),
+                Shell::Zsh => format!("_{name}"),
+                Shell::Fish => format!("{name}.fish"),
+                Shell::PowerShell => format!("_{name}.ps1"),
+                _ => format!("{name}.elv"),
+            };
+            files.push((PathBuf::from("completions").join(file), out));
+        }
+        let mut command = command.clone();
+        command.build();
+        files.push((
+            PathBuf::from("man").join(format!("{name}.1")),
+            man_page(&command),
+        ));
+        for sub in command.get_subcommands() {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            let page_name = format!("{name}-{}", sub.get_name());
+            let sub = sub.clone().name(page_name.clone());
+            files.push((
+                PathBuf::from("man").join(format!("{page_name}.1")),
+                man_page(&sub),
+            ));
+        }
+    }
+    files
+}
+
+/// Files that differ from what would be generated, and generated-looking
+/// files no program produces any more.
+fn stale_files(root: &Path) -> Vec<String> {
+    let files = generate();
+    let mut stale = Vec::new();
+    for (path, contents) in &files {
+        if std::fs::read(root.join(path)).ok().as_deref() != Some(contents.as_slice()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    for dir in ["completions", "man"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = PathBuf::from(dir).join(entry.file_name());
+            if !files.iter().any(|(p, _)| *p == path) {
+                stale.push(format!("{} (no longer generated)", path.display()));
+            }
+        }
+    }
+    stale.sort();
+    stale
+}
+
+fn write_all(root: &Path) -> std::io::Result<usize> {
+    for dir in ["completions", "man"] {
+        let dir = root.join(dir);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir_all(&dir)?;
+    }
+    let files = generate();
+    for (path, contents) in &files {
+        std::fs::write(root.join(path), contents)?;
+    }
+    Ok(files.len())
+}
+
+fn main() {
+    let root = repo_root();
+    match std::env::args().nth(1).as_deref() {
+        Some("gen-docs") => match write_all(&root) {
+            Ok(count) => println!("xtask: wrote {count} files to completions/ and man/"),
+            Err(err) => {
+                eprintln!("xtask: {err}");
+                std::process::exit(4);
+            }
+        },
+        Some("check-docs") => {
+            let stale = stale_files(&root);
+            if !stale.is_empty() {
+                eprintln!(
+                    "xtask: stale generated docs (run `cargo xtask gen-docs`): {}",
+                    stale.join(", ")
+                );
+                std::process::exit(1);
+            }
+        }
+        _ => {
+            eprintln!("usage: cargo xtask gen-docs | check-docs");
+            std::process::exit(2);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_completions_and_man_pages_are_current() {
+        let stale = stale_files(&repo_root());
+        assert!(
+            stale.is_empty(),
+            "run `cargo xtask gen-docs`; stale: {stale:?}"
+        );
+    }
+
+    #[test]
+    fn every_program_has_completions_for_five_shells_and_a_man_page() {
+        let files = generate();
+        for (name, _) in ollm::programs::all() {
+            let for_program = files
+                .iter()
+                .filter(|(p, _)| p.to_string_lossy().contains(name))
+                .count();
+            assert!(for_program >= 6, "{name}: {for_program} files");
+        }
+    }
+
+    #[test]
+    fn man_pages_document_the_exit_codes() {
+        let page = man_page(&clap::Command::new("x"));
+        let text = String::from_utf8(page).unwrap();
+        assert!(text.contains("EXIT STATUS") && text.contains("127"));
+    }
+}
