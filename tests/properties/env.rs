@@ -1,0 +1,106 @@
+//! Properties 25–28: environment sanitization.
+
+use ollm::config::{DEFAULT_ALLOW, DEFAULT_DENY};
+use ollm::env::Policy;
+use proptest::prelude::*;
+
+fn deny_matching_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[A-Za-z][A-Za-z0-9_]{0,12}_(KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL)",
+        "(AWS|GITHUB)_[A-Za-z0-9_]{1,12}",
+        "[a-z][a-z0-9_]{0,12}_(key|secret|token|password|credential)",
+    ]
+}
+
+fn any_name() -> impl Strategy<Value = String> {
+    "[A-Za-z_][A-Za-z0-9_]{0,20}"
+}
+
+fn plain_value() -> impl Strategy<Value = String> {
+    "[ -~]{0,40}"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Property 25: every variable matching a deny pattern (and not on the
+    /// allow list) is removed.
+    #[test]
+    fn property_25_deny_pattern_filtering(
+        denied in prop::collection::vec((deny_matching_name(), plain_value()), 1..10),
+        others in prop::collection::vec((any_name(), plain_value()), 0..10),
+    ) {
+        let policy = Policy::defaults();
+        let env: Vec<(&str, &str)> = denied.iter().chain(others.iter())
+            .map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let kept = policy.sanitize(env);
+        for (name, _) in &denied {
+            if !policy.is_allowed(name) {
+                prop_assert!(!kept.iter().any(|(k, _)| k == name), "{name} leaked");
+            }
+        }
+    }
+
+    /// Property 26: every variable the allow list names survives sanitization.
+    #[test]
+    fn property_26_allow_list_preservation(
+        values in prop::collection::vec(plain_value(), 7),
+        lc_suffix in "[A-Z]{1,8}",
+    ) {
+        let policy = Policy::defaults();
+        let mut names: Vec<String> = DEFAULT_ALLOW.iter().filter(|n| !n.contains('*')).map(|n| n.to_string()).collect();
+        names.push(format!("LC_{lc_suffix}"));
+        let env: Vec<(&str, &str)> = names.iter().zip(values.iter()).map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let kept = policy.sanitize(env.clone());
+        for (name, value) in env {
+            prop_assert!(kept.iter().any(|(k, v)| k == name && v == value), "{name} dropped");
+        }
+    }
+
+    /// Property 27: after sanitization only variables that are allowed, or
+    /// that match no deny pattern, remain.
+    #[test]
+    fn property_27_sanitization_completeness(
+        env in prop::collection::vec((prop_oneof![any_name(), deny_matching_name()], plain_value()), 0..30),
+    ) {
+        let policy = Policy::defaults();
+        let pairs: Vec<(&str, &str)> = env.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        for (name, _) in policy.sanitize(pairs) {
+            prop_assert!(policy.is_allowed(&name) || !policy.is_denied(&name), "{name} kept");
+        }
+    }
+
+    /// Property 28 (library half): a diagnostic never shows a credential-shaped
+    /// value, whatever text surrounds it. The end-to-end half runs the programs.
+    #[test]
+    fn property_28_sensitive_data_exclusion_from_errors(
+        secret in secret_value(),
+        before in "[ -~]{0,30}",
+        after in "[ -~]{0,30}",
+    ) {
+        let message = format!("{before} {secret} {after}");
+        let scrubbed = ollm::env::secrets::scrub_message(&message);
+        prop_assert!(!scrubbed.contains(&secret), "{scrubbed}");
+    }
+}
+
+/// Values shaped like the credentials the toolkit recognises.
+pub fn secret_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "AKIA[0-9A-Z]{16}",
+        "ghp_[A-Za-z0-9]{36}",
+        "github_pat_[A-Za-z0-9_]{30}",
+        "sk-[A-Za-z0-9]{32}",
+        "sk-proj-[A-Za-z0-9]{40}",
+        "xoxb-[0-9]{12}-[A-Za-z0-9]{24}",
+        "sk_live_[A-Za-z0-9]{24}",
+        "eyJ[A-Za-z0-9]{12}\\.eyJ[A-Za-z0-9]{16}\\.[A-Za-z0-9_]{20}",
+        "postgres://[a-z]{4,8}:[A-Za-z0-9]{8,16}@[a-z]{3,8}\\.internal/db",
+    ]
+}
+
+#[test]
+fn defaults_are_the_specs() {
+    assert_eq!(DEFAULT_DENY.len(), 7);
+    assert!(DEFAULT_ALLOW.contains(&"LC_*"));
+}

@@ -1,0 +1,4 @@
+//! Property tests for the spec's correctness properties (design document,
+//! Properties 1–28). Each test is named after the property it checks.
+
+mod env;
