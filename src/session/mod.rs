@@ -69,6 +69,8 @@ pub mod model;
 pub mod search;
 pub mod snapshot;
 pub mod store;
+#[cfg(test)]
+mod tests;
 
 pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
 pub use snapshot::Snapshots;
