@@ -171,7 +171,10 @@ pub fn stdout_is_terminal() -> bool {
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
 /// rename over the target, fsync of the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
     let file_name = path
         .file_name()

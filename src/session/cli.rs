@@ -452,7 +452,11 @@ pub fn main() -> Result<ExitCode> {
             match output {
                 Some(path) if path.as_os_str() != "-" => {
                     io_util::write_atomic(&path, text.as_bytes())?;
-                    diag::error(format!("exported session {id} to {}", path.display()));
+                    io_util::print_json(&serde_json::json!({
+                        "exported": id,
+                        "output": path,
+                        "bytes": text.len(),
+                    }))?;
                 }
                 _ => io_util::print_text(&text)?,
             }

@@ -2,3 +2,4 @@
 //! Properties 1–28). Each test is named after the property it checks.
 
 mod env;
+mod session;
