@@ -127,9 +127,10 @@ pub fn for_each_line(
     }
 }
 
-/// Writes `value` as pretty JSON and a newline to stdout.
+/// Writes `value` as pretty JSON and a newline to stdout (buffered: stdout
+/// would otherwise be written a line at a time).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
