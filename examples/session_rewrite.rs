@@ -12,8 +12,10 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(path), Some(n)) = (args.get(1), args.get(2).and_then(|n| n.parse::<usize>().ok()))
-    else {
+    let (Some(path), Some(n)) = (
+        args.get(1),
+        args.get(2).and_then(|n| n.parse::<usize>().ok()),
+    ) else {
         eprintln!("usage: session_rewrite FILE N");
         std::process::exit(2);
     };
@@ -29,14 +31,19 @@ fn main() {
             "parts": [{"type": "text", "text": format!("rewrite baseline message {i}")}],
             "timestamp": ollm::timestamp::now_iso(),
         });
-        session["messages"].as_array_mut().expect("messages").push(message);
+        session["messages"]
+            .as_array_mut()
+            .expect("messages")
+            .push(message);
         session["lastActivity"] = ollm::timestamp::now_iso().into();
         let out = serde_json::to_vec_pretty(&session).expect("encode");
         let mut file = std::fs::File::create(&tmp).expect("create");
         file.write_all(&out).expect("write");
         file.sync_all().expect("fsync");
         std::fs::rename(&tmp, path).expect("rename");
-        std::fs::File::open(dir).and_then(|d| d.sync_all()).expect("fsync dir");
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .expect("fsync dir");
     }
     let ms = started.elapsed().as_secs_f64() * 1000.0 / n as f64;
     println!("{ms:.3}");

@@ -612,6 +612,9 @@ fn print_summaries(rows: &[SessionSummary], format: Option<ListFormat>) -> Resul
         "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",
         "SESSION", "LAST ACTIVITY", "MODEL", "MSGS", "TOKENS", "TITLE"
     );
+    if rows.is_empty() {
+        text.push_str("(no sessions)\n");
+    }
     for s in rows {
         text.push_str(&format!(
             "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",

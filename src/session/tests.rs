@@ -370,3 +370,28 @@ fn ids_that_are_not_uuids_never_reach_the_file_system() {
         assert!(matches!(f.store.delete(bad), Err(Error::Input(_))), "{bad}");
     }
 }
+
+#[test]
+fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    f.store.record(&id, &msg("user", "two"), None).unwrap();
+    let dir = f.store.session_dir(&id);
+    let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
+    let mut summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(SUMMARY)).unwrap()).unwrap();
+    summary["journalBytes"] = (size - 5).into(); // points into the last record
+    std::fs::write(dir.join(SUMMARY), summary.to_string()).unwrap();
+    f.store.record(&id, &msg("user", "three"), None).unwrap();
+    let texts: Vec<String> = f
+        .store
+        .get(&id)
+        .unwrap()
+        .messages
+        .iter()
+        .map(|m| m.text_content())
+        .collect();
+    assert_eq!(texts, ["one", "two", "three"]);
+    assert_eq!(f.store.summary(&id).unwrap().message_count, 3);
+}

@@ -611,3 +611,62 @@ fn max_sessions_comes_from_the_configuration() {
     assert_eq!(ids, [third.as_str(), second.as_str()]);
     assert!(!data_dir(&sb).join(&first).exists());
 }
+
+#[test]
+fn parallel_creates_keep_exactly_max_sessions() {
+    let sb = Sandbox::new();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            std_cmd(&sb, "ollm-session")
+                .args([
+                    "create",
+                    "--model",
+                    "m",
+                    "--provider",
+                    "p",
+                    "--max-sessions",
+                    "5",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut more = Vec::new();
+    for _ in 0..4 {
+        more.push(
+            std_cmd(&sb, "ollm-session")
+                .args([
+                    "create",
+                    "--model",
+                    "m",
+                    "--provider",
+                    "p",
+                    "--max-sessions",
+                    "5",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    for child in children.into_iter().chain(more) {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
+    assert_eq!(list.as_array().unwrap().len(), 5);
+    let dirs = std::fs::read_dir(data_dir(&sb))
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count();
+    assert_eq!(dirs, 5, "leftover session directories");
+}
