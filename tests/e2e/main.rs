@@ -2,3 +2,7 @@
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
 mod support;
+
+mod config;
+mod dispatch;
+mod env;
