@@ -56,6 +56,34 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
         regex: r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
     },
     ValuePattern {
+        name: "huggingface-token",
+        regex: r"(?-u:\b)hf_[A-Za-z0-9]{30,}",
+    },
+    ValuePattern {
+        name: "sendgrid-key",
+        regex: r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
+    },
+    ValuePattern {
+        name: "google-oauth-token",
+        regex: r"(?-u:\b)ya29\.[0-9A-Za-z_\-]{20,}",
+    },
+    ValuePattern {
+        name: "shopify-token",
+        regex: r"(?-u:\b)shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+    },
+    ValuePattern {
+        name: "azure-account-key",
+        regex: r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}",
+    },
+    ValuePattern {
+        name: "webhook-url",
+        regex: r"(?i)https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
+    },
+    ValuePattern {
+        name: "url-token-userinfo",
+        regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[A-Za-z0-9_\-]{16,}@",
+    },
+    ValuePattern {
         name: "url-credentials",
         regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@",
     },
@@ -121,10 +149,21 @@ const TRIGGERS: &[&str] = &[
     "npm_",
     "eyJ",
     "://",
+    "hf_",
+    "SG.",
+    "ya29.",
+    "shp",
 ];
+
+/// Triggers of the case-insensitive patterns, compared in lower case.
+const LOWERCASE_TRIGGERS: &[&str] = &["accountkey="];
 
 fn has_trigger(value: &str) -> bool {
     TRIGGERS.iter().any(|t| value.contains(t))
+        || (value.contains('=')
+            && LOWERCASE_TRIGGERS
+                .iter()
+                .any(|t| value.to_ascii_lowercase().contains(t)))
 }
 
 /// The regex alternation of every value pattern, for the output redactor.
@@ -197,6 +236,31 @@ mod tests {
             (
                 "postgres://admin:hunter22@db.internal:5432/app",
                 "url-credentials",
+            ),
+            ("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token"),
+            (
+                "accountkey=abcdefghijklmnopqrstuvwxyz012345",
+                "azure-account-key",
+            ),
+            (
+                "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz",
+                "sendgrid-key",
+            ),
+            (
+                "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
+                "google-oauth-token",
+            ),
+            (
+                "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abcdefghijklmnopqrstuvwxyz012345==",
+                "azure-account-key",
+            ),
+            (
+                "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+                "webhook-url",
+            ),
+            (
+                "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1",
+                "url-token-userinfo",
             ),
         ];
         for (value, kind) in cases {
