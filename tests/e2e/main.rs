@@ -6,3 +6,4 @@ mod support;
 mod config;
 mod dispatch;
 mod env;
+mod secrets;
