@@ -171,7 +171,10 @@ pub fn stdout_is_terminal() -> bool {
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
 /// rename over the target, fsync of the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
     let file_name = path
         .file_name()
@@ -240,6 +243,27 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, vec![(1, "{}".to_string()), (3, "[1]".to_string())]);
+    }
+
+    #[test]
+    fn atomic_write_accepts_a_bare_file_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::env::current_dir().unwrap();
+        // A child process keeps the cwd change away from other tests.
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "io_util::tests::write_bare_name_in_cwd", "--ignored"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert_eq!(std::fs::read(dir.path().join("bare.json")).unwrap(), b"ok");
+        assert_eq!(std::env::current_dir().unwrap(), old);
+    }
+
+    #[test]
+    #[ignore = "run by atomic_write_accepts_a_bare_file_name in its own directory"]
+    fn write_bare_name_in_cwd() {
+        write_atomic(Path::new("bare.json"), b"ok").unwrap();
     }
 
     #[test]
