@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::canon::{call_hash, canonical, preview};
+use super::canon::{call_hash, canonical, hash_hex, preview};
 use super::event::Event;
 use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
@@ -94,6 +94,8 @@ struct ToolRun {
 #[serde(rename_all = "camelCase")]
 struct OutputRun {
     last: OutputSample,
+    /// Identity of the tool calls made just before `last`.
+    calls_before: String,
     count: u64,
 }
 
@@ -105,6 +107,8 @@ pub struct Detector {
     turns: u64,
     tool_run: Option<ToolRun>,
     output_run: Option<OutputRun>,
+    /// Identity of the tool calls since the last output (a hash chain).
+    calls_since_output: String,
     /// The last `cycleMaxLength` calls, oldest first.
     recent: VecDeque<CallRef>,
     /// `periodic[p-2]`: how many consecutive recent calls equalled the call
@@ -180,6 +184,7 @@ impl Detector {
     fn clear_tracking(&mut self) {
         self.tool_run = None;
         self.output_run = None;
+        self.calls_since_output.clear();
         self.recent.clear();
         self.periodic.clear();
     }
@@ -195,6 +200,7 @@ impl Detector {
             hash: call_hash(name, args),
             name: name.to_string(),
         };
+        self.calls_since_output = hash_hex(&[&self.calls_since_output, &call.hash]);
         match &mut self.tool_run {
             Some(run) if run.call.hash == call.hash => run.count += 1,
             _ => {
@@ -271,16 +277,30 @@ impl Detector {
         None
     }
 
+    /// Blank outputs (a turn that only called tools) are ignored. An
+    /// identical output always repeats the previous one (Property 15); a
+    /// merely similar one only when the tool calls before it were the same
+    /// as before the previous output, so templated progress messages about
+    /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
     fn push_output(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
+        if text.trim().is_empty() {
+            return None;
+        }
         let sample = OutputSample::new(text);
+        let calls_before = std::mem::take(&mut self.calls_since_output);
         let count = match &self.output_run {
-            Some(run) if is_similar(&run.last, &sample, settings.similarity_threshold) => {
+            Some(run) if run.last.hash == sample.hash => run.count + 1,
+            Some(run)
+                if run.calls_before == calls_before
+                    && is_similar(&run.last, &sample, settings.similarity_threshold) =>
+            {
                 run.count + 1
             }
             _ => 1,
         };
         self.output_run = Some(OutputRun {
             last: sample,
+            calls_before,
             count,
         });
         (count >= settings.repeat_threshold).then(|| Pattern {
@@ -441,6 +461,49 @@ mod tests {
             })
             .collect();
         assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
+    }
+
+    #[test]
+    fn similar_outputs_about_different_work_are_not_a_loop() {
+        let mut events = Vec::new();
+        for i in 0..5 {
+            events.push(tool("edit", json!({"path": format!("f{i}.rs")})));
+            events.push(Event::Output {
+                text: format!("Edited f{i}.rs: renamed foo to bar."),
+            });
+        }
+        assert_eq!(first(&events), None);
+        // The same calls before each similar output: a loop.
+        let mut events = Vec::new();
+        for i in 0..3 {
+            events.push(tool("status", json!({"job": 7})));
+            events.push(Event::Output {
+                text: format!("Job 7 still running (poll {i})."),
+            });
+        }
+        let reports = all_reports(&events, &Settings::default());
+        assert!(
+            reports
+                .iter()
+                .any(|v| v.pattern.as_ref().unwrap().kind == PatternType::RepeatedOutput)
+        );
+    }
+
+    #[test]
+    fn identical_outputs_repeat_whatever_came_between_and_blank_ones_are_ignored() {
+        let mut events = Vec::new();
+        for i in 0..3 {
+            events.push(tool("edit", json!({"path": format!("f{i}.rs")})));
+            events.push(Event::Output {
+                text: String::new(),
+            });
+            events.push(Event::Output {
+                text: "Done.".into(),
+            });
+        }
+        assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
+        let blanks = vec![Event::Output { text: " \n".into() }; 5];
+        assert_eq!(first(&blanks), None);
     }
 
     #[test]
