@@ -148,7 +148,7 @@ fn add(path: &std::path::Path, args: AddArgs) -> Result<()> {
     };
     let now = jiff::Timestamp::now()
         .round(jiff::Unit::Millisecond)
-        .map_err(|e| Error::input(e))?;
+        .map_err(Error::input)?;
     file::update(path, |store| {
         store.add(
             NewEntry {

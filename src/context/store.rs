@@ -100,7 +100,7 @@ impl Store {
     /// breaking ties (a stable sort).
     pub fn prompt_order(&self, now: jiff::Timestamp) -> Vec<&Entry> {
         let mut entries = self.live(None, now);
-        entries.sort_by(|a, b| b.priority.cmp(&a.priority));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.priority));
         entries
     }
 }

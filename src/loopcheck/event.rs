@@ -175,7 +175,7 @@ pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
             }],
         ));
     }
-    keyed.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    keyed.sort_by_key(|k| (k.0, k.1, k.2));
     Ok(keyed.into_iter().flat_map(|k| k.3).collect())
 }
 
