@@ -51,7 +51,8 @@ pub fn hash_hex(parts: &[&str]) -> String {
     format!("{:032x}", hasher.digest128())
 }
 
-/// The identity of a tool call: its name and canonical arguments.
+/// The identity of a tool call: its name and canonical arguments (the
+/// detector hashes the same two parts).
 pub fn call_hash(name: &str, args: &Value) -> String {
     hash_hex(&[name, &canonical(args)])
 }

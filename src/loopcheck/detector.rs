@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::canon::{call_hash, canonical, hash_hex, preview};
+use super::canon::{canonical, hash_hex, preview};
 use super::event::Event;
 use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
@@ -197,7 +197,7 @@ impl Detector {
     ) -> Option<Pattern> {
         let canonical_args = canonical(args);
         let call = CallRef {
-            hash: call_hash(name, args),
+            hash: hash_hex(&[name, &canonical_args]),
             name: name.to_string(),
         };
         self.calls_since_output = hash_hex(&[&self.calls_since_output, &call.hash]);

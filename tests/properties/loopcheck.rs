@@ -230,7 +230,7 @@ fn loopy_event() -> impl Strategy<Value = Event> {
     prop_oneof![
         3 => Just(Event::Turn),
         1 => Just(Event::User { text: "next".into() }),
-        1 => Just(Event::Reset).prop_filter("rare", |_| true),
+        1 => Just(Event::Reset),
         6 => (0u8..3, 0u8..2, any::<bool>()).prop_map(|(name, arg, flip)| {
             let args = if flip {
                 json!({"opts": {"line": arg}, "path": "f"})
@@ -249,8 +249,19 @@ fn loopy_event() -> impl Strategy<Value = Event> {
     ]
 }
 
+/// Single events and short blocks of events repeated a few times, so
+/// repeats and cycles (broken or not by what comes next) are common.
+fn loopy_events() -> impl Strategy<Value = Vec<Event>> {
+    let segment = prop_oneof![
+        2 => loopy_event().prop_map(|e| vec![e]),
+        1 => (prop::collection::vec(loopy_event(), 1..4), 2usize..5)
+            .prop_map(|(block, times)| (0..times).flat_map(|_| block.clone()).collect()),
+    ];
+    prop::collection::vec(segment, 0..20).prop_map(|segments| segments.concat())
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     /// One-shot, streaming and incremental (state file) runs of the same
     /// events give the same verdicts: the one-shot verdict is the stream's
@@ -258,8 +269,8 @@ proptest! {
     /// report among its events (or the quiet verdict at its end).
     #[test]
     fn one_shot_streaming_and_incremental_agree(
-        events in prop::collection::vec(loopy_event(), 0..80),
-        cuts in prop::collection::vec(0usize..80, 0..12),
+        events in loopy_events(),
+        cuts in prop::collection::vec(0usize..120, 0..12),
         threshold in 2u64..5,
         max_turns in 1u64..30,
         similarity in prop_oneof![Just(1.0f64), Just(0.9), Just(0.75)],
