@@ -69,7 +69,8 @@ pub struct Verdict {
     #[serde(rename = "loop")]
     pub is_loop: bool,
     pub pattern: Option<Pattern>,
-    /// Events of this conversation seen so far (the reporting event's number).
+    /// Events seen so far, counting from 1 (the reporting event's number);
+    /// a `reset` event does not restart this count.
     pub event: u64,
     /// Turns of this conversation so far.
     pub turn: u64,
