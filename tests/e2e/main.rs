@@ -1,6 +1,8 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod context;
+mod loopcheck;
 mod support;
 
 mod config;
