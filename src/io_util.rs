@@ -74,7 +74,8 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
 fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) -> Error {
     let path = err.path().to_string();
     let inner = err.into_inner();
-    let at = if path.is_empty() || path == "." {
+    // serde_path_to_error says "?" when the error is in the syntax, not a field.
+    let at = if path.is_empty() || path == "." || path == "?" {
         String::new()
     } else {
         format!(" at `{path}`")
@@ -223,6 +224,12 @@ mod tests {
     }
 
     #[test]
+    fn syntax_errors_name_no_field_path() {
+        let err = parse_json::<serde_json::Value>("{bad", "input").unwrap_err();
+        assert!(!err.to_string().contains('`'), "{err}");
+    }
+
+    #[test]
     fn empty_and_trailing_input_are_refused() {
         assert!(parse_json::<serde_json::Value>("  ", "input").is_err());
         assert!(parse_json::<serde_json::Value>("{} {}", "input").is_err());
@@ -253,6 +260,7 @@ mod tests {
         let status = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--exact", "io_util::tests::write_bare_name_in_cwd", "--ignored"])
             .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
             .status()
             .unwrap();
         assert!(status.success());
