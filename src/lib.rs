@@ -6,11 +6,13 @@
 
 pub mod cli;
 pub mod config;
+pub mod context;
 pub mod diag;
 pub mod dispatch;
 pub mod env;
 pub mod error;
 pub mod io_util;
+pub mod loopcheck;
 pub mod paths;
 pub mod programs;
 pub mod session;

@@ -108,8 +108,15 @@ impl Default for SummarizerConfig {
 #[serde(rename_all = "camelCase", default)]
 pub struct LoopDetectionConfig {
     pub enabled: bool,
+    /// A loop is reported on the first turn beyond this count.
     pub max_turns: u64,
+    /// Consecutive repeats (of a call, an output, or a cycle) that make a loop.
     pub repeat_threshold: u64,
+    /// Outputs whose `similar` ratio is at least this count as repeats;
+    /// 1 means identical outputs only.
+    pub similarity_threshold: f64,
+    /// Longest cycle of tool calls (A,B,A,B… is 2) detected; below 2 disables cycles.
+    pub cycle_max_length: u64,
 }
 
 impl Default for LoopDetectionConfig {
@@ -118,6 +125,8 @@ impl Default for LoopDetectionConfig {
             enabled: true,
             max_turns: 50,
             repeat_threshold: 3,
+            similarity_threshold: 0.9,
+            cycle_max_length: 3,
         }
     }
 }
@@ -154,6 +163,33 @@ pub const DEFAULT_DENY: &[&str] = &[
     "*_CREDENTIAL",
     "AWS_*",
     "GITHUB_*",
+];
+
+/// Deny patterns beyond the spec's, on by default (like the spec's own, they
+/// are dropped by `replaceDefaults`). The spec's seven globs miss common
+/// credential names: `PGPASSWORD`, `MYSQL_PWD`, `*_CREDENTIALS`, bare
+/// `SECRET`/`TOKEN`/`PASSWORD`, webhook URLs and DSNs.
+pub const EXTENDED_DENY: &[&str] = &[
+    "*PASSWORD*",
+    "*PASSWD*",
+    "*_PASS",
+    "*_PWD",
+    "PGPASS*",
+    "*SECRET*",
+    "*TOKEN",
+    "*_TOKEN_*",
+    "*_KEY_ID",
+    "*APIKEY*",
+    "*_API_KEY*",
+    "*ACCESS_KEY*",
+    "*PRIVATE_KEY*",
+    "*CREDENTIAL*",
+    "*_DSN",
+    "*WEBHOOK*",
+    "*_AUTH",
+    "*COOKIE*",
+    "*CONNECTION_STRING*",
+    "*_SAS",
 ];
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -237,6 +273,18 @@ impl Config {
             return Err((
                 "services.loopDetection.maxTurns",
                 "a whole number of at least 1",
+            ));
+        }
+        if !fraction(s.loop_detection.similarity_threshold) {
+            return Err((
+                "services.loopDetection.similarityThreshold",
+                "a number greater than 0 and at most 1",
+            ));
+        }
+        if s.loop_detection.cycle_max_length > 16 {
+            return Err((
+                "services.loopDetection.cycleMaxLength",
+                "a whole number from 0 to 16",
             ));
         }
         if s.compression.summarizer.timeout.is_nan() || s.compression.summarizer.timeout <= 0.0 {

@@ -1,5 +1,12 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod context;
+mod loopcheck;
 mod session;
 mod support;
+
+mod config;
+mod dispatch;
+mod env;
+mod secrets;
