@@ -550,6 +550,11 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
         }
         SnapshotCommand::List { session, format } => {
             let rows = snapshots.list(&session)?;
+            if rows.is_empty() {
+                // No snapshots is an empty list for a session that exists,
+                // and "not found" for an id that names nothing.
+                store.kind(&session)?;
+            }
             if table(format) {
                 let mut text = String::new();
                 for s in &rows {

@@ -6,6 +6,7 @@ mod loopcheck;
 mod session;
 mod support;
 
+mod bad_input;
 mod config;
 mod dispatch;
 mod env;
