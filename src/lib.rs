@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod config;
 pub mod diag;
+pub mod discover;
 pub mod dispatch;
 pub mod env;
 pub mod error;

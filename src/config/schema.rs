@@ -125,9 +125,18 @@ impl Default for LoopDetectionConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileDiscoveryConfig {
+    /// Directory levels below the root that are entered: 0 lists only the
+    /// root's own entries.
     pub max_depth: u64,
     pub follow_symlinks: bool,
+    /// Gitignore-syntax patterns, relative to the root, that no ignore file
+    /// can re-include.
     pub builtin_ignores: Vec<String>,
+    /// List names starting with a dot (git does).
+    pub include_hidden: bool,
+    /// Watch mode: quiet time, in milliseconds, before a burst of changes is
+    /// reported (an editor's save is one event).
+    pub debounce_ms: u64,
 }
 
 impl Default for FileDiscoveryConfig {
@@ -138,6 +147,8 @@ impl Default for FileDiscoveryConfig {
             builtin_ignores: ["node_modules", ".git", "dist", "build", ".next", ".cache"]
                 .map(String::from)
                 .to_vec(),
+            include_hidden: true,
+            debounce_ms: 100,
         }
     }
 }
@@ -243,6 +254,12 @@ impl Config {
             return Err((
                 "services.compression.summarizer.timeout",
                 "a positive number of seconds",
+            ));
+        }
+        if s.file_discovery.debounce_ms > 60_000 {
+            return Err((
+                "services.fileDiscovery.debounceMs",
+                "a whole number of milliseconds, at most 60000",
             ));
         }
         if s.session.data_dir.trim().is_empty() {

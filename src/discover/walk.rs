@@ -1,0 +1,180 @@
+//! The parallel, ignore-aware walk: the `ignore` crate's walker configured for
+//! git's semantics plus `.ollmignore`, the built-ins, globs and depth.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ignore::{DirEntry, WalkBuilder, WalkState};
+
+use super::entry::{Entry, EntryType};
+use super::options::{DEFAULT_OLLMIGNORE, Options};
+use crate::diag;
+use crate::error::describe_io;
+
+/// A reported entry as the walker found it: `relative` is below the root.
+pub struct Found<'a> {
+    pub entry: &'a DirEntry,
+    pub relative: &'a Path,
+    pub kind: EntryType,
+    /// Whether the type and include filters let it through; directories
+    /// that are entered but not reported have this false.
+    pub reported: bool,
+}
+
+/// A walker over `start` (the root or a directory below it) that applies
+/// every rule of `opts`; depth limits count from the root.
+pub fn builder(opts: &Arc<Options>, start: &Path) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(start);
+    builder
+        .standard_filters(false)
+        .hidden(!opts.include_hidden)
+        .parents(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        // Outside a git work tree `.gitignore` files still apply (Req 6.3).
+        .require_git(false)
+        .follow_links(opts.follow_symlinks)
+        .threads(opts.threads)
+        .add_custom_ignore_filename(DEFAULT_OLLMIGNORE);
+    let start_level = level_below_root(opts, start);
+    builder.max_depth(
+        opts.walker_depth_limit()
+            .map(|limit| limit.saturating_sub(start_level)),
+    );
+    let filter_opts = Arc::clone(opts);
+    builder.filter_entry(move |entry| {
+        let relative = entry
+            .path()
+            .strip_prefix(&filter_opts.root)
+            .unwrap_or(entry.path());
+        if relative.as_os_str().is_empty() {
+            return true;
+        }
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        filter_opts.keep(relative, is_dir)
+    });
+    builder
+}
+
+/// How many directory levels `dir` is below the root (the root is 0).
+pub fn level_below_root(opts: &Options, dir: &Path) -> usize {
+    dir.strip_prefix(&opts.root)
+        .map(|rel| rel.components().count())
+        .unwrap_or(0)
+}
+
+/// Walks `start` in parallel. `make_visitor` is called once per worker
+/// thread; its visitor sees every entry below `start` that the rules keep
+/// and returns false to stop the walk. Unreadable directories, unreadable
+/// ignore files and symbolic-link loops are warnings; the walk goes on.
+pub fn walk_dir<F, V>(opts: &Arc<Options>, start: &Path, make_visitor: F)
+where
+    F: Fn() -> V + Sync,
+    V: FnMut(Found<'_>) -> bool + Send,
+{
+    builder(opts, start).build_parallel().run(|| {
+        let mut visit = make_visitor();
+        let opts = Arc::clone(opts);
+        Box::new(move |result| match result {
+            Ok(entry) => {
+                if let Some(err) = entry.error() {
+                    diag::warn(describe_walk_error(err));
+                }
+                if entry.depth() == 0 {
+                    return WalkState::Continue;
+                }
+                let Some(file_type) = entry.file_type() else {
+                    return WalkState::Continue;
+                };
+                let relative = entry
+                    .path()
+                    .strip_prefix(&opts.root)
+                    .unwrap_or(entry.path());
+                let kind = EntryType::of(file_type);
+                let reported = opts.reports(relative, kind);
+                let found = Found {
+                    entry: &entry,
+                    relative,
+                    kind,
+                    reported,
+                };
+                if visit(found) {
+                    WalkState::Continue
+                } else {
+                    WalkState::Quit
+                }
+            }
+            Err(err) => {
+                diag::warn(describe_walk_error(&err));
+                WalkState::Continue
+            }
+        })
+    });
+}
+
+/// Every reported entry below the root, in no particular order.
+pub fn discover_all(opts: &Arc<Options>) -> Vec<Entry> {
+    let found = std::sync::Mutex::new(Vec::new());
+    discover(opts, |entry| {
+        if let Ok(mut list) = found.lock() {
+            list.push(entry);
+        }
+        true
+    });
+    found.into_inner().unwrap_or_default()
+}
+
+/// Calls `sink` with every reported entry (with its metadata) below the root.
+pub fn discover<S>(opts: &Arc<Options>, sink: S)
+where
+    S: Fn(Entry) -> bool + Sync,
+{
+    walk_dir(opts, &opts.root, || {
+        |found: Found<'_>| {
+            if !found.reported {
+                return true;
+            }
+            match found.entry.metadata() {
+                Ok(meta) => sink(Entry::new(
+                    found.entry.path(),
+                    found.relative,
+                    found.kind,
+                    &meta,
+                )),
+                Err(err) => {
+                    diag::warn(describe_walk_error(&err));
+                    true
+                }
+            }
+        }
+    });
+}
+
+/// One line describing a walk problem, naming the path and what was done.
+pub fn describe_walk_error(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::Loop { ancestor, child } => format!(
+            "symbolic link loop: {} leads back to {}; not followed",
+            child.display(),
+            ancestor.display()
+        ),
+        ignore::Error::WithPath { path, err } => match err.as_ref() {
+            ignore::Error::Io(io) => {
+                format!("{}: {} (skipped)", path.display(), describe_io(io))
+            }
+            other => format!("{}: {}", path.display(), describe_walk_error(other)),
+        },
+        ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
+        ignore::Error::WithLineNumber { line, err } => {
+            format!("line {line}: {}", describe_walk_error(err))
+        }
+        ignore::Error::Partial(errs) => errs
+            .iter()
+            .map(describe_walk_error)
+            .collect::<Vec<_>>()
+            .join("; "),
+        ignore::Error::Io(io) => format!("{} (skipped)", describe_io(io)),
+        other => other.to_string(),
+    }
+}
