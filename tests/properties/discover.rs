@@ -1,0 +1,215 @@
+//! Properties 22–24: file discovery. Each case runs the built
+//! `ollm-discover` in a fresh temporary tree with a temporary HOME, and
+//! Property 22 uses git itself as the oracle for gitignore semantics.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+
+/// A temporary tree with its own HOME (so no real git configuration is read).
+struct Tree {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    root: PathBuf,
+}
+
+impl Tree {
+    fn new() -> Tree {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = dir.path().join("home");
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(&home).expect("home");
+        std::fs::create_dir_all(&root).expect("root");
+        Tree {
+            _dir: dir,
+            home,
+            root,
+        }
+    }
+
+    fn write(&self, relative: &str, contents: &str) {
+        // Generated paths may clash (`a` as a file and as a directory):
+        // the first one wins and the clashing one is skipped.
+        let path = self.root.join(relative);
+        if std::fs::create_dir_all(path.parent().expect("parent")).is_err() || path.is_dir() {
+            return;
+        }
+        std::fs::write(&path, contents).expect("write");
+    }
+
+    fn command(&self, program: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root)
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", &self.home)
+            .env("OLLM_HOME", self.home.join(".ollm"))
+            .env("GIT_CONFIG_NOSYSTEM", "1");
+        cmd
+    }
+
+    fn run(&self, program: &Path, args: &[&str]) -> BTreeSet<String> {
+        let output = self.command(program).args(args).output().expect("run");
+        assert!(
+            output.status.success(),
+            "{program:?} {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout)
+            .expect("UTF-8 names in generated trees")
+            .split('\0')
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    fn discover(&self, args: &[&str]) -> BTreeSet<String> {
+        let mut all = vec!["--paths", "--null"];
+        all.extend_from_slice(args);
+        self.run(&assert_cmd::cargo::cargo_bin("ollm-discover"), &all)
+    }
+
+    fn git(&self, args: &[&str]) -> BTreeSet<String> {
+        self.run(Path::new("git"), args)
+    }
+}
+
+const BUILTINS: &[&str] = &["node_modules", ".git", "dist", "build", ".next", ".cache"];
+
+fn file_path() -> impl Strategy<Value = String> {
+    let dir = prop::sample::select(vec![
+        "a",
+        "b",
+        "src",
+        "node_modules",
+        "build",
+        "dist",
+        ".cache",
+        "deep",
+    ]);
+    let name = prop::sample::select(vec![
+        "x.rs", "y.log", "z.tmp", "keep.log", ".h", "build", "a",
+    ]);
+    (prop::collection::vec(dir, 0..4), name).prop_map(|(dirs, name)| {
+        let mut parts: Vec<&str> = dirs;
+        parts.push(name);
+        parts.join("/")
+    })
+}
+
+fn gitignore_line() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "*.log",
+        "!keep.log",
+        "/x.rs",
+        "a/",
+        "b",
+        "**/z.tmp",
+        "src/**",
+        "!*.rs",
+        "y.*",
+        "*/x.rs",
+        "deep/*/",
+        "!a/",
+        "\\!x",
+        "?.rs",
+        "[xy].rs",
+        "a/**/x.rs",
+        "!src/",
+        "*",
+        "!*/",
+    ])
+    .prop_map(String::from)
+}
+
+/// `.ollmignore` lines without negation, so git can serve as the oracle
+/// (a file is dropped when either rule set drops it).
+fn ollmignore_line() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "*.tmp",
+        "b/",
+        "x.rs",
+        "/a/y.log",
+        "deep/**",
+        ".h",
+        "src/*.log",
+    ])
+    .prop_map(String::from)
+}
+
+fn ignore_files<S: Strategy<Value = String>>(
+    line: S,
+) -> impl Strategy<Value = Vec<(String, Vec<String>)>> {
+    let dir =
+        prop::sample::select(vec!["", "a/", "a/b/", "src/", "deep/a/"]).prop_map(String::from);
+    prop::collection::vec((dir, prop::collection::vec(line, 0..5)), 0..4)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Property 22: files matched by `.ollmignore`, `.gitignore` or the
+    /// built-in patterns are not discovered, and (git parity) every other
+    /// file is: the listing equals git's listing under the `.gitignore`
+    /// rules, intersected with git's listing under the `.ollmignore` rules,
+    /// minus paths through a built-in name.
+    #[test]
+    fn property_22_ignore_pattern_respect(
+        files in prop::collection::vec(file_path(), 1..25),
+        gitignores in ignore_files(gitignore_line()),
+        ollmignores in ignore_files(ollmignore_line()),
+    ) {
+        let tree = Tree::new();
+        tree.git(&["init", "-q", "."]);
+        for file in &files {
+            tree.write(file, "x");
+        }
+        for (dir, lines) in &gitignores {
+            tree.write(&format!("{dir}.gitignore"), &(lines.join("\n") + "\n"));
+        }
+        for (dir, lines) in &ollmignores {
+            tree.write(&format!("{dir}.ollmignore"), &(lines.join("\n") + "\n"));
+        }
+        let by_gitignore = tree.git(&["ls-files", "-z", "--others", "--exclude-standard"]);
+        let by_ollmignore = tree.git(&["ls-files", "-z", "--others", "--exclude-per-directory=.ollmignore"]);
+        let expected: BTreeSet<String> = by_gitignore
+            .intersection(&by_ollmignore)
+            .filter(|p| !p.split('/').any(|c| BUILTINS.contains(&c)))
+            .cloned()
+            .collect();
+        let ours = tree.discover(&["--max-depth", "unlimited"]);
+        prop_assert_eq!(ours, expected);
+    }
+
+    /// Property 23: with maxDepth N, no file deeper than N directory levels
+    /// below the root is discovered, and every file at most N levels deep is.
+    #[test]
+    fn property_23_depth_limit_enforcement(
+        levels in prop::collection::vec(0usize..8, 1..20),
+        max_depth in 0usize..8,
+    ) {
+        let tree = Tree::new();
+        let mut all = BTreeSet::new();
+        for (i, level) in levels.iter().enumerate() {
+            let dirs: Vec<String> = (0..*level).map(|l| format!("d{}", (i + l) % 3)).collect();
+            let mut parts = dirs.clone();
+            parts.push(format!("f{i}"));
+            let path = parts.join("/");
+            tree.write(&path, "x");
+            all.insert((path, *level));
+        }
+        let depth = max_depth.to_string();
+        let ours = tree.discover(&["--max-depth", &depth]);
+        let expected: BTreeSet<String> = all
+            .iter()
+            .filter(|(_, level)| *level <= max_depth)
+            .map(|(p, _)| p.clone())
+            .collect();
+        for path in &ours {
+            prop_assert!(path.matches('/').count() <= max_depth, "{path} is too deep");
+        }
+        prop_assert_eq!(ours, expected);
+    }
+}
