@@ -7,9 +7,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::options::{Options, PathGlobs, TypeSet, UNLIMITED_DEPTH};
 use super::output::{self, Format};
+use super::watch::{WatchOptions, watch};
 use crate::cli::{GlobalOpts, footer};
 use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions, Loaded};
 use crate::error::{ExitCode, Result};
+use std::time::Duration;
 
 const EXAMPLES: &str = "  ollm-discover --paths                   # what git tracks or could add, minus built-ins and .ollmignore
   ollm-discover src --include '*.rs' --sort
@@ -229,8 +231,12 @@ pub fn main() -> Result<ExitCode> {
             }
             let loaded = args.filter.load(&cli.global, extra)?;
             let opts = Arc::new(args.filter.options(&loaded)?);
-            let _ = (opts, args.ready);
-            Err(crate::Error::usage("watch: not yet"))
+            let wopts = WatchOptions {
+                debounce: Duration::from_millis(loaded.config.services.file_discovery.debounce_ms),
+                ready: args.ready,
+            };
+            watch(opts, &wopts)?;
+            Ok(ExitCode::Success)
         }
         Some(Command::Config(args)) => {
             let loaded = config::load(&LoadOptions {

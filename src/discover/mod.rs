@@ -6,9 +6,9 @@ mod entry;
 mod options;
 mod output;
 mod walk;
-// mod watch;
+mod watch;
 
 pub use entry::{Entry, EntryType};
 pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
 pub use walk::{discover, discover_all, walk_dir};
-// pub use watch::{Event, EventKind, WatchOptions, watch};
+pub use watch::{Event, EventKind, Stop, WatchOptions, watch};

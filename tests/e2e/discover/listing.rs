@@ -144,7 +144,7 @@ fn non_utf8_names_are_reported_losslessly() {
     touch(&sandbox.work, b"bad\xffname.rs", "x");
     let output = sandbox.cmd("ollm-discover").output().expect("run");
     assert!(output.status.success());
-    let entry: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let entry = crate::support::json(&output);
     assert_eq!(entry["relativePath"], "bad\u{fffd}name.rs");
     let bytes: Vec<u8> = entry["relativePathBytes"]
         .as_array()
