@@ -213,3 +213,112 @@ proptest! {
         prop_assert_eq!(ours, expected);
     }
 }
+
+/// A running `ollm-discover watch` whose events arrive on a channel.
+struct Watching {
+    child: std::process::Child,
+    events: std::sync::mpsc::Receiver<serde_json::Value>,
+}
+
+impl Watching {
+    fn start(tree: &Tree) -> Watching {
+        use std::io::BufRead;
+        let mut child = tree
+            .command(&assert_cmd::cargo::cargo_bin("ollm-discover"))
+            .args(["watch", "--ready", "--debounce-ms", "20"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn watch");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, events) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Ok(value) = serde_json::from_str(&line) else {
+                    break;
+                };
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let watching = Watching { child, events };
+        let ready = watching.next().expect("ready event");
+        assert_eq!(ready["event"], "ready");
+        watching
+    }
+
+    fn next(&self) -> Option<serde_json::Value> {
+        self.events
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .ok()
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    Write,
+    Delete,
+}
+
+fn op() -> impl Strategy<Value = (Op, String)> {
+    let name = prop::sample::select(vec![
+        "a.rs",
+        "b.txt",
+        "sub/c.rs",
+        "sub/deeper/d.md",
+        "new/e.rs",
+    ]);
+    (
+        prop_oneof![Just(Op::Write), Just(Op::Write), Just(Op::Delete)],
+        name,
+    )
+        .prop_map(|(op, name)| (op, name.to_string()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Property 24: every file change in the watched tree (add, modify,
+    /// delete) is reported with the right event type and path, and nothing
+    /// else is.
+    #[test]
+    fn property_24_file_change_notification(ops in prop::collection::vec(op(), 1..8)) {
+        let tree = Tree::new();
+        std::fs::create_dir_all(tree.root.join("sub/deeper")).expect("dirs");
+        let watching = Watching::start(&tree);
+        let mut exists = BTreeSet::new();
+        for (i, (op, name)) in ops.iter().enumerate() {
+            let path = tree.root.join(name);
+            let expected = match op {
+                Op::Write => {
+                    std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+                    std::fs::write(&path, "x".repeat(i + 1)).expect("write");
+                    if exists.insert(name.clone()) { "add" } else { "change" }
+                }
+                Op::Delete => {
+                    if !exists.remove(name) {
+                        continue;
+                    }
+                    std::fs::remove_file(&path).expect("remove");
+                    "unlink"
+                }
+            };
+            let event = watching.next();
+            prop_assert!(event.is_some(), "no event after {op:?} {name}");
+            let event = event.expect("checked");
+            prop_assert_eq!(&event["event"], expected, "after {:?} {}: {}", op, name, event);
+            prop_assert_eq!(&event["relativePath"], name.as_str());
+            prop_assert_eq!(&event["type"], "file");
+            prop_assert_eq!(event["path"].as_str(), path.to_str());
+        }
+    }
+}
