@@ -3,8 +3,10 @@
 
 pub mod cli;
 mod entry;
+mod git_index;
 mod options;
 mod output;
+mod tracked;
 mod walk;
 mod watch;
 

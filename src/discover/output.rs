@@ -2,12 +2,17 @@
 //! each walker thread in large blocks (a listing is read to its end, so it is
 //! not flushed per line), or collected and sorted by path bytes (git's order).
 
+use std::collections::HashSet;
+use std::fs::Metadata;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::entry::Entry;
+use super::entry::{Entry, EntryType};
 use super::options::Options;
+use super::tracked::Tracked;
 use super::walk::{Found, describe_walk_error, walk_dir};
 use crate::diag;
 use crate::error::{Error, Result};
@@ -23,30 +28,66 @@ pub enum Format {
 
 const BLOCK: usize = 64 * 1024;
 
+type Row = (Vec<u8>, Vec<u8>);
+
+/// What the walker threads share.
+struct Shared {
+    format: Format,
+    sort: bool,
+    failure: Mutex<Option<Error>>,
+    sorted: Mutex<Vec<Row>>,
+    count: AtomicU64,
+    tracked: Option<Tracked>,
+    /// Tracked paths the walk listed.
+    seen: Mutex<HashSet<Vec<u8>>>,
+}
+
 /// Lists the tree below the root on stdout. Returns how many entries were printed.
 pub fn list(opts: &Arc<Options>, format: Format, sort: bool) -> Result<u64> {
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let sorted: Mutex<Vec<(Vec<u8>, Vec<u8>)>> = Mutex::new(Vec::new());
-    let count = std::sync::atomic::AtomicU64::new(0);
+    let shared = Shared {
+        format,
+        sort,
+        failure: Mutex::new(None),
+        sorted: Mutex::new(Vec::new()),
+        count: AtomicU64::new(0),
+        tracked: Tracked::load(opts),
+        seen: Mutex::new(HashSet::new()),
+    };
     walk_dir(opts, &opts.root, || {
         ThreadOut {
             buf: Vec::with_capacity(BLOCK),
             rows: Vec::new(),
-            format,
-            sort,
-            failure: &failure,
-            sorted: &sorted,
-            count: &count,
+            seen: Vec::new(),
+            shared: &shared,
             printed: 0,
         }
         .into_visitor()
     });
-    if let Some(err) = failure.into_inner().unwrap_or(None) {
+    if let Some(err) = shared.failure.lock().map(|mut f| f.take()).unwrap_or(None) {
+        return Err(err);
+    }
+    // Tracked files that ignore rules hid from the walk.
+    let mut rest = ThreadOut {
+        buf: Vec::new(),
+        rows: Vec::new(),
+        seen: Vec::new(),
+        shared: &shared,
+        printed: 0,
+    };
+    if let Some(tracked) = &shared.tracked {
+        let seen = shared.seen.lock().map(|s| s.clone()).unwrap_or_default();
+        for (relative, kind, meta) in tracked.missing(&seen, opts) {
+            rest.emit(&opts.root.join(&relative), &relative, kind, || Ok(meta));
+        }
+    }
+    rest.finish();
+    drop(rest);
+    if let Some(err) = shared.failure.lock().map(|mut f| f.take()).unwrap_or(None) {
         return Err(err);
     }
     std::io::stdout().flush().map_err(stdout_error)?;
     if sort {
-        let mut rows = sorted.into_inner().unwrap_or_default();
+        let mut rows = shared.sorted.into_inner().unwrap_or_default();
         rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut out = std::io::BufWriter::with_capacity(BLOCK, std::io::stdout().lock());
         for (_, line) in &rows {
@@ -54,19 +95,16 @@ pub fn list(opts: &Arc<Options>, format: Format, sort: bool) -> Result<u64> {
         }
         out.flush().map_err(stdout_error)?;
     }
-    Ok(count.into_inner())
+    Ok(shared.count.into_inner())
 }
 
 /// One walker thread's output buffer; flushed to stdout when full and when
 /// the thread ends.
 struct ThreadOut<'a> {
     buf: Vec<u8>,
-    rows: Vec<(Vec<u8>, Vec<u8>)>,
-    format: Format,
-    sort: bool,
-    failure: &'a Mutex<Option<Error>>,
-    sorted: &'a Mutex<Vec<(Vec<u8>, Vec<u8>)>>,
-    count: &'a std::sync::atomic::AtomicU64,
+    rows: Vec<Row>,
+    seen: Vec<Vec<u8>>,
+    shared: &'a Shared,
     printed: u64,
 }
 
@@ -76,25 +114,43 @@ impl<'a> ThreadOut<'a> {
     }
 
     fn visit(&mut self, found: Found<'_>) -> bool {
+        if let Some(tracked) = &self.shared.tracked {
+            if found.kind != EntryType::Directory && tracked.contains(found.relative) {
+                self.seen
+                    .push(found.relative.as_os_str().as_bytes().to_vec());
+            }
+        }
         if !found.reported {
             return true;
         }
+        let entry = found.entry;
+        self.emit(entry.path(), found.relative, found.kind, || {
+            entry.metadata()
+        })
+    }
+
+    fn emit(
+        &mut self,
+        path: &Path,
+        relative: &Path,
+        kind: EntryType,
+        metadata: impl FnOnce() -> std::result::Result<Metadata, ignore::Error>,
+    ) -> bool {
         let start = self.buf.len();
-        match self.format {
+        match self.shared.format {
             Format::Paths { nul } => {
-                self.buf
-                    .extend_from_slice(found.relative.as_os_str().as_bytes());
+                self.buf.extend_from_slice(relative.as_os_str().as_bytes());
                 self.buf.push(if nul { 0 } else { b'\n' });
             }
             Format::Json => {
-                let meta = match found.entry.metadata() {
+                let meta = match metadata() {
                     Ok(meta) => meta,
                     Err(err) => {
                         diag::warn(describe_walk_error(&err));
                         return true;
                     }
                 };
-                let entry = Entry::new(found.entry.path(), found.relative, found.kind, &meta);
+                let entry = Entry::new(path, relative, kind, &meta);
                 if serde_json::to_writer(&mut self.buf, &entry).is_err() {
                     return true;
                 }
@@ -102,9 +158,9 @@ impl<'a> ThreadOut<'a> {
             }
         }
         self.printed += 1;
-        if self.sort {
+        if self.shared.sort {
             let line = self.buf.split_off(start);
-            let key = found.relative.as_os_str().as_bytes().to_vec();
+            let key = relative.as_os_str().as_bytes().to_vec();
             self.rows.push((key, line));
             return true;
         }
@@ -123,10 +179,36 @@ impl<'a> ThreadOut<'a> {
         match result {
             Ok(()) => true,
             Err(err) => {
-                if let Ok(mut slot) = self.failure.lock() {
+                if let Ok(mut slot) = self.shared.failure.lock() {
                     slot.get_or_insert(stdout_error(err));
                 }
                 false
+            }
+        }
+    }
+
+    /// Hands over what this thread collected; called once, when it ends.
+    fn finish(&mut self) {
+        self.shared.count.fetch_add(self.printed, Ordering::Relaxed);
+        self.printed = 0;
+        if !self.seen.is_empty() {
+            if let Ok(mut seen) = self.shared.seen.lock() {
+                seen.extend(self.seen.drain(..));
+            }
+        }
+        if self.shared.sort {
+            if let Ok(mut all) = self.shared.sorted.lock() {
+                all.append(&mut self.rows);
+            }
+        } else {
+            let failed = self
+                .shared
+                .failure
+                .lock()
+                .map(|f| f.is_some())
+                .unwrap_or(true);
+            if !failed {
+                self.flush();
             }
         }
     }
@@ -134,17 +216,6 @@ impl<'a> ThreadOut<'a> {
 
 impl Drop for ThreadOut<'_> {
     fn drop(&mut self) {
-        self.count
-            .fetch_add(self.printed, std::sync::atomic::Ordering::Relaxed);
-        if self.sort {
-            if let Ok(mut all) = self.sorted.lock() {
-                all.append(&mut self.rows);
-            }
-        } else {
-            let failed = self.failure.lock().map(|f| f.is_some()).unwrap_or(true);
-            if !failed {
-                self.flush();
-            }
-        }
+        self.finish();
     }
 }

@@ -302,3 +302,133 @@ fn gitignore_applies_outside_a_git_work_tree() {
     let (ours, _) = discover_paths(&sandbox, root, &[]);
     assert_eq!(show(&ours), vec![".gitignore", "a.rs"]);
 }
+
+fn commit_all(sandbox: &Sandbox, root: &Path) {
+    git(sandbox, root, &["add", "-A"]);
+    git(
+        sandbox,
+        root,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "x",
+        ],
+    );
+}
+
+#[test]
+fn tracked_files_matching_ignore_rules_are_listed_like_git() {
+    for index_version in ["2", "3", "4"] {
+        let sandbox = Sandbox::new();
+        let root = &sandbox.work;
+        git_init(&sandbox, root);
+        tricky_tree(root);
+        commit_all(&sandbox, root);
+        // Force-add files that ignore rules match, some in ignored directories.
+        git(
+            &sandbox,
+            root,
+            &[
+                "add",
+                "-f",
+                "a.log",
+                "build-out/x.c",
+                "sub/a.txt",
+                "nested/inner/b",
+                "cache-dir/a",
+            ],
+        );
+        git(
+            &sandbox,
+            root,
+            &["update-index", "--index-version", index_version],
+        );
+        // A file tracked before its ignore rule was written.
+        touch(root, b"late/tracked.gen", "x");
+        git(&sandbox, root, &["add", "late/tracked.gen"]);
+        touch(root, b"late/.gitignore", "*.gen\n");
+        touch(root, b"late/untracked.gen", "x");
+        let (ours, _) = discover_paths(&sandbox, root, &[]);
+        let git_list = git_files(&sandbox, root);
+        assert!(show(&git_list).contains(&"late/tracked.gen".to_string()));
+        assert_same(&ours, &git_list);
+        // From a subdirectory too.
+        let sub = root.join("sub");
+        let (ours, _) = discover_paths(&sandbox, &sub, &[]);
+        assert_same(&ours, &git_files(&sandbox, &sub));
+    }
+}
+
+#[test]
+fn tracked_files_still_obey_builtins_ollmignore_and_filters() {
+    let sandbox = Sandbox::new();
+    let root = &sandbox.work;
+    git_init(&sandbox, root);
+    touch(root, b".gitignore", "*.log\n");
+    touch(root, b".ollmignore", "secret.log\n");
+    for name in [
+        "a.log",
+        "secret.log",
+        "dist/b.log",
+        "deep/er/c.log",
+        ".h/d.log",
+    ] {
+        touch(root, name.as_bytes(), "x");
+    }
+    commit_all(&sandbox, root);
+    git(
+        &sandbox,
+        root,
+        &[
+            "add",
+            "-f",
+            "a.log",
+            "secret.log",
+            "dist/b.log",
+            "deep/er/c.log",
+            ".h/d.log",
+        ],
+    );
+    let (ours, _) = discover_paths(&sandbox, root, &[]);
+    assert_eq!(
+        show(&ours),
+        vec![
+            ".gitignore",
+            ".h/d.log",
+            ".ollmignore",
+            "a.log",
+            "deep/er/c.log"
+        ]
+    );
+    let shallow = sandbox
+        .cmd("ollm-discover")
+        .args([
+            "--paths",
+            "--max-depth",
+            "0",
+            "--no-hidden",
+            "--include",
+            "*.log",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(crate::support::stdout(&shallow), "a.log\n");
+}
+
+#[test]
+fn a_corrupt_index_is_a_warning_and_the_listing_goes_on() {
+    let sandbox = Sandbox::new();
+    let root = &sandbox.work;
+    git_init(&sandbox, root);
+    touch(root, b"a.rs", "x");
+    std::fs::write(root.join(".git/index"), b"DIRC\0\0\0\x02\0\0\0\x09garbage")
+        .expect("write index");
+    let (ours, stderr) = discover_paths(&sandbox, root, &[]);
+    assert_eq!(show(&ours), vec!["a.rs"]);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("index"), "{stderr}");
+}
