@@ -1,6 +1,9 @@
 //! The validated options of one discovery: built once from configuration and
 //! flags, before any directory is read.
 
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
@@ -96,6 +99,9 @@ pub struct Options {
     pub follow_symlinks: bool,
     pub include_hidden: bool,
     pub builtin: Gitignore,
+    /// The built-ins when they are all plain names (the default): a set
+    /// lookup per entry instead of a glob match.
+    pub builtin_names: Option<HashSet<OsString>>,
     pub include: Option<PathGlobs>,
     pub exclude: Option<PathGlobs>,
     pub types: TypeSet,
@@ -129,6 +135,7 @@ impl Options {
         };
         Ok(Options {
             builtin: builtin_matcher(&root, &config.builtin_ignores),
+            builtin_names: plain_names(&config.builtin_ignores),
             root,
             max_depth,
             follow_symlinks: config.follow_symlinks,
@@ -143,7 +150,11 @@ impl Options {
     /// Whether a path below the root survives the built-ins and `--exclude`.
     /// A directory that does not is not entered.
     pub fn keep(&self, relative: &Path, is_dir: bool) -> bool {
-        if self.builtin.matched(relative, is_dir).is_ignore() {
+        let builtin = match &self.builtin_names {
+            Some(names) => relative.file_name().is_some_and(|n| names.contains(n)),
+            None => self.builtin.matched(relative, is_dir).is_ignore(),
+        };
+        if builtin {
             return false;
         }
         !self.exclude.as_ref().is_some_and(|g| g.is_match(relative))
@@ -161,10 +172,33 @@ impl Options {
         wanted && self.include.as_ref().is_none_or(|g| g.is_match(relative))
     }
 
+    /// `path` (the root joined with more) below the root. A byte slice, not
+    /// a component-wise strip: it runs for every entry of the walk.
+    pub fn relative<'a>(&self, path: &'a Path) -> &'a Path {
+        let root = self.root.as_os_str().as_bytes();
+        let bytes = path.as_os_str().as_bytes();
+        match bytes.strip_prefix(root) {
+            Some(rest) if root.ends_with(b"/") => Path::new(OsStr::from_bytes(rest)),
+            Some([b'/', rest @ ..]) => Path::new(OsStr::from_bytes(rest)),
+            Some([]) => Path::new(""),
+            _ => path.strip_prefix(&self.root).unwrap_or(path),
+        }
+    }
+
     /// The deepest walker depth (the root is 0) whose entries are reported.
     pub fn walker_depth_limit(&self) -> Option<usize> {
         self.max_depth.map(|d| d.saturating_add(1))
     }
+}
+
+/// The patterns as a set of names, when each is a plain name that matches
+/// itself at any depth (no glob, no slash, no negation or escape).
+fn plain_names(patterns: &[String]) -> Option<HashSet<OsString>> {
+    let special = |c: char| "/*?[]\\!#".contains(c) || c.is_whitespace();
+    patterns
+        .iter()
+        .map(|p| (!p.is_empty() && !p.contains(special)).then(|| OsString::from(p)))
+        .collect()
 }
 
 /// The built-in ignores as one gitignore matcher rooted at the root. An
@@ -215,6 +249,25 @@ mod tests {
     fn an_invalid_glob_is_a_usage_error() {
         let err = PathGlobs::new(&["a[".to_string()]).unwrap_err();
         assert!(err.to_string().contains("a["), "{err}");
+    }
+
+    #[test]
+    fn relative_paths_are_sliced_off_the_root() {
+        let mut opts = Options::new(Path::new("/"), &FileDiscoveryConfig::default()).unwrap();
+        assert_eq!(opts.relative(Path::new("/etc/x")), Path::new("etc/x"));
+        opts.root = PathBuf::from("/a/b");
+        assert_eq!(opts.relative(Path::new("/a/b/c/d")), Path::new("c/d"));
+        assert_eq!(opts.relative(Path::new("/a/b")), Path::new(""));
+        assert_eq!(opts.relative(Path::new("/a/bc/d")), Path::new("/a/bc/d"));
+    }
+
+    #[test]
+    fn plain_builtins_become_a_name_set() {
+        let names = plain_names(&["node_modules".into(), ".git".into()]).unwrap();
+        assert!(names.contains(&OsString::from(".git")));
+        assert!(plain_names(&["*.tmp".into(), "dist".into()]).is_none());
+        assert!(plain_names(&["/dist".into()]).is_none());
+        assert!(plain_names(&["a b".into()]).is_none());
     }
 
     #[test]

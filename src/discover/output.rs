@@ -114,11 +114,12 @@ impl<'a> ThreadOut<'a> {
     }
 
     fn visit(&mut self, found: Found<'_>) -> bool {
-        if let Some(tracked) = &self.shared.tracked {
-            if found.kind != EntryType::Directory && tracked.contains(found.relative) {
-                self.seen
-                    .push(found.relative.as_os_str().as_bytes().to_vec());
-            }
+        if let Some(tracked) = &self.shared.tracked
+            && found.kind != EntryType::Directory
+            && tracked.contains(found.relative)
+        {
+            self.seen
+                .push(found.relative.as_os_str().as_bytes().to_vec());
         }
         if !found.reported {
             return true;
@@ -191,10 +192,10 @@ impl<'a> ThreadOut<'a> {
     fn finish(&mut self) {
         self.shared.count.fetch_add(self.printed, Ordering::Relaxed);
         self.printed = 0;
-        if !self.seen.is_empty() {
-            if let Ok(mut seen) = self.shared.seen.lock() {
-                seen.extend(self.seen.drain(..));
-            }
+        if !self.seen.is_empty()
+            && let Ok(mut seen) = self.shared.seen.lock()
+        {
+            seen.extend(self.seen.drain(..));
         }
         if self.shared.sort {
             if let Ok(mut all) = self.shared.sorted.lock() {

@@ -44,10 +44,7 @@ pub fn builder(opts: &Arc<Options>, start: &Path) -> WalkBuilder {
     );
     let filter_opts = Arc::clone(opts);
     builder.filter_entry(move |entry| {
-        let relative = entry
-            .path()
-            .strip_prefix(&filter_opts.root)
-            .unwrap_or(entry.path());
+        let relative = filter_opts.relative(entry.path());
         if relative.as_os_str().is_empty() {
             return true;
         }
@@ -87,10 +84,7 @@ where
                 let Some(file_type) = entry.file_type() else {
                     return WalkState::Continue;
                 };
-                let relative = entry
-                    .path()
-                    .strip_prefix(&opts.root)
-                    .unwrap_or(entry.path());
+                let relative = opts.relative(entry.path());
                 let kind = EntryType::of(file_type);
                 let reported = opts.reports(relative, kind);
                 let found = Found {

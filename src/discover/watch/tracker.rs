@@ -307,6 +307,7 @@ mod tests {
     fn tracker(root: &Path) -> Tracker {
         let mut opts = Options::new(root, &FileDiscoveryConfig::default()).unwrap();
         opts.builtin = ignore::gitignore::Gitignore::empty();
+        opts.builtin_names = None;
         Tracker::new(Arc::new(opts), &mut Recorded::default())
     }
 
