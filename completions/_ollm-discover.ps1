@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-discover' -ScriptBlock {
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'End each path with NUL instead of a newline (with --paths)')
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

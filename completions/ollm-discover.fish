@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_discover_global_optspecs
-    string join \n config= max-depth= i/include= e/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort h/help V/version
+    string join \n config= max-depth= i/include= e/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort no-cache h/help V/version
 end
 
 function __fish_ollm_discover_needs_command
@@ -37,6 +37,7 @@ complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l hidden -d '
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s V -l version -d 'Print version'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'

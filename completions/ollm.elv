@@ -105,6 +105,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --null 'End each path with NUL instead of a newline (with --paths)'
             cand -s 'Sort by relative path, byte by byte (git''s order)'
             cand --sort 'Sort by relative path, byte by byte (git''s order)'
+            cand --no-cache 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

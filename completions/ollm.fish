@@ -80,6 +80,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'

@@ -137,6 +137,9 @@ pub struct FileDiscoveryConfig {
     /// Watch mode: quiet time, in milliseconds, before a burst of changes is
     /// reported (an editor's save is one event).
     pub debounce_ms: u64,
+    /// Keep `--paths` listings under `$OLLM_HOME/cache/discover/` and replay
+    /// one while every directory and ignore file it read is unchanged.
+    pub cache: bool,
 }
 
 impl Default for FileDiscoveryConfig {
@@ -149,6 +152,7 @@ impl Default for FileDiscoveryConfig {
                 .to_vec(),
             include_hidden: true,
             debounce_ms: 100,
+            cache: true,
         }
     }
 }

@@ -124,6 +124,10 @@ pub struct ListArgs {
     /// Sort by relative path, byte by byte (git's order).
     #[arg(long, short = 's')]
     pub sort: bool,
+    /// Walk the tree even if a cached listing of it is still valid
+    /// [config: services.fileDiscovery.cache, default true].
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -193,6 +197,8 @@ impl FilterArgs {
         let mut opts = Options::new(&root, &loaded.config.services.file_discovery)?;
         opts.include = PathGlobs::new(&self.include)?;
         opts.exclude = PathGlobs::new(&self.exclude)?;
+        opts.include_source = self.include.clone();
+        opts.exclude_source = self.exclude.clone();
         if !self.types.is_empty() {
             opts.types = TypeSet {
                 file: self.types.contains(&TypeArg::File),
@@ -210,14 +216,26 @@ pub fn main() -> Result<ExitCode> {
     match cli.command {
         None => {
             let args = cli.list;
-            let loaded = args.filter.load(&cli.global, Vec::new())?;
+            let mut extra = Vec::new();
+            if args.no_cache {
+                extra.push(FlagOverride {
+                    key: "services.fileDiscovery.cache",
+                    value: false.into(),
+                    flag: "--no-cache",
+                });
+            }
+            let loaded = args.filter.load(&cli.global, extra)?;
             let opts = Arc::new(args.filter.options(&loaded)?);
             let format = if args.paths {
                 Format::Paths { nul: args.null }
             } else {
                 Format::Json
             };
-            output::list(&opts, format, args.sort)?;
+            let cache = (loaded.config.services.file_discovery.cache
+                && format != Format::Json
+                && !opts.follow_symlinks)
+                .then(|| crate::paths::ollm_home().join("cache/discover"));
+            output::list(&opts, format, args.sort, cache.as_deref())?;
             Ok(ExitCode::Success)
         }
         Some(Command::Watch(args)) => {

@@ -102,8 +102,13 @@ pub struct Options {
     /// The built-ins when they are all plain names (the default): a set
     /// lookup per entry instead of a glob match.
     pub builtin_names: Option<HashSet<OsString>>,
+    /// The built-in patterns as configured (the listing cache's key).
+    pub builtin_patterns: Vec<String>,
     pub include: Option<PathGlobs>,
     pub exclude: Option<PathGlobs>,
+    /// The globs as given (the listing cache's key).
+    pub include_source: Vec<String>,
+    pub exclude_source: Vec<String>,
     pub types: TypeSet,
     /// Worker threads; 0 lets the walker choose.
     pub threads: usize,
@@ -136,6 +141,9 @@ impl Options {
         Ok(Options {
             builtin: builtin_matcher(&root, &config.builtin_ignores),
             builtin_names: plain_names(&config.builtin_ignores),
+            builtin_patterns: config.builtin_ignores.clone(),
+            include_source: Vec::new(),
+            exclude_source: Vec::new(),
             root,
             max_depth,
             follow_symlinks: config.follow_symlinks,

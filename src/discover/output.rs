@@ -6,15 +6,16 @@ use std::collections::HashSet;
 use std::fs::Metadata;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
+use super::cache;
 use super::entry::{Entry, EntryType};
 use super::options::Options;
 use super::tracked::Tracked;
 use super::walk::{Found, describe_walk_error, walk_dir};
-use crate::diag;
 use crate::error::{Error, Result};
 use crate::io_util::stdout_error;
 
@@ -40,11 +41,30 @@ struct Shared {
     tracked: Option<Tracked>,
     /// Tracked paths the walk listed.
     seen: Mutex<HashSet<Vec<u8>>>,
+    /// Whether to collect what the cache needs: entered directories and printed paths.
+    record: bool,
+    entered: Mutex<Vec<PathBuf>>,
+    printed: Mutex<Vec<Vec<u8>>>,
 }
 
-/// Lists the tree below the root on stdout. Returns how many entries were printed.
-pub fn list(opts: &Arc<Options>, format: Format, sort: bool) -> Result<u64> {
+/// Lists the tree below the root on stdout, from the cache in `cache_dir`
+/// when a valid one exists (and into it otherwise). Returns how many
+/// entries were printed.
+pub fn list(
+    opts: &Arc<Options>,
+    format: Format,
+    sort: bool,
+    cache_dir: Option<&Path>,
+) -> Result<u64> {
+    let key = cache_dir.map(|dir| cache::Key::new(opts, dir));
+    if let Some(paths) = key.as_ref().and_then(cache::load) {
+        return replay(paths, format, sort);
+    }
+    let started = SystemTime::now();
     let shared = Shared {
+        record: key.is_some(),
+        entered: Mutex::new(Vec::new()),
+        printed: Mutex::new(Vec::new()),
         format,
         sort,
         failure: Mutex::new(None),
@@ -53,30 +73,20 @@ pub fn list(opts: &Arc<Options>, format: Format, sort: bool) -> Result<u64> {
         tracked: Tracked::load(opts),
         seen: Mutex::new(HashSet::new()),
     };
-    walk_dir(opts, &opts.root, || {
-        ThreadOut {
-            buf: Vec::with_capacity(BLOCK),
-            rows: Vec::new(),
-            seen: Vec::new(),
-            shared: &shared,
-            printed: 0,
-        }
-        .into_visitor()
-    });
+    walk_dir(opts, &opts.root, || ThreadOut::new(&shared).into_visitor());
     if let Some(err) = shared.failure.lock().map(|mut f| f.take()).unwrap_or(None) {
         return Err(err);
     }
     // Tracked files that ignore rules hid from the walk.
-    let mut rest = ThreadOut {
-        buf: Vec::new(),
-        rows: Vec::new(),
-        seen: Vec::new(),
-        shared: &shared,
-        printed: 0,
-    };
+    let mut rest = ThreadOut::new(&shared);
     if let Some(tracked) = &shared.tracked {
         let seen = shared.seen.lock().map(|s| s.clone()).unwrap_or_default();
         for (relative, kind, meta) in tracked.missing(&seen, opts) {
+            // Their directories were not entered; the cache must stamp them too.
+            if shared.record {
+                rest.entered
+                    .extend(relative.ancestors().skip(1).map(Path::to_path_buf));
+            }
             rest.emit(&opts.root.join(&relative), &relative, kind, || Ok(meta));
         }
     }
@@ -95,7 +105,35 @@ pub fn list(opts: &Arc<Options>, format: Format, sort: bool) -> Result<u64> {
         }
         out.flush().map_err(stdout_error)?;
     }
+    if let Some(key) = &key
+        && !super::warned()
+    {
+        let mut entered = shared.entered.into_inner().unwrap_or_default();
+        entered.retain(|d| !d.as_os_str().is_empty());
+        entered.sort_unstable();
+        entered.dedup();
+        let printed = shared.printed.into_inner().unwrap_or_default();
+        cache::store(key, opts, started, &entered, &printed);
+    }
     Ok(shared.count.into_inner())
+}
+
+/// Prints a cached listing.
+fn replay(mut paths: Vec<Vec<u8>>, format: Format, sort: bool) -> Result<u64> {
+    let end = match format {
+        Format::Paths { nul: true } => 0,
+        _ => b'\n',
+    };
+    if sort {
+        paths.sort_unstable();
+    }
+    let mut out = std::io::BufWriter::with_capacity(BLOCK, std::io::stdout().lock());
+    for path in &paths {
+        out.write_all(path).map_err(stdout_error)?;
+        out.write_all(&[end]).map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(paths.len() as u64)
 }
 
 /// One walker thread's output buffer; flushed to stdout when full and when
@@ -104,11 +142,25 @@ struct ThreadOut<'a> {
     buf: Vec<u8>,
     rows: Vec<Row>,
     seen: Vec<Vec<u8>>,
+    entered: Vec<PathBuf>,
+    paths: Vec<Vec<u8>>,
     shared: &'a Shared,
     printed: u64,
 }
 
 impl<'a> ThreadOut<'a> {
+    fn new(shared: &'a Shared) -> ThreadOut<'a> {
+        ThreadOut {
+            buf: Vec::with_capacity(BLOCK),
+            rows: Vec::new(),
+            seen: Vec::new(),
+            entered: Vec::new(),
+            paths: Vec::new(),
+            shared,
+            printed: 0,
+        }
+    }
+
     fn into_visitor(mut self) -> impl FnMut(Found<'_>) -> bool + Send + 'a {
         move |found| self.visit(found)
     }
@@ -120,6 +172,9 @@ impl<'a> ThreadOut<'a> {
         {
             self.seen
                 .push(found.relative.as_os_str().as_bytes().to_vec());
+        }
+        if self.shared.record && found.kind == EntryType::Directory && found.entered {
+            self.entered.push(found.relative.to_path_buf());
         }
         if !found.reported {
             return true;
@@ -147,7 +202,7 @@ impl<'a> ThreadOut<'a> {
                 let meta = match metadata() {
                     Ok(meta) => meta,
                     Err(err) => {
-                        diag::warn(describe_walk_error(&err));
+                        super::warn(describe_walk_error(&err));
                         return true;
                     }
                 };
@@ -159,6 +214,9 @@ impl<'a> ThreadOut<'a> {
             }
         }
         self.printed += 1;
+        if self.shared.record {
+            self.paths.push(relative.as_os_str().as_bytes().to_vec());
+        }
         if self.shared.sort {
             let line = self.buf.split_off(start);
             let key = relative.as_os_str().as_bytes().to_vec();
@@ -196,6 +254,14 @@ impl<'a> ThreadOut<'a> {
             && let Ok(mut seen) = self.shared.seen.lock()
         {
             seen.extend(self.seen.drain(..));
+        }
+        if self.shared.record {
+            if let Ok(mut entered) = self.shared.entered.lock() {
+                entered.append(&mut self.entered);
+            }
+            if let Ok(mut printed) = self.shared.printed.lock() {
+                printed.append(&mut self.paths);
+            }
         }
         if self.shared.sort {
             if let Ok(mut all) = self.shared.sorted.lock() {

@@ -12,7 +12,6 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use super::entry::EntryType;
 use super::git_index::{find_work_tree, tracked_paths};
 use super::options::{DEFAULT_OLLMIGNORE, Options};
-use crate::diag;
 
 pub struct Tracked {
     /// Tracked paths below the root, relative to it.
@@ -28,7 +27,7 @@ impl Tracked {
         let all = match tracked_paths(&git_dir) {
             Ok(all) => all,
             Err(err) => {
-                diag::warn(format!(
+                super::warn(format!(
                     "{}: {err}; tracked files matching ignore rules are not listed",
                     git_dir.display()
                 ));
@@ -153,7 +152,7 @@ impl OllmRules {
                 }
                 let mut builder = GitignoreBuilder::new(&base);
                 if let Some(err) = builder.add(&file) {
-                    diag::warn(format!("{}: {err}", file.display()));
+                    super::warn(format!("{}: {err}", file.display()));
                 }
                 builder.build().ok()
             })

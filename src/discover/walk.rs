@@ -8,7 +8,6 @@ use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use super::entry::{Entry, EntryType};
 use super::options::{DEFAULT_OLLMIGNORE, Options};
-use crate::diag;
 use crate::error::describe_io;
 
 /// A reported entry as the walker found it: `relative` is below the root.
@@ -19,6 +18,8 @@ pub struct Found<'a> {
     /// Whether the type and include filters let it through; directories
     /// that are entered but not reported have this false.
     pub reported: bool,
+    /// For a directory: whether the walk reads it (the depth limit allows).
+    pub entered: bool,
 }
 
 /// A walker over `start` (the root or a directory below it) that applies
@@ -76,7 +77,7 @@ where
         Box::new(move |result| match result {
             Ok(entry) => {
                 if let Some(err) = entry.error() {
-                    diag::warn(describe_walk_error(err));
+                    super::warn(describe_walk_error(err));
                 }
                 if entry.depth() == 0 {
                     return WalkState::Continue;
@@ -87,11 +88,16 @@ where
                 let relative = opts.relative(entry.path());
                 let kind = EntryType::of(file_type);
                 let reported = opts.reports(relative, kind);
+                let entered = kind == EntryType::Directory
+                    && opts
+                        .walker_depth_limit()
+                        .is_none_or(|limit| entry.depth() < limit);
                 let found = Found {
                     entry: &entry,
                     relative,
                     kind,
                     reported,
+                    entered,
                 };
                 if visit(found) {
                     WalkState::Continue
@@ -100,7 +106,7 @@ where
                 }
             }
             Err(err) => {
-                diag::warn(describe_walk_error(&err));
+                super::warn(describe_walk_error(&err));
                 WalkState::Continue
             }
         })
@@ -137,7 +143,7 @@ where
                     &meta,
                 )),
                 Err(err) => {
-                    diag::warn(describe_walk_error(&err));
+                    super::warn(describe_walk_error(&err));
                     true
                 }
             }

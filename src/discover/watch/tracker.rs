@@ -13,7 +13,6 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::diag;
 use crate::discover::entry::{EntryType, text_and_bytes};
 use crate::discover::options::Options;
 use crate::discover::walk::{builder, describe_walk_error, level_below_root};
@@ -246,7 +245,7 @@ impl Tracker {
             let entry = match result {
                 Ok(entry) => entry,
                 Err(err) => {
-                    diag::warn(describe_walk_error(&err));
+                    crate::discover::warn(describe_walk_error(&err));
                     continue;
                 }
             };

@@ -1,6 +1,7 @@
 //! `ollm-discover` end to end: git parity, built-ins and `.ollmignore`,
 //! bad input, permissions, symbolic links, deep trees, and watch mode.
 
+mod cache;
 mod errors;
 mod listing;
 mod parity;
