@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Wall time of `ollm-discover --paths` against `rg --files` and `fd` on a
+# Wall time of `ollm-discover --paths --no-cache` against `rg --files` and `fd` on a
 # generated tree of 200,000+ files with nested ignore files, and on a real
 # large source tree. Prints each tool's file count (to show they list the
-# same tree) and the ratios of their mean times, measured in this one run.
+# same tree) and the ratios of their mean times, measured in this one run,
+# then the time of a cache hit (the same listing replayed, Req 6.6).
 #
 #   bash bench/discover.sh                    # generated tree + a real tree
 #   REAL_TREE=/path/to/src bash bench/discover.sh
@@ -25,6 +26,8 @@ need python3 python3
 say "building ollm-discover (release)"
 cargo build --release --quiet --bin ollm-discover
 OURS="$PWD/target/release/ollm-discover"
+# The cache lives here, not in the user's ~/.ollm.
+export OLLM_HOME="${BENCH_DIR:-/tmp/ollm-discover-bench}/ollm-home"
 
 BENCH_DIR=${BENCH_DIR:-/tmp/ollm-discover-bench}
 GEN="$BENCH_DIR/generated"
@@ -63,7 +66,7 @@ PY
 REAL=${REAL_TREE:-}
 if [ -z "$REAL" ]; then
   for candidate in "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust" \
-      "$HOME/.pyenv" "$HOME/.cargo/registry/src"; do
+      "$HOME/.pyenv/versions" "$HOME/.cargo/registry/src"; do
     if [ -d "$candidate" ]; then REAL=$candidate; break; fi
   done
 fi
@@ -75,14 +78,16 @@ bench_tree() {
   say "$name: $tree ($total files on disk)"
   # Same question to each tool: every non-ignored file, hidden ones
   # included, .git excluded, .gitignore honoured inside or outside git.
-  local ours="$OURS --paths --max-depth unlimited $tree"
+  local ours="$OURS --paths --no-cache --max-depth unlimited $tree"
+  local cached="$OURS --paths --max-depth unlimited $tree"
   local rg="rg --files --hidden --no-require-git --glob !.git $tree"
   local fd="fdfind --type f --hidden --exclude .git . $tree"
   printf '  files listed: ollm-discover %s, rg %s, fd %s\n' \
     "$($ours | wc -l)" "$($rg | wc -l)" "$($fd | wc -l)"
   local json="$BENCH_DIR/$name.json"
   hyperfine --style none --warmup 2 --runs "${RUNS:-10}" --export-json "$json" \
-    -n ollm-discover "$ours" -n "rg --files" "$rg" -n fd "$fd" >/dev/null
+    -n ollm-discover "$ours" -n "rg --files" "$rg" -n fd "$fd" \
+    -n "ollm-discover (cache hit)" "$cached" >/dev/null
   python3 - "$json" "$name" <<'PY'
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
@@ -91,6 +96,9 @@ print(f"  {sys.argv[2]}: ollm-discover {ours*1000:.1f} ms (±{results['ollm-disc
 for other in ("rg --files", "fd"):
     t = results[other]["mean"]
     print(f"    {other}: {t*1000:.1f} ms; ollm-discover time / {other} time = {ours/t:.2f}")
+hit = results["ollm-discover (cache hit)"]["mean"]
+print(f"    cache hit: {hit*1000:.1f} ms; walk time / cache-hit time = {ours/hit:.2f}"
+      " (0 hits if the tree changed in the 2 s before the run)")
 PY
 }
 

@@ -113,7 +113,9 @@ where
     });
 }
 
-/// Every reported entry below the root, in no particular order.
+/// Every reported entry below the root, in no particular order. This is the
+/// walk alone: files git tracks although an ignore rule matches them are
+/// added by the command-line listing, not here.
 pub fn discover_all(opts: &Arc<Options>) -> Vec<Entry> {
     let found = std::sync::Mutex::new(Vec::new());
     discover(opts, |entry| {

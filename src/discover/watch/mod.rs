@@ -110,7 +110,13 @@ impl Session {
                 _ => Duration::from_secs(3600),
             };
             match rx.recv_timeout(timeout) {
-                Ok(Msg::Stop(stop)) => return Ok(stop),
+                Ok(Msg::Stop(stop)) => {
+                    // Report what happened before the stop, then end.
+                    if pending.first.is_some() {
+                        self.flush(watcher, tracker, std::mem::take(&mut pending))?;
+                    }
+                    return Ok(stop);
+                }
                 Ok(Msg::Fs(Ok(event))) => self.note(&event, &mut pending),
                 Ok(Msg::Fs(Err(err))) => self.warn_watch_error(err),
                 Err(RecvTimeoutError::Timeout) => {}
