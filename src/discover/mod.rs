@@ -13,7 +13,7 @@ mod watch;
 
 pub use entry::{Entry, EntryType};
 pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
-pub use walk::{discover, discover_all, walk_dir};
+pub use walk::walk_dir;
 pub use watch::{Event, EventKind, Stop, WatchOptions, watch};
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-use super::entry::{Entry, EntryType};
+use super::entry::EntryType;
 use super::options::{DEFAULT_OLLMIGNORE, Options};
 use crate::error::describe_io;
 
@@ -110,46 +110,6 @@ where
                 WalkState::Continue
             }
         })
-    });
-}
-
-/// Every reported entry below the root, in no particular order. This is the
-/// walk alone: files git tracks although an ignore rule matches them are
-/// added by the command-line listing, not here.
-pub fn discover_all(opts: &Arc<Options>) -> Vec<Entry> {
-    let found = std::sync::Mutex::new(Vec::new());
-    discover(opts, |entry| {
-        if let Ok(mut list) = found.lock() {
-            list.push(entry);
-        }
-        true
-    });
-    found.into_inner().unwrap_or_default()
-}
-
-/// Calls `sink` with every reported entry (with its metadata) below the root.
-pub fn discover<S>(opts: &Arc<Options>, sink: S)
-where
-    S: Fn(Entry) -> bool + Sync,
-{
-    walk_dir(opts, &opts.root, || {
-        |found: Found<'_>| {
-            if !found.reported {
-                return true;
-            }
-            match found.entry.metadata() {
-                Ok(meta) => sink(Entry::new(
-                    found.entry.path(),
-                    found.relative,
-                    found.kind,
-                    &meta,
-                )),
-                Err(err) => {
-                    super::warn(describe_walk_error(&err));
-                    true
-                }
-            }
-        }
     });
 }
 

@@ -287,3 +287,31 @@ fn watching_a_missing_root_is_not_found() {
     assert_eq!(output.status.code(), Some(3));
     crate::support::assert_one_line_error(&output, "ollm-discover");
 }
+
+#[test]
+fn events_obey_depth_type_and_include_filters() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work.join("one/two")).expect("dirs");
+    let mut watch = Watch::start(&sandbox, &["--max-depth", "1", "--include", "*.rs"]);
+    sandbox.write("one/two/too-deep.rs", "x");
+    sandbox.write("one/not-included.md", "x");
+    sandbox.write("one/two/three/new-and-too-deep.rs", "x");
+    watch.sync(&sandbox, "one/marker1.rs");
+    watch.sync(&sandbox, "marker2.rs");
+    assert_eq!(watch.seen.len(), 3, "{:?}", watch.seen);
+}
+
+#[test]
+fn non_utf8_names_are_reported_losslessly() {
+    let sandbox = Sandbox::new();
+    let mut watch = Watch::start(&sandbox, &[]);
+    super::touch(&sandbox.work, b"bad\xffname.rs", "x");
+    let event = watch.expect("add", "bad\u{fffd}name.rs");
+    let bytes: Vec<u8> = event["relativePathBytes"]
+        .as_array()
+        .expect("bytes")
+        .iter()
+        .map(|b| b.as_u64().expect("number") as u8)
+        .collect();
+    assert_eq!(bytes, b"bad\xffname.rs");
+}
