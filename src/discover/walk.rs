@@ -87,6 +87,9 @@ where
                 };
                 let relative = opts.relative(entry.path());
                 let kind = EntryType::of(file_type);
+                if kind == EntryType::File {
+                    check_ignore_file(&entry);
+                }
                 let reported = opts.reports(relative, kind);
                 let entered = kind == EntryType::Directory
                     && opts
@@ -111,6 +114,22 @@ where
             }
         })
     });
+}
+
+/// The walker skips an ignore file it cannot read without a word; we say
+/// so, since its rules are then not applied.
+fn check_ignore_file(entry: &DirEntry) {
+    let name = entry.file_name();
+    if name != ".gitignore" && name != DEFAULT_OLLMIGNORE {
+        return;
+    }
+    if let Err(err) = std::fs::File::open(entry.path()) {
+        super::warn(format!(
+            "{}: {}; its rules are not applied",
+            entry.path().display(),
+            describe_io(&err)
+        ));
+    }
 }
 
 /// One line describing a walk problem, naming the path and what was done.

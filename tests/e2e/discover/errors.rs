@@ -87,25 +87,7 @@ fn unreadable_directories_are_skipped_with_a_warning() {
     sandbox.write("z.rs", "x");
     let locked = sandbox.work.join("locked");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
-    // root reads everything; drop to nobody through setpriv when we are root.
-    let output = if running_as_root() {
-        let mut cmd = std::process::Command::new("setpriv");
-        cmd.current_dir(&sandbox.work)
-            .env_clear()
-            .env("HOME", &sandbox.home)
-            .env("OLLM_HOME", &sandbox.ollm_home)
-            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(crate::support::bin_path("ollm-discover"))
-            .args(["--paths", "--sort"]);
-        make_traversable(&sandbox);
-        cmd.output().expect("run via setpriv")
-    } else {
-        sandbox
-            .cmd("ollm-discover")
-            .args(["--paths", "--sort"])
-            .output()
-            .expect("run")
-    };
+    let output = run_unprivileged(&sandbox, &["--paths", "--sort"]);
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod back");
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output), "open/a.rs\nz.rs\n");
@@ -113,6 +95,52 @@ fn unreadable_directories_are_skipped_with_a_warning() {
     let err = stderr(&output);
     assert!(
         err.contains("locked") && err.contains("permission denied"),
+        "{err}"
+    );
+}
+
+/// Runs ollm-discover in the sandbox; as root (who reads everything) it
+/// drops to nobody through setpriv, so permissions bite.
+fn run_unprivileged(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
+    if !running_as_root() {
+        return sandbox
+            .cmd("ollm-discover")
+            .args(args)
+            .output()
+            .expect("run");
+    }
+    make_traversable(sandbox);
+    std::process::Command::new("setpriv")
+        .current_dir(&sandbox.work)
+        .env_clear()
+        .env("HOME", &sandbox.home)
+        .env("OLLM_HOME", &sandbox.ollm_home)
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(crate::support::bin_path("ollm-discover"))
+        .args(args)
+        .output()
+        .expect("run via setpriv")
+}
+
+#[test]
+fn an_unreadable_ignore_file_is_a_warning_and_the_listing_goes_on() {
+    let sandbox = Sandbox::new();
+    let ignore_file = sandbox.write("open/.gitignore", "*.secret\n");
+    sandbox.write("open/x.secret", "x");
+    sandbox.write("open/y.rs", "x");
+    std::fs::set_permissions(&ignore_file, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let output = run_unprivileged(&sandbox, &["--paths", "--sort", "--no-cache"]);
+    std::fs::set_permissions(&ignore_file, std::fs::Permissions::from_mode(0o644))
+        .expect("chmod back");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "open/.gitignore\nopen/x.secret\nopen/y.rs\n"
+    );
+    assert_one_line_error(&output, "ollm-discover");
+    let err = stderr(&output);
+    assert!(
+        err.contains(".gitignore") && err.contains("permission denied"),
         "{err}"
     );
 }
