@@ -34,6 +34,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with 
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "loopcheck" -d 'Detect runaway loops in an agent\'s events'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep prioritized context entries and render them as system-prompt additions'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them, fast, as NDJSON or paths'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -284,3 +285,37 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
+directory\t''
+symlink\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-hidden -d 'Skip names starting with a dot'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l hidden -d 'List names starting with a dot (the default)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
+directory\t''
+symlink\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l debounce-ms -d 'Quiet time before a burst of changes is reported [config: services.fileDiscovery.debounceMs, default 100]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l no-hidden -d 'Skip names starting with a dot'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l hidden -d 'List names starting with a dot (the default)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l ready -d 'Print `{"event":"ready",…}` once the watch is in place'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'

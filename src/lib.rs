@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod diag;
+pub mod discover;
 pub mod dispatch;
 pub mod env;
 pub mod error;

@@ -11,5 +11,6 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
         ("ollm-loopcheck", crate::loopcheck::cli::Cli::command()),
         ("ollm-context", crate::context::cli::Cli::command()),
         ("ollm-session", crate::session::cli::Cli::command()),
+        ("ollm-discover", crate::discover::cli::Cli::command()),
     ]
 }

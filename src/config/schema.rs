@@ -134,9 +134,21 @@ impl Default for LoopDetectionConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileDiscoveryConfig {
+    /// Directory levels below the root that are entered: 0 lists only the
+    /// root's own entries.
     pub max_depth: u64,
     pub follow_symlinks: bool,
+    /// Gitignore-syntax patterns, relative to the root, that no ignore file
+    /// can re-include.
     pub builtin_ignores: Vec<String>,
+    /// List names starting with a dot (git does).
+    pub include_hidden: bool,
+    /// Watch mode: quiet time, in milliseconds, before a burst of changes is
+    /// reported (an editor's save is one event).
+    pub debounce_ms: u64,
+    /// Keep `--paths` listings under `$OLLM_HOME/cache/discover/` and replay
+    /// one while every directory and ignore file it read is unchanged.
+    pub cache: bool,
 }
 
 impl Default for FileDiscoveryConfig {
@@ -147,6 +159,9 @@ impl Default for FileDiscoveryConfig {
             builtin_ignores: ["node_modules", ".git", "dist", "build", ".next", ".cache"]
                 .map(String::from)
                 .to_vec(),
+            include_hidden: true,
+            debounce_ms: 100,
+            cache: true,
         }
     }
 }
@@ -291,6 +306,12 @@ impl Config {
             return Err((
                 "services.compression.summarizer.timeout",
                 "a positive number of seconds",
+            ));
+        }
+        if s.file_discovery.debounce_ms > 60_000 {
+            return Err((
+                "services.fileDiscovery.debounceMs",
+                "a whole number of milliseconds, at most 60000",
             ));
         }
         if s.session.data_dir.trim().is_empty() {

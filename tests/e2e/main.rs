@@ -4,6 +4,7 @@
 mod context;
 mod loopcheck;
 mod session;
+mod discover;
 mod support;
 
 mod bad_input;

@@ -2,6 +2,7 @@
 //! Properties 1–28). Each test is named after the property it checks.
 
 mod context;
+mod discover;
 mod env;
 mod loopcheck;
 mod session;
