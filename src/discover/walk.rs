@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
@@ -71,9 +72,16 @@ where
     F: Fn() -> V + Sync,
     V: FnMut(Found<'_>) -> bool + Send,
 {
+    // Directories at the depth limit are listed but not read; a listing
+    // that silently lacks deep files would look complete, so say so.
+    let truncated = Arc::new(AtomicUsize::new(0));
+    let limit_here = opts
+        .walker_depth_limit()
+        .map(|limit| limit.saturating_sub(level_below_root(opts, start)));
     builder(opts, start).build_parallel().run(|| {
         let mut visit = make_visitor();
         let opts = Arc::clone(opts);
+        let truncated = Arc::clone(&truncated);
         Box::new(move |result| match result {
             Ok(entry) => {
                 if let Some(err) = entry.error() {
@@ -95,6 +103,11 @@ where
                     && opts
                         .walker_depth_limit()
                         .is_none_or(|limit| entry.depth() < limit);
+                if kind == EntryType::Directory
+                    && limit_here.is_some_and(|limit| entry.depth() >= limit)
+                {
+                    truncated.fetch_add(1, Ordering::Relaxed);
+                }
                 let found = Found {
                     entry: &entry,
                     relative,
@@ -114,6 +127,19 @@ where
             }
         })
     });
+    let truncated = truncated.load(Ordering::Relaxed);
+    if truncated > 0 {
+        let depth = opts.max_depth.unwrap_or_default();
+        let (noun, verb) = if truncated == 1 {
+            ("directory", "was")
+        } else {
+            ("directories", "were")
+        };
+        super::warn(format!(
+            "{truncated} {noun} at the depth limit ({depth}) {verb} not read; \
+             use --max-depth unlimited (or a larger N) to list what they hold"
+        ));
+    }
 }
 
 /// The walker skips an ignore file it cannot read without a word; we say

@@ -2,9 +2,9 @@
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
 mod context;
+mod discover;
 mod loopcheck;
 mod session;
-mod discover;
 mod support;
 
 mod bad_input;

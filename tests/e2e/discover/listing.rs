@@ -56,6 +56,30 @@ fn the_default_depth_is_ten_levels() {
 }
 
 #[test]
+fn a_listing_cut_by_the_depth_limit_says_so() {
+    let sandbox = Sandbox::new();
+    sandbox.write("a/b/c/deep.rs", "x");
+    sandbox.write("top.rs", "x");
+    let cut = sandbox
+        .cmd("ollm-discover")
+        .args(["--paths", "--max-depth", "1"])
+        .output()
+        .unwrap();
+    assert!(cut.status.success());
+    let err = crate::support::stderr(&cut);
+    assert!(
+        err.starts_with("ollm-discover: warning: 1 directory at the depth limit (1) was not read;"),
+        "{err}"
+    );
+    let whole = sandbox
+        .cmd("ollm-discover")
+        .args(["--paths", "--max-depth", "unlimited"])
+        .output()
+        .unwrap();
+    assert_eq!(crate::support::stderr(&whole), "");
+}
+
+#[test]
 fn include_and_exclude_globs_filter_by_name_or_path() {
     let sandbox = Sandbox::new();
     deep_sample(&sandbox);
