@@ -9,7 +9,7 @@ use super::entry::{Source, parse_ttl, validate_key};
 use super::file;
 use super::store::{NewEntry, render_prompt};
 use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, LoadOptions};
+use crate::config::{self, ConfigArgs};
 use crate::error::{Error, ExitCode, Result};
 use crate::io_util;
 
@@ -170,11 +170,7 @@ pub fn main() -> Result<ExitCode> {
     let now = jiff::Timestamp::now();
     match cli.command {
         Command::Config(args) => {
-            let loaded = config::load(&LoadOptions {
-                config_file: cli.global.config.clone(),
-                ..LoadOptions::default()
-            })?;
-            config::print_config(&loaded, &args)?;
+            config::show(cli.global.config.clone(), &args)?;
         }
         Command::Add(args) => add(&cli.store.path()?, args)?,
         Command::Remove { key, missing_ok } => {

@@ -186,11 +186,7 @@ pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
     match &cli.command {
         Some(Command::Config(args)) => {
-            let loaded = config::load(&LoadOptions {
-                config_file: cli.global.config.clone(),
-                ..LoadOptions::default()
-            })?;
-            config::print_config(&loaded, args)?;
+            config::show(cli.global.config.clone(), args)?;
             Ok(ExitCode::Success)
         }
         None => check(&cli.global, &cli.check),
