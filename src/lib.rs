@@ -13,6 +13,7 @@ pub mod dispatch;
 pub mod env;
 pub mod error;
 pub mod io_util;
+pub mod lock;
 pub mod loopcheck;
 pub mod paths;
 pub mod programs;

@@ -7,7 +7,6 @@
 //! parsed is moved aside to `NAME.corrupt-<millis>` and reported, never
 //! treated as empty and overwritten.
 
-use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -15,12 +14,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
 use crate::io_util;
-
-/// Holds the exclusive lock beside `path` until dropped.
-#[derive(Debug)]
-pub struct Lock {
-    _file: File,
-}
+use crate::lock::Lock;
 
 fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -28,20 +22,10 @@ fn sidecar(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Takes the exclusive lock for `path`, waiting for other holders.
+/// Takes the exclusive lock for `path` (on its sidecar `NAME.lock`),
+/// waiting for other holders; released when the returned lock is dropped.
 pub fn lock(path: &Path) -> Result<Lock> {
-    let lock_path = sidecar(path, ".lock");
-    if let Some(dir) = lock_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|e| Error::io(&lock_path, &e))?;
-    file.lock().map_err(|e| Error::io(&lock_path, &e))?;
-    Ok(Lock { _file: file })
+    Lock::exclusive(&sidecar(path, ".lock"))
 }
 
 /// Reads and parses `path`; `None` when it does not exist. A file that is not
@@ -80,18 +64,8 @@ fn set_aside(path: &Path) -> Result<PathBuf> {
     Ok(aside)
 }
 
-/// `path` with `./` in front when it is a bare file name, so its parent
-/// directory is `.` rather than the empty path (which cannot be fsynced).
-pub fn with_parent(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(dir) if dir.as_os_str().is_empty() => Path::new(".").join(path),
-        _ => path.to_path_buf(),
-    }
-}
-
 /// Writes `value` as pretty JSON to `path` atomically.
 pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let path = &with_parent(path);
     let mut bytes = serde_json::to_vec_pretty(value)
         .map_err(|e| Error::input(format!("cannot encode {}: {e}", path.display())))?;
     bytes.push(b'\n');

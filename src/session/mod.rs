@@ -64,7 +64,7 @@
 pub mod cli;
 pub mod export;
 pub mod journal;
-pub mod lock;
+
 pub mod model;
 pub mod search;
 pub mod snapshot;

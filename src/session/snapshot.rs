@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::lock::Lock;
 use super::model::{Entry, Message, check_id, estimate_tokens, is_uuid, new_id};
 use super::store::{Created, NewSession, Store};
 use crate::error::{Error, Result};
+use crate::lock::Lock;
 use crate::{io_util, timestamp};
 
 /// The snapshot store.

@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::journal::{self, Record, Stop};
-use super::lock::Lock;
 use super::model::{
     Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid, new_id,
 };
 use crate::error::{Error, Result};
 use crate::io_util::sync_dir;
+use crate::lock::Lock;
 use crate::timestamp::{self, Millis};
 
 /// The journal of a session, inside its directory.

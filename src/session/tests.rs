@@ -5,11 +5,11 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use serde_json::{Map, json};
 
-use super::lock::Lock;
 use super::model::{Entry, Message};
 use super::snapshot::Snapshots;
 use super::store::{JOURNAL, NewSession, SUMMARY, Store, StoreOptions};
 use crate::error::Error;
+use crate::lock::Lock;
 
 struct Fixture {
     _dir: tempfile::TempDir,
