@@ -8,5 +8,6 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
     vec![
         ("ollm", crate::dispatch::Cli::command()),
         ("ollm-env", crate::env::cli::Cli::command()),
+        ("ollm-compress", crate::compress::cli::Cli::command()),
     ]
 }
