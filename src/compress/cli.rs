@@ -395,6 +395,9 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
         &settings_of(config, args.force),
         summarizer.as_ref(),
     )?;
+    for warning in &outcome.warnings {
+        crate::diag::warn(warning);
+    }
     io_util::print_json(&outcome.to_json(history.has_tool_calls))?;
     Ok(ExitCode::Success)
 }

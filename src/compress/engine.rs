@@ -10,7 +10,6 @@ use super::plan::{self, Split, Verdict};
 use super::summarizer::{self, Summarizer};
 use super::tokens::{Counts, MESSAGE_OVERHEAD, Tokenizer, count_items};
 use crate::config::{CompressionStrategy, TriggerMode};
-use crate::diag;
 use crate::error::Result;
 
 /// A summary smaller than this is not worth asking a model for.
@@ -68,6 +67,8 @@ pub struct Outcome {
     pub summarizer: Option<String>,
     pub tokenizer: String,
     pub verdict: Verdict,
+    /// Warnings for the caller to print (the summarizer failed, …).
+    pub warnings: Vec<String>,
 }
 
 impl Outcome {
@@ -168,6 +169,7 @@ pub fn compress(
         summarizer: None,
         tokenizer: counts.tokenizer.clone(),
         verdict: verdict.clone(),
+        warnings: Vec::new(),
     };
     if !settings.enabled && !settings.force {
         return Ok(unchanged(Status::Disabled, None));
@@ -226,11 +228,12 @@ pub fn compress(
         match summarize(&build, tokenizer, settings, summarizer, budget) {
             Ok(outcome) => outcome,
             Err(err) => {
-                diag::warn(format!("{err}; falling back to truncate"));
                 let mut out = truncated(&build, &unit_tokens, target);
                 out.status = Status::FallbackTruncate;
                 out.reason = Some(format!("summarizer failed: {err}"));
                 out.summarizer = Some(summarizer.describe());
+                out.warnings
+                    .push(format!("{err}; falling back to truncate"));
                 out
             }
         }
@@ -251,6 +254,7 @@ pub fn compress(
         let mut out = unchanged(Status::RejectedNotSmaller, Some(reason));
         out.preserved_recent_tokens = recent_tokens;
         out.summarizer = outcome.summarizer;
+        out.warnings = outcome.warnings;
         return Ok(out);
     }
     if !outcome.within_target() && outcome.reason.is_none() {
@@ -336,6 +340,7 @@ fn truncated(build: &Build, unit_tokens: &[u64], target: u64) -> Outcome {
         summarizer: None,
         tokenizer: String::new(),
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
+        warnings: Vec::new(),
     }
 }
 
@@ -404,6 +409,7 @@ fn summarize(
         summarizer: Some(summarizer.describe()),
         tokenizer: String::new(),
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
+        warnings: Vec::new(),
     })
 }
 

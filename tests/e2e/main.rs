@@ -1,4 +1,5 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod compress;
 mod support;

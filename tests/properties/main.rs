@@ -1,4 +1,5 @@
 //! Property tests for the spec's correctness properties (design document,
 //! Properties 1–28). Each test is named after the property it checks.
 
+mod compress;
 mod env;
