@@ -38,7 +38,7 @@ pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>)
             }
             err.exit_code().code()
         }
-        Err(_) => 70,
+        Err(_) => ExitCode::Internal.code(),
     };
     std::process::exit(code)
 }

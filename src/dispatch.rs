@@ -122,11 +122,12 @@ fn is_executable(path: &Path) -> bool {
 
 /// The known name closest to `name`, if any is close enough to be a typo.
 pub fn suggest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let allowed = 1 + name.chars().count() / 4;
     known
         .into_iter()
-        .map(|candidate| (strsim::jaro_winkler(name, candidate), candidate))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
+        .filter(|(distance, _)| *distance <= allowed)
+        .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
 
@@ -238,6 +239,7 @@ mod tests {
         let known = ["session", "env", "discover", "compress"];
         assert_eq!(suggest("sesion", known), Some("session"));
         assert_eq!(suggest("dicsover", known), Some("discover"));
+        assert_eq!(suggest("evn", known), Some("env"));
         assert_eq!(suggest("zzzzzz", known), None);
     }
 

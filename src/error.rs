@@ -21,6 +21,8 @@ pub enum ExitCode {
     Config,
     /// Stored data could not be parsed; it was set aside, never overwritten.
     Corrupt,
+    /// A bug: the program panicked (reported as one line, never a backtrace).
+    Internal,
     /// A program to run was found but could not be executed.
     CannotExecute,
     /// A program to run (a tool, `ollm-NAME`) was not found.
@@ -39,6 +41,7 @@ impl ExitCode {
             ExitCode::Io => 4,
             ExitCode::Config => 5,
             ExitCode::Corrupt => 6,
+            ExitCode::Internal => 70,
             ExitCode::CannotExecute => 126,
             ExitCode::CommandNotFound => 127,
             ExitCode::Child(code) => code,
@@ -58,6 +61,7 @@ pub const EXIT_CODE_TABLE: &[(i32, &str)] = &[
         6,
         "stored data is corrupt (it was set aside, not overwritten)",
     ),
+    (70, "internal error (a bug: please report it)"),
     (126, "command found but not executable"),
     (127, "command not found"),
     (128, "+N: the child process died of signal N (ollm-env run)"),

@@ -95,13 +95,7 @@ impl Loaded {
 
 /// Loads the effective configuration. Warnings (unknown keys) go to stderr.
 pub fn load(options: &LoadOptions) -> Result<Loaded> {
-    let defaults = serde_json::to_value(Config::default())
-        .map_err(|e| Error::Config(format!("cannot encode defaults: {e}")))?;
-    let mut layers = Layers {
-        tree: defaults.clone(),
-        defaults,
-        origins: BTreeMap::new(),
-    };
+    let mut layers = Layers::new()?;
 
     let user_file = paths::ollm_home().join("config.yaml");
     if user_file.exists() {
@@ -129,20 +123,15 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
         layers.merge(&layer, &origin);
     }
 
-    let config: Config = serde_json::from_value(layers.tree.clone())
-        .map_err(|e| Error::Config(format!("configuration: {e}")))?;
-    if let Err((key, expected)) = config.check_ranges() {
-        let origin = layers.origins.get(key).cloned().unwrap_or(Origin::Default);
-        return Err(Error::Config(format!(
-            "{}: `{key}` must be {expected}",
-            describe_origin(&origin)
-        )));
-    }
-    Ok(Loaded {
-        config,
-        origins: layers.origins,
-        tree: layers.tree,
-    })
+    layers.finish()
+}
+
+/// The configuration one YAML text gives on top of the defaults, with no
+/// files or environment read: what a fuzzer or a validator needs.
+pub fn parse_text(text: &str, name: &str) -> Result<Config> {
+    let mut layers = Layers::new()?;
+    layers.apply_text(text, &Origin::File(PathBuf::from(name)))?;
+    Ok(layers.finish()?.config)
 }
 
 fn describe_origin(origin: &Origin) -> String {
@@ -161,6 +150,33 @@ struct Layers {
 }
 
 impl Layers {
+    fn new() -> Result<Layers> {
+        let defaults = serde_json::to_value(Config::default())
+            .map_err(|e| Error::Config(format!("cannot encode defaults: {e}")))?;
+        Ok(Layers {
+            tree: defaults.clone(),
+            defaults,
+            origins: BTreeMap::new(),
+        })
+    }
+
+    fn finish(self) -> Result<Loaded> {
+        let config: Config = serde_json::from_value(self.tree.clone())
+            .map_err(|e| Error::Config(format!("configuration: {e}")))?;
+        if let Err((key, expected)) = config.check_ranges() {
+            let origin = self.origins.get(key).cloned().unwrap_or(Origin::Default);
+            return Err(Error::Config(format!(
+                "{}: `{key}` must be {expected}",
+                describe_origin(&origin)
+            )));
+        }
+        Ok(Loaded {
+            config,
+            origins: self.origins,
+            tree: self.tree,
+        })
+    }
+
     fn apply_file(&mut self, path: &Path) -> Result<()> {
         let name = path.display();
         let text = std::fs::read(path).map_err(|e| {
@@ -171,7 +187,13 @@ impl Layers {
         })?;
         let text = String::from_utf8(text)
             .map_err(|_| Error::Config(format!("{name}: config file is not valid UTF-8")))?;
-        let yaml: serde_yaml::Value = serde_yaml::from_str(&text).map_err(|e| {
+        self.apply_text(&text, &Origin::File(path.to_path_buf()))
+    }
+
+    /// Parses, type-checks and merges one YAML layer.
+    fn apply_text(&mut self, text: &str, origin: &Origin) -> Result<()> {
+        let name = describe_origin(origin);
+        let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
             let at = e
                 .location()
                 .map(|l| format!(" at line {} column {}", l.line(), l.column()))
@@ -194,9 +216,8 @@ impl Layers {
                 "{name}: expected a mapping of settings at the top level"
             )));
         }
-        let origin = Origin::File(path.to_path_buf());
-        self.check_types(&layer, &origin)?;
-        self.merge(&layer, &origin);
+        self.check_types(&layer, origin)?;
+        self.merge(&layer, origin);
         Ok(())
     }
 
@@ -410,6 +431,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn parse_text_layers_one_file_on_the_defaults() {
+        let config = parse_text("snapshots:\n  maxCount: 2\n", "t.yaml").unwrap();
+        assert_eq!(config.snapshots.max_count, 2);
+        assert_eq!(config.services.loop_detection.max_turns, 50);
+        let err = parse_text("services: 3", "t.yaml").unwrap_err().to_string();
+        assert!(err.starts_with("t.yaml: `services`"), "{err}");
+        assert!(parse_text("- a\n- b", "t.yaml").is_err());
+    }
+
+    #[test]
     fn env_names_are_derived_from_key_paths() {
         assert_eq!(
             env_var_name("services.loopDetection.maxTurns"),
@@ -441,12 +472,7 @@ mod tests {
 
     #[test]
     fn merge_skips_unknown_keys_and_records_origins() {
-        let defaults = serde_json::to_value(Config::default()).unwrap();
-        let mut layers = Layers {
-            tree: defaults.clone(),
-            defaults,
-            origins: BTreeMap::new(),
-        };
+        let mut layers = Layers::new().unwrap();
         let layer = serde_json::json!({"services": {"session": {"maxSessions": 7, "bogus": 1}}});
         let origin = Origin::Flag("--x".into());
         layers.merge(&layer, &origin);

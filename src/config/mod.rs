@@ -4,7 +4,9 @@
 mod load;
 mod schema;
 
-pub use load::{FlagOverride, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load};
+pub use load::{
+    FlagOverride, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load, parse_text,
+};
 pub use schema::*;
 
 use crate::error::Result;

@@ -187,6 +187,33 @@ pub const DEFAULT_DENY: &[&str] = &[
     "GITHUB_*",
 ];
 
+/// Deny patterns beyond the spec's, on by default (like the spec's own, they
+/// are dropped by `replaceDefaults`). The spec's seven globs miss common
+/// credential names: `PGPASSWORD`, `MYSQL_PWD`, `*_CREDENTIALS`, bare
+/// `SECRET`/`TOKEN`/`PASSWORD`, webhook URLs and DSNs.
+pub const EXTENDED_DENY: &[&str] = &[
+    "*PASSWORD*",
+    "*PASSWD*",
+    "*_PASS",
+    "*_PWD",
+    "PGPASS*",
+    "*SECRET*",
+    "*TOKEN",
+    "*_TOKEN_*",
+    "*_KEY_ID",
+    "*APIKEY*",
+    "*_API_KEY*",
+    "*ACCESS_KEY*",
+    "*PRIVATE_KEY*",
+    "*CREDENTIAL*",
+    "*_DSN",
+    "*WEBHOOK*",
+    "*_AUTH",
+    "*COOKIE*",
+    "*CONNECTION_STRING*",
+    "*_SAS",
+];
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct EnvironmentConfig {

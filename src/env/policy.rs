@@ -9,7 +9,7 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
 use super::secrets;
-use crate::config::{DEFAULT_ALLOW, DEFAULT_DENY, EnvironmentConfig};
+use crate::config::{DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, EnvironmentConfig};
 use crate::diag;
 
 /// Why a variable is kept or removed. Never holds a value.
@@ -136,6 +136,7 @@ impl Policy {
         if !config.replace_defaults {
             allow.extend(DEFAULT_ALLOW.iter().map(|s| s.to_string()));
             deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
+            deny.extend(EXTENDED_DENY.iter().map(|s| s.to_string()));
         }
         allow.extend(config.allow_list.iter().cloned());
         allow.extend(extra.allow.iter().cloned());
@@ -294,6 +295,34 @@ mod tests {
             ("PAGER", "less"),
         ];
         assert_eq!(Policy::defaults().sanitize(env).len(), 7);
+    }
+
+    #[test]
+    fn common_credential_names_beyond_the_spec_are_removed() {
+        let policy = Policy::defaults();
+        for name in [
+            "PGPASSWORD",
+            "MYSQL_PWD",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "SECRET",
+            "TOKEN",
+            "SLACK_WEBHOOK_URL",
+            "SENTRY_DSN",
+            "AZURE_STORAGE_CONNECTION_STRING",
+            "NPM_CONFIG__AUTH",
+            "HF_TOKEN_PATH",
+        ] {
+            assert!(policy.decide(name, "plain").is_removed(), "{name}");
+        }
+        for name in [
+            "TOKENIZERS_PARALLELISM",
+            "PWD",
+            "OLDPWD",
+            "KEYMAP",
+            "SSH_AUTH_SOCK",
+        ] {
+            assert!(!policy.decide(name, "plain").is_removed(), "{name}");
+        }
     }
 
     #[test]

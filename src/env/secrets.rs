@@ -21,43 +21,71 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     },
     ValuePattern {
         name: "aws-access-key-id",
-        regex: r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b",
+        regex: r"(?-u:\b)(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}(?-u:\b)",
     },
     ValuePattern {
         name: "github-token",
-        regex: r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        regex: r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
     },
     ValuePattern {
         name: "gitlab-token",
-        regex: r"\bglpat-[A-Za-z0-9_\-]{20,}",
+        regex: r"(?-u:\b)glpat-[A-Za-z0-9_\-]{20,}",
     },
     ValuePattern {
         name: "api-key-sk",
-        regex: r"\bsk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}",
+        regex: r"(?-u:\b)sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}",
     },
     ValuePattern {
         name: "slack-token",
-        regex: r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
+        regex: r"(?-u:\b)xox[abposr]-[A-Za-z0-9\-]{10,}",
     },
     ValuePattern {
         name: "stripe-live-key",
-        regex: r"\b(?:sk|rk|pk)_live_[A-Za-z0-9]{16,}",
+        regex: r"(?-u:\b)(?:sk|rk|pk)_live_[A-Za-z0-9]{16,}",
     },
     ValuePattern {
         name: "google-api-key",
-        regex: r"\bAIza[0-9A-Za-z_\-]{35}",
+        regex: r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}",
     },
     ValuePattern {
         name: "npm-token",
-        regex: r"\bnpm_[A-Za-z0-9]{36}",
+        regex: r"(?-u:\b)npm_[A-Za-z0-9]{36}",
     },
     ValuePattern {
         name: "jwt",
-        regex: r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        regex: r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+    },
+    ValuePattern {
+        name: "huggingface-token",
+        regex: r"(?-u:\b)hf_[A-Za-z0-9]{30,}",
+    },
+    ValuePattern {
+        name: "sendgrid-key",
+        regex: r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
+    },
+    ValuePattern {
+        name: "google-oauth-token",
+        regex: r"(?-u:\b)ya29\.[0-9A-Za-z_\-]{20,}",
+    },
+    ValuePattern {
+        name: "shopify-token",
+        regex: r"(?-u:\b)shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+    },
+    ValuePattern {
+        name: "azure-account-key",
+        regex: r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}",
+    },
+    ValuePattern {
+        name: "webhook-url",
+        regex: r"(?i)https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
+    },
+    ValuePattern {
+        name: "url-token-userinfo",
+        regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[A-Za-z0-9_\-]{16,}@",
     },
     ValuePattern {
         name: "url-credentials",
-        regex: r"(?i)\b[a-z][a-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@",
+        regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@",
     },
 ];
 
@@ -90,10 +118,52 @@ fn never_matching() -> Regex {
 
 /// The name of the first credential shape `value` contains, if any.
 pub fn credential_kind(value: &str) -> Option<&'static str> {
+    // A literal scan rules out almost every value without compiling any
+    // regex; the combined pattern confirms, the per-kind ones name the kind.
+    if !has_trigger(value) || !combined().is_match(value) {
+        return None;
+    }
     compiled()
         .iter()
         .find(|(_, regex)| regex.is_match(value))
         .map(|(name, _)| *name)
+}
+
+/// Literals one of which every credential shape contains (see
+/// [`VALUE_PATTERNS`]); a value holding none of them cannot match.
+const TRIGGERS: &[&str] = &[
+    "PRIVATE KEY",
+    "AKIA",
+    "ASIA",
+    "AGPA",
+    "AIDA",
+    "AROA",
+    "ANPA",
+    "gh",
+    "github_pat_",
+    "glpat-",
+    "sk-",
+    "xox",
+    "_live_",
+    "AIza",
+    "npm_",
+    "eyJ",
+    "://",
+    "hf_",
+    "SG.",
+    "ya29.",
+    "shp",
+];
+
+/// Triggers of the case-insensitive patterns, compared in lower case.
+const LOWERCASE_TRIGGERS: &[&str] = &["accountkey="];
+
+fn has_trigger(value: &str) -> bool {
+    TRIGGERS.iter().any(|t| value.contains(t))
+        || (value.contains('=')
+            && LOWERCASE_TRIGGERS
+                .iter()
+                .any(|t| value.to_ascii_lowercase().contains(t)))
 }
 
 /// The regex alternation of every value pattern, for the output redactor.
@@ -166,6 +236,31 @@ mod tests {
             (
                 "postgres://admin:hunter22@db.internal:5432/app",
                 "url-credentials",
+            ),
+            ("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token"),
+            (
+                "accountkey=abcdefghijklmnopqrstuvwxyz012345",
+                "azure-account-key",
+            ),
+            (
+                "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz",
+                "sendgrid-key",
+            ),
+            (
+                "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
+                "google-oauth-token",
+            ),
+            (
+                "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abcdefghijklmnopqrstuvwxyz012345==",
+                "azure-account-key",
+            ),
+            (
+                "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+                "webhook-url",
+            ),
+            (
+                "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1",
+                "url-token-userinfo",
             ),
         ];
         for (value, kind) in cases {

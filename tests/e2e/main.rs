@@ -3,3 +3,8 @@
 
 mod compress;
 mod support;
+
+mod config;
+mod dispatch;
+mod env;
+mod secrets;

@@ -104,3 +104,56 @@ fn defaults_are_the_specs() {
     assert_eq!(DEFAULT_DENY.len(), 7);
     assert!(DEFAULT_ALLOW.contains(&"LC_*"));
 }
+
+/// Runs one of our programs with a cleared environment and a temp OLLM_HOME.
+fn run_program(
+    bin: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    home: &std::path::Path,
+) -> std::process::Output {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin(bin));
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home)
+        .env("OLLM_HOME", home)
+        .current_dir(home);
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    cmd.output().expect("run program")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Property 28 (programs half): errors about bad configuration, missing
+    /// commands and unknown tools never echo a credential-shaped value.
+    #[test]
+    fn property_28_sensitive_data_exclusion_from_program_errors(secret in secret_value()) {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join("config.yaml"),
+            format!("services:\n  session:\n    maxSessions: {secret:?}\n"),
+        ).unwrap();
+        let cases = [
+            run_program("ollm-env", &["config"], &[], home.path()),
+            run_program("ollm-env", &["run", "--", &secret], &[], home.path()),
+            run_program("ollm", &[&secret], &[], home.path()),
+        ];
+        std::fs::remove_file(home.path().join("config.yaml")).unwrap();
+        let env_case = run_program(
+            "ollm-env",
+            &["config"],
+            &[("OLLM_LOOP_DETECTION_MAX_TURNS", &secret)],
+            home.path(),
+        );
+        for output in cases.iter().chain([&env_case]) {
+            prop_assert!(!output.status.success());
+            let err = String::from_utf8_lossy(&output.stderr);
+            prop_assert!(!err.is_empty());
+            prop_assert!(!err.contains(&secret), "leaked in: {err}");
+        }
+    }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each (default 20; CI runs it briefly,
+# `fuzz/run.sh 600` runs longer). Uses cargo-fuzz on the stable toolchain
+# (RUSTC_BOOTSTRAP lets it pass the nightly-only flags; no sanitizer).
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-20}
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --quiet
+export RUSTC_BOOTSTRAP=1
+targets=$(cargo fuzz list)
+for target in $targets; do
+  echo "fuzz: $target for ${seconds}s" >&2
+  cargo fuzz run --sanitizer none "$target" -- -max_total_time="$seconds" -max_len=65536 2>fuzz-$target.log ||
+    { tail -30 "fuzz-$target.log" >&2; echo "fuzz: $target FAILED" >&2; exit 1; }
+  grep -E '^Done|#[0-9]+.*DONE' "fuzz-$target.log" | tail -1 >&2 || true
+done
+echo "fuzz: $(echo $targets | wc -w) targets ran clean for ${seconds}s each" >&2
