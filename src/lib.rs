@@ -14,5 +14,7 @@ pub mod error;
 pub mod io_util;
 pub mod paths;
 pub mod programs;
+pub mod session;
+pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

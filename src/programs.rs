@@ -9,5 +9,6 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
         ("ollm", crate::dispatch::Cli::command()),
         ("ollm-env", crate::env::cli::Cli::command()),
         ("ollm-compress", crate::compress::cli::Cli::command()),
+        ("ollm-session", crate::session::cli::Cli::command()),
     ]
 }

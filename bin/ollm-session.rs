@@ -1,0 +1,3 @@
+fn main() {
+    ollm::cli::main_with("ollm-session", ollm::session::cli::main)
+}

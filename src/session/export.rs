@@ -1,0 +1,127 @@
+//! A session as a readable Markdown transcript: a header with the
+//! session's facts, then every message and tool call (with its arguments and
+//! result) in the order they happened.
+
+use serde_json::Value;
+
+use super::model::{Message, ToolCall};
+use super::store::{Loaded, Slot};
+
+/// The Markdown transcript of a session.
+pub fn markdown(loaded: &Loaded) -> String {
+    let s = &loaded.session;
+    let mut out = String::new();
+    let title = s.title.as_deref().unwrap_or("Session");
+    out.push_str(&format!("# {}\n\n", one_line(title)));
+    let mut facts = vec![
+        ("Session", format!("`{}`", s.session_id)),
+        ("Model", format!("{} ({})", s.model, s.provider)),
+        ("Started", s.start_time.clone()),
+        ("Last activity", s.last_activity.clone()),
+        (
+            "Records",
+            format!(
+                "{} messages, {} tool calls",
+                s.messages.len(),
+                s.tool_calls.len()
+            ),
+        ),
+        (
+            "Tokens",
+            format!(
+                "{} (compressed {} times)",
+                s.metadata.token_count, s.metadata.compression_count
+            ),
+        ),
+    ];
+    if let Some(parent) = &s.parent_session_id {
+        facts.push((
+            "Branched from",
+            format!(
+                "`{parent}` before message {}",
+                s.branch_point.unwrap_or_default()
+            ),
+        ));
+    }
+    for (name, value) in facts {
+        out.push_str(&format!("- **{name}:** {}\n", one_line(&value)));
+    }
+    out.push('\n');
+    for slot in &loaded.order {
+        match *slot {
+            Slot::Message(i) => message(&mut out, i, &s.messages[i]),
+            Slot::ToolCall(i) => tool_call(&mut out, &s.tool_calls[i]),
+        }
+    }
+    out
+}
+
+fn message(out: &mut String, index: usize, m: &Message) {
+    let role = m.role();
+    let mut shown = role.chars();
+    let role: String = shown
+        .next()
+        .map(|c| c.to_uppercase().chain(shown).collect())
+        .unwrap_or_default();
+    out.push_str(&format!("## {role} · {} · #{index}\n\n", m.timestamp()));
+    for part in m.parts() {
+        match part.get("text").and_then(Value::as_str) {
+            Some(text) => {
+                out.push_str(text.trim_end());
+                out.push_str("\n\n");
+            }
+            None => {
+                let json = serde_json::to_string_pretty(part).unwrap_or_default();
+                fenced(out, "json", &json);
+            }
+        }
+    }
+}
+
+fn tool_call(out: &mut String, call: &ToolCall) {
+    out.push_str(&format!(
+        "### Tool call `{}` ({}) · {}\n\n",
+        one_line(call.name()),
+        one_line(call.id()),
+        call.timestamp()
+    ));
+    out.push_str("Arguments:\n\n");
+    fenced(
+        out,
+        "json",
+        &serde_json::to_string_pretty(call.args()).unwrap_or_default(),
+    );
+    out.push_str("Result:\n\n");
+    fenced(out, "text", call.llm_content());
+    if let Some(display) = call.return_display() {
+        out.push_str(&format!("> {}\n\n", one_line(display)));
+    }
+}
+
+/// A code block whose fence is longer than any backtick run inside.
+fn fenced(out: &mut String, lang: &str, body: &str) {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    out.push_str(&format!("{fence}{lang}\n{}\n{fence}\n\n", body.trim_end()));
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_outgrow_the_backticks_inside() {
+        let mut out = String::new();
+        fenced(&mut out, "text", "a ``` b");
+        assert!(out.starts_with("````text\n"), "{out}");
+    }
+}

@@ -1,0 +1,334 @@
+//! A session's journal: one JSON record a line, only ever appended.
+//!
+//! ```text
+//! {"type":"session","format":1,"session":{"sessionId":…,"startTime":…,"model":…,"provider":…,"metadata":{…}}}
+//! {"type":"message","at":"2024-01-15T10:30:00.000Z","tokens":6,"message":{"role":"user","parts":[…],"timestamp":…}}
+//! {"type":"toolCall","at":"…","tokens":12,"toolCall":{"id":…,"name":…,"args":{…},"result":{…},"timestamp":…}}
+//! {"type":"compression","at":"…","compression":{…details}}
+//! ```
+//!
+//! The first line is the session's head (the spec object without its
+//! messages and tool calls). `at` is the session's `lastActivity` once the
+//! record is applied; writers never let it go backwards (Property 9).
+//! `tokens` is the record's share of `metadata.tokenCount`; records without
+//! it (imported from a plain spec file) are already counted in the head.
+//!
+//! A last line that is incomplete or does not parse is a torn write that was
+//! never acknowledged: readers ignore it, the next writer cuts it off. A bad
+//! line followed by good ones is corruption.
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::{Map, Value};
+
+use super::model::{Entry, Message, SessionHead, SessionSummary, ToolCall};
+
+/// The journal format this build writes and reads.
+pub const FORMAT: u64 = 1;
+
+/// Why a scan stopped before the end.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// A bad line with good lines after it, or a bad first line.
+    Corrupt(String),
+    /// Written by a newer version of this toolkit.
+    Newer(u64),
+}
+
+/// The result of scanning a journal's bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    /// Offset just past the last good record.
+    pub valid_end: usize,
+    /// Whether bytes after `valid_end` are a torn (unacknowledged) write.
+    pub torn: bool,
+    pub stop: Option<Stop>,
+}
+
+/// Calls `apply` on every complete line of `bytes` in order. `apply` must
+/// change nothing when it returns an error. `from_start` says whether
+/// `bytes` begins at the start of the journal (where a bad line is never a
+/// torn write, since the head is written before the journal is published).
+pub fn scan(
+    bytes: &[u8],
+    from_start: bool,
+    mut apply: impl FnMut(&[u8]) -> Result<(), Stop>,
+) -> Scan {
+    let mut pos = 0;
+    let mut result = Scan {
+        valid_end: 0,
+        torn: false,
+        stop: None,
+    };
+    while pos < bytes.len() {
+        let Some(len) = memchr::memchr(b'\n', &bytes[pos..]) else {
+            result.torn = true;
+            break;
+        };
+        let line = &bytes[pos..pos + len];
+        let next = pos + len + 1;
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            match apply(line) {
+                Ok(()) => {}
+                Err(Stop::Corrupt(_)) if next == bytes.len() && (pos > 0 || !from_start) => {
+                    result.torn = true;
+                    break;
+                }
+                Err(stop) => {
+                    result.stop = Some(stop);
+                    break;
+                }
+            }
+        }
+        pos = next;
+        result.valid_end = next;
+    }
+    result
+}
+
+fn line_text(line: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
+    crate::io_util::one_line(&shown)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FullLine {
+    #[serde(rename = "type")]
+    kind: String,
+    format: Option<u64>,
+    at: Option<String>,
+    tokens: Option<u64>,
+    session: Option<SessionHead>,
+    message: Option<Message>,
+    tool_call: Option<ToolCall>,
+    compression: Option<Map<String, Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LightLine {
+    #[serde(rename = "type")]
+    kind: String,
+    format: Option<u64>,
+    at: Option<String>,
+    tokens: Option<u64>,
+    session: Option<SessionHead>,
+    message: Option<IgnoredAny>,
+    tool_call: Option<IgnoredAny>,
+    compression: Option<IgnoredAny>,
+}
+
+/// One parsed record.
+#[derive(Debug, Clone)]
+pub enum Record {
+    Head(Box<SessionHead>),
+    Entry {
+        at: String,
+        tokens: Option<u64>,
+        entry: Entry,
+    },
+    Compression {
+        at: String,
+        details: Map<String, Value>,
+    },
+    /// A record kind this version does not know (written by a newer one).
+    Other {
+        at: Option<String>,
+    },
+}
+
+fn bad(line: &[u8], why: impl std::fmt::Display) -> Stop {
+    Stop::Corrupt(format!("{why} in record {:?}", line_text(line)))
+}
+
+fn check_format(format: Option<u64>, line: &[u8]) -> Result<(), Stop> {
+    match format {
+        Some(f) if f > FORMAT => Err(Stop::Newer(f)),
+        Some(_) => Ok(()),
+        None => Err(bad(line, "no `format`")),
+    }
+}
+
+/// Parses one line completely.
+pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
+    let raw: FullLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
+    let need_at = |at: Option<String>| at.ok_or_else(|| bad(line, "no `at`"));
+    let record = match raw.kind.as_str() {
+        "session" => {
+            check_format(raw.format, line)?;
+            Record::Head(Box::new(
+                raw.session.ok_or_else(|| bad(line, "no `session`"))?,
+            ))
+        }
+        _ if first => return Err(bad(line, "the first record is not the session head")),
+        "message" => Record::Entry {
+            at: need_at(raw.at)?,
+            tokens: raw.tokens,
+            entry: Entry::Message(raw.message.ok_or_else(|| bad(line, "no `message`"))?),
+        },
+        "toolCall" => Record::Entry {
+            at: need_at(raw.at)?,
+            tokens: raw.tokens,
+            entry: Entry::ToolCall(raw.tool_call.ok_or_else(|| bad(line, "no `toolCall`"))?),
+        },
+        "compression" => Record::Compression {
+            at: need_at(raw.at)?,
+            details: raw.compression.unwrap_or_default(),
+        },
+        _ => Record::Other { at: raw.at },
+    };
+    if !first && matches!(record, Record::Head(_)) {
+        return Err(bad(line, "a second session head"));
+    }
+    Ok(record)
+}
+
+/// Applies one line to a summary without parsing the records' contents
+/// (their JSON syntax is still checked). `summary` is `None` before the head.
+pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(), Stop> {
+    let raw: LightLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
+    match (raw.kind.as_str(), summary.as_mut()) {
+        ("session", None) => {
+            check_format(raw.format, line)?;
+            let head = raw.session.ok_or_else(|| bad(line, "no `session`"))?;
+            *summary = Some(summary_of_head(&head));
+        }
+        (_, None) => return Err(bad(line, "the first record is not the session head")),
+        ("session", Some(_)) => return Err(bad(line, "a second session head")),
+        (kind, Some(s)) => {
+            let at = raw.at.ok_or_else(|| bad(line, "no `at`"))?;
+            match kind {
+                "message" if raw.message.is_some() => s.message_count += 1,
+                "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
+                "compression" => s.compression_count += 1,
+                "message" | "toolCall" => return Err(bad(line, "no payload")),
+                _ => {}
+            }
+            let _ = raw.compression;
+            s.token_count += raw.tokens.unwrap_or(0);
+            s.last_activity = at;
+        }
+    }
+    Ok(())
+}
+
+/// The summary of a session that has no records yet.
+pub fn summary_of_head(head: &SessionHead) -> SessionSummary {
+    SessionSummary {
+        session_id: head.session_id.clone(),
+        start_time: head.start_time.clone(),
+        last_activity: if head.last_activity.is_empty() {
+            head.start_time.clone()
+        } else {
+            head.last_activity.clone()
+        },
+        model: head.model.clone(),
+        message_count: 0,
+        token_count: head.metadata.token_count,
+        provider: head.provider.clone(),
+        tool_call_count: 0,
+        compression_count: head.metadata.compression_count,
+        title: head.title.clone(),
+        parent_session_id: head.parent_session_id.clone(),
+        branch_point: head.branch_point,
+    }
+}
+
+#[derive(serde::Serialize)]
+struct HeadOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    format: u64,
+    session: &'a SessionHead,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EntryOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    at: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a Message>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call: Option<&'a ToolCall>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compression: Option<&'a Map<String, Value>>,
+}
+
+fn line(value: &impl serde::Serialize) -> Vec<u8> {
+    // Serializing maps of JSON values and strings cannot fail.
+    let mut bytes = serde_json::to_vec(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The head line of a new journal.
+pub fn head_line(head: &SessionHead) -> Vec<u8> {
+    line(&HeadOut {
+        kind: "session",
+        format: FORMAT,
+        session: head,
+    })
+}
+
+/// The line recording a message or tool call.
+pub fn entry_line(entry: &Entry, at: &str, tokens: Option<u64>) -> Vec<u8> {
+    let (kind, message, tool_call) = match entry {
+        Entry::Message(m) => ("message", Some(m), None),
+        Entry::ToolCall(t) => ("toolCall", None, Some(t)),
+    };
+    line(&EntryOut {
+        kind,
+        at,
+        tokens,
+        message,
+        tool_call,
+        compression: None,
+    })
+}
+
+/// The line noting a compression.
+pub fn compression_line(at: &str, details: &Map<String, Value>) -> Vec<u8> {
+    line(&EntryOut {
+        kind: "compression",
+        at,
+        tokens: None,
+        message: None,
+        tool_call: None,
+        compression: Some(details),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok_if_json(line: &[u8]) -> Result<(), Stop> {
+        serde_json::from_slice::<Value>(line)
+            .map(|_| ())
+            .map_err(|e| Stop::Corrupt(e.to_string()))
+    }
+
+    #[test]
+    fn a_torn_tail_is_not_corruption() {
+        let s = scan(b"{}\n{}\n{\"a\":", true, ok_if_json);
+        assert_eq!((s.valid_end, s.torn, s.stop), (6, true, None));
+        let s = scan(b"{}\n{}\n{\"a\"\n", true, ok_if_json);
+        assert_eq!((s.valid_end, s.torn, s.stop), (6, true, None));
+        let s = scan(b"{}\n{}\n", true, ok_if_json);
+        assert_eq!((s.valid_end, s.torn, s.stop), (6, false, None));
+    }
+
+    #[test]
+    fn a_bad_line_before_good_ones_is_corruption() {
+        let s = scan(b"{}\nxx\n{}\n", true, ok_if_json);
+        assert_eq!(s.valid_end, 3);
+        assert!(matches!(s.stop, Some(Stop::Corrupt(_))));
+        let s = scan(b"xx\n", true, ok_if_json);
+        assert!(matches!(s.stop, Some(Stop::Corrupt(_))), "{s:?}");
+    }
+}

@@ -1,0 +1,75 @@
+//! `ollm-session`: durable, searchable, branchable session history with
+//! snapshots (Requirements 1, 2, 9, 10.1–10.2; documents 003 and 004).
+//!
+//! # The format
+//!
+//! [`Session`] is the spec's JSON (Requirement 2): what `get` and `export`
+//! print, and what a plain `<id>.json` written by another tool (the
+//! TypeScript OLLM CLI) holds. Additive fields only: `title`,
+//! `parentSessionId`, `branchPoint`, `metadata.compressionHistory`; unknown
+//! fields of other writers are kept.
+//!
+//! # The layout on disk
+//!
+//! ```text
+//! <dataDir>/                              services.session.dataDir ($OLLM_HOME/session-data)
+//!   <sessionId>/journal.ndjson            the session: a head line, then one record a line, appended
+//!   <sessionId>/summary.json              list's cache: counts, lastActivity, journalBytes it covers
+//!   <sessionId>.json                      a plain spec-format session written by another tool
+//!   <sessionId>.corrupt/, <id>.json.corrupt   sessions that could not be parsed, set aside
+//!   .locks/<sessionId>.lock, .locks/store.lock
+//! <snapshots.dir>/<sessionId>/snapshots/snapshot-<id>.json, snapshots-index.json
+//! ```
+//!
+//! The journal format is described in [`journal`]. Recording appends one
+//! line and fsyncs it (cost independent of the session's length); the
+//! summary is rewritten (rename, no fsync: it is a cache, checked against
+//! the journal's length and rebuilt from the journal when it does not
+//! match). Creating a session writes its directory under a temporary name,
+//! fsyncs it and renames it into place. A torn last line is ignored by
+//! readers and cut off by the next writer; a bad line before good ones is
+//! corruption: the session is moved aside and reported, never emptied.
+//! Recording into a plain `<id>.json` first converts it to a journal
+//! (atomically; the file is removed once the directory is in place).
+//!
+//! Locks: a writer holds `.locks/<id>.lock`; creating (with `maxSessions`),
+//! importing, deleting and cleanup hold `.locks/store.lock` first. Cleanup
+//! and `maxSessions` skip a session whose lock is held. Readers take no lock.
+//!
+//! # For other programs
+//!
+//! ```no_run
+//! use ollm::session::{Store, Snapshots, Entry, Message};
+//! let config = ollm::config::load(&Default::default())?.config;
+//! let store = Store::from_config(&config);
+//! let id = store.last()?;
+//! let messages: Vec<Message> = store.messages(&id)?;          // read a session's messages
+//! let snapshot = Snapshots::from_config(&config)
+//!     .create(&store, &id, None, Some("before compression".into()))?; // snapshot it
+//! let mut details = serde_json::Map::new();
+//! details.insert("strategy".into(), "hybrid".into());
+//! let count = store.record_compression(&id, &details)?;      // compressionCount += 1, noted in history
+//! # Ok::<(), ollm::Error>(())
+//! ```
+//!
+//! - [`Store::messages`]: a session's messages, in order.
+//! - [`Snapshots::create`]: snapshot a session (or a given message list, the
+//!   active context) under `snapshots.dir`, with rolling cleanup.
+//! - [`Store::record_compression`]: increase `metadata.compressionCount` by
+//!   exactly one and note the compression (time and details) in
+//!   `metadata.compressionHistory`; the messages are never changed.
+//! - `metadata.tokenCount` is an estimate ([`model::estimate_tokens`],
+//!   ⌈characters ÷ 4⌉) unless the recorder passes a real count.
+
+pub mod cli;
+pub mod export;
+pub mod journal;
+pub mod lock;
+pub mod model;
+pub mod search;
+pub mod snapshot;
+pub mod store;
+
+pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
+pub use snapshot::Snapshots;
+pub use store::{Created, Listing, NewSession, Store, StoreOptions};

@@ -1,0 +1,293 @@
+//! Search across every session: a substring (optionally case-insensitive)
+//! or a regular expression over message text and tool calls.
+//!
+//! A journal is first searched as raw bytes for the JSON-encoded pattern
+//! (a substring of a string's text is a substring of its JSON encoding), so
+//! sessions and records that cannot match are never parsed; each record
+//! that may match is parsed and checked on its decoded text. Regular
+//! expressions cannot be checked on the raw bytes and parse every record.
+
+use serde::Serialize;
+
+use super::journal::{self, Record};
+use super::model::{Entry, ToolCall};
+use super::store::{Kind, Problem, Slot, Store, parallel_map};
+use crate::error::{Error, Result};
+use crate::timestamp;
+
+/// What to look for.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub pattern: String,
+    pub regex: bool,
+    pub ignore_case: bool,
+    /// Only messages of this role (`tool` also matches tool calls).
+    pub role: Option<String>,
+}
+
+/// One match.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Hit {
+    pub session_id: String,
+    /// The index in `messages` (for a message hit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_index: Option<u64>,
+    /// The index in `toolCalls` (for a tool call hit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_index: Option<u64>,
+    /// The message's role; `tool` for a tool call.
+    pub role: String,
+    pub timestamp: String,
+    /// The matching text with some context, on one line.
+    pub snippet: String,
+}
+
+/// All hits (newest first) and the sessions that could not be read.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    pub problems: Vec<Problem>,
+}
+
+struct Matcher {
+    text: regex::Regex,
+    raw: Option<Raw>,
+    role: Option<String>,
+}
+
+enum Raw {
+    Exact(Box<memchr::memmem::Finder<'static>>),
+    Folded(regex::bytes::Regex),
+}
+
+impl Raw {
+    fn find_in(&self, bytes: &[u8]) -> bool {
+        match self {
+            Raw::Exact(finder) => finder.find(bytes).is_some(),
+            Raw::Folded(re) => re.is_match(bytes),
+        }
+    }
+}
+
+impl Matcher {
+    fn new(query: &Query) -> Result<Matcher> {
+        if query.pattern.is_empty() {
+            return Err(Error::input("the search pattern is empty"));
+        }
+        let source = if query.regex {
+            query.pattern.clone()
+        } else {
+            regex::escape(&query.pattern)
+        };
+        let text = regex::RegexBuilder::new(&source)
+            .case_insensitive(query.ignore_case)
+            .size_limit(1 << 24)
+            .build()
+            .map_err(|e| {
+                Error::input(format!(
+                    "invalid regular expression: {}",
+                    crate::io_util::one_line(&e.to_string())
+                ))
+            })?;
+        let raw = if query.regex {
+            None
+        } else {
+            let encoded = serde_json::to_string(&query.pattern).unwrap_or_default();
+            let encoded = encoded[1..encoded.len() - 1].to_string();
+            if query.ignore_case {
+                regex::bytes::RegexBuilder::new(&regex::escape(&encoded))
+                    .case_insensitive(true)
+                    .build()
+                    .ok()
+                    .map(Raw::Folded)
+            } else {
+                Some(Raw::Exact(Box::new(
+                    memchr::memmem::Finder::new(encoded.as_bytes()).into_owned(),
+                )))
+            }
+        };
+        Ok(Matcher {
+            text,
+            raw,
+            role: query.role.clone(),
+        })
+    }
+
+    fn may_match(&self, bytes: &[u8]) -> bool {
+        self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
+    }
+
+    fn check(&self, id: &str, slot: Slot, entry: &Entry, hits: &mut Vec<Hit>) {
+        let (role, text, timestamp) = match entry {
+            Entry::Message(m) => (m.role().to_string(), m.text_content(), m.timestamp()),
+            Entry::ToolCall(t) => ("tool".to_string(), tool_text(t), t.timestamp()),
+        };
+        if let Some(want) = &self.role
+            && *want != role
+        {
+            return;
+        }
+        if let Some(found) = self.text.find(&text) {
+            let (message_index, tool_call_index) = match slot {
+                Slot::Message(i) => (Some(i as u64), None),
+                Slot::ToolCall(i) => (None, Some(i as u64)),
+            };
+            hits.push(Hit {
+                session_id: id.to_string(),
+                message_index,
+                tool_call_index,
+                role,
+                timestamp: timestamp.to_string(),
+                snippet: snippet(&text, found.start(), found.end()),
+            });
+        }
+    }
+}
+
+fn tool_text(call: &ToolCall) -> String {
+    let mut text = format!(
+        "{} {} {}",
+        call.name(),
+        serde_json::to_string(call.args()).unwrap_or_default(),
+        call.llm_content()
+    );
+    if let Some(display) = call.return_display() {
+        text.push(' ');
+        text.push_str(display);
+    }
+    text
+}
+
+/// About 40 characters either side of the match, on one line.
+fn snippet(text: &str, start: usize, end: usize) -> String {
+    const CONTEXT: usize = 40;
+    let before: Vec<char> = text[..start].chars().rev().take(CONTEXT + 1).collect();
+    let after: Vec<char> = text[end..].chars().take(CONTEXT + 1).collect();
+    let mut out = String::new();
+    if before.len() > CONTEXT {
+        out.push('…');
+    }
+    out.extend(before.iter().take(CONTEXT).rev());
+    out.push_str(&text[start..end]);
+    out.extend(after.iter().take(CONTEXT));
+    if after.len() > CONTEXT {
+        out.push('…');
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Searches every session in `store`.
+pub fn search(store: &Store, query: &Query) -> Result<Found> {
+    let matcher = Matcher::new(query)?;
+    let ids = store.ids()?;
+    let results = parallel_map(&ids, |(id, kind)| {
+        let mut hits = Vec::new();
+        let result = match kind {
+            Kind::Journal => search_journal(store, id, &matcher, &mut hits),
+            Kind::Plain => search_loaded(store, id, &matcher, &mut hits),
+        };
+        (id.clone(), result.map(|()| hits))
+    });
+    let mut found = Found::default();
+    for (id, result) in results {
+        match result {
+            Ok(hits) => found.hits.extend(hits),
+            Err(Error::NotFound(_)) => {}
+            Err(err) => found.problems.push(Problem {
+                session_id: id,
+                message: err.to_string(),
+            }),
+        }
+    }
+    let key = |h: &Hit| timestamp::parse(&h.timestamp).unwrap_or(i64::MIN);
+    found.hits.sort_by(|a, b| {
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| a.session_id.cmp(&b.session_id))
+            .then_with(|| a.message_index.cmp(&b.message_index))
+            .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
+    });
+    Ok(found)
+}
+
+fn search_loaded(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>) -> Result<()> {
+    let loaded = store.load(id)?;
+    for slot in &loaded.order {
+        let entry = match *slot {
+            Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
+            Slot::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
+        };
+        matcher.check(id, *slot, &entry, hits);
+    }
+    Ok(())
+}
+
+const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";
+const TOOL_PREFIX: &[u8] = b"{\"type\":\"toolCall\"";
+
+fn search_journal(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>) -> Result<()> {
+    let path = store.session_dir(id).join(super::store::JOURNAL);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(&path, &e)),
+    };
+    if !matcher.may_match(&bytes) {
+        return Ok(());
+    }
+    let (mut messages, mut calls) = (0usize, 0usize);
+    for line in bytes.split_inclusive(|b| *b == b'\n') {
+        let Some(line) = line.strip_suffix(b"\n") else {
+            break; // a torn last line: not acknowledged, not searched
+        };
+        let slot = if line.starts_with(MESSAGE_PREFIX) {
+            messages += 1;
+            Slot::Message(messages - 1)
+        } else if line.starts_with(TOOL_PREFIX) {
+            calls += 1;
+            Slot::ToolCall(calls - 1)
+        } else {
+            continue; // the head, compressions
+        };
+        if !matcher.may_match(line) {
+            continue;
+        }
+        if let Ok(Record::Entry { entry, .. }) = journal::parse_line(line, false) {
+            matcher.check(id, slot, &entry, hits);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_are_one_line_with_context() {
+        let text = format!("{}needle\nafter", "x".repeat(100));
+        let start = text.find("needle").unwrap();
+        let s = snippet(&text, start, start + 6);
+        assert!(s.starts_with('…') && s.contains("needle after"), "{s}");
+    }
+
+    #[test]
+    fn the_raw_prefilter_sees_escaped_text() {
+        let m = Matcher::new(&Query {
+            pattern: "say \"hi\"".into(),
+            ..Query::default()
+        })
+        .unwrap();
+        let line =
+            serde_json::to_vec(&serde_json::json!({"text": "they say \"hi\" twice"})).unwrap();
+        assert!(m.may_match(&line));
+        let folded = Matcher::new(&Query {
+            pattern: "HELLO".into(),
+            ignore_case: true,
+            ..Query::default()
+        })
+        .unwrap();
+        assert!(folded.may_match(b"{\"text\":\"why hello\"}"));
+    }
+}

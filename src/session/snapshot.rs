@@ -1,0 +1,406 @@
+//! Context snapshots (document 003): point-in-time copies of a session's
+//! context for recovery and rollback, under
+//! `<snapshots.dir>/<sessionId>/snapshots/snapshot-<id>.json` with a
+//! `snapshots-index.json` beside them (newest first). Creating one deletes
+//! the oldest beyond `snapshots.maxCount` (0: no limit).
+//!
+//! A snapshot holds every user message in full (`userMessages`), the other
+//! messages (`messages`), and, additively, `userMessageIndices` (where each
+//! user message stood) so `restore` gives back the exact message order.
+//! Snapshots written without that field are restored in timestamp order.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::lock::Lock;
+use super::model::{Entry, Message, check_id, estimate_tokens, is_uuid, new_id};
+use super::store::{Created, NewSession, Store};
+use crate::error::{Error, Result};
+use crate::{io_util, timestamp};
+
+/// The snapshot store.
+#[derive(Debug, Clone)]
+pub struct Snapshots {
+    root: PathBuf,
+    max_count: u64,
+}
+
+/// A snapshot file (document 003's `ContextSnapshot`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub id: String,
+    pub session_id: String,
+    pub timestamp: String,
+    pub token_count: u64,
+    #[serde(default)]
+    pub summary: String,
+    #[serde(default)]
+    pub user_messages: Vec<Message>,
+    #[serde(default)]
+    pub archived_user_messages: Vec<Value>,
+    #[serde(default)]
+    pub messages: Vec<Message>,
+    /// Positions of the user messages in the whole context. Additive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_message_indices: Option<Vec<usize>>,
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One row of the index and of `list`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotInfo {
+    pub id: String,
+    pub session_id: String,
+    pub timestamp: String,
+    pub token_count: u64,
+    pub summary: String,
+    pub message_count: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Index {
+    session_id: String,
+    snapshots: Vec<SnapshotInfo>,
+}
+
+/// What `create` made and what rolling cleanup removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedSnapshot {
+    #[serde(flatten)]
+    pub info: SnapshotInfo,
+    pub path: PathBuf,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+}
+
+impl Snapshot {
+    fn info(&self) -> SnapshotInfo {
+        SnapshotInfo {
+            id: self.id.clone(),
+            session_id: self.session_id.clone(),
+            timestamp: self.timestamp.clone(),
+            token_count: self.token_count,
+            summary: self.summary.clone(),
+            message_count: (self.user_messages.len() + self.messages.len()) as u64,
+        }
+    }
+
+    /// The context the snapshot holds, in its original order.
+    pub fn restored_messages(&self) -> Vec<Message> {
+        let total = self.user_messages.len() + self.messages.len();
+        if let Some(indices) = &self.user_message_indices
+            && indices.len() == self.user_messages.len()
+            && indices.iter().all(|i| *i < total)
+        {
+            let mut slots: Vec<Option<Message>> = vec![None; total];
+            for (i, m) in indices.iter().zip(&self.user_messages) {
+                slots[*i] = Some(m.clone());
+            }
+            let mut others = self.messages.iter();
+            let restored: Option<Vec<Message>> = slots
+                .into_iter()
+                .map(|slot| slot.or_else(|| others.next().cloned()))
+                .collect();
+            if let Some(restored) = restored {
+                return restored;
+            }
+        }
+        let mut all: Vec<(i64, usize, Message)> = self
+            .messages
+            .iter()
+            .chain(&self.user_messages)
+            .enumerate()
+            .map(|(i, m)| {
+                (
+                    timestamp::parse(m.timestamp()).unwrap_or(i64::MIN),
+                    i,
+                    m.clone(),
+                )
+            })
+            .collect();
+        all.sort_by_key(|(t, i, _)| (*t, *i));
+        all.into_iter().map(|(_, _, m)| m).collect()
+    }
+}
+
+impl Snapshots {
+    pub fn new(root: impl Into<PathBuf>, max_count: u64) -> Snapshots {
+        Snapshots {
+            root: root.into(),
+            max_count,
+        }
+    }
+
+    /// The snapshot store the configuration names (`snapshots.dir`,
+    /// `snapshots.maxCount`).
+    pub fn from_config(config: &crate::config::Config) -> Snapshots {
+        Snapshots::new(
+            crate::paths::expand(&config.snapshots.dir),
+            config.snapshots.max_count,
+        )
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn dir(&self, session_id: &str) -> PathBuf {
+        self.root.join(session_id).join("snapshots")
+    }
+
+    fn file(&self, session_id: &str, id: &str) -> PathBuf {
+        self.dir(session_id).join(format!("snapshot-{id}.json"))
+    }
+
+    fn lock(&self, session_id: &str) -> Result<Lock> {
+        Lock::exclusive(&self.dir(session_id).join(".lock"))
+    }
+
+    /// Snapshots session `session_id`: its messages, or `context` (the
+    /// active context a caller holds, e.g. before compressing it) when
+    /// given. Then deletes the oldest beyond `maxCount`.
+    pub fn create(
+        &self,
+        store: &Store,
+        session_id: &str,
+        context: Option<Vec<Message>>,
+        summary: Option<String>,
+    ) -> Result<CreatedSnapshot> {
+        let session = store.get(session_id)?;
+        let from_session = context.is_none();
+        let messages = context.unwrap_or_else(|| session.messages.clone());
+        let token_count: u64 = messages
+            .iter()
+            .map(|m| estimate_tokens(&Value::Array(m.parts().to_vec())))
+            .sum();
+        let mut user_messages = Vec::new();
+        let mut others = Vec::new();
+        let mut indices = Vec::new();
+        for (i, m) in messages.into_iter().enumerate() {
+            if m.role() == "user" {
+                indices.push(i);
+                user_messages.push(m);
+            } else {
+                others.push(m);
+            }
+        }
+        let ratio = if from_session || session.metadata.token_count == 0 {
+            1.0
+        } else {
+            token_count as f64 / session.metadata.token_count as f64
+        };
+        let mut metadata = Map::new();
+        metadata.insert("model".into(), session.model.clone().into());
+        metadata.insert("contextSize".into(), token_count.into());
+        metadata.insert("compressionRatio".into(), ratio.into());
+        metadata.insert("totalUserMessages".into(), user_messages.len().into());
+        let summary = summary.unwrap_or_else(|| {
+            format!(
+                "{} messages ({} from the user), about {token_count} tokens",
+                user_messages.len() + others.len(),
+                user_messages.len()
+            )
+        });
+        let snapshot = Snapshot {
+            id: new_id(),
+            session_id: session_id.to_string(),
+            timestamp: timestamp::now_iso(),
+            token_count,
+            summary,
+            user_messages,
+            archived_user_messages: Vec::new(),
+            messages: others,
+            user_message_indices: Some(indices),
+            metadata,
+            extra: Map::new(),
+        };
+        let _lock = self.lock(session_id)?;
+        let path = self.file(session_id, &snapshot.id);
+        let bytes = serde_json::to_vec_pretty(&snapshot)
+            .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
+        io_util::write_atomic(&path, &bytes)?;
+        let mut index = self.read_index(session_id)?;
+        index.insert(0, snapshot.info());
+        let mut removed = Vec::new();
+        if self.max_count > 0 {
+            while index.len() as u64 > self.max_count {
+                if let Some(old) = index.pop() {
+                    let _ = std::fs::remove_file(self.file(session_id, &old.id));
+                    removed.push(old.id);
+                }
+            }
+        }
+        self.write_index(session_id, &index)?;
+        Ok(CreatedSnapshot {
+            info: snapshot.info(),
+            path,
+            removed,
+        })
+    }
+
+    /// A session's snapshots, newest first (from the index; rebuilt from
+    /// the files when the index is missing or does not match them).
+    pub fn list(&self, session_id: &str) -> Result<Vec<SnapshotInfo>> {
+        check_id(session_id, "session")?;
+        self.read_index(session_id)
+    }
+
+    fn read_index(&self, session_id: &str) -> Result<Vec<SnapshotInfo>> {
+        let dir = self.dir(session_id);
+        let mut on_disk = Vec::new();
+        match std::fs::read_dir(&dir) {
+            Ok(entries) => {
+                for entry in entries.flatten() {
+                    let name = entry.file_name();
+                    let name = name.to_string_lossy();
+                    if let Some(id) = name
+                        .strip_prefix("snapshot-")
+                        .and_then(|n| n.strip_suffix(".json"))
+                        && is_uuid(id)
+                    {
+                        on_disk.push(id.to_string());
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&dir, &e)),
+        }
+        on_disk.sort();
+        let index: Option<Index> = std::fs::read(dir.join("snapshots-index.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        if let Some(index) = index {
+            let mut ids: Vec<String> = index.snapshots.iter().map(|s| s.id.clone()).collect();
+            ids.sort();
+            if ids == on_disk {
+                return Ok(index.snapshots);
+            }
+        }
+        let mut infos = Vec::new();
+        for id in on_disk {
+            if let Ok(snapshot) = self.read(session_id, &id) {
+                infos.push(snapshot.info());
+            }
+        }
+        infos
+            .sort_by_key(|s| std::cmp::Reverse(timestamp::parse(&s.timestamp).unwrap_or(i64::MIN)));
+        Ok(infos)
+    }
+
+    fn write_index(&self, session_id: &str, snapshots: &[SnapshotInfo]) -> Result<()> {
+        let index = Index {
+            session_id: session_id.to_string(),
+            snapshots: snapshots.to_vec(),
+        };
+        let bytes = serde_json::to_vec_pretty(&index)
+            .map_err(|e| Error::input(format!("cannot encode the index: {e}")))?;
+        io_util::write_atomic(&self.dir(session_id).join("snapshots-index.json"), &bytes)
+    }
+
+    fn read(&self, session_id: &str, id: &str) -> Result<Snapshot> {
+        let path = self.file(session_id, id);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::NotFound(format!("no snapshot {id}")));
+            }
+            Err(e) => return Err(Error::io(&path, &e)),
+        };
+        serde_json::from_slice(&bytes).map_err(|e| {
+            Error::Corrupt(format!(
+                "snapshot {} cannot be parsed: {}",
+                path.display(),
+                io_util::one_line(&e.to_string())
+            ))
+        })
+    }
+
+    /// The session a snapshot belongs to: `session` when given, else found
+    /// by looking in every session's snapshot directory.
+    fn owner(&self, id: &str, session: Option<&str>) -> Result<String> {
+        check_id(id, "snapshot")?;
+        if let Some(session) = session {
+            check_id(session, "session")?;
+            return Ok(session.to_string());
+        }
+        let entries = match std::fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(_) => return Err(Error::NotFound(format!("no snapshot {id}"))),
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if is_uuid(name) && self.file(name, id).is_file() {
+                return Ok(name.to_string());
+            }
+        }
+        Err(Error::NotFound(format!("no snapshot {id}")))
+    }
+
+    /// The whole snapshot.
+    pub fn show(&self, id: &str, session: Option<&str>) -> Result<Snapshot> {
+        let owner = self.owner(id, session)?;
+        self.read(&owner, id)
+    }
+
+    /// Deletes one snapshot.
+    pub fn delete(&self, id: &str, session: Option<&str>) -> Result<()> {
+        let owner = self.owner(id, session)?;
+        let _lock = self.lock(&owner)?;
+        let path = self.file(&owner, id);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::NotFound(format!("no snapshot {id}")));
+            }
+            Err(e) => return Err(Error::io(&path, &e)),
+        }
+        let index: Vec<SnapshotInfo> = self
+            .read_index(&owner)?
+            .into_iter()
+            .filter(|s| s.id != id)
+            .collect();
+        self.write_index(&owner, &index)
+    }
+
+    /// Re-creates the snapshot's context as a new session (recording where
+    /// it came from as `parentSessionId`).
+    pub fn restore_as_session(
+        &self,
+        store: &Store,
+        id: &str,
+        session: Option<&str>,
+    ) -> Result<Created> {
+        let snapshot = self.show(id, session)?;
+        let model = snapshot
+            .metadata
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let provider = store
+            .summary(&snapshot.session_id)
+            .map(|s| s.provider)
+            .unwrap_or_default();
+        let entries: Vec<Entry> = snapshot
+            .restored_messages()
+            .into_iter()
+            .map(Entry::Message)
+            .collect();
+        let new = NewSession {
+            model,
+            provider,
+            title: Some(format!("restored from snapshot {id}")),
+        };
+        store.create_from(&new, Some(&snapshot.session_id), &entries)
+    }
+}

@@ -1,0 +1,1098 @@
+//! The session store: one directory per session holding an append-only
+//! journal and a summary, plus plain spec-format `<id>.json` files written by
+//! other tools. See the module documentation of [`crate::session`] for the
+//! layout and the guarantees.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::journal::{self, Record, Stop};
+use super::lock::Lock;
+use super::model::{
+    Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid, new_id,
+};
+use crate::error::{Error, Result};
+use crate::io_util::sync_dir;
+use crate::timestamp::{self, Millis};
+
+/// The journal of a session, inside its directory.
+pub const JOURNAL: &str = "journal.ndjson";
+/// The summary of a session (a cache of its journal), inside its directory.
+pub const SUMMARY: &str = "summary.json";
+/// Lock files live here, inside the data directory.
+pub const LOCKS: &str = ".locks";
+
+/// The clock a store stamps `lastActivity` with (tests pin it).
+pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
+
+/// How a store behaves besides where it lives.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Sessions kept when one is created; 0 disables the limit.
+    pub max_sessions: u64,
+    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`); deleting a
+    /// session deletes its snapshots there.
+    pub snapshots_dir: Option<PathBuf>,
+    pub clock: Clock,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            max_sessions: 100,
+            snapshots_dir: None,
+            clock: Arc::new(timestamp::now_millis),
+        }
+    }
+}
+
+/// A session store rooted at a data directory.
+#[derive(Clone)]
+pub struct Store {
+    dir: PathBuf,
+    options: StoreOptions,
+}
+
+/// What `create` and `branch` made, and what `maxSessions` removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_point: Option<u64>,
+    /// Sessions deleted to keep within `maxSessions`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+}
+
+/// A new session's fields.
+#[derive(Debug, Clone, Default)]
+pub struct NewSession {
+    pub model: String,
+    pub provider: String,
+    pub title: Option<String>,
+}
+
+/// What `record` acknowledges once the record is on disk.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ack {
+    pub session_id: String,
+    /// `message` or `toolCall`.
+    pub recorded: &'static str,
+    /// The index of the record in `messages` or `toolCalls`.
+    pub index: u64,
+    pub last_activity: String,
+    pub token_count: u64,
+}
+
+/// A session that could not be read while listing.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    pub session_id: String,
+    pub message: String,
+}
+
+/// Every readable session's summary, and the ones that were not readable.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Newest `lastActivity` first.
+    pub sessions: Vec<SessionSummary>,
+    pub problems: Vec<Problem>,
+}
+
+/// What `cleanup` or `clear` deleted (or would delete, dry run).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CleanupReport {
+    pub dry_run: bool,
+    pub deleted: Vec<String>,
+    pub kept: u64,
+    /// Sessions that were due for deletion but locked by a writer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_locked: Vec<String>,
+}
+
+/// Where a message or tool call sits in the order things happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Message(usize),
+    ToolCall(usize),
+}
+
+/// A whole session and the order of its records.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub session: Session,
+    /// Messages and tool calls in the order they were recorded (for a plain
+    /// spec file, merged by timestamp).
+    pub order: Vec<Slot>,
+    /// Each slot's recorded token count (`None`: counted in the head).
+    pub tokens: Vec<Option<u64>>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SummaryFile {
+    format: u64,
+    journal_bytes: u64,
+    #[serde(flatten)]
+    summary: SessionSummary,
+}
+
+/// How a session is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Our directory with a journal.
+    Journal,
+    /// A plain spec-format `<id>.json` (written by another tool).
+    Plain,
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::io(path, &e)
+}
+
+impl Store {
+    /// A store at `dir`; nothing is touched until it is used.
+    pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> Store {
+        Store {
+            dir: dir.into(),
+            options,
+        }
+    }
+
+    /// The store the configuration names (`services.session.dataDir`,
+    /// `maxSessions`, `snapshots.dir`).
+    pub fn from_config(config: &crate::config::Config) -> Store {
+        Store::new(
+            crate::paths::expand(&config.services.session.data_dir),
+            StoreOptions {
+                max_sessions: config.services.session.max_sessions,
+                snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
+                ..StoreOptions::default()
+            },
+        )
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn options(&self) -> &StoreOptions {
+        &self.options
+    }
+
+    fn now(&self) -> Millis {
+        (self.options.clock)()
+    }
+
+    /// The directory of a journal session.
+    pub fn session_dir(&self, id: &str) -> PathBuf {
+        self.dir.join(id)
+    }
+
+    /// The path of a plain spec-format session file.
+    pub fn plain_path(&self, id: &str) -> PathBuf {
+        self.dir.join(format!("{id}.json"))
+    }
+
+    fn lock_path(&self, id: &str) -> PathBuf {
+        self.dir.join(LOCKS).join(format!("{id}.lock"))
+    }
+
+    fn store_lock(&self) -> Result<Lock> {
+        Lock::exclusive(&self.dir.join(LOCKS).join("store.lock"))
+    }
+
+    fn ensure_dir(&self) -> Result<()> {
+        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))
+    }
+
+    /// How session `id` is stored, or not found.
+    pub fn kind(&self, id: &str) -> Result<Kind> {
+        check_id(id, "session")?;
+        if self.session_dir(id).join(JOURNAL).is_file() {
+            Ok(Kind::Journal)
+        } else if self.plain_path(id).is_file() {
+            Ok(Kind::Plain)
+        } else {
+            Err(not_found(id))
+        }
+    }
+
+    // ----- creating -------------------------------------------------------
+
+    /// Creates a session and enforces `maxSessions` (oldest by
+    /// `lastActivity` first, never the new one, never a locked one).
+    pub fn create(&self, new: &NewSession) -> Result<Created> {
+        let now = timestamp::format_millis(self.now());
+        let head = SessionHead {
+            session_id: new_id(),
+            start_time: now.clone(),
+            last_activity: now,
+            model: new.model.clone(),
+            provider: new.provider.clone(),
+            title: new.title.clone(),
+            parent_session_id: None,
+            branch_point: None,
+            metadata: Default::default(),
+            extra: Map::new(),
+        };
+        self.create_with(head, Vec::new())
+    }
+
+    /// Creates a session already holding `entries` (e.g. a restored
+    /// snapshot), optionally naming the session it came from.
+    pub fn create_from(
+        &self,
+        new: &NewSession,
+        parent: Option<&str>,
+        entries: &[Entry],
+    ) -> Result<Created> {
+        let now = timestamp::format_millis(self.now());
+        let mut body = Vec::new();
+        for entry in entries {
+            body.extend(journal::entry_line(
+                entry,
+                &now,
+                Some(entry.estimated_tokens()),
+            ));
+        }
+        let head = SessionHead {
+            session_id: new_id(),
+            start_time: now.clone(),
+            last_activity: now,
+            model: new.model.clone(),
+            provider: new.provider.clone(),
+            title: new.title.clone(),
+            parent_session_id: parent.map(str::to_string),
+            branch_point: None,
+            metadata: Default::default(),
+            extra: Map::new(),
+        };
+        self.create_with(head, body)
+    }
+
+    fn create_with(&self, head: SessionHead, body: Vec<u8>) -> Result<Created> {
+        self.ensure_dir()?;
+        let _store = self.store_lock()?;
+        self.sweep_leftovers();
+        let id = head.session_id.clone();
+        self.publish(&head, &body)?;
+        let removed = self.enforce_max(&id)?;
+        Ok(Created {
+            session_id: id,
+            parent_session_id: head.parent_session_id.clone(),
+            branch_point: head.branch_point,
+            removed,
+        })
+    }
+
+    /// Writes a complete session directory under a temporary name, syncs
+    /// it, and renames it into place. Called with the store lock held.
+    fn publish(&self, head: &SessionHead, body: &[u8]) -> Result<()> {
+        let id = &head.session_id;
+        let tmp = self.dir.join(format!(".tmp-{id}-{}", std::process::id()));
+        let target = self.session_dir(id);
+        let mut bytes = journal::head_line(head);
+        bytes.extend_from_slice(body);
+        let mut summary = None;
+        let scan = journal::scan(&bytes, true, |line| journal::tally_line(&mut summary, line));
+        let summary = match (scan.stop, summary) {
+            (None, Some(summary)) if !scan.torn => summary,
+            _ => return Err(Error::input("cannot encode the session's records")),
+        };
+        let result = (|| -> std::io::Result<()> {
+            if tmp.exists() {
+                std::fs::remove_dir_all(&tmp)?;
+            }
+            std::fs::create_dir_all(&tmp)?;
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(tmp.join(JOURNAL))?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            write_summary(&tmp, &summary, bytes.len() as u64)?;
+            sync_dir(&tmp)?;
+            std::fs::rename(&tmp, &target)?;
+            sync_dir(&self.dir)
+        })();
+        if let Err(err) = result {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(Error::io(&target, &err));
+        }
+        Ok(())
+    }
+
+    /// Removes what a crashed writer left: temporary and trash directories.
+    /// Called with the store lock held (creates and imports hold it too).
+    fn sweep_leftovers(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(".tmp-") || name.starts_with(".trash-") {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+
+    fn enforce_max(&self, keep: &str) -> Result<Vec<String>> {
+        let max = self.options.max_sessions;
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let listing = self.list()?;
+        let mut sessions = listing.sessions;
+        if sessions.len() as u64 <= max {
+            return Ok(Vec::new());
+        }
+        let mut excess = sessions.len() - max as usize;
+        sessions.reverse(); // oldest first
+        let mut removed = Vec::new();
+        for summary in sessions {
+            if excess == 0 {
+                break;
+            }
+            if summary.session_id == keep {
+                continue;
+            }
+            if let Some(lock) = Lock::try_exclusive(&self.lock_path(&summary.session_id))? {
+                self.remove_locked(&summary.session_id, lock)?;
+                removed.push(summary.session_id);
+                excess -= 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    // ----- recording ------------------------------------------------------
+
+    /// Appends a message or tool call; returns once it is on disk (fsync).
+    /// `tokens` overrides the estimate of the record's tokens.
+    pub fn record(&self, id: &str, entry: &Entry, tokens: Option<u64>) -> Result<Ack> {
+        let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
+        let summary = self.append(id, |at| journal::entry_line(entry, at, Some(tokens)))?;
+        let (recorded, index) = match entry {
+            Entry::Message(_) => ("message", summary.message_count - 1),
+            Entry::ToolCall(_) => ("toolCall", summary.tool_call_count - 1),
+        };
+        Ok(Ack {
+            session_id: id.to_string(),
+            recorded,
+            index,
+            last_activity: summary.last_activity,
+            token_count: summary.token_count,
+        })
+    }
+
+    /// Notes one compression in the session's history and increases
+    /// `metadata.compressionCount` by exactly one. `details` (strategy,
+    /// token counts, …) is kept in `metadata.compressionHistory` with the
+    /// time. The messages themselves are never changed. Returns the new count.
+    pub fn record_compression(&self, id: &str, details: &Map<String, Value>) -> Result<u64> {
+        let summary = self.append(id, |at| journal::compression_line(at, details))?;
+        Ok(summary.compression_count)
+    }
+
+    /// Appends one line under the session's lock, fsyncs it, and updates
+    /// the summary. `make` gets the record's `at` (the new lastActivity).
+    fn append(&self, id: &str, make: impl FnOnce(&str) -> Vec<u8>) -> Result<SessionSummary> {
+        check_id(id, "session")?;
+        let mut lock = Lock::exclusive(&self.lock_path(id))?;
+        let dir = self.session_dir(id);
+        let path = dir.join(JOURNAL);
+        if !path.is_file() {
+            if !self.plain_path(id).is_file() {
+                lock.remove();
+                return Err(not_found(id));
+            }
+            // Lock order is store, then session: let go and take both.
+            drop(lock);
+            let _store = self.store_lock()?;
+            lock = Lock::exclusive(&self.lock_path(id))?;
+            if !path.is_file() {
+                if !self.plain_path(id).is_file() {
+                    lock.remove();
+                    return Err(not_found(id));
+                }
+                self.import_plain(id, &lock)?;
+            }
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        let size = file.metadata().map_err(io(&path))?.len();
+        let (summary, valid_end) = self.summarize_journal(id, &file, size, Some(&lock))?;
+        if valid_end < size {
+            // A torn write that was never acknowledged: cut it off first.
+            file.set_len(valid_end).map_err(io(&path))?;
+            file.sync_all().map_err(io(&path))?;
+        }
+        let previous = timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN);
+        let at = timestamp::format_millis(previous.max(self.now()));
+        let bytes = make(&at);
+        let written = file.write_all(&bytes).and_then(|()| file.sync_data());
+        if let Err(err) = written {
+            let _ = file.set_len(valid_end);
+            return Err(Error::io(&path, &err));
+        }
+        let mut updated = Some(summary);
+        journal::tally_line(&mut updated, &bytes[..bytes.len() - 1])
+            .map_err(|_| Error::input("cannot encode the record"))?;
+        let updated = updated.ok_or_else(|| Error::input("cannot encode the record"))?;
+        // The summary is a cache checked against the journal's length, so it
+        // needs no fsync: after a crash it is rebuilt from the journal.
+        let _ = write_summary(&dir, &updated, valid_end + bytes.len() as u64);
+        drop(lock);
+        Ok(updated)
+    }
+
+    /// Converts a plain spec file into a journal directory (the first time a
+    /// record is added to it). Called with the store and session locks held.
+    fn import_plain(&self, id: &str, lock: &Lock) -> Result<()> {
+        let session = self.read_plain(id, Some(lock))?;
+        let mut head = session.head();
+        if head.last_activity.is_empty() {
+            head.last_activity = head.start_time.clone();
+        }
+        let mut body = Vec::new();
+        for entry in session.timeline_by_time() {
+            body.extend(journal::entry_line(&entry, &head.last_activity, None));
+        }
+        self.publish(&head, &body)?;
+        let plain = self.plain_path(id);
+        std::fs::remove_file(&plain).map_err(io(&plain))?;
+        sync_dir(&self.dir).map_err(io(&self.dir))
+    }
+
+    // ----- reading --------------------------------------------------------
+
+    /// The summary of a journal's first `size` bytes and where its good
+    /// records end. Reads only what the summary file does not cover. A
+    /// corrupt journal is moved aside (taking the lock unless `held`).
+    fn summarize_journal(
+        &self,
+        id: &str,
+        file: &File,
+        size: u64,
+        held: Option<&Lock>,
+    ) -> Result<(SessionSummary, u64)> {
+        let dir = self.session_dir(id);
+        let cached = read_summary(&dir).filter(|s| {
+            s.format == journal::FORMAT
+                && s.summary.session_id == id
+                && s.journal_bytes <= size
+                && s.journal_bytes > 0
+        });
+        if let Some(cached) = &cached
+            && cached.journal_bytes == size
+        {
+            return Ok((cached.summary.clone(), size));
+        }
+        let path = dir.join(JOURNAL);
+        if let Some(cached) = cached {
+            let start = cached.journal_bytes;
+            let bytes = read_range(file, start, size).map_err(io(&path))?;
+            let mut summary = Some(cached.summary);
+            let scan = journal::scan(&bytes, false, |line| {
+                journal::tally_line(&mut summary, line)
+            });
+            if scan.stop.is_none()
+                && let Some(summary) = summary
+            {
+                return Ok((summary, start + scan.valid_end as u64));
+            }
+            // The cache did not fit the journal: read it all.
+        }
+        let bytes = read_range(file, 0, size).map_err(io(&path))?;
+        let mut summary = None;
+        let scan = journal::scan(&bytes, true, |line| journal::tally_line(&mut summary, line));
+        match (scan.stop, summary) {
+            (None, Some(summary)) => Ok((summary, scan.valid_end as u64)),
+            (Some(Stop::Newer(format)), _) => Err(newer(&path, format)),
+            (Some(Stop::Corrupt(why)), _) => Err(self.set_aside(id, Kind::Journal, &why, held)),
+            (None, None) => Err(self.set_aside(id, Kind::Journal, "the journal is empty", held)),
+        }
+    }
+
+    /// The summary of one session, reading only its summary file when it
+    /// is current.
+    pub fn summary(&self, id: &str) -> Result<SessionSummary> {
+        match self.kind(id)? {
+            Kind::Journal => {
+                let path = self.session_dir(id).join(JOURNAL);
+                let file = match File::open(&path) {
+                    Ok(file) => file,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return Err(not_found(id));
+                    }
+                    Err(e) => return Err(Error::io(&path, &e)),
+                };
+                let size = file.metadata().map_err(io(&path))?.len();
+                Ok(self.summarize_journal(id, &file, size, None)?.0)
+            }
+            Kind::Plain => Ok(self.read_plain(id, None)?.summary()),
+        }
+    }
+
+    /// The complete session in the spec's format.
+    pub fn get(&self, id: &str) -> Result<Session> {
+        Ok(self.load(id)?.session)
+    }
+
+    /// Just the session's messages (what `ollm-compress` works on).
+    pub fn messages(&self, id: &str) -> Result<Vec<Message>> {
+        Ok(self.load(id)?.session.messages)
+    }
+
+    /// The complete session and the order of its records.
+    pub fn load(&self, id: &str) -> Result<Loaded> {
+        match self.kind(id)? {
+            Kind::Journal => self.load_journal(id),
+            Kind::Plain => {
+                let session = self.read_plain(id, None)?;
+                let (order, tokens) = plain_order(&session);
+                Ok(Loaded {
+                    session,
+                    order,
+                    tokens,
+                })
+            }
+        }
+    }
+
+    fn load_journal(&self, id: &str) -> Result<Loaded> {
+        let path = self.session_dir(id).join(JOURNAL);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_found(id)),
+            Err(e) => return Err(Error::io(&path, &e)),
+        };
+        let mut head: Option<SessionHead> = None;
+        let mut messages = Vec::new();
+        let mut tool_calls = Vec::new();
+        let mut order = Vec::new();
+        let mut tokens = Vec::new();
+        let mut history = Vec::new();
+        let mut token_sum = 0u64;
+        let mut last_at: Option<String> = None;
+        let scan = journal::scan(&bytes, true, |line| {
+            let record = journal::parse_line(line, head.is_none())?;
+            match record {
+                Record::Head(h) => head = Some(*h),
+                Record::Entry {
+                    at,
+                    tokens: t,
+                    entry,
+                } => {
+                    match entry {
+                        Entry::Message(m) => {
+                            order.push(Slot::Message(messages.len()));
+                            messages.push(m);
+                        }
+                        Entry::ToolCall(c) => {
+                            order.push(Slot::ToolCall(tool_calls.len()));
+                            tool_calls.push(c);
+                        }
+                    }
+                    tokens.push(t);
+                    token_sum += t.unwrap_or(0);
+                    last_at = Some(at);
+                }
+                Record::Compression { at, details } => {
+                    let mut note = Map::new();
+                    note.insert("timestamp".into(), Value::String(at.clone()));
+                    note.extend(details);
+                    history.push(Value::Object(note));
+                    last_at = Some(at);
+                }
+                Record::Other { at } => {
+                    if at.is_some() {
+                        last_at = at;
+                    }
+                }
+            }
+            Ok(())
+        });
+        let head = match (scan.stop, head) {
+            (None, Some(head)) => head,
+            (Some(Stop::Newer(format)), _) => return Err(newer(&path, format)),
+            (Some(Stop::Corrupt(why)), _) => {
+                return Err(self.set_aside(id, Kind::Journal, &why, None));
+            }
+            (None, None) => {
+                return Err(self.set_aside(id, Kind::Journal, "the journal is empty", None));
+            }
+        };
+        let mut session = Session::from_head(head, messages, tool_calls);
+        if session.last_activity.is_empty() {
+            session.last_activity = session.start_time.clone();
+        }
+        if let Some(at) = last_at {
+            session.last_activity = at;
+        }
+        session.metadata.token_count += token_sum;
+        session.metadata.compression_count += history.len() as u64;
+        session.metadata.compression_history.extend(history);
+        Ok(Loaded {
+            session,
+            order,
+            tokens,
+        })
+    }
+
+    /// Reads a plain spec-format file. One that does not parse is moved
+    /// aside and reported (taking the session's lock unless `held`).
+    fn read_plain(&self, id: &str, held: Option<&Lock>) -> Result<Session> {
+        let path = self.plain_path(id);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_found(id)),
+            Err(e) => return Err(Error::io(&path, &e)),
+        };
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let parsed: std::result::Result<Session, _> = serde_path_to_error::deserialize(&mut de);
+        let why = match parsed {
+            Ok(session) if session.session_id == id => {
+                if de.end().is_ok() {
+                    let mut session = session;
+                    if session.last_activity.is_empty() {
+                        session.last_activity = session.start_time.clone();
+                    }
+                    return Ok(session);
+                }
+                "trailing data after the session".to_string()
+            }
+            Ok(session) => format!("the file holds session {:?}", session.session_id),
+            Err(err) => {
+                let at = err.path().to_string();
+                let inner = crate::io_util::one_line(&err.into_inner().to_string());
+                if at.is_empty() || at == "." {
+                    inner
+                } else {
+                    format!("at `{at}`: {inner}")
+                }
+            }
+        };
+        Err(self.set_aside(id, Kind::Plain, &why, held))
+    }
+
+    /// Moves a session that cannot be parsed aside (`<id>.corrupt`,
+    /// `<id>.json.corrupt`), never deleting or overwriting it, and returns
+    /// the error to report. Re-checks under the lock first.
+    fn set_aside(&self, id: &str, kind: Kind, why: &str, held: Option<&Lock>) -> Error {
+        let taken;
+        if held.is_none() {
+            taken = match Lock::exclusive(&self.lock_path(id)) {
+                Ok(lock) => lock,
+                Err(err) => return err,
+            };
+            // Re-check with the lock held: a writer may have repaired it.
+            let still_bad = match kind {
+                Kind::Journal => self.load_journal_locked_check(id),
+                Kind::Plain => self.plain_is_bad(id),
+            };
+            if !still_bad {
+                drop(taken);
+                return Error::Corrupt(format!("session {id} changed while being read; try again"));
+            }
+        }
+        let (from, base) = match kind {
+            Kind::Journal => (self.session_dir(id), format!("{id}.corrupt")),
+            Kind::Plain => (self.plain_path(id), format!("{id}.json.corrupt")),
+        };
+        let mut to = self.dir.join(&base);
+        let mut n = 2;
+        while to.exists() {
+            to = self.dir.join(format!("{base}-{n}"));
+            n += 1;
+        }
+        let moved = std::fs::rename(&from, &to).and_then(|()| sync_dir(&self.dir));
+        match moved {
+            Ok(()) => Error::Corrupt(format!(
+                "session {id} is corrupt ({why}); it was moved aside to {}",
+                to.display()
+            )),
+            Err(err) => Error::Corrupt(format!(
+                "session {id} is corrupt ({why}); moving it aside failed: {}",
+                crate::error::describe_io(&err)
+            )),
+        }
+    }
+
+    /// Whether the journal is still corrupt (a full strict parse).
+    fn load_journal_locked_check(&self, id: &str) -> bool {
+        let path = self.session_dir(id).join(JOURNAL);
+        let Ok(bytes) = std::fs::read(&path) else {
+            return false;
+        };
+        let mut first = true;
+        let scan = journal::scan(&bytes, true, |line| {
+            journal::parse_line(line, first)?;
+            first = false;
+            Ok(())
+        });
+        matches!(scan.stop, Some(Stop::Corrupt(_))) || (scan.stop.is_none() && first)
+    }
+
+    fn plain_is_bad(&self, id: &str) -> bool {
+        match std::fs::read(self.plain_path(id)) {
+            Ok(bytes) => serde_json::from_slice::<Session>(&bytes)
+                .map(|s| s.session_id != id)
+                .unwrap_or(true),
+            Err(_) => false,
+        }
+    }
+
+    /// Every session id in the store with how it is stored. A session with
+    /// both a directory and a plain file (an import cut short) is the
+    /// directory's.
+    pub fn ids(&self) -> Result<Vec<(String, Kind)>> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.dir, &e)),
+        };
+        let mut dirs = std::collections::BTreeSet::new();
+        let mut plain = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io(&self.dir))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            if is_dir && is_uuid(name) {
+                dirs.insert(name.to_string());
+            } else if let Some(id) = name.strip_suffix(".json")
+                && is_uuid(id)
+                && !is_dir
+            {
+                plain.push(id.to_string());
+            }
+        }
+        let mut ids: Vec<(String, Kind)> = Vec::new();
+        for id in plain {
+            if !dirs.contains(&id) {
+                ids.push((id, Kind::Plain));
+            }
+        }
+        ids.extend(dirs.into_iter().map(|id| (id, Kind::Journal)));
+        Ok(ids)
+    }
+
+    /// Summaries of every session, newest `lastActivity` first. Reads each
+    /// session's small summary file (and a journal only past what that file
+    /// covers); plain spec files are parsed whole. A corrupt session is
+    /// moved aside and reported in `problems`.
+    pub fn list(&self) -> Result<Listing> {
+        let ids = self.ids()?;
+        let results = parallel_map(&ids, |(id, kind)| {
+            let result = match kind {
+                Kind::Journal => {
+                    let path = self.session_dir(id).join(JOURNAL);
+                    match File::open(&path) {
+                        Ok(file) => file
+                            .metadata()
+                            .map_err(io(&path))
+                            .and_then(|m| self.summarize_journal(id, &file, m.len(), None))
+                            .map(|(s, _)| s),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(not_found(id)),
+                        Err(e) => Err(Error::io(&path, &e)),
+                    }
+                }
+                Kind::Plain => self.read_plain(id, None).map(|s| s.summary()),
+            };
+            (id.clone(), result)
+        });
+        let mut listing = Listing::default();
+        for (id, result) in results {
+            match result {
+                Ok(summary) => listing.sessions.push(summary),
+                Err(Error::NotFound(_)) => {} // deleted while listing
+                Err(err) => listing.problems.push(Problem {
+                    session_id: id,
+                    message: err.to_string(),
+                }),
+            }
+        }
+        sort_newest_first(&mut listing.sessions);
+        Ok(listing)
+    }
+
+    /// The id of the most recently active session.
+    pub fn last(&self) -> Result<String> {
+        self.list()?
+            .sessions
+            .into_iter()
+            .next()
+            .map(|s| s.session_id)
+            .ok_or_else(|| Error::NotFound(format!("no sessions in {}", self.dir.display())))
+    }
+
+    // ----- deleting -------------------------------------------------------
+
+    /// Deletes a session and its snapshots (waiting for a writer to finish).
+    pub fn delete(&self, id: &str) -> Result<()> {
+        self.kind(id)?;
+        let _store = self.store_lock()?;
+        let lock = Lock::exclusive(&self.lock_path(id))?;
+        if !self.session_dir(id).exists() && !self.plain_path(id).exists() {
+            lock.remove();
+            return Err(not_found(id));
+        }
+        self.remove_locked(id, lock)
+    }
+
+    /// Removes a session's files with its lock held.
+    fn remove_locked(&self, id: &str, lock: Lock) -> Result<()> {
+        let dir = self.session_dir(id);
+        if dir.exists() {
+            let trash = self.dir.join(format!(
+                ".trash-{id}-{}-{}",
+                std::process::id(),
+                timestamp::now_millis()
+            ));
+            std::fs::rename(&dir, &trash).map_err(io(&dir))?;
+            sync_dir(&self.dir).map_err(io(&self.dir))?;
+            let _ = std::fs::remove_dir_all(&trash);
+        }
+        let plain = self.plain_path(id);
+        match std::fs::remove_file(&plain) {
+            Ok(()) => sync_dir(&self.dir).map_err(io(&self.dir))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&plain, &e)),
+        }
+        if let Some(snapshots) = &self.options.snapshots_dir {
+            let dir = snapshots.join(id);
+            match std::fs::remove_dir_all(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&dir, &e)),
+            }
+        }
+        lock.remove();
+        Ok(())
+    }
+
+    /// Keeps the `keep` most recently active sessions and deletes the rest,
+    /// skipping any a writer holds. With `dry_run`, only reports.
+    pub fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
+        self.ensure_dir()?;
+        let _store = self.store_lock()?;
+        if !dry_run {
+            self.sweep_leftovers();
+        }
+        let sessions = self.list()?.sessions;
+        let mut report = CleanupReport {
+            dry_run,
+            ..CleanupReport::default()
+        };
+        for (i, summary) in sessions.into_iter().enumerate() {
+            if (i as u64) < keep {
+                report.kept += 1;
+                continue;
+            }
+            let id = summary.session_id;
+            if dry_run {
+                report.deleted.push(id);
+                continue;
+            }
+            match Lock::try_exclusive(&self.lock_path(&id))? {
+                Some(lock) => {
+                    self.remove_locked(&id, lock)?;
+                    report.deleted.push(id);
+                }
+                None => {
+                    report.kept += 1;
+                    report.skipped_locked.push(id);
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    // ----- branching ------------------------------------------------------
+
+    /// A new session holding the history of `id` before message index `at`
+    /// (with the tool calls of the turns kept), recording `parentSessionId`
+    /// and `branchPoint`. `at` may be the message count (a full copy); a
+    /// message answering a tool call cannot start a branch.
+    pub fn branch(&self, id: &str, at: u64, title: Option<String>) -> Result<Created> {
+        let loaded = self.load(id)?;
+        let source = &loaded.session;
+        let count = source.messages.len() as u64;
+        if at > count {
+            return Err(Error::input(format!(
+                "message index {at} is out of range: session {id} has {count} messages, so a branch point is 0 to {count}"
+            )));
+        }
+        if at < count && source.messages[at as usize].is_tool_result() {
+            return Err(Error::input(format!(
+                "message {at} answers a tool call of the turn before it, and a branch never separates them; branch at {} or later",
+                at + 1
+            )));
+        }
+        let now = timestamp::format_millis(self.now());
+        let mut body = Vec::new();
+        for (slot, tokens) in loaded.order.iter().zip(&loaded.tokens) {
+            let entry = match *slot {
+                Slot::Message(i) if i as u64 >= at => break,
+                Slot::Message(i) => Entry::Message(source.messages[i].clone()),
+                Slot::ToolCall(i) => Entry::ToolCall(source.tool_calls[i].clone()),
+            };
+            let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
+            body.extend(journal::entry_line(&entry, &now, Some(tokens)));
+        }
+        let mut metadata = source.metadata.clone();
+        metadata.token_count = 0;
+        metadata.compression_count = 0;
+        metadata.compression_history.clear();
+        let head = SessionHead {
+            session_id: new_id(),
+            start_time: now.clone(),
+            last_activity: now,
+            model: source.model.clone(),
+            provider: source.provider.clone(),
+            title: title.or_else(|| source.title.clone()),
+            parent_session_id: Some(id.to_string()),
+            branch_point: Some(at),
+            metadata,
+            extra: source.extra.clone(),
+        };
+        self.create_with(head, body)
+    }
+
+    /// The sessions branched from `id` (from summaries only).
+    pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        check_id(id, "session")?;
+        Ok(self
+            .list()?
+            .sessions
+            .into_iter()
+            .filter(|s| s.parent_session_id.as_deref() == Some(id))
+            .collect())
+    }
+}
+
+fn plain_order(session: &Session) -> (Vec<Slot>, Vec<Option<u64>>) {
+    let mut order = Vec::new();
+    let (mut m, mut t) = (0, 0);
+    for entry in session.timeline_by_time() {
+        match entry {
+            Entry::Message(_) => {
+                order.push(Slot::Message(m));
+                m += 1;
+            }
+            Entry::ToolCall(_) => {
+                order.push(Slot::ToolCall(t));
+                t += 1;
+            }
+        }
+    }
+    let tokens = vec![None; order.len()];
+    (order, tokens)
+}
+
+/// Sorts summaries newest `lastActivity` first (ties: newest start, then id).
+pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
+    let key = |s: &SessionSummary| {
+        (
+            timestamp::parse(&s.last_activity).unwrap_or(i64::MIN),
+            timestamp::parse(&s.start_time).unwrap_or(i64::MIN),
+        )
+    };
+    sessions.sort_by(|a, b| {
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| a.session_id.cmp(&b.session_id))
+    });
+}
+
+/// Maps `f` over `items` on the machine's cores, keeping the order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
+    if threads <= 1 || items.len() < 64 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+fn not_found(id: &str) -> Error {
+    Error::NotFound(format!("no session {id}"))
+}
+
+fn newer(path: &Path, format: u64) -> Error {
+    Error::Io {
+        path: path.to_path_buf(),
+        message: format!(
+            "written by a newer ollm (journal format {format}, this one reads {}); upgrade ollm",
+            journal::FORMAT
+        ),
+    }
+}
+
+fn read_summary(dir: &Path) -> Option<SummaryFile> {
+    let mut bytes = Vec::new();
+    File::open(dir.join(SUMMARY))
+        .ok()?
+        .take(1 << 20)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+fn write_summary(dir: &Path, summary: &SessionSummary, journal_bytes: u64) -> std::io::Result<()> {
+    let file = SummaryFile {
+        format: journal::FORMAT,
+        journal_bytes,
+        summary: summary.clone(),
+    };
+    let mut bytes = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    let tmp = dir.join(format!("{SUMMARY}.tmp"));
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, dir.join(SUMMARY))
+}
+
+fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
+    let len = end.saturating_sub(start) as usize;
+    let mut bytes = vec![0; len];
+    let mut done = 0;
+    while done < len {
+        let n = file.read_at(&mut bytes[done..], start + done as u64)?;
+        if n == 0 {
+            bytes.truncate(done);
+            break;
+        }
+        done += n;
+    }
+    Ok(bytes)
+}
