@@ -27,6 +27,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand help 'Show help for ollm, or for one tool (`ollm help session`)'
             cand config 'Print the effective shared configuration, or every key with its origin'
             cand env 'Run a tool with secrets stripped from its environment'
+            cand compress 'Count tokens of a conversation and compress it to fit a context window'
+            cand session 'Durable, searchable, branchable session history (the spec''s session format), with snapshots'
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -81,6 +83,348 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;env;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;compress'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
+            cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
+            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
+            cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
+            cand --strategy 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target'
+            cand --target 'Size to compress to (default: threshold × limit)'
+            cand --preserve-recent 'Tokens of the most recent history kept verbatim (default 4096)'
+            cand --summary-max-tokens 'The summary''s token budget (default 1024)'
+            cand --summarizer-cmd 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout'
+            cand --summarizer-api 'openai (/v1/chat/completions) or ollama (/api/chat)'
+            cand --summarizer-url 'The model server''s base URL'
+            cand --summarizer-model 'The model to ask for the summary'
+            cand --timeout 'Seconds to wait for the summarizer before truncating instead'
+            cand --no-keep-user-messages 'Let user messages be summarized or dropped like the others'
+            cand --force 'Compress even when the history is below the trigger (or compression is disabled)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand compress 'Compress the history and print the result as JSON (`compressedMessages`, `originalTokenCount`, `compressedTokenCount`, `strategy`, `status`, …). Exit code 0 whenever a result is printed; `status` tells what happened: compressed, not-needed, disabled, fallback-truncate, rejected-not-smaller'
+            cand count 'Count tokens: the total and each message''s and tool call''s'
+            cand check 'Say whether compression is needed (exit code 1 when it is, 0 when not), with the numbers behind the verdict as JSON'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;compress;compress'= {
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
+            cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
+            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
+            cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
+            cand --strategy 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target'
+            cand --target 'Size to compress to (default: threshold × limit)'
+            cand --preserve-recent 'Tokens of the most recent history kept verbatim (default 4096)'
+            cand --summary-max-tokens 'The summary''s token budget (default 1024)'
+            cand --summarizer-cmd 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout'
+            cand --summarizer-api 'openai (/v1/chat/completions) or ollama (/api/chat)'
+            cand --summarizer-url 'The model server''s base URL'
+            cand --summarizer-model 'The model to ask for the summary'
+            cand --timeout 'Seconds to wait for the summarizer before truncating instead'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --no-keep-user-messages 'Let user messages be summarized or dropped like the others'
+            cand --force 'Compress even when the history is below the trigger (or compression is disabled)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;compress;count'= {
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
+            cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;compress;check'= {
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
+            cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
+            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
+            cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;compress;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+            cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand view 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand resume 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+            cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+            cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+            cand export 'Export a session as the spec''s JSON or a Markdown transcript'
+            cand delete 'Delete a session and its snapshots'
+            cand rm 'Delete a session and its snapshots'
+            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+            cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+            cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+            cand branches 'List the sessions branched from a session'
+            cand snapshot 'Context snapshots: create, list, show, restore, delete'
+            cand snapshots 'Context snapshots: create, list, show, restore, delete'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;session;create'= {
+            cand --model 'model'
+            cand --provider 'provider'
+            cand --title 'A name for the session (additive field `title`)'
+            cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;record'= {
+            cand --role 'Shorthand: a plain text message with this role'
+            cand --text 'Shorthand: the message''s text (`-` reads it from stdin)'
+            cand --tool 'Shorthand: a tool call with this tool name'
+            cand --args 'The tool call''s arguments (a JSON object)'
+            cand --result 'The tool''s result for the model (llmContent)'
+            cand --display 'The tool''s result for display (returnDisplay)'
+            cand --call-id 'The tool call''s id (default: a new one)'
+            cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;get'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;view'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;resume'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;list'= {
+            cand --limit 'limit'
+            cand --offset 'offset'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;ls'= {
+            cand --limit 'limit'
+            cand --offset 'offset'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;search'= {
+            cand --role 'Only messages of this role (`tool` also matches tool calls)'
+            cand --limit 'limit'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -e 'PATTERN is a regular expression (Rust regex syntax)'
+            cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
+            cand -i 'i'
+            cand --ignore-case 'ignore-case'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;export'= {
+            cand --format 'format'
+            cand -o 'Write here (atomically) instead of stdout'
+            cand --output 'Write here (atomically) instead of stdout'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;delete'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;rm'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;cleanup'= {
+            cand --keep 'keep'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --dry-run 'Show what would be deleted'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;clear'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --all 'Required: delete all sessions'
+            cand -y 'Do not ask; required when stdin or stderr is not a terminal'
+            cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
+            cand --dry-run 'dry-run'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;branch'= {
+            cand --at 'The message index to branch at (0 to the message count)'
+            cand --title 'title'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;branches'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshot'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+        }
+        &'ollm;session;snapshots'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+        }
+        &'ollm;session;snapshot;create'= {
+            cand --summary 'summary'
+            cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshots;create'= {
+            cand --summary 'summary'
+            cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshot;list'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshots;list'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshot;show'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshots;show'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshot;restore'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --as-session 'Create a new session holding the context; prints its id'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshots;restore'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --as-session 'Create a new session holding the context; prints its id'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshot;delete'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;snapshots;delete'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'

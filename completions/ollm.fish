@@ -31,6 +31,8 @@ complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print versio
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "compress" -d 'Count tokens of a conversation and compress it to fit a context window'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -66,3 +68,211 @@ complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcomman
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l strategy -d 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target' -r -f -a "summarize\t''
+truncate\t''
+hybrid\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l target -d 'Size to compress to (default: threshold × limit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+ollama\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "compress" -d 'Compress the history and print the result as JSON (`compressedMessages`, `originalTokenCount`, `compressedTokenCount`, `strategy`, `status`, …). Exit code 0 whenever a result is printed; `status` tells what happened: compressed, not-needed, disabled, fallback-truncate, rejected-not-smaller'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "count" -d 'Count tokens: the total and each message\'s and tool call\'s'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "check" -d 'Say whether compression is needed (exit code 1 when it is, 0 when not), with the numbers behind the verdict as JSON'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l strategy -d 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target' -r -f -a "summarize\t''
+truncate\t''
+hybrid\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l target -d 'Size to compress to (default: threshold × limit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+ollama\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-url -d 'The model server\'s base URL' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "view" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "resume" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "delete" -d 'Delete a session and its snapshots'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session and its snapshots'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l model -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l provider -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l title -d 'A name for the session (additive field `title`)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l max-sessions -d 'Sessions to keep (services.session.maxSessions; 0: no limit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l role -d 'Shorthand: a plain text message with this role' -r -f -a "user\t''
+assistant\t''
+system\t''
+tool\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l text -d 'Shorthand: the message\'s text (`-` reads it from stdin)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l tool -d 'Shorthand: a tool call with this tool name' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l args -d 'The tool call\'s arguments (a JSON object)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l result -d 'The tool\'s result for the model (llmContent)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l display -d 'The tool\'s result for display (returnDisplay)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l call-id -d 'The tool call\'s id (default: a new one)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l tokens -d 'The record\'s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l offset -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l offset -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s i -l ignore-case
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -r -f -a "json\t''
+markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s o -l output -d 'Write here (atomically) instead of stdout' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l keep -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l dry-run -d 'Show what would be deleted'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l all -d 'Required: delete all sessions'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l dry-run
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l at -d 'The message index to branch at (0 to the message count)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l title -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'

@@ -7,12 +7,14 @@ use serde_json::{Value, json};
 
 use super::engine::{self, Settings};
 use super::history::{History, ItemKind};
+use super::session::{SnapshotPolicy, compress_session};
 use super::summarizer::{CommandSummarizer, HttpSummarizer, Summarizer};
 use super::tokens::{Tokenizer, count_items};
 use crate::cli::{GlobalOpts, footer};
 use crate::config::{self, CompressionConfig, ConfigArgs, FlagOverride, LoadOptions, Loaded};
 use crate::error::{ExitCode, Result};
 use crate::io_util;
+use crate::session::{Snapshots, Store};
 
 const EXAMPLES: &str =
     "  ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
@@ -85,6 +87,11 @@ pub struct InputArgs {
     /// The server for `--tokenizer server` (default: the summarizer URL).
     #[arg(long, value_name = "URL")]
     pub tokenizer_url: Option<String>,
+    /// Read the history of this stored session (ollm-session) instead of
+    /// INPUT. The session file is never rewritten; `compress` increases
+    /// its compressionCount and snapshots it first at snapshots.autoThreshold.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -338,7 +345,25 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
     Tokenizer::from_name(&config.tokenizer, url, timeout_of(config))
 }
 
-fn read_history(source: &str) -> Result<History> {
+fn read_history(input: &InputArgs, config: &config::Config) -> Result<History> {
+    if let Some(id) = &input.session {
+        if input.input != "-" {
+            return Err(crate::Error::usage(
+                "give INPUT or --session, not both (try --help)",
+            ));
+        }
+        let session = Store::from_config(config).get(id)?;
+        let messages = session
+            .messages
+            .iter()
+            .filter_map(|m| serde_json::to_value(m).ok());
+        let calls = session
+            .tool_calls
+            .iter()
+            .filter_map(|c| serde_json::to_value(c).ok());
+        return History::from_parts(messages.collect(), calls.collect());
+    }
+    let source = input.input.as_str();
     let text = io_util::read_text(source)?;
     let name = if source == "-" {
         "standard input"
@@ -387,14 +412,40 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
     let loaded = load(global, args.overrides())?;
     let config = &loaded.config.services.compression;
     let tokenizer = tokenizer_of(config)?;
-    let history = read_history(&args.input.input)?;
     let summarizer = summarizer_of(config, args.summarizer_cmd.as_deref());
-    let outcome = engine::compress(
-        &history,
-        &tokenizer,
-        &settings_of(config, args.force),
-        summarizer.as_ref(),
-    )?;
+    let settings = settings_of(config, args.force);
+    if let Some(id) = &args.input.session {
+        if args.input.input != "-" {
+            return Err(crate::Error::usage(
+                "give INPUT or --session, not both (try --help)",
+            ));
+        }
+        let all = &loaded.config;
+        let policy = SnapshotPolicy {
+            enabled: all.snapshots.enabled && all.snapshots.auto_create,
+            threshold: all.snapshots.auto_threshold,
+        };
+        let done = compress_session(
+            &Store::from_config(all),
+            &Snapshots::from_config(all),
+            policy,
+            id,
+            &tokenizer,
+            &settings,
+            summarizer.as_ref(),
+        )?;
+        for warning in &done.outcome.warnings {
+            crate::diag::warn(warning);
+        }
+        let mut out = done.outcome.to_json(done.has_tool_calls);
+        out["sessionId"] = json!(id);
+        out["compressionCount"] = json!(done.compression_count);
+        out["snapshotId"] = json!(done.snapshot_id);
+        io_util::print_json(&out)?;
+        return Ok(ExitCode::Success);
+    }
+    let history = read_history(&args.input, &loaded.config)?;
+    let outcome = engine::compress(&history, &tokenizer, &settings, summarizer.as_ref())?;
     for warning in &outcome.warnings {
         crate::diag::warn(warning);
     }
@@ -407,7 +458,7 @@ fn run_count(global: &GlobalOpts, args: &CountArgs) -> Result<ExitCode> {
     args.input.overrides(&mut flags);
     let loaded = load(global, flags)?;
     let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
-    let history = read_history(&args.input.input)?;
+    let history = read_history(&args.input, &loaded.config)?;
     let counts = count_items(&tokenizer, &history.items)?;
     let mut messages = Vec::new();
     let mut calls = Vec::new();
@@ -444,7 +495,7 @@ fn run_check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     let loaded = load(global, flags)?;
     let config = &loaded.config.services.compression;
     let tokenizer = tokenizer_of(config)?;
-    let history = read_history(&args.input.input)?;
+    let history = read_history(&args.input, &loaded.config)?;
     let counts = count_items(&tokenizer, &history.items)?;
     let verdict = engine::check(
         &history,

@@ -142,6 +142,18 @@ pub fn compress(
     settings: &Settings,
     summarizer: &dyn Summarizer,
 ) -> Result<Outcome> {
+    compress_with(history, tokenizer, settings, summarizer, &mut |_| Ok(()))
+}
+
+/// [`compress`], calling `before` with the verdict once it is decided that
+/// a compression will be attempted (the session flow snapshots there).
+pub fn compress_with(
+    history: &History,
+    tokenizer: &Tokenizer,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+    before: &mut dyn FnMut(&Verdict) -> Result<()>,
+) -> Result<Outcome> {
     let counts = count_items(tokenizer, &history.items)?;
     let verdict = check(
         history,
@@ -177,6 +189,7 @@ pub fn compress(
     if !verdict.needed && !settings.force {
         return Ok(unchanged(Status::NotNeeded, None));
     }
+    before(&verdict)?;
 
     let units = history.units();
     let unit_tokens: Vec<u64> = units.iter().map(|r| counts.of(r.clone())).collect();

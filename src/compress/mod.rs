@@ -9,6 +9,7 @@ pub mod engine;
 pub mod history;
 pub mod http;
 pub mod plan;
+pub mod session;
 pub mod summarizer;
 pub mod tokens;
 

@@ -650,3 +650,157 @@ fn config_shows_the_compression_keys() {
     assert_eq!(c["keepUserMessages"], true);
     assert_eq!(c["preserveRecent"], 4096);
 }
+
+// ---------------------------------------------------------------- --session
+
+/// A stored session holding the fixture's messages and tool calls.
+fn stored_session(sandbox: &Sandbox) -> (String, Value) {
+    let out = sandbox
+        .cmd("ollm-session")
+        .args(["create", "--model", "smollm2", "--provider", "llama.cpp"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = json(&out)["sessionId"].as_str().unwrap().to_string();
+    let session: Value = serde_json::from_str(FIXTURE).unwrap();
+    let mut records: Vec<&Value> = session["messages"].as_array().unwrap().iter().collect();
+    records.extend(session["toolCalls"].as_array().unwrap());
+    records.sort_by_key(|r| r["timestamp"].as_str().unwrap().to_string());
+    let ndjson: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let out = sandbox
+        .cmd("ollm-session")
+        .args(["record", &id])
+        .write_stdin(ndjson)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (id, session)
+}
+
+fn get_session(sandbox: &Sandbox, id: &str) -> Value {
+    json(
+        &sandbox
+            .cmd("ollm-session")
+            .args(["get", id])
+            .output()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
+    let sandbox = Sandbox::new();
+    let (id, fixture) = stored_session(&sandbox);
+    let before = get_session(&sandbox, &id);
+    assert_eq!(before["messages"], fixture["messages"]);
+
+    // 1590 tokens of a 1700 limit: 94% usage, above the 0.85 snapshot threshold.
+    let args = [
+        "--session",
+        &id,
+        "--strategy",
+        "truncate",
+        "--limit",
+        "1700",
+        "--preserve-recent",
+        "300",
+    ];
+    let out = sandbox.cmd("ollm-compress").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed");
+    assert_eq!(v["sessionId"], id.as_str());
+    assert_eq!(v["compressionCount"], 1);
+    let snapshot = v["snapshotId"]
+        .as_str()
+        .expect("a snapshot before compressing")
+        .to_string();
+
+    let after = get_session(&sandbox, &id);
+    assert_eq!(
+        after["messages"], before["messages"],
+        "messages never rewritten"
+    );
+    assert_eq!(after["toolCalls"], before["toolCalls"]);
+    assert_eq!(after["metadata"]["compressionCount"], 1);
+    let history = after["metadata"]["compressionHistory"].as_array().unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0]["strategy"], "truncate");
+    assert_eq!(history[0]["snapshotId"], snapshot.as_str());
+
+    let list = json(
+        &sandbox
+            .cmd("ollm-session")
+            .args(["snapshot", "list", &id])
+            .output()
+            .unwrap(),
+    );
+    assert!(list.to_string().contains(&snapshot), "{list}");
+
+    // A run that changes nothing does not count.
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", &id, "--limit", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["status"], "not-needed");
+    assert_eq!(json(&out)["compressionCount"], 1);
+    // Below the snapshot threshold, a forced compression takes no snapshot.
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args([
+            "--session",
+            &id,
+            "--strategy",
+            "truncate",
+            "--limit",
+            "4000",
+            "--target",
+            "1200",
+            "--force",
+        ])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed", "{v}");
+    assert_eq!(v["compressionCount"], 2);
+    assert_eq!(v["snapshotId"], Value::Null);
+    assert_eq!(
+        get_session(&sandbox, &id)["metadata"]["compressionCount"],
+        2
+    );
+}
+
+#[test]
+fn session_errors_are_one_line_with_the_documented_codes() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", "6f1c2a4e-0000-4000-8000-000000000000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", "../etc/passwd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-compress");
+    let (id, _) = stored_session(&sandbox);
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["count", "--session", &id, "x.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["count", "--session", &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["toolCalls"].as_array().unwrap().len(), 8);
+}

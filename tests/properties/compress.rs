@@ -1,6 +1,5 @@
-//! Properties 10–12: compression trigger, what compression preserves, and
-//! that it shrinks the history. (Property 13, the session's compression
-//! count, is in the session-store tests of `ollm-compress --session`.)
+//! Properties 10–13: compression trigger, what compression preserves, that
+//! it shrinks the history, and the session's compression count.
 //!
 //! The summarizer here is a deterministic test double (or one that always
 //! fails, to exercise the truncate fallback); the real model is exercised by
@@ -45,7 +44,16 @@ fn text() -> impl Strategy<Value = String> {
 
 fn message(role: &'static str, text: String, n: usize) -> Value {
     json!({"role": role, "parts": [{"type": "text", "text": text}],
-           "timestamp": format!("2026-01-27T10:00:{n:05}Z")})
+           "timestamp": stamp(n)})
+}
+
+fn stamp(n: usize) -> String {
+    format!(
+        "2026-01-27T{:02}:{:02}:{:02}Z",
+        10 + n / 3600,
+        (n / 60) % 60,
+        n % 60
+    )
 }
 
 /// A turn: a user message, an assistant message, or an assistant tool call
@@ -78,7 +86,7 @@ fn history() -> impl Strategy<Value = Vec<Value>> {
                     out.push(json!({"role": "assistant", "parts": [
                         {"type": "text", "text": call},
                         {"type": "functionCall", "name": "run", "args": {"n": n}}],
-                        "timestamp": format!("2026-01-27T10:00:{n:05}Z")}));
+                        "timestamp": stamp(n)}));
                     for r in results {
                         n += 1;
                         out.push(message("tool", r, n));
@@ -235,6 +243,50 @@ proptest! {
         }
         if fail && strategy != CompressionStrategy::Truncate && outcome.status != Status::RejectedNotSmaller {
             prop_assert_eq!(outcome.status, Status::FallbackTruncate);
+        }
+    }
+}
+
+proptest! {
+    // Each case writes a session to disk: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Property 13: each compression of a stored session that changes the
+    /// history increases metadata.compressionCount by exactly 1 (and one
+    /// that changes nothing leaves it); the session's messages are never
+    /// rewritten.
+    #[test]
+    fn property_13_compression_count_increments(
+        messages in history(),
+        runs in prop::collection::vec((strategy(), any::<bool>(), any::<bool>(), 0u64..2000), 1..5),
+    ) {
+        use ollm::compress::session::{SnapshotPolicy, compress_session};
+        use ollm::session::{Entry, NewSession, Snapshots, Store, StoreOptions};
+
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path().join("sessions"), StoreOptions::default());
+        let snapshots = Snapshots::new(dir.path().join("snapshots"), 5);
+        let id = store.create(&NewSession { model: "m".into(), provider: "p".into(), title: None })
+            .unwrap().session_id;
+        for m in &messages {
+            store.record(&id, &Entry::from_input(m.clone(), "2026-01-27T10:00:00Z").unwrap(), None).unwrap();
+        }
+        let stored = store.get(&id).unwrap().messages;
+        let policy = SnapshotPolicy { enabled: true, threshold: 0.85 };
+        let mut expected = 0;
+        for (strategy, force, fail, target) in runs {
+            let mut settings = settings(strategy, target, 200);
+            settings.force = force;
+            settings.limit = 1500;
+            let done = compress_session(&store, &snapshots, policy, &id, &Tokenizer::Cl100k,
+                &settings, &Double { fail }).unwrap();
+            if done.outcome.changed() {
+                expected += 1;
+            }
+            prop_assert_eq!(done.compression_count, expected);
+            let session = store.get(&id).unwrap();
+            prop_assert_eq!(session.metadata.compression_count, expected);
+            prop_assert_eq!(&session.messages, &stored);
         }
     }
 }

@@ -1,0 +1,459 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'ollm-session'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'ollm-session' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session and its snapshots')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session and its snapshots')
+            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint')
+            [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
+            [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;create' {
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'model')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A name for the session (additive field `title`)')
+            [CompletionResult]::new('--max-sessions', '--max-sessions', [CompletionResultType]::ParameterName, 'Sessions to keep (services.session.maxSessions; 0: no limit)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;record' {
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Shorthand: a plain text message with this role')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Shorthand: the message''s text (`-` reads it from stdin)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Shorthand: a tool call with this tool name')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The tool call''s arguments (a JSON object)')
+            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The tool''s result for the model (llmContent)')
+            [CompletionResult]::new('--display', '--display', [CompletionResultType]::ParameterName, 'The tool''s result for display (returnDisplay)')
+            [CompletionResult]::new('--call-id', '--call-id', [CompletionResultType]::ParameterName, 'The tool call''s id (default: a new one)')
+            [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;get' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or markdown (default on a terminal)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;view' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or markdown (default on a terminal)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;resume' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or markdown (default on a terminal)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;list' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;ls' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;search' {
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
+            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'i')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'ignore-case')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;export' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here (atomically) instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here (atomically) instead of stdout')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;delete' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;rm' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;cleanup' {
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'keep')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;clear' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Required: delete all sessions')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'dry-run')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;branch' {
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'The message index to branch at (0 to the message count)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;branches' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;snapshots' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;snapshot;create' {
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;create' {
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;list' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;list' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;show' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;show' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;restore' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;restore' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;delete' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;delete' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;snapshot;help;create' {
+            break
+        }
+        'ollm-session;snapshot;help;list' {
+            break
+        }
+        'ollm-session;snapshot;help;show' {
+            break
+        }
+        'ollm-session;snapshot;help;restore' {
+            break
+        }
+        'ollm-session;snapshot;help;delete' {
+            break
+        }
+        'ollm-session;snapshot;help;help' {
+            break
+        }
+        'ollm-session;snapshots;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;snapshots;help;create' {
+            break
+        }
+        'ollm-session;snapshots;help;list' {
+            break
+        }
+        'ollm-session;snapshots;help;show' {
+            break
+        }
+        'ollm-session;snapshots;help;restore' {
+            break
+        }
+        'ollm-session;snapshots;help;delete' {
+            break
+        }
+        'ollm-session;snapshots;help;help' {
+            break
+        }
+        'ollm-session;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session and its snapshots')
+            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint')
+            [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ollm-session;help;create' {
+            break
+        }
+        'ollm-session;help;record' {
+            break
+        }
+        'ollm-session;help;get' {
+            break
+        }
+        'ollm-session;help;list' {
+            break
+        }
+        'ollm-session;help;search' {
+            break
+        }
+        'ollm-session;help;export' {
+            break
+        }
+        'ollm-session;help;delete' {
+            break
+        }
+        'ollm-session;help;cleanup' {
+            break
+        }
+        'ollm-session;help;clear' {
+            break
+        }
+        'ollm-session;help;branch' {
+            break
+        }
+        'ollm-session;help;branches' {
+            break
+        }
+        'ollm-session;help;snapshot' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            break
+        }
+        'ollm-session;help;snapshot;create' {
+            break
+        }
+        'ollm-session;help;snapshot;list' {
+            break
+        }
+        'ollm-session;help;snapshot;show' {
+            break
+        }
+        'ollm-session;help;snapshot;restore' {
+            break
+        }
+        'ollm-session;help;snapshot;delete' {
+            break
+        }
+        'ollm-session;help;config' {
+            break
+        }
+        'ollm-session;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

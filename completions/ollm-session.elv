@@ -1,0 +1,391 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[ollm-session] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'ollm-session'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'ollm-session'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+            cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand view 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand resume 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+            cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+            cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+            cand export 'Export a session as the spec''s JSON or a Markdown transcript'
+            cand delete 'Delete a session and its snapshots'
+            cand rm 'Delete a session and its snapshots'
+            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+            cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+            cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+            cand branches 'List the sessions branched from a session'
+            cand snapshot 'Context snapshots: create, list, show, restore, delete'
+            cand snapshots 'Context snapshots: create, list, show, restore, delete'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;create'= {
+            cand --model 'model'
+            cand --provider 'provider'
+            cand --title 'A name for the session (additive field `title`)'
+            cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;record'= {
+            cand --role 'Shorthand: a plain text message with this role'
+            cand --text 'Shorthand: the message''s text (`-` reads it from stdin)'
+            cand --tool 'Shorthand: a tool call with this tool name'
+            cand --args 'The tool call''s arguments (a JSON object)'
+            cand --result 'The tool''s result for the model (llmContent)'
+            cand --display 'The tool''s result for display (returnDisplay)'
+            cand --call-id 'The tool call''s id (default: a new one)'
+            cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;get'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;view'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;resume'= {
+            cand --format 'json (default when piped) or markdown (default on a terminal)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --messages 'Only the messages array'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;list'= {
+            cand --limit 'limit'
+            cand --offset 'offset'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;ls'= {
+            cand --limit 'limit'
+            cand --offset 'offset'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;search'= {
+            cand --role 'Only messages of this role (`tool` also matches tool calls)'
+            cand --limit 'limit'
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -e 'PATTERN is a regular expression (Rust regex syntax)'
+            cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
+            cand -i 'i'
+            cand --ignore-case 'ignore-case'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;export'= {
+            cand --format 'format'
+            cand -o 'Write here (atomically) instead of stdout'
+            cand --output 'Write here (atomically) instead of stdout'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;delete'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;rm'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;cleanup'= {
+            cand --keep 'keep'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --dry-run 'Show what would be deleted'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;clear'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --all 'Required: delete all sessions'
+            cand -y 'Do not ask; required when stdin or stderr is not a terminal'
+            cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
+            cand --dry-run 'dry-run'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;branch'= {
+            cand --at 'The message index to branch at (0 to the message count)'
+            cand --title 'title'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;branches'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;snapshots'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;snapshot;create'= {
+            cand --summary 'summary'
+            cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;create'= {
+            cand --summary 'summary'
+            cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;list'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;list'= {
+            cand --format 'format'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;show'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;show'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;restore'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --as-session 'Create a new session holding the context; prints its id'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;restore'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --as-session 'Create a new session holding the context; prints its id'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;delete'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;delete'= {
+            cand --session 'session'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;help'= {
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;snapshot;help;create'= {
+        }
+        &'ollm-session;snapshot;help;list'= {
+        }
+        &'ollm-session;snapshot;help;show'= {
+        }
+        &'ollm-session;snapshot;help;restore'= {
+        }
+        &'ollm-session;snapshot;help;delete'= {
+        }
+        &'ollm-session;snapshot;help;help'= {
+        }
+        &'ollm-session;snapshots;help'= {
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;snapshots;help;create'= {
+        }
+        &'ollm-session;snapshots;help;list'= {
+        }
+        &'ollm-session;snapshots;help;show'= {
+        }
+        &'ollm-session;snapshots;help;restore'= {
+        }
+        &'ollm-session;snapshots;help;delete'= {
+        }
+        &'ollm-session;snapshots;help;help'= {
+        }
+        &'ollm-session;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;help'= {
+            cand create 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+            cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+            cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+            cand export 'Export a session as the spec''s JSON or a Markdown transcript'
+            cand delete 'Delete a session and its snapshots'
+            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+            cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+            cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+            cand branches 'List the sessions branched from a session'
+            cand snapshot 'Context snapshots: create, list, show, restore, delete'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ollm-session;help;create'= {
+        }
+        &'ollm-session;help;record'= {
+        }
+        &'ollm-session;help;get'= {
+        }
+        &'ollm-session;help;list'= {
+        }
+        &'ollm-session;help;search'= {
+        }
+        &'ollm-session;help;export'= {
+        }
+        &'ollm-session;help;delete'= {
+        }
+        &'ollm-session;help;cleanup'= {
+        }
+        &'ollm-session;help;clear'= {
+        }
+        &'ollm-session;help;branch'= {
+        }
+        &'ollm-session;help;branches'= {
+        }
+        &'ollm-session;help;snapshot'= {
+            cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+            cand list 'A session''s snapshots, newest first'
+            cand show 'Print a whole snapshot'
+            cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
+            cand delete 'Delete a snapshot'
+        }
+        &'ollm-session;help;snapshot;create'= {
+        }
+        &'ollm-session;help;snapshot;list'= {
+        }
+        &'ollm-session;help;snapshot;show'= {
+        }
+        &'ollm-session;help;snapshot;restore'= {
+        }
+        &'ollm-session;help;snapshot;delete'= {
+        }
+        &'ollm-session;help;config'= {
+        }
+        &'ollm-session;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

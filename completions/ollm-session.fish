@@ -1,0 +1,248 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ollm_session_global_optspecs
+    string join \n config= data-dir= h/help V/version
+end
+
+function __fish_ollm_session_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ollm_session_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ollm_session_using_subcommand
+    set -l cmd (__fish_ollm_session_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -s V -l version -d 'Print version'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "view" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "resume" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -d 'Delete a session and its snapshots'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session and its snapshots'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l model -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l provider -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l title -d 'A name for the session (additive field `title`)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l max-sessions -d 'Sessions to keep (services.session.maxSessions; 0: no limit)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l role -d 'Shorthand: a plain text message with this role' -r -f -a "user\t''
+assistant\t''
+system\t''
+tool\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l text -d 'Shorthand: the message\'s text (`-` reads it from stdin)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l tool -d 'Shorthand: a tool call with this tool name' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l args -d 'The tool call\'s arguments (a JSON object)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l result -d 'The tool\'s result for the model (llmContent)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l display -d 'The tool\'s result for display (returnDisplay)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l call-id -d 'The tool call\'s id (default: a new one)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l tokens -d 'The record\'s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
+markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -r -f -a "json\t''
+markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically) instead of stdout' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l keep -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l dry-run -d 'Show what would be deleted'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l all -d 'Required: delete all sessions'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'The message index to branch at (0 to the message count)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l summary -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l summary -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
+table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session and its snapshots'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot'
