@@ -1,6 +1,7 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod compress;
 mod context;
 mod discover;
 mod loopcheck;
