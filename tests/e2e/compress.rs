@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, json, stderr};
+use crate::support::{Sandbox, assert_one_line_error, json, real_model, stderr};
 
 const FIXTURE: &str = include_str!("../fixtures/compress/session.json");
 
@@ -510,36 +510,6 @@ fn a_summarizer_command_gets_the_prompt_on_stdin() {
 }
 
 // ---------------------------------------------------------------- real model
-
-/// The llama.cpp server's URL when it answers /health, else None (the
-/// caller prints SKIPPED).
-fn real_model() -> Option<String> {
-    let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
-        let out = std::process::Command::new("/work/shared/tools/llm-server")
-            .arg("status")
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-    });
-    let url = url.unwrap_or_else(|| "http://127.0.0.1:8089".into());
-    let health = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(5)))
-        .build()
-        .new_agent()
-        .get(format!("{url}/health"))
-        .call();
-    match health {
-        Ok(reply) if reply.status() == 200 => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED: no llama.cpp server answers {url}/health (start one with shared/tools/llm-server start, or set OLLM_TEST_LLM_URL)"
-            );
-            None
-        }
-    }
-}
 
 #[test]
 fn hybrid_with_a_real_model_over_the_openai_api() {

@@ -4,6 +4,7 @@
 mod compress;
 mod context;
 mod discover;
+mod examples;
 mod loopcheck;
 mod session;
 mod support;

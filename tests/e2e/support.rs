@@ -32,7 +32,12 @@ impl Sandbox {
     /// A command for one of our binaries, with only PATH, HOME, OLLM_HOME
     /// and LANG set, run in the sandbox's working directory.
     pub fn cmd(&self, bin: &str) -> assert_cmd::Command {
-        let mut cmd = assert_cmd::Command::new(bin_path(bin));
+        self.program(bin_path(bin))
+    }
+
+    /// Any program (found on `test_path()`), in the same environment as `cmd`.
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> assert_cmd::Command {
+        let mut cmd = assert_cmd::Command::new(program);
         cmd.env_clear()
             .env("PATH", test_path())
             .env("HOME", &self.home)
@@ -90,4 +95,34 @@ pub fn assert_one_line_error(output: &std::process::Output, program: &str) {
 pub fn json(output: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(output)))
+}
+
+/// The llama.cpp server's URL when it answers /health, else None (the
+/// caller prints SKIPPED).
+pub fn real_model() -> Option<String> {
+    let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
+        let out = std::process::Command::new("/work/shared/tools/llm-server")
+            .arg("status")
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    });
+    let url = url.unwrap_or_else(|| "http://127.0.0.1:8089".into());
+    let health = ureq::Agent::config_builder()
+        .timeout_global(Some(std::time::Duration::from_secs(5)))
+        .build()
+        .new_agent()
+        .get(format!("{url}/health"))
+        .call();
+    match health {
+        Ok(reply) if reply.status() == 200 => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED: no llama.cpp server answers {url}/health (start one with shared/tools/llm-server start, or set OLLM_TEST_LLM_URL)"
+            );
+            None
+        }
+    }
 }
