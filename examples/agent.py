@@ -14,8 +14,8 @@ Every turn:
      record the call and its result with `ollm session record`, record the answer as the
      assistant's message, and ask `ollm loopcheck --state` before the next step.
 
-The reply format is enforced by the server (llama.cpp / OpenAI-compatible `response_format`
-with a JSON schema, or Ollama's `format`), so even a tiny model always produces a usable
+The reply format is enforced by the server (OpenAI-compatible `response_format` of type
+`json_schema`, or Ollama's `format`), so even a tiny model always produces a usable
 step. Two rules shape each turn, by changing which tools the schema offers:
   --look-first   the first step of a turn cannot answer: the model must look at the
                  workspace (a tool call) before it answers. This is what makes the tool
@@ -149,7 +149,12 @@ class Model:
                 "messages": messages,
                 "max_tokens": self.max_tokens,
                 "temperature": self.temperature,
-                "response_format": {"type": "json_object", "schema": schema},
+                # OpenAI's structured-output form, which llama.cpp, vLLM, LM Studio
+                # and Ollama's /v1 endpoint accept too.
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "step", "schema": schema},
+                },
             }
         request = urllib.request.Request(
             endpoint,

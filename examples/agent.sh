@@ -153,7 +153,7 @@ ask() { # $1: the offered tools as a JSON array; the reply's content goes to $tm
          options: {num_predict: $max, temperature: 0}}
       else
         {model: $model, messages: $messages[0], max_tokens: $max, temperature: 0,
-         response_format: {type: "json_object", schema: $schema}}
+         response_format: {type: "json_schema", json_schema: {name: "step", schema: $schema}}}
       end' >"$tmp/request.json"
   if [ "$api" = ollama ]; then endpoint=$model_url/api/chat; pick='.message.content'
   else endpoint=$model_url/v1/chat/completions; pick='.choices[0].message.content'; fi

@@ -2,14 +2,12 @@
 //! (llama.cpp serving SmolLM2-135M-Instruct) when it is up, and a local HTTP
 //! server speaking Ollama's `/api/chat` for that protocol.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::net::TcpListener;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, json, real_model, stderr};
+use crate::support::{Sandbox, assert_one_line_error, json, real_model, serve, stderr};
 
 const FIXTURE: &str = include_str!("../fixtures/compress/session.json");
 
@@ -280,61 +278,6 @@ fn below_the_trigger_nothing_changes_unless_forced() {
     assert_eq!(v["status"], "rejected-not-smaller");
     assert_eq!(v["compressedMessages"], input);
     assert!(v["reason"].as_str().unwrap().contains("recent"));
-}
-
-// ---------------------------------------------------------------- test HTTP server
-
-/// What the test server saw: (request line, body).
-type Seen = Arc<Mutex<Vec<(String, String)>>>;
-
-/// A one-thread HTTP server on 127.0.0.1 answering every request with
-/// `reply` (after `delay`); it stops after `max_requests`.
-fn serve(reply: Value, delay: Duration, max_requests: usize) -> (String, Seen) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let seen: Seen = Arc::default();
-    let record = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(max_requests) {
-            let Ok(stream) = stream else { continue };
-            let _ = answer(stream, &reply, delay, &record);
-        }
-    });
-    (url, seen)
-}
-
-fn answer(stream: TcpStream, reply: &Value, delay: Duration, seen: &Seen) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        reader.read_line(&mut line)?;
-        if line.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    seen.lock().unwrap().push((
-        request_line.trim().to_string(),
-        String::from_utf8_lossy(&body).into(),
-    ));
-    std::thread::sleep(delay);
-    let body = reply.to_string();
-    let mut stream = stream;
-    write!(
-        stream,
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    stream.flush()
 }
 
 fn hybrid_args(url: &str) -> Vec<String> {

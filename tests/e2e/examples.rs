@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use std::process::Output;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::support::{Sandbox, json, real_model, stderr, stdout};
+use crate::support::{Sandbox, json, real_model, serve, stderr, stdout};
 
 const TOOLS: [&str; 3] = ["list_files", "read_file", "run"];
 
@@ -234,6 +234,102 @@ fn resuming_an_unknown_session_is_not_found(example: Example) {
     );
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(sessions(&sandbox).is_empty());
+}
+
+/// The request each API gets, checked on a local test server (no model
+/// answers Ollama's `/api/chat` here): the system prompt carries the
+/// workspace's context entries, the schema offers only `answer` on the last
+/// step, and the reply's step is recorded.
+fn request_and_reply_over(example: Example, api: &str) {
+    let sandbox = Sandbox::new();
+    project(&sandbox);
+    let out = sandbox
+        .cmd("ollm-context")
+        .args(["add", "conventions", "Run the tests with cargo test."])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let step = r#"{"tool": "answer", "arg": "A small Rust program."}"#;
+    let reply = if api == "ollama" {
+        json!({"model": "m1", "message": {"role": "assistant", "content": step}, "done": true})
+    } else {
+        json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": step}}]})
+    };
+    let (url, seen) = serve(reply, Duration::ZERO, 1);
+    let out = agent(
+        &sandbox,
+        example,
+        &url,
+        &[],
+        &[
+            "--api",
+            api,
+            "--model",
+            "m1",
+            "--max-steps",
+            "1",
+            "What is this?",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "A small Rust program.");
+
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1);
+    let (line, body) = &seen[0];
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(body["model"], "m1");
+    let schema = if api == "ollama" {
+        assert!(line.starts_with("POST /api/chat "), "{line}");
+        assert_eq!(body["stream"], false);
+        assert_eq!(body["options"]["num_predict"], 96);
+        &body["format"]
+    } else {
+        assert!(line.starts_with("POST /v1/chat/completions "), "{line}");
+        assert_eq!(body["max_tokens"], 96);
+        assert_eq!(body["response_format"]["type"], "json_schema");
+        &body["response_format"]["json_schema"]["schema"]
+    };
+    assert_eq!(schema["properties"]["tool"]["enum"], json!(["answer"]));
+    assert_eq!(schema["required"], json!(["tool", "arg"]));
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["role"], "system");
+    let system = messages[0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("list_files") && system.contains("read_file"),
+        "{system}"
+    );
+    assert!(
+        system.contains("## conventions\n\nRun the tests with cargo test."),
+        "the context prompt is in the system prompt: {system}"
+    );
+    assert_eq!(messages.last().unwrap()["role"], "user");
+    assert_eq!(messages.last().unwrap()["content"], "What is this?");
+
+    let session = last_session(&sandbox);
+    assert_eq!(session["provider"], api);
+    assert_eq!(session["model"], "m1");
+    assert_eq!(text(&session["messages"][1]), "A small Rust program.");
+}
+
+#[test]
+fn python_agent_speaks_the_openai_api() {
+    request_and_reply_over(Example::Python, "openai");
+}
+
+#[test]
+fn python_agent_speaks_the_ollama_api() {
+    request_and_reply_over(Example::Python, "ollama");
+}
+
+#[test]
+fn shell_agent_speaks_the_openai_api() {
+    request_and_reply_over(Example::Shell, "openai");
+}
+
+#[test]
+fn shell_agent_speaks_the_ollama_api() {
+    request_and_reply_over(Example::Shell, "ollama");
 }
 
 #[test]
