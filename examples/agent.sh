@@ -157,7 +157,12 @@ ask() { # $1: the offered tools as a JSON array; the reply's content goes to $tm
       end' >"$tmp/request.json"
   if [ "$api" = ollama ]; then endpoint=$model_url/api/chat; pick='.message.content'
   else endpoint=$model_url/v1/chat/completions; pick='.choices[0].message.content'; fi
-  curl -fsS -m 300 -H 'Content-Type: application/json' --data-binary "@$tmp/request.json" \
+  # A hosted server's key goes in a header file, not on curl's command line (ps shows that).
+  printf 'Content-Type: application/json\n' >"$tmp/headers"
+  if [ "$api" = openai ] && [ -n "${OPENAI_API_KEY:-}" ]; then
+    printf 'Authorization: Bearer %s\n' "$OPENAI_API_KEY" >>"$tmp/headers"
+  fi
+  curl -fsS -m 300 -H "@$tmp/headers" --data-binary "@$tmp/request.json" \
     "$endpoint" >"$tmp/response.json" || die 4 "model server $endpoint failed"
   jq -er "$pick" "$tmp/response.json" >"$tmp/reply" || die 4 "unexpected reply from $endpoint"
 }
