@@ -84,6 +84,7 @@ class Ollm:
             done = subprocess.run(
                 self.command + list(args),
                 input=stdin,
+                stdin=None if stdin is not None else subprocess.DEVNULL,
                 capture_output=True,
                 text=True,
                 cwd=self.workspace,
@@ -171,10 +172,14 @@ class Model:
             raise AgentError(f"model server {endpoint}: {e}")
         try:
             if self.api == "ollama":
-                return reply["message"]["content"]
-            return reply["choices"][0]["message"]["content"]
+                content = reply["message"]["content"]
+            else:
+                content = reply["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
+            content = None
+        if not isinstance(content, str):
             raise AgentError(f"model server {endpoint}: unexpected reply {json.dumps(reply)[:200]}")
+        return content
 
 
 def parse_step(text, tools):
@@ -200,7 +205,10 @@ class Tools:
 
     def inside(self, arg):
         """The real path of ARG when it is inside the workspace, else None."""
-        path = os.path.realpath(os.path.join(self.workspace, arg.strip()))
+        try:
+            path = os.path.realpath(os.path.join(self.workspace, arg.strip()))
+        except ValueError:  # a NUL byte
+            return None
         if path == self.workspace or path.startswith(self.workspace + os.sep):
             return path
         return None
@@ -249,14 +257,17 @@ class Tools:
         args = {"command": command}
         argv = self.ollm.command + ["env", "run", "--", "sh", "-c", command]
         # A session of its own, so a timeout kills the command's whole process group.
-        child = subprocess.Popen(
-            argv,
-            cwd=self.workspace,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        try:
+            child = subprocess.Popen(
+                argv,
+                cwd=self.workspace,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as e:
+            return args, f"Cannot run the command: {e}", "Error: cannot run"
         try:
             out, _ = child.communicate(timeout=self.run_timeout)
             status = f"exit code {child.returncode}"

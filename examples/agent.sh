@@ -193,6 +193,9 @@ list_files() {
 read_file() {
   # readlink -f resolves symbolic links (GNU coreutils, BusyBox, macOS 12.3+).
   real=$(readlink -f -- "$ws/$1" 2>/dev/null)
+  if [ -z "$real" ]; then
+    echo "Cannot read '$1': no such file" >"$tmp/result"; display="Error: no such file"; return
+  fi
   case $real in
     "$ws"/*) ;;
     *) echo "Refused: '$1' is outside the project." >"$tmp/result"; display="Refused: outside the project"; return ;;
