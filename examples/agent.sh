@@ -116,6 +116,7 @@ history() {
       ollm compress --session "$sid" --limit "$context_limit" --strategy "$strategy" --summarizer-api "$api" \
         --summarizer-url "$model_url" --summarizer-model "$model" >"$tmp/compressed.json" ||
         die 4 "ollm compress failed"
+      say "compressed: $(jq -r '"\(.status), \(.originalTokenCount) -> \(.compressedTokenCount) tokens"' "$tmp/compressed.json")"
       jq '{messages: .compressedMessages, toolCalls: (.compressedToolCalls // [])}' \
         "$tmp/compressed.json" >"$tmp/history.json" || die 4 "unexpected ollm compress output" ;;
     *) die 4 "ollm compress check failed" ;;
