@@ -1,8 +1,10 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod compress;
 mod context;
 mod discover;
+mod examples;
 mod loopcheck;
 mod session;
 mod support;
