@@ -48,8 +48,11 @@ pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     }
 
     let program = request.program.to_string_lossy().into_owned();
+    // Handlers go in before the child exists: a signal that arrives while it
+    // starts is held and forwarded, instead of killing us and orphaning it.
+    let signals = SignalForwarder::install()?;
     let mut child = command.spawn().map_err(|err| spawn_error(&program, &err))?;
-    let forwarder = SignalForwarder::start(child.id() as i32)?;
+    let forwarder = signals.start(child.id() as i32);
 
     let pumps = if request.redact_output {
         start_redacting(&mut child, &removed_values)
@@ -136,10 +139,23 @@ struct SignalForwarder {
     child: Arc<AtomicI32>,
 }
 
+/// Handlers installed, the child not started yet; signals wait in `Signals`.
+struct InstalledSignals(Signals);
+
+impl InstalledSignals {
+    fn start(self, child_pid: i32) -> SignalForwarder {
+        SignalForwarder::forward(self.0, child_pid)
+    }
+}
+
 impl SignalForwarder {
-    fn start(child_pid: i32) -> Result<SignalForwarder> {
-        let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
-            .map_err(|e| Error::io("signal handlers", &e))?;
+    fn install() -> Result<InstalledSignals> {
+        Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
+            .map(InstalledSignals)
+            .map_err(|e| Error::io("signal handlers", &e))
+    }
+
+    fn forward(mut signals: Signals, child_pid: i32) -> SignalForwarder {
         let handle = signals.handle();
         let child = Arc::new(AtomicI32::new(child_pid));
         let target = Arc::clone(&child);
@@ -158,11 +174,11 @@ impl SignalForwarder {
                 }
             }
         });
-        Ok(SignalForwarder {
+        SignalForwarder {
             handle,
             thread,
             child,
-        })
+        }
     }
 
     fn stop(self) {

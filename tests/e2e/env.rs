@@ -219,43 +219,108 @@ fn stdin_passes_through() {
         .stdout("hello\n");
 }
 
+/// `ollm-env run` in a process group of its own, killed whole when dropped,
+/// so a failing test never leaves a child holding the test runner's pipes.
+struct Supervised {
+    child: std::process::Child,
+}
+
+impl Supervised {
+    fn start(sandbox: &Sandbox, script: &str) -> Supervised {
+        use std::os::unix::process::CommandExt;
+        let child = std::process::Command::new(bin_path("ollm-env"))
+            .args(["run", "--", "sh", "-c", script])
+            .env_clear()
+            .env("PATH", test_path())
+            .env("OLLM_HOME", &sandbox.ollm_home)
+            .env("HOME", &sandbox.home)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        Supervised { child }
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(self.child.id() as i32, signal);
+        }
+    }
+
+    fn wait(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "ollm-env did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Supervised {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the process group we created for this test.
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn sigterm_is_forwarded_to_the_child() {
+    use std::os::unix::process::ExitStatusExt;
     let sandbox = Sandbox::new();
-    let mut child = std::process::Command::new(bin_path("ollm-env"))
-        .args([
-            "run",
-            "--",
-            "sh",
-            "-c",
-            "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
-        ])
-        .env_clear()
-        .env("PATH", test_path())
-        .env("OLLM_HOME", &sandbox.ollm_home)
-        .env("HOME", &sandbox.home)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut run = Supervised::start(
+        &sandbox,
+        "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+    );
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    BufReader::new(run.child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
     assert_eq!(line, "ready\n");
-    // SAFETY: sending SIGTERM to our own child process.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "ollm-env did not end");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    run.signal(libc::SIGTERM);
+    let status = run.wait();
+    assert_eq!(status.signal(), None, "ollm-env itself was killed");
     assert_eq!(status.code(), Some(42), "the child's TERM trap ran");
+}
+
+/// Regression: handlers were installed only after the child started, so a
+/// SIGTERM in that window killed ollm-env and orphaned the child.
+#[test]
+fn a_signal_during_start_up_is_forwarded_not_fatal() {
+    use std::os::unix::process::ExitStatusExt;
+    let sandbox = Sandbox::new();
+    // Signal at delays that sweep ollm-env's start-up, spawn included.
+    for delay_ms in [0, 1, 2, 3, 5, 8, 12, 20, 30, 50] {
+        let mut run = Supervised::start(&sandbox, "exec sleep 100");
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        run.signal(libc::SIGTERM);
+        let status = run.wait();
+        // Either ollm-env was not running Rust code yet (the kernel's
+        // default action ends it before it has a child) or it forwarded the
+        // signal: the child then dies of it and we report 128+15.
+        if status.signal() != Some(libc::SIGTERM) {
+            assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+        }
+        // Whichever it was, nothing may outlive ollm-env in its group
+        // (allowing the kernel a moment to reap).
+        let group = -(run.child.id() as i32);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        // SAFETY: kill(2) with signal 0 only checks whether the group exists.
+        while unsafe { libc::kill(group, 0) } == 0 {
+            assert!(
+                Instant::now() < deadline,
+                "a child outlived ollm-env (orphaned) at {delay_ms} ms"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 #[test]
