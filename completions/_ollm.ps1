@@ -30,8 +30,11 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Show help for ollm, or for one tool (`ollm help session`)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective shared configuration, or every key with its origin')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Run a tool with secrets stripped from its environment')
+            [CompletionResult]::new('loopcheck', 'loopcheck', [CompletionResultType]::ParameterValue, 'Detect runaway loops in an agent''s events')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Keep prioritized context entries and render them as system-prompt additions')
             [CompletionResult]::new('compress', 'compress', [CompletionResultType]::ParameterValue, 'Count tokens of a conversation and compress it to fit a context window')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Durable, searchable, branchable session history (the spec''s session format), with snapshots')
+            [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'List a project''s files the way git sees them, fast, as NDJSON or paths')
             break
         }
         'ollm;help' {
@@ -93,6 +96,112 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         }
         'ollm;env;config' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;loopcheck' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The input format')
+            [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)')
+            [CompletionResult]::new('--repeat-threshold', '--repeat-threshold', [CompletionResultType]::ParameterName, 'Repeats that make a loop (services.loopDetection.repeatThreshold)')
+            [CompletionResult]::new('--similarity-threshold', '--similarity-threshold', [CompletionResultType]::ParameterName, 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)')
+            [CompletionResult]::new('--stream', '--stream', [CompletionResultType]::ParameterName, 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found')
+            [CompletionResult]::new('--warn-only', '--warn-only', [CompletionResultType]::ParameterName, 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            break
+        }
+        'ollm;loopcheck;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an entry (exit 3 when there is none, unless --missing-ok)')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove every entry, or only those of one source. Prints how many went')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Print the live entries as a JSON array, in insertion order')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print one entry as JSON (exit 3 when missing or expired)')
+            [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            break
+        }
+        'ollm;context;add' {
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read the content from this file')
+            [CompletionResult]::new('--priority', '--priority', [CompletionResultType]::ParameterName, 'Higher priorities come first in the prompt')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;remove' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('--missing-ok', '--missing-ok', [CompletionResultType]::ParameterName, 'Exit 0 even when the key is not in the store')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;clear' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;list' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;get' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'Print only the content, as is')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;prompt' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the entries in prompt order as a JSON array instead')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;context;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
             [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -469,6 +578,60 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;session;config' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;discover' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
+            [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Skip names starting with a dot')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'List names starting with a dot (the default)')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Print relative paths, one a line, instead of NDJSON entries')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Print relative paths, one a line, instead of NDJSON entries')
+            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'End each path with NUL instead of a newline (with --paths)')
+            [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'End each path with NUL instead of a newline (with --paths)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
+            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            break
+        }
+        'ollm;discover;watch' {
+            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
+            [CompletionResult]::new('--debounce-ms', '--debounce-ms', [CompletionResultType]::ParameterName, 'Quiet time before a burst of changes is reported [config: services.fileDiscovery.debounceMs, default 100]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
+            [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Skip names starting with a dot')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'List names starting with a dot (the default)')
+            [CompletionResult]::new('--ready', '--ready', [CompletionResultType]::ParameterName, 'Print `{"event":"ready",…}` once the watch is in place')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm;discover;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

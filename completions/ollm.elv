@@ -27,8 +27,11 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand help 'Show help for ollm, or for one tool (`ollm help session`)'
             cand config 'Print the effective shared configuration, or every key with its origin'
             cand env 'Run a tool with secrets stripped from its environment'
+            cand loopcheck 'Detect runaway loops in an agent''s events'
+            cand context 'Keep prioritized context entries and render them as system-prompt additions'
             cand compress 'Count tokens of a conversation and compress it to fit a context window'
             cand session 'Durable, searchable, branchable session history (the spec''s session format), with snapshots'
+            cand discover 'List a project''s files the way git sees them, fast, as NDJSON or paths'
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -83,6 +86,102 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;env;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;loopcheck'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --state 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report'
+            cand --format 'The input format'
+            cand --max-turns 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)'
+            cand --repeat-threshold 'Repeats that make a loop (services.loopDetection.repeatThreshold)'
+            cand --similarity-threshold 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)'
+            cand --stream 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
+            cand --warn-only 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;loopcheck;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
+            cand remove 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
+            cand clear 'Remove every entry, or only those of one source. Prints how many went'
+            cand list 'Print the live entries as a JSON array, in insertion order'
+            cand get 'Print one entry as JSON (exit 3 when missing or expired)'
+            cand prompt 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;context;add'= {
+            cand --from-file 'Read the content from this file'
+            cand --priority 'Higher priorities come first in the prompt'
+            cand --source 'source'
+            cand --ttl 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;remove'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand --missing-ok 'Exit 0 even when the key is not in the store'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;clear'= {
+            cand --source 'source'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;list'= {
+            cand --source 'source'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;get'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand --content 'Print only the content, as is'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;prompt'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand --json 'Print the entries in prompt order as a JSON array instead'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;context;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -425,6 +524,57 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;discover'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
+            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -t 'Report only this type (repeatable) [default: file and symlink]'
+            cand --type 'Report only this type (repeatable) [default: file and symlink]'
+            cand -L 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+            cand --follow 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+            cand --no-hidden 'Skip names starting with a dot'
+            cand --hidden 'List names starting with a dot (the default)'
+            cand -p 'Print relative paths, one a line, instead of NDJSON entries'
+            cand --paths 'Print relative paths, one a line, instead of NDJSON entries'
+            cand -0 'End each path with NUL instead of a newline (with --paths)'
+            cand --null 'End each path with NUL instead of a newline (with --paths)'
+            cand -s 'Sort by relative path, byte by byte (git''s order)'
+            cand --sort 'Sort by relative path, byte by byte (git''s order)'
+            cand --no-cache 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand watch 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;discover;watch'= {
+            cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
+            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -t 'Report only this type (repeatable) [default: file and symlink]'
+            cand --type 'Report only this type (repeatable) [default: file and symlink]'
+            cand --debounce-ms 'Quiet time before a burst of changes is reported [config: services.fileDiscovery.debounceMs, default 100]'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -L 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+            cand --follow 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+            cand --no-hidden 'Skip names starting with a dot'
+            cand --hidden 'List names starting with a dot (the default)'
+            cand --ready 'Print `{"event":"ready",…}` once the watch is in place'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;discover;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -31,8 +31,11 @@ complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print versio
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "loopcheck" -d 'Detect runaway loops in an agent\'s events'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep prioritized context entries and render them as system-prompt additions'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "compress" -d 'Count tokens of a conversation and compress it to fit a context window'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them, fast, as NDJSON or paths'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -68,6 +71,81 @@ complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcomman
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l state -d 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call\'s events, save the state. The verdict is the first loop this call\'s events report' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'The input format' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t''
+session\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l stream -d 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l warn-only -d 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "add" -d 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "remove" -d 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "clear" -d 'Remove every entry, or only those of one source. Prints how many went'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "list" -d 'Print the live entries as a JSON array, in insertion order'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "get" -d 'Print one entry as JSON (exit 3 when missing or expired)'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "prompt" -d 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l from-file -d 'Read the content from this file' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l priority -d 'Higher priorities come first in the prompt' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l source -r -f -a "hook\t''
+extension\t''
+user\t''
+system\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l ttl -d 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l missing-ok -d 'Exit 0 even when the key is not in the store'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l source -r -f -a "hook\t''
+extension\t''
+user\t''
+system\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l source -r -f -a "hook\t''
+extension\t''
+user\t''
+system\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l content -d 'Print only the content, as is'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l json -d 'Print the entries in prompt order as a JSON array instead'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
@@ -276,3 +354,37 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
+directory\t''
+symlink\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-hidden -d 'Skip names starting with a dot'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l hidden -d 'List names starting with a dot (the default)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
+directory\t''
+symlink\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l debounce-ms -d 'Quiet time before a burst of changes is reported [config: services.fileDiscovery.debounceMs, default 100]' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l no-hidden -d 'Skip names starting with a dot'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l hidden -d 'List names starting with a dot (the default)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l ready -d 'Print `{"event":"ready",…}` once the watch is in place'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'

@@ -64,9 +64,20 @@ pub fn parse<C: Parser>() -> Result<C> {
 
 fn clap_one_line(err: &clap::Error) -> String {
     let rendered = err.to_string();
-    let first = rendered.lines().next().unwrap_or("invalid arguments");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    format!("{first} (try --help)")
+    // The message may go on over indented lines (the missing arguments).
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with("Usage:"))
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let message = if message.is_empty() {
+        "invalid arguments"
+    } else {
+        message
+    };
+    format!("{message} (try --help)")
 }
 
 /// The `after_help` footer every program shows: its examples, then the exit codes.

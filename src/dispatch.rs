@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 
 use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, LoadOptions};
+use crate::config::{self, ConfigArgs};
 use crate::error::{Error, ExitCode, Result};
 use crate::io_util;
 
@@ -205,11 +205,7 @@ pub fn main() -> Result<ExitCode> {
         }
         Some(Command::Help { name: Some(name) }) => exec_tool(&name, &["--help".into()]),
         Some(Command::Config(args)) => {
-            let loaded = config::load(&LoadOptions {
-                config_file: cli.global.config.clone(),
-                ..LoadOptions::default()
-            })?;
-            config::print_config(&loaded, &args)?;
+            config::show(cli.global.config.clone(), &args)?;
             Ok(ExitCode::Success)
         }
         Some(Command::External(argv)) => {

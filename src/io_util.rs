@@ -74,7 +74,8 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
 fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) -> Error {
     let path = err.path().to_string();
     let inner = err.into_inner();
-    let at = if path.is_empty() || path == "." {
+    // serde_path_to_error says "?" when the error is in the syntax, not a field.
+    let at = if path.is_empty() || path == "." || path == "?" {
         String::new()
     } else {
         format!(" at `{path}`")
@@ -127,9 +128,10 @@ pub fn for_each_line(
     }
 }
 
-/// Writes `value` as pretty JSON and a newline to stdout.
+/// Writes `value` as pretty JSON and a newline to stdout (buffered: stdout
+/// would otherwise be written a line at a time).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
@@ -171,7 +173,10 @@ pub fn stdout_is_terminal() -> bool {
 /// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
 /// rename over the target, fsync of the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
     let file_name = path
         .file_name()
@@ -220,6 +225,12 @@ mod tests {
     }
 
     #[test]
+    fn syntax_errors_name_no_field_path() {
+        let err = parse_json::<serde_json::Value>("{bad", "input").unwrap_err();
+        assert!(!err.to_string().contains('`'), "{err}");
+    }
+
+    #[test]
     fn empty_and_trailing_input_are_refused() {
         assert!(parse_json::<serde_json::Value>("  ", "input").is_err());
         assert!(parse_json::<serde_json::Value>("{} {}", "input").is_err());
@@ -240,6 +251,32 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, vec![(1, "{}".to_string()), (3, "[1]".to_string())]);
+    }
+
+    #[test]
+    fn atomic_write_accepts_a_bare_file_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::env::current_dir().unwrap();
+        // A child process keeps the cwd change away from other tests.
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "io_util::tests::write_bare_name_in_cwd",
+                "--ignored",
+            ])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert_eq!(std::fs::read(dir.path().join("bare.json")).unwrap(), b"ok");
+        assert_eq!(std::env::current_dir().unwrap(), old);
+    }
+
+    #[test]
+    #[ignore = "run by atomic_write_accepts_a_bare_file_name in its own directory"]
+    fn write_bare_name_in_cwd() {
+        write_atomic(Path::new("bare.json"), b"ok").unwrap();
     }
 
     #[test]

@@ -7,11 +7,15 @@
 pub mod cli;
 pub mod compress;
 pub mod config;
+pub mod context;
 pub mod diag;
+pub mod discover;
 pub mod dispatch;
 pub mod env;
 pub mod error;
 pub mod io_util;
+pub mod lock;
+pub mod loopcheck;
 pub mod paths;
 pub mod programs;
 pub mod session;

@@ -21,6 +21,16 @@ pub struct ConfigArgs {
     pub show_origin: bool,
 }
 
+/// The `config` subcommand of every program: loads the configuration (with
+/// `--config FILE` when given) and prints it.
+pub fn show(config_file: Option<std::path::PathBuf>, args: &ConfigArgs) -> Result<()> {
+    let loaded = load(&LoadOptions {
+        config_file,
+        ..LoadOptions::default()
+    })?;
+    print_config(&loaded, args)
+}
+
 /// Prints the effective configuration: JSON, or with `--show-origin` one row
 /// per key (JSON when piped, aligned text on a terminal).
 pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {

@@ -139,8 +139,15 @@ impl Default for SummarizerConfig {
 #[serde(rename_all = "camelCase", default)]
 pub struct LoopDetectionConfig {
     pub enabled: bool,
+    /// A loop is reported on the first turn beyond this count.
     pub max_turns: u64,
+    /// Consecutive repeats (of a call, an output, or a cycle) that make a loop.
     pub repeat_threshold: u64,
+    /// Outputs whose `similar` ratio is at least this count as repeats;
+    /// 1 means identical outputs only.
+    pub similarity_threshold: f64,
+    /// Longest cycle of tool calls (A,B,A,B… is 2) detected; below 2 disables cycles.
+    pub cycle_max_length: u64,
 }
 
 impl Default for LoopDetectionConfig {
@@ -149,6 +156,8 @@ impl Default for LoopDetectionConfig {
             enabled: true,
             max_turns: 50,
             repeat_threshold: 3,
+            similarity_threshold: 0.9,
+            cycle_max_length: 3,
         }
     }
 }
@@ -156,9 +165,21 @@ impl Default for LoopDetectionConfig {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FileDiscoveryConfig {
+    /// Directory levels below the root that are entered: 0 lists only the
+    /// root's own entries.
     pub max_depth: u64,
     pub follow_symlinks: bool,
+    /// Gitignore-syntax patterns, relative to the root, that no ignore file
+    /// can re-include.
     pub builtin_ignores: Vec<String>,
+    /// List names starting with a dot (git does).
+    pub include_hidden: bool,
+    /// Watch mode: quiet time, in milliseconds, before a burst of changes is
+    /// reported (an editor's save is one event).
+    pub debounce_ms: u64,
+    /// Keep `--paths` listings under `$OLLM_HOME/cache/discover/` and replay
+    /// one while every directory and ignore file it read is unchanged.
+    pub cache: bool,
 }
 
 impl Default for FileDiscoveryConfig {
@@ -169,6 +190,9 @@ impl Default for FileDiscoveryConfig {
             builtin_ignores: ["node_modules", ".git", "dist", "build", ".next", ".cache"]
                 .map(String::from)
                 .to_vec(),
+            include_hidden: true,
+            debounce_ms: 100,
+            cache: true,
         }
     }
 }
@@ -297,10 +321,28 @@ impl Config {
                 "a whole number of at least 1",
             ));
         }
+        if !fraction(s.loop_detection.similarity_threshold) {
+            return Err((
+                "services.loopDetection.similarityThreshold",
+                "a number greater than 0 and at most 1",
+            ));
+        }
+        if s.loop_detection.cycle_max_length > 16 {
+            return Err((
+                "services.loopDetection.cycleMaxLength",
+                "a whole number from 0 to 16",
+            ));
+        }
         if s.compression.summarizer.timeout.is_nan() || s.compression.summarizer.timeout <= 0.0 {
             return Err((
                 "services.compression.summarizer.timeout",
                 "a positive number of seconds",
+            ));
+        }
+        if s.file_discovery.debounce_ms > 60_000 {
+            return Err((
+                "services.fileDiscovery.debounceMs",
+                "a whole number of milliseconds, at most 60000",
             ));
         }
         if s.compression.token_limit < 1 {

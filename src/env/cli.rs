@@ -184,11 +184,7 @@ pub fn main() -> Result<ExitCode> {
             Ok(ExitCode::Success)
         }
         Command::Config(args) => {
-            let loaded = config::load(&LoadOptions {
-                config_file: cli.global.config.clone(),
-                ..LoadOptions::default()
-            })?;
-            config::print_config(&loaded, &args)?;
+            config::show(cli.global.config.clone(), &args)?;
             Ok(ExitCode::Success)
         }
     }

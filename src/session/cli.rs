@@ -452,7 +452,11 @@ pub fn main() -> Result<ExitCode> {
             match output {
                 Some(path) if path.as_os_str() != "-" => {
                     io_util::write_atomic(&path, text.as_bytes())?;
-                    diag::error(format!("exported session {id} to {}", path.display()));
+                    io_util::print_json(&serde_json::json!({
+                        "exported": id,
+                        "output": path,
+                        "bytes": text.len(),
+                    }))?;
                 }
                 _ => io_util::print_text(&text)?,
             }
@@ -546,6 +550,11 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
         }
         SnapshotCommand::List { session, format } => {
             let rows = snapshots.list(&session)?;
+            if rows.is_empty() {
+                // No snapshots is an empty list for a session that exists,
+                // and "not found" for an id that names nothing.
+                store.kind(&session)?;
+            }
             if table(format) {
                 let mut text = String::new();
                 for s in &rows {
@@ -608,6 +617,9 @@ fn print_summaries(rows: &[SessionSummary], format: Option<ListFormat>) -> Resul
         "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",
         "SESSION", "LAST ACTIVITY", "MODEL", "MSGS", "TOKENS", "TITLE"
     );
+    if rows.is_empty() {
+        text.push_str("(no sessions)\n");
+    }
     for s in rows {
         text.push_str(&format!(
             "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",

@@ -64,11 +64,13 @@
 pub mod cli;
 pub mod export;
 pub mod journal;
-pub mod lock;
+
 pub mod model;
 pub mod search;
 pub mod snapshot;
 pub mod store;
+#[cfg(test)]
+mod tests;
 
 pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
 pub use snapshot::Snapshots;

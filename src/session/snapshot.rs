@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::lock::Lock;
 use super::model::{Entry, Message, check_id, estimate_tokens, is_uuid, new_id};
 use super::store::{Created, NewSession, Store};
 use crate::error::{Error, Result};
+use crate::lock::Lock;
 use crate::{io_util, timestamp};
 
 /// The snapshot store.
@@ -224,11 +224,11 @@ impl Snapshots {
             extra: Map::new(),
         };
         let _lock = self.lock(session_id)?;
+        let mut index = self.read_index(session_id)?;
         let path = self.file(session_id, &snapshot.id);
         let bytes = serde_json::to_vec_pretty(&snapshot)
             .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
         io_util::write_atomic(&path, &bytes)?;
-        let mut index = self.read_index(session_id)?;
         index.insert(0, snapshot.info());
         let mut removed = Vec::new();
         if self.max_count > 0 {

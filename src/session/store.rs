@@ -13,12 +13,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::journal::{self, Record, Stop};
-use super::lock::Lock;
 use super::model::{
     Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid, new_id,
 };
 use crate::error::{Error, Result};
 use crate::io_util::sync_dir;
+use crate::lock::Lock;
 use crate::timestamp::{self, Millis};
 
 /// The journal of a session, inside its directory.
@@ -507,16 +507,20 @@ impl Store {
         }
         let path = dir.join(JOURNAL);
         if let Some(cached) = cached {
+            // Read from the byte before the cached end: it must end a line,
+            // or the cache does not describe this journal.
             let start = cached.journal_bytes;
-            let bytes = read_range(file, start, size).map_err(io(&path))?;
-            let mut summary = Some(cached.summary);
-            let scan = journal::scan(&bytes, false, |line| {
-                journal::tally_line(&mut summary, line)
-            });
-            if scan.stop.is_none()
-                && let Some(summary) = summary
-            {
-                return Ok((summary, start + scan.valid_end as u64));
+            let bytes = read_range(file, start - 1, size).map_err(io(&path))?;
+            if bytes.first() == Some(&b'\n') {
+                let mut summary = Some(cached.summary);
+                let scan = journal::scan(&bytes[1..], false, |line| {
+                    journal::tally_line(&mut summary, line)
+                });
+                if scan.stop.is_none()
+                    && let Some(summary) = summary
+                {
+                    return Ok((summary, start + scan.valid_end as u64));
+                }
             }
             // The cache did not fit the journal: read it all.
         }

@@ -2,14 +2,12 @@
 //! (llama.cpp serving SmolLM2-135M-Instruct) when it is up, and a local HTTP
 //! server speaking Ollama's `/api/chat` for that protocol.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::net::TcpListener;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, json, stderr};
+use crate::support::{Sandbox, assert_one_line_error, json, real_model, serve, stderr};
 
 const FIXTURE: &str = include_str!("../fixtures/compress/session.json");
 
@@ -282,61 +280,6 @@ fn below_the_trigger_nothing_changes_unless_forced() {
     assert!(v["reason"].as_str().unwrap().contains("recent"));
 }
 
-// ---------------------------------------------------------------- test HTTP server
-
-/// What the test server saw: (request line, body).
-type Seen = Arc<Mutex<Vec<(String, String)>>>;
-
-/// A one-thread HTTP server on 127.0.0.1 answering every request with
-/// `reply` (after `delay`); it stops after `max_requests`.
-fn serve(reply: Value, delay: Duration, max_requests: usize) -> (String, Seen) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let seen: Seen = Arc::default();
-    let record = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(max_requests) {
-            let Ok(stream) = stream else { continue };
-            let _ = answer(stream, &reply, delay, &record);
-        }
-    });
-    (url, seen)
-}
-
-fn answer(stream: TcpStream, reply: &Value, delay: Duration, seen: &Seen) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        reader.read_line(&mut line)?;
-        if line.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    seen.lock().unwrap().push((
-        request_line.trim().to_string(),
-        String::from_utf8_lossy(&body).into(),
-    ));
-    std::thread::sleep(delay);
-    let body = reply.to_string();
-    let mut stream = stream;
-    write!(
-        stream,
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    stream.flush()
-}
-
 fn hybrid_args(url: &str) -> Vec<String> {
     [
         "--limit",
@@ -510,36 +453,6 @@ fn a_summarizer_command_gets_the_prompt_on_stdin() {
 }
 
 // ---------------------------------------------------------------- real model
-
-/// The llama.cpp server's URL when it answers /health, else None (the
-/// caller prints SKIPPED).
-fn real_model() -> Option<String> {
-    let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
-        let out = std::process::Command::new("/work/shared/tools/llm-server")
-            .arg("status")
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-    });
-    let url = url.unwrap_or_else(|| "http://127.0.0.1:8089".into());
-    let health = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(5)))
-        .build()
-        .new_agent()
-        .get(format!("{url}/health"))
-        .call();
-    match health {
-        Ok(reply) if reply.status() == 200 => Some(url),
-        _ => {
-            eprintln!(
-                "SKIPPED: no llama.cpp server answers {url}/health (start one with shared/tools/llm-server start, or set OLLM_TEST_LLM_URL)"
-            );
-            None
-        }
-    }
-}
 
 #[test]
 fn hybrid_with_a_real_model_over_the_openai_api() {

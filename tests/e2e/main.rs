@@ -2,8 +2,14 @@
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
 mod compress;
+mod context;
+mod discover;
+mod examples;
+mod loopcheck;
+mod session;
 mod support;
 
+mod bad_input;
 mod config;
 mod dispatch;
 mod env;

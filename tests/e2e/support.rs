@@ -1,6 +1,12 @@
 //! The sandbox every end-to-end test runs in.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
 
 use tempfile::TempDir;
 
@@ -32,7 +38,12 @@ impl Sandbox {
     /// A command for one of our binaries, with only PATH, HOME, OLLM_HOME
     /// and LANG set, run in the sandbox's working directory.
     pub fn cmd(&self, bin: &str) -> assert_cmd::Command {
-        let mut cmd = assert_cmd::Command::new(bin_path(bin));
+        self.program(bin_path(bin))
+    }
+
+    /// Any program (found on `test_path()`), in the same environment as `cmd`.
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> assert_cmd::Command {
+        let mut cmd = assert_cmd::Command::new(program);
         cmd.env_clear()
             .env("PATH", test_path())
             .env("HOME", &self.home)
@@ -90,4 +101,87 @@ pub fn assert_one_line_error(output: &std::process::Output, program: &str) {
 pub fn json(output: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(output)))
+}
+
+/// The llama.cpp server's URL when it answers /health, else None (the
+/// caller prints SKIPPED).
+pub fn real_model() -> Option<String> {
+    let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
+        let out = std::process::Command::new("/work/shared/tools/llm-server")
+            .arg("status")
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    });
+    let url = url.unwrap_or_else(|| "http://127.0.0.1:8089".into());
+    let health = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(5)))
+        .build()
+        .new_agent()
+        .get(format!("{url}/health"))
+        .call();
+    match health {
+        Ok(reply) if reply.status() == 200 => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED: no llama.cpp server answers {url}/health (start one with shared/tools/llm-server start, or set OLLM_TEST_LLM_URL)"
+            );
+            None
+        }
+    }
+}
+
+/// What the test server saw: (request line, body).
+pub type Seen = Arc<Mutex<Vec<(String, String)>>>;
+
+/// A one-thread HTTP server on 127.0.0.1 answering every request with
+/// `reply` (after `delay`); it stops after `max_requests`.
+pub fn serve(reply: Value, delay: Duration, max_requests: usize) -> (String, Seen) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen: Seen = Arc::default();
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(max_requests) {
+            let Ok(stream) = stream else { continue };
+            let _ = answer(stream, &reply, delay, &record);
+        }
+    });
+    (url, seen)
+}
+
+fn answer(stream: TcpStream, reply: &Value, delay: Duration, seen: &Seen) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    seen.lock().unwrap().push((
+        request_line.trim().to_string(),
+        String::from_utf8_lossy(&body).into(),
+    ));
+    std::thread::sleep(delay);
+    let body = reply.to_string();
+    let mut stream = stream;
+    write!(
+        stream,
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()
 }

@@ -2,4 +2,8 @@
 //! Properties 1–28). Each test is named after the property it checks.
 
 mod compress;
+mod context;
+mod discover;
 mod env;
+mod loopcheck;
+mod session;

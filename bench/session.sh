@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Benchmarks ollm-session and prints ratios (not a timed test):
+#   1. recording into a 10,000-message session vs into a new one, and the
+#      spec's whole-file atomic rewrite of the same session as the baseline;
+#   2. listing 10,000 sessions (summaries) vs 10,000 plain spec files;
+#   3. searching 10,000 sessions vs ripgrep over the same files.
+# Environment: RECORDS (records per measurement, 300), SESSIONS (10000),
+# MESSAGES (messages per listed session, 20), BENCH_DIR (where the data
+# goes; a real disk, since fsync is what recording pays for).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RECORDS=${RECORDS:-300}
+SESSIONS=${SESSIONS:-10000}
+MESSAGES=${MESSAGES:-20}
+
+command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
+cargo build --release --quiet --bin ollm-session --example session_rewrite
+BIN=$PWD/target/release/ollm-session
+REWRITE=$PWD/target/release/examples/session_rewrite
+GEN=$PWD/bench/gen_sessions.py
+
+WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-session-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export HOME=$WORK/home OLLM_HOME=$WORK/home
+mkdir -p "$HOME"
+
+now_ns() { date +%s%N; }
+# best_ms RUNS CMD...: the fastest of RUNS runs, in milliseconds.
+best_ms() {
+  local runs=$1; shift
+  local best=""
+  for _ in $(seq "$runs"); do
+    local t0 t1
+    t0=$(now_ns); "$@" >/dev/null; t1=$(now_ns)
+    local ms=$(( (t1 - t0) / 1000 ))
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  python3 -c "print(f'{$best/1000:.1f}')"
+}
+# mean_ms RUNS CMD...: the mean of RUNS runs, in milliseconds.
+mean_ms() {
+  local runs=$1; shift
+  local t0 t1
+  t0=$(now_ns)
+  for _ in $(seq "$runs"); do "$@" >/dev/null; done
+  t1=$(now_ns)
+  python3 -c "print(f'{($t1-$t0)/1e6/$runs:.1f}')"
+}
+ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'inf')" "$1" "$2"; }
+ndjson() { python3 -c "
+import json, sys
+for i in range(int(sys.argv[1])):
+    print(json.dumps({'role': 'user', 'parts': [{'type': 'text', 'text': f'bench record {i} with a line of ordinary chat text'}]}))
+" "$1"; }
+
+echo "ollm-session benchmark — $(nproc) cores, $(date -u +%Y-%m-%d), data in ${BENCH_DIR:-${TMPDIR:-/tmp}}"
+echo
+
+# 1. Recording -------------------------------------------------------------
+REC=$WORK/record
+BIG=0b1e5e55-0000-4000-8000-000000010000
+python3 "$GEN" "$REC" 1 10000 --id "$BIG" --keyword-every 0
+python3 "$GEN" "$WORK/rewrite" 1 10000 --id "$BIG" --plain --keyword-every 0
+NEW=$("$BIN" --data-dir "$REC" create --model bench --provider bench | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
+record_stream() { ndjson "$RECORDS" | "$BIN" --data-dir "$REC" record "$1"; }
+big_ms=$(best_ms 1 record_stream "$BIG")
+new_ms=$(best_ms 1 record_stream "$NEW")
+per_big=$(python3 -c "print(f'{$big_ms/$RECORDS:.3f}')")
+per_new=$(python3 -c "print(f'{$new_ms/$RECORDS:.3f}')")
+per_rewrite=$("$REWRITE" "$WORK/rewrite/$BIG.json" "$RECORDS")
+one_big=$(mean_ms 30 "$BIN" --data-dir "$REC" record "$BIG" --role user --text "one more")
+one_new=$(mean_ms 30 "$BIN" --data-dir "$REC" record "$NEW" --role user --text "one more")
+big_size=$(du -h "$REC/$BIG/journal.ndjson" | cut -f1)
+
+echo "1. record (fsync per record; $RECORDS records streamed as NDJSON)"
+printf '   %-48s %10s ms/record\n' "into a 10,000-message session ($big_size)" "$per_big"
+printf '   %-48s %10s ms/record\n' "into a new session" "$per_new"
+printf '   %-48s %10s ms/record\n' "baseline: whole-file atomic rewrite (10,000 msgs)" "$per_rewrite"
+printf '   %-48s %10s ms\n' "one 'record' process (mean of 30), long session" "$one_big"
+printf '   %-48s %10s ms\n' "one 'record' process (mean of 30), new session" "$one_new"
+echo "   ratio long/new session: $(ratio "$per_big" "$per_new")x   rewrite/append: $(ratio "$per_rewrite" "$per_big")x"
+echo
+
+# 2. Listing ---------------------------------------------------------------
+LIST=$WORK/list
+PLAIN=$WORK/plain
+python3 "$GEN" "$LIST" "$SESSIONS" "$MESSAGES"
+python3 "$GEN" "$PLAIN" "$SESSIONS" "$MESSAGES" --plain
+list_ms=$(best_ms 3 "$BIN" --data-dir "$LIST" list --format json)
+plain_ms=$(best_ms 3 "$BIN" --data-dir "$PLAIN" list --format json)
+count=$("$BIN" --data-dir "$LIST" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+echo "2. list ($count sessions of $MESSAGES messages)"
+printf '   %-48s %10s ms\n' "journal sessions (reads summaries only)" "$list_ms"
+printf '   %-48s %10s ms\n' "plain spec files (parses every message)" "$plain_ms"
+echo "   ratio plain/summaries: $(ratio "$plain_ms" "$list_ms")x"
+echo
+
+# 3. Searching -------------------------------------------------------------
+search_ms=$(best_ms 3 "$BIN" --data-dir "$LIST" search zanzibar --format json)
+search_i_ms=$(best_ms 3 "$BIN" --data-dir "$LIST" search -i ZANZIBAR --format json)
+rg_ms=$(best_ms 3 rg -F -uu zanzibar "$LIST")
+rg_i_ms=$(best_ms 3 rg -F -i -uu ZANZIBAR "$LIST")
+regex_ms=$(best_ms 3 "$BIN" --data-dir "$LIST" search --regex 'zanzi[a-z]+' --format json)
+rg_regex_ms=$(best_ms 3 rg -uu 'zanzi[a-z]+' "$LIST")
+hits=$("$BIN" --data-dir "$LIST" search zanzibar --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+echo "3. search ($count sessions; the word is in $hits of them)"
+printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "substring" "$search_ms" "$rg_ms" "$(ratio "$search_ms" "$rg_ms")"
+printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "substring, ignoring case" "$search_i_ms" "$rg_i_ms" "$(ratio "$search_i_ms" "$rg_i_ms")"
+printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "regular expression (parses every record)" "$regex_ms" "$rg_regex_ms" "$(ratio "$regex_ms" "$rg_regex_ms")"

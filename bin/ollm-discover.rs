@@ -1,0 +1,3 @@
+fn main() {
+    ollm::cli::main_with("ollm-discover", ollm::discover::cli::main)
+}

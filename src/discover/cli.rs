@@ -1,0 +1,264 @@
+//! The `ollm-discover` command line.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use super::options::{Options, PathGlobs, TypeSet, UNLIMITED_DEPTH};
+use super::output::{self, Format};
+use super::watch::{WatchOptions, watch};
+use crate::cli::{GlobalOpts, footer};
+use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions, Loaded};
+use crate::error::{ExitCode, Result};
+use std::time::Duration;
+
+const EXAMPLES: &str = "  ollm-discover --paths                   # what git tracks or could add, minus built-ins and .ollmignore
+  ollm-discover src --include '*.rs' --sort
+  ollm-discover --paths --null | xargs -0 wc -l
+  ollm-discover --type directory --max-depth 1
+  ollm-discover watch --ready             # NDJSON add/change/unlink events
+  ollm-discover config --show-origin";
+
+/// List a project's files the way git sees them, fast, as NDJSON or paths.
+///
+/// Ignore rules follow git exactly: `.gitignore` in every directory (and in
+/// parent directories up to the work tree's top), `.git/info/exclude` and
+/// the global excludes file (`core.excludesFile`, else
+/// `$XDG_CONFIG_HOME/git/ignore`). `.ollmignore` files (same syntax, any
+/// directory) take precedence over them, and the built-in ignores
+/// (`services.fileDiscovery.builtinIgnores`, gitignore syntax) cannot be
+/// re-included. `.gitignore` files apply outside a git work tree too.
+///
+/// Each entry is `{path, relativePath, type, size, modified}`; `type` is
+/// file, directory or symlink (a link that is not followed). A name that is
+/// not valid UTF-8 gets `pathBytes` and `relativePathBytes`: its exact bytes
+/// as numbers. Depth: entries directly in the root are at level 0;
+/// `--max-depth N` enters N levels of subdirectories. Hidden names are
+/// listed (as git does) unless `--no-hidden`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ollm-discover",
+    version,
+    after_help = footer(EXAMPLES),
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalOpts,
+    #[command(flatten)]
+    pub list: ListArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Watch the tree and print NDJSON events `{event, path, relativePath,
+    /// type}` (event: add, change, unlink) for paths the listing would show.
+    ///
+    /// Changes are debounced (an editor's save is one event), directories
+    /// created later are watched too, edits of ignore files take effect, and
+    /// a kernel queue overflow triggers a rescan. Ends on SIGINT, SIGTERM or
+    /// when standard input (a pipe or socket) is closed.
+    #[command(after_help = footer("  ollm-discover watch --ready
+  ollm-discover watch src --include '*.rs' --debounce-ms 50"))]
+    Watch(WatchArgs),
+    /// Print the effective configuration (JSON), or every key with its origin.
+    #[command(after_help = footer("  ollm-discover config
+  ollm-discover config --show-origin"))]
+    Config(ConfigArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TypeArg {
+    #[value(alias = "f")]
+    File,
+    #[value(alias = "d", alias = "dir")]
+    Directory,
+    #[value(alias = "l", alias = "link")]
+    Symlink,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FilterArgs {
+    /// The directory to list (default: the current directory).
+    #[arg(value_name = "ROOT")]
+    pub root: Option<PathBuf>,
+    /// Directory levels entered below the root (0: only the root's own
+    /// entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10].
+    #[arg(long, value_name = "N", value_parser = parse_depth)]
+    pub max_depth: Option<u64>,
+    /// Report only entries matching this glob (repeatable). Without `/` it
+    /// matches a name at any depth; with `/`, the path below the root.
+    #[arg(long, short = 'i', value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Skip entries matching this glob (repeatable); a matching directory is
+    /// not entered.
+    #[arg(long, short = 'e', value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Follow symbolic links (a link back to an ancestor is reported, not followed).
+    #[arg(long, short = 'L')]
+    pub follow: bool,
+    /// Report only this type (repeatable) [default: file and symlink].
+    #[arg(long = "type", short = 't', value_name = "TYPE")]
+    pub types: Vec<TypeArg>,
+    /// Skip names starting with a dot.
+    #[arg(long, conflicts_with = "hidden")]
+    pub no_hidden: bool,
+    /// List names starting with a dot (the default).
+    #[arg(long)]
+    pub hidden: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Print relative paths, one a line, instead of NDJSON entries.
+    #[arg(long, short = 'p')]
+    pub paths: bool,
+    /// End each path with NUL instead of a newline (with --paths).
+    #[arg(long, short = '0', requires = "paths")]
+    pub null: bool,
+    /// Sort by relative path, byte by byte (git's order).
+    #[arg(long, short = 's')]
+    pub sort: bool,
+    /// Walk the tree even if a cached listing of it is still valid
+    /// [config: services.fileDiscovery.cache, default true].
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Quiet time before a burst of changes is reported
+    /// [config: services.fileDiscovery.debounceMs, default 100].
+    #[arg(long, value_name = "MS")]
+    pub debounce_ms: Option<u64>,
+    /// Print `{"event":"ready",…}` once the watch is in place.
+    #[arg(long)]
+    pub ready: bool,
+}
+
+fn parse_depth(text: &str) -> std::result::Result<u64, String> {
+    if text.eq_ignore_ascii_case("unlimited") {
+        return Ok(UNLIMITED_DEPTH);
+    }
+    text.parse::<u64>()
+        .map_err(|_| "expected a whole number or `unlimited`".to_string())
+}
+
+impl FilterArgs {
+    fn overrides(&self) -> Vec<FlagOverride> {
+        let mut flags = Vec::new();
+        if let Some(depth) = self.max_depth {
+            flags.push(FlagOverride {
+                key: "services.fileDiscovery.maxDepth",
+                value: depth.into(),
+                flag: "--max-depth",
+            });
+        }
+        if self.follow {
+            flags.push(FlagOverride {
+                key: "services.fileDiscovery.followSymlinks",
+                value: true.into(),
+                flag: "--follow",
+            });
+        }
+        if self.no_hidden || self.hidden {
+            flags.push(FlagOverride {
+                key: "services.fileDiscovery.includeHidden",
+                value: self.hidden.into(),
+                flag: if self.hidden {
+                    "--hidden"
+                } else {
+                    "--no-hidden"
+                },
+            });
+        }
+        flags
+    }
+
+    fn load(&self, global: &GlobalOpts, extra: Vec<FlagOverride>) -> Result<Loaded> {
+        let mut flags = self.overrides();
+        flags.extend(extra);
+        config::load(&LoadOptions {
+            config_file: global.config.clone(),
+            flags,
+            ..LoadOptions::default()
+        })
+    }
+
+    fn options(&self, loaded: &Loaded) -> Result<Options> {
+        let root = self.root.clone().unwrap_or_else(|| PathBuf::from("."));
+        let mut opts = Options::new(&root, &loaded.config.services.file_discovery)?;
+        opts.include = PathGlobs::new(&self.include)?;
+        opts.exclude = PathGlobs::new(&self.exclude)?;
+        opts.include_source = self.include.clone();
+        opts.exclude_source = self.exclude.clone();
+        if !self.types.is_empty() {
+            opts.types = TypeSet {
+                file: self.types.contains(&TypeArg::File),
+                directory: self.types.contains(&TypeArg::Directory),
+                symlink: self.types.contains(&TypeArg::Symlink),
+            };
+        }
+        Ok(opts)
+    }
+}
+
+/// The `ollm-discover` program.
+pub fn main() -> Result<ExitCode> {
+    let cli: Cli = crate::cli::parse()?;
+    match cli.command {
+        None => {
+            let args = cli.list;
+            let mut extra = Vec::new();
+            if args.no_cache {
+                extra.push(FlagOverride {
+                    key: "services.fileDiscovery.cache",
+                    value: false.into(),
+                    flag: "--no-cache",
+                });
+            }
+            let loaded = args.filter.load(&cli.global, extra)?;
+            let opts = Arc::new(args.filter.options(&loaded)?);
+            let format = if args.paths {
+                Format::Paths { nul: args.null }
+            } else {
+                Format::Json
+            };
+            let cache = (loaded.config.services.file_discovery.cache
+                && format != Format::Json
+                && !opts.follow_symlinks)
+                .then(|| crate::paths::ollm_home().join("cache/discover"));
+            output::list(&opts, format, args.sort, cache.as_deref())?;
+            Ok(ExitCode::Success)
+        }
+        Some(Command::Watch(args)) => {
+            let mut extra = Vec::new();
+            if let Some(ms) = args.debounce_ms {
+                extra.push(FlagOverride {
+                    key: "services.fileDiscovery.debounceMs",
+                    value: ms.into(),
+                    flag: "--debounce-ms",
+                });
+            }
+            let loaded = args.filter.load(&cli.global, extra)?;
+            let opts = Arc::new(args.filter.options(&loaded)?);
+            let wopts = WatchOptions {
+                debounce: Duration::from_millis(loaded.config.services.file_discovery.debounce_ms),
+                ready: args.ready,
+            };
+            watch(opts, &wopts)?;
+            Ok(ExitCode::Success)
+        }
+        Some(Command::Config(args)) => {
+            config::show(cli.global.config.clone(), &args)?;
+            Ok(ExitCode::Success)
+        }
+    }
+}

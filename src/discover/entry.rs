@@ -1,0 +1,110 @@
+//! One discovered entry and its JSON form. A name that is not valid UTF-8 is
+//! reported losslessly: `path`/`relativePath` carry it with U+FFFD in place
+//! of the bad bytes, and `pathBytes`/`relativePathBytes` carry the exact
+//! bytes as an array of numbers 0–255.
+
+use std::fs::Metadata;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::time::SystemTime;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryType {
+    File,
+    Directory,
+    /// A symbolic link that is not followed (it is listed, as git does).
+    Symlink,
+}
+
+impl EntryType {
+    pub fn of(file_type: std::fs::FileType) -> EntryType {
+        if file_type.is_dir() {
+            EntryType::Directory
+        } else if file_type.is_symlink() {
+            EntryType::Symlink
+        } else {
+            EntryType::File
+        }
+    }
+}
+
+/// A discovered file, directory or symbolic link.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub path: String,
+    pub relative_path: String,
+    #[serde(rename = "type")]
+    pub kind: EntryType,
+    pub size: u64,
+    /// RFC 3339, UTC, milliseconds.
+    pub modified: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_path_bytes: Option<Vec<u8>>,
+}
+
+impl Entry {
+    pub fn new(path: &Path, relative: &Path, kind: EntryType, meta: &Metadata) -> Entry {
+        let (path_text, path_bytes) = text_and_bytes(path);
+        let (relative_text, relative_bytes) = text_and_bytes(relative);
+        Entry {
+            path: path_text,
+            relative_path: relative_text,
+            kind,
+            size: meta.len(),
+            modified: format_time(meta.modified().unwrap_or(SystemTime::UNIX_EPOCH)),
+            path_bytes,
+            relative_path_bytes: relative_bytes,
+        }
+    }
+}
+
+/// The path as text, plus its exact bytes when the text is lossy.
+pub fn text_and_bytes(path: &Path) -> (String, Option<Vec<u8>>) {
+    match path.to_str() {
+        Some(text) => (text.to_string(), None),
+        None => (
+            path.to_string_lossy().into_owned(),
+            Some(path.as_os_str().as_bytes().to_vec()),
+        ),
+    }
+}
+
+pub fn format_time(time: SystemTime) -> String {
+    if time < SystemTime::UNIX_EPOCH {
+        return humantime::format_rfc3339_millis(SystemTime::UNIX_EPOCH).to_string();
+    }
+    humantime::format_rfc3339_millis(time).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn utf8_names_carry_no_byte_field() {
+        let (text, bytes) = text_and_bytes(Path::new("a/é.txt"));
+        assert_eq!(text, "a/é.txt");
+        assert!(bytes.is_none());
+    }
+
+    #[test]
+    fn invalid_utf8_names_keep_their_exact_bytes() {
+        let raw = b"a/\xff\xfe.txt";
+        let (text, bytes) = text_and_bytes(Path::new(OsStr::from_bytes(raw)));
+        assert_eq!(text, "a/\u{fffd}\u{fffd}.txt");
+        assert_eq!(bytes.unwrap(), raw.to_vec());
+    }
+
+    #[test]
+    fn times_are_rfc3339_utc_millis() {
+        let t = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_700_000_000_123);
+        assert_eq!(format_time(t), "2023-11-14T22:13:20.123Z");
+    }
+}

@@ -1,0 +1,537 @@
+//! The loop detector: a small state machine fed one event at a time. Every
+//! way of running `ollm-loopcheck` (one-shot, streaming, incremental with a
+//! state file) drives this same machine, so their verdicts agree.
+//!
+//! An event that completes or continues a loop is *reported*: a tool call
+//! that makes (or extends) a run of identical calls or a cycle, an output
+//! that makes a run of similar outputs, a turn beyond `maxTurns`. The state
+//! kept is bounded: the last call, the last output's sample, and the last
+//! `cycleMaxLength` call hashes with one counter per cycle length.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::canon::{canonical, hash_hex, preview};
+use super::event::Event;
+use super::similarity::{OutputSample, is_similar};
+use crate::config::LoopDetectionConfig;
+
+/// The rules' settings (`services.loopDetection`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub enabled: bool,
+    pub max_turns: u64,
+    pub repeat_threshold: u64,
+    pub similarity_threshold: f64,
+    pub cycle_max_length: u64,
+}
+
+impl From<&LoopDetectionConfig> for Settings {
+    fn from(c: &LoopDetectionConfig) -> Settings {
+        Settings {
+            enabled: c.enabled,
+            max_turns: c.max_turns,
+            repeat_threshold: c.repeat_threshold.max(1),
+            similarity_threshold: c.similarity_threshold,
+            cycle_max_length: c.cycle_max_length.min(16),
+        }
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::from(&LoopDetectionConfig::default())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PatternType {
+    RepeatedTool,
+    RepeatedOutput,
+    TurnLimit,
+    ToolCycle,
+}
+
+/// A detected loop: what repeated, in a sentence a user can act on, and how often.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pattern {
+    #[serde(rename = "type")]
+    pub kind: PatternType,
+    pub details: String,
+    pub count: u64,
+}
+
+/// The answer for a point in the event stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    #[serde(rename = "loop")]
+    pub is_loop: bool,
+    pub pattern: Option<Pattern>,
+    /// Events seen so far, counting from 1 (the reporting event's number);
+    /// a `reset` event does not restart this count.
+    pub event: u64,
+    /// Turns of this conversation so far.
+    pub turn: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CallRef {
+    hash: String,
+    name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolRun {
+    call: CallRef,
+    args_preview: String,
+    count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OutputRun {
+    last: OutputSample,
+    /// Identity of the tool calls made just before `last`.
+    calls_before: String,
+    count: u64,
+}
+
+/// The detector's whole state; serializable for `--state`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detector {
+    events: u64,
+    turns: u64,
+    tool_run: Option<ToolRun>,
+    output_run: Option<OutputRun>,
+    /// Identity of the tool calls since the last output (a hash chain).
+    calls_since_output: String,
+    /// The last `cycleMaxLength` calls, oldest first.
+    recent: VecDeque<CallRef>,
+    /// `periodic[p-2]`: how many consecutive recent calls equalled the call
+    /// `p` places before them. A cycle of length `p` repeated `k` times
+    /// makes this at least `(k-1)·p`.
+    periodic: Vec<u64>,
+}
+
+const ARGS_PREVIEW: usize = 120;
+const OUTPUT_PREVIEW: usize = 80;
+
+impl Detector {
+    pub fn new() -> Detector {
+        Detector::default()
+    }
+
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    pub fn turns(&self) -> u64 {
+        self.turns
+    }
+
+    /// The verdict when nothing is reported at this point.
+    pub fn quiet_verdict(&self) -> Verdict {
+        Verdict {
+            is_loop: false,
+            pattern: None,
+            event: self.events,
+            turn: self.turns,
+        }
+    }
+
+    /// Feeds one event; returns the loop it completes or continues, if any.
+    pub fn push(&mut self, event: &Event, settings: &Settings) -> Option<Verdict> {
+        self.events += 1;
+        let pattern = match event {
+            Event::Reset => {
+                *self = Detector {
+                    events: self.events,
+                    ..Detector::default()
+                };
+                None
+            }
+            Event::User { .. } => {
+                self.clear_tracking();
+                None
+            }
+            Event::Turn => {
+                self.turns += 1;
+                (self.turns > settings.max_turns).then(|| Pattern {
+                    kind: PatternType::TurnLimit,
+                    details: format!(
+                        "The conversation has run {} turns, more than the limit of {}; stop and ask the user how to continue (the limit is services.loopDetection.maxTurns).",
+                        self.turns, settings.max_turns
+                    ),
+                    count: self.turns,
+                })
+            }
+            Event::Tool { name, args } => self.push_call(name, args, settings),
+            Event::Output { text } => self.push_output(text, settings),
+        };
+        let pattern = pattern.filter(|_| settings.enabled)?;
+        Some(Verdict {
+            is_loop: true,
+            pattern: Some(pattern),
+            event: self.events,
+            turn: self.turns,
+        })
+    }
+
+    fn clear_tracking(&mut self) {
+        self.tool_run = None;
+        self.output_run = None;
+        self.calls_since_output.clear();
+        self.recent.clear();
+        self.periodic.clear();
+    }
+
+    fn push_call(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+        settings: &Settings,
+    ) -> Option<Pattern> {
+        let canonical_args = canonical(args);
+        let call = CallRef {
+            hash: hash_hex(&[name, &canonical_args]),
+            name: name.to_string(),
+        };
+        self.calls_since_output = hash_hex(&[&self.calls_since_output, &call.hash]);
+        match &mut self.tool_run {
+            Some(run) if run.call.hash == call.hash => run.count += 1,
+            _ => {
+                self.tool_run = Some(ToolRun {
+                    call: call.clone(),
+                    args_preview: preview(&canonical_args, ARGS_PREVIEW),
+                    count: 1,
+                })
+            }
+        }
+        self.track_cycles(call, settings.cycle_max_length as usize);
+
+        let threshold = settings.repeat_threshold;
+        if let Some(run) = &self.tool_run
+            && run.count >= threshold
+        {
+            return Some(Pattern {
+                kind: PatternType::RepeatedTool,
+                details: format!(
+                    "The tool `{}` was called {} times in a row with the same arguments {}; its result will not change, so try a different approach or ask the user.",
+                    run.call.name, run.count, run.args_preview
+                ),
+                count: run.count,
+            });
+        }
+        self.find_cycle(threshold)
+    }
+
+    fn track_cycles(&mut self, call: CallRef, max_len: usize) {
+        let lengths = max_len.saturating_sub(1);
+        self.periodic.resize(lengths, 0);
+        let len = self.recent.len();
+        for (i, counter) in self.periodic.iter_mut().enumerate() {
+            let p = i + 2;
+            if len >= p && self.recent[len - p].hash == call.hash {
+                *counter += 1;
+            } else {
+                *counter = 0;
+            }
+        }
+        self.recent.push_back(call);
+        while self.recent.len() > max_len {
+            self.recent.pop_front();
+        }
+    }
+
+    fn find_cycle(&self, threshold: u64) -> Option<Pattern> {
+        for (i, &counter) in self.periodic.iter().enumerate() {
+            let p = (i + 2) as u64;
+            if counter < threshold.saturating_sub(1) * p || counter == 0 {
+                continue;
+            }
+            let block: Vec<&CallRef> = self
+                .recent
+                .iter()
+                .skip(self.recent.len() - p as usize)
+                .collect();
+            // Rotate the last `p` calls so the cycle is named from its first call.
+            let shift = ((p - counter % p) % p) as usize;
+            let names: Vec<String> = (0..p as usize)
+                .map(|k| format!("`{}`", block[(k + shift) % p as usize].name))
+                .collect();
+            let count = counter / p + 1;
+            return Some(Pattern {
+                kind: PatternType::ToolCycle,
+                details: format!(
+                    "The tool calls {} repeated {} times in a row with the same arguments; the cycle makes no progress, so try a different approach or ask the user.",
+                    names.join(" → "),
+                    count
+                ),
+                count,
+            });
+        }
+        None
+    }
+
+    /// Blank outputs (a turn that only called tools) are ignored. An
+    /// identical output always repeats the previous one (Property 15); a
+    /// merely similar one only when the tool calls before it were the same
+    /// as before the previous output, so templated progress messages about
+    /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
+    fn push_output(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let sample = OutputSample::new(text);
+        let calls_before = std::mem::take(&mut self.calls_since_output);
+        let count = match &self.output_run {
+            Some(run) if run.last.hash == sample.hash => run.count + 1,
+            Some(run)
+                if run.calls_before == calls_before
+                    && is_similar(&run.last, &sample, settings.similarity_threshold) =>
+            {
+                run.count + 1
+            }
+            _ => 1,
+        };
+        self.output_run = Some(OutputRun {
+            last: sample,
+            calls_before,
+            count,
+        });
+        (count >= settings.repeat_threshold).then(|| Pattern {
+            kind: PatternType::RepeatedOutput,
+            details: format!(
+                "The model produced {count} identical or near-identical outputs in a row (similarity at least {}), the last being \"{}\"; it is not making progress, so change the instructions or ask the user.",
+                settings.similarity_threshold,
+                preview(text, OUTPUT_PREVIEW)
+            ),
+            count,
+        })
+    }
+}
+
+/// Runs `events` through a fresh detector: every reported verdict, in order.
+pub fn all_reports(events: &[Event], settings: &Settings) -> Vec<Verdict> {
+    let mut detector = Detector::new();
+    events
+        .iter()
+        .filter_map(|e| detector.push(e, settings))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, args: serde_json::Value) -> Event {
+        Event::Tool {
+            name: name.into(),
+            args,
+        }
+    }
+
+    fn first(events: &[Event]) -> Option<Pattern> {
+        all_reports(events, &Settings::default())
+            .into_iter()
+            .next()
+            .and_then(|v| v.pattern)
+    }
+
+    #[test]
+    fn three_identical_calls_are_a_loop_and_two_are_not() {
+        let call = tool("read", json!({"path": "a", "opts": {"line": 1}}));
+        assert_eq!(first(&[call.clone(), call.clone()]), None);
+        let p = first(&[call.clone(), call.clone(), call]).unwrap();
+        assert_eq!((p.kind, p.count), (PatternType::RepeatedTool, 3));
+        assert!(p.details.contains("`read`"), "{}", p.details);
+    }
+
+    #[test]
+    fn nested_argument_differences_break_the_run() {
+        let events: Vec<Event> = (0..6)
+            .map(|i| tool("read", json!({"path": "a", "opts": {"line": i % 2}})))
+            .collect();
+        // Alternating nested args is a cycle of two distinct calls, not a repeat.
+        let p = first(&events).unwrap();
+        assert_eq!(p.kind, PatternType::ToolCycle);
+        let events: Vec<Event> = (0..6)
+            .map(|i| tool("read", json!({"path": "a", "opts": {"line": i}})))
+            .collect();
+        assert_eq!(first(&events), None);
+    }
+
+    #[test]
+    fn a_user_message_resets_tracking_but_not_turns() {
+        let call = tool("ls", json!({}));
+        let events = [
+            call.clone(),
+            call.clone(),
+            Event::User {
+                text: "go on".into(),
+            },
+            call.clone(),
+            call.clone(),
+        ];
+        assert_eq!(first(&events), None);
+        let mut d = Detector::new();
+        let s = Settings {
+            max_turns: 2,
+            ..Settings::default()
+        };
+        for e in [
+            Event::Turn,
+            Event::User {
+                text: String::new(),
+            },
+            Event::Turn,
+        ] {
+            assert_eq!(d.push(&e, &s), None);
+        }
+        let v = d.push(&Event::Turn, &s).unwrap();
+        assert_eq!(v.pattern.unwrap().kind, PatternType::TurnLimit);
+        assert_eq!(v.turn, 3);
+    }
+
+    #[test]
+    fn turn_limit_is_reported_only_beyond_max_turns() {
+        let s = Settings {
+            max_turns: 5,
+            ..Settings::default()
+        };
+        let events = vec![Event::Turn; 5];
+        assert!(all_reports(&events, &s).is_empty());
+        let events = vec![Event::Turn; 7];
+        let reports = all_reports(&events, &s);
+        assert_eq!(reports.len(), 2);
+        assert_eq!(reports[0].turn, 6);
+    }
+
+    #[test]
+    fn reset_starts_a_new_conversation() {
+        let s = Settings {
+            max_turns: 1,
+            ..Settings::default()
+        };
+        let events = [Event::Turn, Event::Reset, Event::Turn];
+        assert!(all_reports(&events, &s).is_empty());
+    }
+
+    #[test]
+    fn cycles_of_two_and_three_are_found_and_named_in_order() {
+        let a = tool("a", json!({}));
+        let b = tool("b", json!({"x": 1}));
+        let c = tool("c", json!([1]));
+        let ab: Vec<Event> = [&a, &b].repeat(3).into_iter().cloned().collect();
+        let p = first(&ab).unwrap();
+        assert_eq!((p.kind, p.count), (PatternType::ToolCycle, 3));
+        assert!(p.details.contains("`a` → `b`"), "{}", p.details);
+        assert_eq!(first(&ab[..5]), None);
+        let abc: Vec<Event> = [&a, &b, &c].repeat(3).into_iter().cloned().collect();
+        assert_eq!(first(&abc[..8]), None);
+        let p = first(&abc).unwrap();
+        assert!(p.details.contains("`a` → `b` → `c`"), "{}", p.details);
+        let mut shifted = vec![c.clone()];
+        shifted.extend(abc.iter().cloned());
+        assert!(first(&shifted).unwrap().details.contains("`c` → `a` → `b`"));
+    }
+
+    #[test]
+    fn cycles_can_be_disabled() {
+        let s = Settings {
+            cycle_max_length: 1,
+            ..Settings::default()
+        };
+        let events: Vec<Event> = (0..10)
+            .map(|i| tool(if i % 2 == 0 { "a" } else { "b" }, json!({})))
+            .collect();
+        assert!(all_reports(&events, &s).is_empty());
+    }
+
+    #[test]
+    fn similar_outputs_are_a_loop() {
+        let events: Vec<Event> = (0..3)
+            .map(|i| Event::Output {
+                text: format!("Still waiting for the deployment to finish (check {i})"),
+            })
+            .collect();
+        assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
+    }
+
+    #[test]
+    fn similar_outputs_about_different_work_are_not_a_loop() {
+        let mut events = Vec::new();
+        for i in 0..5 {
+            events.push(tool("edit", json!({"path": format!("f{i}.rs")})));
+            events.push(Event::Output {
+                text: format!("Edited f{i}.rs: renamed foo to bar."),
+            });
+        }
+        assert_eq!(first(&events), None);
+        // The same calls before each similar output: a loop.
+        let mut events = Vec::new();
+        for i in 0..3 {
+            events.push(tool("status", json!({"job": 7})));
+            events.push(Event::Output {
+                text: format!("Job 7 still running (poll {i})."),
+            });
+        }
+        let reports = all_reports(&events, &Settings::default());
+        assert!(
+            reports
+                .iter()
+                .any(|v| v.pattern.as_ref().unwrap().kind == PatternType::RepeatedOutput)
+        );
+    }
+
+    #[test]
+    fn identical_outputs_repeat_whatever_came_between_and_blank_ones_are_ignored() {
+        let mut events = Vec::new();
+        for i in 0..3 {
+            events.push(tool("edit", json!({"path": format!("f{i}.rs")})));
+            events.push(Event::Output {
+                text: String::new(),
+            });
+            events.push(Event::Output {
+                text: "Done.".into(),
+            });
+        }
+        assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
+        let blanks = vec![Event::Output { text: " \n".into() }; 5];
+        assert_eq!(first(&blanks), None);
+    }
+
+    #[test]
+    fn disabled_never_reports() {
+        let s = Settings {
+            enabled: false,
+            max_turns: 1,
+            ..Settings::default()
+        };
+        let call = tool("ls", json!({}));
+        let events = [Event::Turn, Event::Turn, call.clone(), call.clone(), call];
+        assert!(all_reports(&events, &s).is_empty());
+    }
+
+    #[test]
+    fn state_round_trips_through_json() {
+        let mut d = Detector::new();
+        let s = Settings::default();
+        for e in [
+            Event::Turn,
+            tool("a", json!({"k": [1, 2]})),
+            Event::Output { text: "x".into() },
+        ] {
+            d.push(&e, &s);
+        }
+        let text = serde_json::to_string(&d).unwrap();
+        let back: Detector = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, d);
+    }
+}

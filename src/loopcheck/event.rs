@@ -1,0 +1,259 @@
+//! The events loop detection sees, read as NDJSON or derived from a session.
+//!
+//! NDJSON, one object a line:
+//! `{"type":"turn"}` a turn started; `{"type":"user","text":"…"}` the user
+//! spoke (resets tool and output tracking); `{"type":"tool","name":"…","args":{…}}`
+//! a tool call (`args` defaults to `{}`); `{"type":"output","text":"…"}` a
+//! model output; `{"type":"reset"}` a new conversation (also resets the turn
+//! count). Unknown fields are ignored; an unknown `type` is an error.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::io_util;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Event {
+    Turn,
+    User {
+        #[serde(default)]
+        text: String,
+    },
+    Tool {
+        name: String,
+        #[serde(default = "empty_object")]
+        args: Value,
+    },
+    Output {
+        text: String,
+    },
+    Reset,
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+/// Parses one NDJSON line; `name` and `line` locate errors. Parsed by hand
+/// (not serde's tagged enums) so a wrong field is named in the message.
+pub fn parse_line(text: &str, name: &str, line: usize) -> Result<Event> {
+    let at = format!("{name} line {line}");
+    let value: Value = io_util::parse_json(text, &at)?;
+    let Value::Object(mut map) = value else {
+        return Err(Error::input(format!(
+            "{at}: expected an object such as {{\"type\":\"turn\"}}"
+        )));
+    };
+    let kind = match map.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        Some(_) => return Err(Error::input(format!("{at} at `type`: expected a string"))),
+        None => return Err(Error::input(format!("{at}: missing field `type`"))),
+    };
+    let mut text_field = |field: &str, required: bool| -> Result<String> {
+        match map.remove(field) {
+            Some(Value::String(text)) => Ok(text),
+            None if !required => Ok(String::new()),
+            None => Err(Error::input(format!("{at}: missing field `{field}`"))),
+            Some(_) => Err(Error::input(format!(
+                "{at} at `{field}`: expected a string"
+            ))),
+        }
+    };
+    Ok(match kind.as_str() {
+        "turn" => Event::Turn,
+        "reset" => Event::Reset,
+        "user" => Event::User {
+            text: text_field("text", false)?,
+        },
+        "output" => Event::Output {
+            text: text_field("text", true)?,
+        },
+        "tool" => {
+            let name = text_field("name", true)?;
+            let args = map.remove("args").unwrap_or_else(empty_object);
+            Event::Tool { name, args }
+        }
+        other => {
+            return Err(Error::input(format!(
+                "{at} at `type`: unknown event type {:?} (expected turn, user, tool, output or reset)",
+                super::canon::preview(other, 40)
+            )));
+        }
+    })
+}
+
+/// Parses a whole NDJSON document.
+pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
+    let mut events = Vec::new();
+    io_util::for_each_line(text.as_bytes(), name, |line, text| {
+        events.push(parse_line(text, name, line)?);
+        Ok(())
+    })?;
+    Ok(events)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionDoc {
+    #[serde(default)]
+    messages: Vec<SessionMessage>,
+    #[serde(default)]
+    tool_calls: Vec<SessionToolCall>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SessionMessage {
+    role: String,
+    #[serde(default)]
+    parts: Vec<SessionPart>,
+    timestamp: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct SessionPart {
+    #[serde(default)]
+    text: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SessionToolCall {
+    name: String,
+    #[serde(default = "empty_object")]
+    args: Value,
+    timestamp: String,
+}
+
+/// Whether a whole document looks like a session (an object with
+/// `messages` or `toolCalls`) rather than NDJSON events.
+pub fn looks_like_session(text: &str) -> bool {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => map.contains_key("messages") || map.contains_key("toolCalls"),
+        _ => false,
+    }
+}
+
+/// The events of a session (Requirement 2's format), in timestamp order.
+///
+/// Messages and tool calls are merged by timestamp; on a tie a message comes
+/// before a tool call, and otherwise the recorded order is kept. Each
+/// assistant message starts a turn and is an output; each user message is a
+/// user event; system messages are ignored.
+pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
+    let doc: SessionDoc = io_util::parse_json(text, name)?;
+    let mut keyed: Vec<(jiff::Timestamp, u8, usize, Vec<Event>)> = Vec::new();
+    for (i, message) in doc.messages.into_iter().enumerate() {
+        let at = timestamp(&message.timestamp, name, &format!("messages[{i}]"))?;
+        let text: String = message
+            .parts
+            .iter()
+            .filter_map(|p| p.text.as_deref())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let events = match message.role.as_str() {
+            "user" => vec![Event::User { text }],
+            "assistant" => vec![Event::Turn, Event::Output { text }],
+            "system" => continue,
+            other => {
+                return Err(Error::input(format!(
+                    "{name} at `messages[{i}].role`: unknown role {other:?} (expected user, assistant or system)"
+                )));
+            }
+        };
+        keyed.push((at, 0, i, events));
+    }
+    for (i, call) in doc.tool_calls.into_iter().enumerate() {
+        let at = timestamp(&call.timestamp, name, &format!("toolCalls[{i}]"))?;
+        keyed.push((
+            at,
+            1,
+            i,
+            vec![Event::Tool {
+                name: call.name,
+                args: call.args,
+            }],
+        ));
+    }
+    keyed.sort_by_key(|k| (k.0, k.1, k.2));
+    Ok(keyed.into_iter().flat_map(|k| k.3).collect())
+}
+
+fn timestamp(text: &str, name: &str, field: &str) -> Result<jiff::Timestamp> {
+    text.parse().map_err(|_| {
+        Error::input(format!(
+            "{name} at `{field}.timestamp`: {text:?} is not an ISO 8601 timestamp"
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ndjson_events_parse_with_defaults() {
+        let events = parse_ndjson(
+            "{\"type\":\"turn\"}\n{\"type\":\"tool\",\"name\":\"ls\"}\n\n{\"type\":\"output\",\"text\":\"x\",\"extra\":1}\n",
+            "in",
+        )
+        .unwrap();
+        assert_eq!(
+            events,
+            vec![
+                Event::Turn,
+                Event::Tool {
+                    name: "ls".into(),
+                    args: json!({})
+                },
+                Event::Output { text: "x".into() }
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let err = parse_ndjson("{\"type\":\"turn\"}\n{\"type\":\"dance\"}\n", "in").unwrap_err();
+        assert!(err.to_string().contains("line 2"), "{err}");
+        let err = parse_ndjson("{\"type\":\"tool\",\"name\":3}\n", "in").unwrap_err();
+        assert!(err.to_string().contains("name"), "{err}");
+    }
+
+    #[test]
+    fn sessions_merge_messages_and_calls_by_time() {
+        let doc = json!({
+            "sessionId": "x",
+            "messages": [
+                {"role": "user", "parts": [{"type": "text", "text": "hi"}], "timestamp": "2026-01-01T00:00:00Z"},
+                {"role": "assistant", "parts": [{"type": "text", "text": "a"}], "timestamp": "2026-01-01T00:00:02Z"},
+                {"role": "system", "parts": [], "timestamp": "2026-01-01T00:00:03Z"}
+            ],
+            "toolCalls": [
+                {"id": "1", "name": "ls", "args": {}, "result": {"llmContent": ""}, "timestamp": "2026-01-01T01:00:01+01:00"},
+                {"id": "2", "name": "cat", "args": {"p": 1}, "result": {"llmContent": ""}, "timestamp": "2026-01-01T00:00:02Z"}
+            ]
+        });
+        let text = doc.to_string();
+        assert!(looks_like_session(&text));
+        let events = session_events(&text, "s").unwrap();
+        let kinds: Vec<String> = events
+            .iter()
+            .map(|e| match e {
+                Event::Tool { name, .. } => name.clone(),
+                other => serde_json::to_value(other).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            })
+            .collect();
+        assert_eq!(kinds, ["user", "ls", "turn", "output", "cat"]);
+    }
+
+    #[test]
+    fn bad_session_timestamps_are_named() {
+        let doc = json!({"messages": [{"role": "user", "parts": [], "timestamp": "yesterday"}]});
+        let err = session_events(&doc.to_string(), "s").unwrap_err();
+        assert!(err.to_string().contains("messages[0].timestamp"), "{err}");
+    }
+}

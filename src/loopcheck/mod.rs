@@ -1,0 +1,17 @@
+//! `ollm-loopcheck`: runaway-loop detection (Requirement 4, Properties 14–17).
+//!
+//! Rules: the same tool with the same canonical arguments `repeatThreshold`
+//! times in a row; that many consecutive identical or similar outputs; a
+//! turn beyond `maxTurns`; and short cycles of calls (A,B,A,B…) repeated
+//! `repeatThreshold` times. A user message resets call and output tracking.
+
+pub mod canon;
+pub mod cli;
+pub mod detector;
+pub mod event;
+pub mod run;
+pub mod similarity;
+pub mod state;
+
+pub use detector::{Detector, Pattern, PatternType, Settings, Verdict};
+pub use event::Event;

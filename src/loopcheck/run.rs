@@ -1,0 +1,47 @@
+//! The three ways to run the detector. They share [`Detector`], so for the
+//! same events they report the same verdicts (a property test checks it).
+
+use std::io::BufRead;
+
+use super::detector::{Detector, Settings, Verdict};
+use super::event::{self, Event};
+use crate::error::Result;
+use crate::io_util;
+
+/// One-shot: the first loop anywhere in `events`, or the quiet verdict after all of them.
+pub fn one_shot(events: &[Event], settings: &Settings) -> Verdict {
+    let mut detector = Detector::new();
+    let mut first = None;
+    for event in events {
+        let report = detector.push(event, settings);
+        if first.is_none() {
+            first = report;
+        }
+    }
+    first.unwrap_or_else(|| detector.quiet_verdict())
+}
+
+/// Streaming: reads NDJSON events line by line and calls `emit` with each
+/// report as soon as its event is read; at the end of input, when nothing
+/// was reported, emits the quiet verdict once. Returns whether a loop was reported.
+pub fn stream(
+    reader: impl BufRead,
+    name: &str,
+    settings: &Settings,
+    mut emit: impl FnMut(&Verdict) -> Result<()>,
+) -> Result<bool> {
+    let mut detector = Detector::new();
+    let mut reported = false;
+    io_util::for_each_line(reader, name, |line, text| {
+        let event = event::parse_line(text, name, line)?;
+        if let Some(verdict) = detector.push(&event, settings) {
+            reported = true;
+            emit(&verdict)?;
+        }
+        Ok(())
+    })?;
+    if !reported {
+        emit(&detector.quiet_verdict())?;
+    }
+    Ok(reported)
+}

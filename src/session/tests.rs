@@ -1,0 +1,397 @@
+//! Unit tests of the store, branching, compression notes and snapshots.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use serde_json::{Map, json};
+
+use super::model::{Entry, Message};
+use super::snapshot::Snapshots;
+use super::store::{JOURNAL, NewSession, SUMMARY, Store, StoreOptions};
+use crate::error::Error;
+use crate::lock::Lock;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    store: Store,
+    snapshots: Snapshots,
+    clock: Arc<AtomicI64>,
+}
+
+fn fixture(max_sessions: u64) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(AtomicI64::new(1_700_000_000_000));
+    let tick = clock.clone();
+    let store = Store::new(
+        dir.path().join("data"),
+        StoreOptions {
+            max_sessions,
+            snapshots_dir: Some(dir.path().join("snaps")),
+            clock: Arc::new(move || tick.fetch_add(1000, Ordering::SeqCst)),
+        },
+    );
+    let snapshots = Snapshots::new(dir.path().join("snaps"), 5);
+    Fixture {
+        _dir: dir,
+        store,
+        snapshots,
+        clock,
+    }
+}
+
+fn new_session(store: &Store) -> String {
+    store
+        .create(&NewSession {
+            model: "llama3.1:8b".into(),
+            provider: "ollama".into(),
+            title: None,
+        })
+        .unwrap()
+        .session_id
+}
+
+fn msg(role: &str, text: &str) -> Entry {
+    Entry::Message(Message::text(role, text, "2024-01-15T10:30:00Z"))
+}
+
+fn tool(id: &str) -> Entry {
+    Entry::from_input(
+        json!({"id": id, "name": "read_file", "args": {"path": "a"}, "result": {"llmContent": "x"}}),
+        "2024-01-15T10:30:01Z",
+    )
+    .unwrap()
+}
+
+#[test]
+fn recorded_records_come_back_in_order_with_counts() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store
+        .record(&id, &msg("user", "hello there"), None)
+        .unwrap();
+    f.store.record(&id, &tool("c1"), None).unwrap();
+    let ack = f
+        .store
+        .record(&id, &msg("assistant", "hi"), Some(7))
+        .unwrap();
+    assert_eq!((ack.recorded, ack.index), ("message", 1));
+    let session = f.store.get(&id).unwrap();
+    assert_eq!(session.messages.len(), 2);
+    assert_eq!(session.tool_calls.len(), 1);
+    assert_eq!(session.metadata.token_count, 3 + 3 + 7);
+    let summary = f.store.summary(&id).unwrap();
+    assert_eq!(summary.message_count, 2);
+    assert_eq!(summary.token_count, 13);
+    assert_eq!(summary.last_activity, session.last_activity);
+}
+
+#[test]
+fn a_torn_tail_is_ignored_by_readers_and_cut_by_the_next_writer() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    let journal = f.store.session_dir(&id).join(JOURNAL);
+    let mut bytes = std::fs::read(&journal).unwrap();
+    bytes.extend_from_slice(b"{\"type\":\"message\",\"at\":\"2024");
+    std::fs::write(&journal, &bytes).unwrap();
+    assert_eq!(f.store.get(&id).unwrap().messages.len(), 1);
+    assert_eq!(f.store.list().unwrap().sessions[0].message_count, 1);
+    f.store.record(&id, &msg("user", "two"), None).unwrap();
+    let session = f.store.get(&id).unwrap();
+    assert_eq!(session.messages.len(), 2);
+    assert_eq!(session.messages[1].text_content(), "two");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+    );
+}
+
+#[test]
+fn a_corrupt_journal_is_set_aside_never_emptied() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    f.store.record(&id, &msg("user", "two"), None).unwrap();
+    let dir = f.store.session_dir(&id);
+    let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "{garbage";
+    let broken = lines.join("\n") + "\n";
+    std::fs::write(dir.join(JOURNAL), &broken).unwrap();
+    std::fs::remove_file(dir.join(SUMMARY)).unwrap();
+    let err = f.store.get(&id).unwrap_err();
+    assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    assert!(err.to_string().contains("moved aside"), "{err}");
+    let aside = f.store.dir().join(format!("{id}.corrupt"));
+    assert_eq!(
+        std::fs::read_to_string(aside.join(JOURNAL)).unwrap(),
+        broken
+    );
+    assert!(matches!(f.store.get(&id), Err(Error::NotFound(_))));
+    assert!(matches!(
+        f.store.record(&id, &msg("user", "x"), None),
+        Err(Error::NotFound(_))
+    ));
+}
+
+#[test]
+fn list_reports_a_corrupt_plain_file_and_lists_the_rest() {
+    let f = fixture(0);
+    let good = new_session(&f.store);
+    let bad = super::model::new_id();
+    std::fs::write(f.store.plain_path(&bad), "{\"sessionId\": ").unwrap();
+    let listing = f.store.list().unwrap();
+    assert_eq!(listing.sessions.len(), 1);
+    assert_eq!(listing.sessions[0].session_id, good);
+    assert_eq!(listing.problems.len(), 1);
+    assert!(f.store.dir().join(format!("{bad}.json.corrupt")).exists());
+}
+
+#[test]
+fn a_stale_or_missing_summary_is_rebuilt_from_the_journal() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    let dir = f.store.session_dir(&id);
+    let stale = std::fs::read(dir.join(SUMMARY)).unwrap();
+    f.store.record(&id, &msg("user", "two"), None).unwrap();
+    std::fs::write(dir.join(SUMMARY), stale).unwrap();
+    assert_eq!(f.store.summary(&id).unwrap().message_count, 2);
+    std::fs::write(dir.join(SUMMARY), "nonsense").unwrap();
+    assert_eq!(f.store.summary(&id).unwrap().message_count, 2);
+    std::fs::remove_file(dir.join(SUMMARY)).unwrap();
+    assert_eq!(f.store.list().unwrap().sessions[0].message_count, 2);
+    f.store.record(&id, &msg("user", "three"), None).unwrap();
+    assert_eq!(f.store.summary(&id).unwrap().message_count, 3);
+}
+
+#[test]
+fn max_sessions_deletes_the_oldest_but_never_a_locked_one() {
+    let f = fixture(3);
+    let ids: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
+    // The oldest is being written: it must survive.
+    let lock = Lock::exclusive(
+        &f.store
+            .dir()
+            .join(".locks")
+            .join(format!("{}.lock", ids[0])),
+    )
+    .unwrap();
+    let created = f
+        .store
+        .create(&NewSession {
+            model: "m".into(),
+            provider: "p".into(),
+            title: None,
+        })
+        .unwrap();
+    assert_eq!(created.removed, vec![ids[1].clone()]);
+    drop(lock);
+    let left: Vec<String> = f
+        .store
+        .list()
+        .unwrap()
+        .sessions
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    assert_eq!(
+        left,
+        vec![created.session_id, ids[2].clone(), ids[0].clone()]
+    );
+}
+
+#[test]
+fn last_activity_follows_records_and_never_goes_back() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    let before = f.store.summary(&id).unwrap().last_activity;
+    f.clock.store(1_600_000_000_000, Ordering::SeqCst); // the clock jumps back
+    let ack = f.store.record(&id, &msg("user", "x"), None).unwrap();
+    assert_eq!(ack.last_activity, before);
+    f.clock.store(1_800_000_000_000, Ordering::SeqCst);
+    let ack = f.store.record(&id, &msg("user", "y"), None).unwrap();
+    assert!(ack.last_activity > before);
+}
+
+#[test]
+fn branches_keep_tool_calls_with_their_turn() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "read a"), None).unwrap();
+    f.store
+        .record(&id, &msg("assistant", "reading"), None)
+        .unwrap();
+    f.store.record(&id, &tool("c1"), None).unwrap();
+    f.store.record(&id, &msg("user", "now b"), None).unwrap();
+    f.store.record(&id, &tool("c2"), None).unwrap();
+    let branch = f.store.branch(&id, 2, Some("alt".into())).unwrap();
+    let session = f.store.get(&branch.session_id).unwrap();
+    assert_eq!(session.messages.len(), 2);
+    assert_eq!(session.tool_calls.len(), 1);
+    assert_eq!(session.tool_calls[0].id(), "c1");
+    assert_eq!(session.parent_session_id.as_deref(), Some(id.as_str()));
+    assert_eq!(session.branch_point, Some(2));
+    assert_eq!(session.title.as_deref(), Some("alt"));
+    let empty = f.store.branch(&id, 0, None).unwrap();
+    assert_eq!(f.store.get(&empty.session_id).unwrap().messages.len(), 0);
+    let err = f.store.branch(&id, 4, None).unwrap_err();
+    assert!(err.to_string().contains("out of range"), "{err}");
+    let branches = f.store.branches(&id).unwrap();
+    assert_eq!(branches.len(), 2);
+}
+
+#[test]
+fn a_branch_never_starts_at_a_tool_result() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store
+        .record(&id, &msg("assistant", "calling"), None)
+        .unwrap();
+    f.store.record(&id, &msg("tool", "result"), None).unwrap();
+    let err = f.store.branch(&id, 1, None).unwrap_err();
+    assert!(matches!(err, Error::Input(_)), "{err}");
+    assert!(f.store.branch(&id, 2, None).is_ok());
+}
+
+#[test]
+fn compressions_add_exactly_one_and_are_noted() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "x"), None).unwrap();
+    let mut details = Map::new();
+    details.insert("strategy".into(), "hybrid".into());
+    assert_eq!(f.store.record_compression(&id, &details).unwrap(), 1);
+    assert_eq!(f.store.record_compression(&id, &details).unwrap(), 2);
+    let session = f.store.get(&id).unwrap();
+    assert_eq!(session.metadata.compression_count, 2);
+    assert_eq!(session.metadata.compression_history.len(), 2);
+    assert_eq!(
+        session.metadata.compression_history[0]["strategy"],
+        "hybrid"
+    );
+    assert_eq!(session.messages.len(), 1);
+    assert_eq!(f.store.summary(&id).unwrap().compression_count, 2);
+}
+
+#[test]
+fn snapshots_roll_restore_in_order_and_go_with_their_session() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store
+        .record(&id, &msg("system", "be brief"), None)
+        .unwrap();
+    f.store.record(&id, &msg("user", "q1"), None).unwrap();
+    f.store.record(&id, &msg("assistant", "a1"), None).unwrap();
+    f.store.record(&id, &msg("user", "q2"), None).unwrap();
+    let mut made = Vec::new();
+    for i in 0..7 {
+        let created = f
+            .snapshots
+            .create(&f.store, &id, None, Some(format!("s{i}")))
+            .unwrap();
+        made.push(created.info.id);
+    }
+    let listed = f.snapshots.list(&id).unwrap();
+    assert_eq!(listed.len(), 5);
+    assert_eq!(listed[0].id, made[6]);
+    assert_eq!(listed[4].id, made[2]);
+    let snapshot = f.snapshots.show(&made[6], None).unwrap();
+    assert_eq!(snapshot.user_messages.len(), 2);
+    assert_eq!(snapshot.messages.len(), 2);
+    let restored: Vec<String> = snapshot
+        .restored_messages()
+        .iter()
+        .map(|m| m.text_content())
+        .collect();
+    assert_eq!(restored, ["be brief", "q1", "a1", "q2"]);
+    let as_session = f
+        .snapshots
+        .restore_as_session(&f.store, &made[6], None)
+        .unwrap();
+    assert_eq!(
+        f.store.get(&as_session.session_id).unwrap().messages.len(),
+        4
+    );
+    f.snapshots.delete(&made[6], None).unwrap();
+    assert_eq!(f.snapshots.list(&id).unwrap().len(), 4);
+    f.store.delete(&id).unwrap();
+    assert!(f.snapshots.list(&id).unwrap().is_empty());
+    assert!(!f.snapshots.root().join(&id).exists());
+}
+
+#[test]
+fn recording_into_a_plain_file_converts_it_and_keeps_everything() {
+    let f = fixture(0);
+    let id = "550e8400-e29b-41d4-a716-446655440000";
+    std::fs::create_dir_all(f.store.dir()).unwrap();
+    let plain = json!({
+        "sessionId": id, "startTime": "2024-01-15T10:30:00Z", "lastActivity": "2024-01-15T11:45:00Z",
+        "model": "llama3.1:8b", "provider": "ollama",
+        "messages": [{"role": "user", "parts": [{"type": "text", "text": "Hello"}], "timestamp": "2024-01-15T10:30:00Z"}],
+        "toolCalls": [], "metadata": {"tokenCount": 1234, "compressionCount": 2, "modeHistory": [{"from": "a"}]},
+        "custom": true
+    });
+    std::fs::write(f.store.plain_path(id), plain.to_string()).unwrap();
+    let before = serde_json::to_value(f.store.get(id).unwrap()).unwrap();
+    assert_eq!(before, plain);
+    f.store
+        .record(id, &msg("assistant", "Hi"), Some(10))
+        .unwrap();
+    assert!(!f.store.plain_path(id).exists());
+    let after = f.store.get(id).unwrap();
+    assert_eq!(after.messages.len(), 2);
+    assert_eq!(after.metadata.token_count, 1244);
+    assert_eq!(after.metadata.compression_count, 2);
+    assert_eq!(after.metadata.extra["modeHistory"], json!([{"from": "a"}]));
+    assert_eq!(after.extra["custom"], json!(true));
+}
+
+#[test]
+fn cleanup_keeps_the_newest_and_dry_run_touches_nothing() {
+    let f = fixture(0);
+    let ids: Vec<String> = (0..4).map(|_| new_session(&f.store)).collect();
+    let dry = f.store.cleanup(1, true).unwrap();
+    assert_eq!(dry.deleted.len(), 3);
+    assert_eq!(f.store.list().unwrap().sessions.len(), 4);
+    let done = f.store.cleanup(1, false).unwrap();
+    assert_eq!(done.deleted.len(), 3);
+    let left = f.store.list().unwrap().sessions;
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].session_id, ids[3]);
+}
+
+#[test]
+fn ids_that_are_not_uuids_never_reach_the_file_system() {
+    let f = fixture(0);
+    for bad in ["../x", "/etc/passwd", "..", "a/b", ""] {
+        assert!(matches!(f.store.get(bad), Err(Error::Input(_))), "{bad}");
+        assert!(matches!(f.store.delete(bad), Err(Error::Input(_))), "{bad}");
+    }
+}
+
+#[test]
+fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    f.store.record(&id, &msg("user", "two"), None).unwrap();
+    let dir = f.store.session_dir(&id);
+    let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
+    let mut summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(SUMMARY)).unwrap()).unwrap();
+    summary["journalBytes"] = (size - 5).into(); // points into the last record
+    std::fs::write(dir.join(SUMMARY), summary.to_string()).unwrap();
+    f.store.record(&id, &msg("user", "three"), None).unwrap();
+    let texts: Vec<String> = f
+        .store
+        .get(&id)
+        .unwrap()
+        .messages
+        .iter()
+        .map(|m| m.text_content())
+        .collect();
+    assert_eq!(texts, ["one", "two", "three"]);
+    assert_eq!(f.store.summary(&id).unwrap().message_count, 3);
+}

@@ -1,0 +1,348 @@
+//! `ollm-context` end to end: the store's commands, where it lives,
+//! concurrent writers, TTL expiry, crashes mid-write and bad input.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stdout, test_path};
+
+const BIN: &str = "ollm-context";
+const SESSION: &str = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";
+
+fn run(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
+    sandbox
+        .cmd(BIN)
+        .args(args)
+        .output()
+        .expect("run ollm-context")
+}
+
+fn ok(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
+    let out = run(sandbox, args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        crate::support::stderr(&out)
+    );
+    out
+}
+
+fn keys(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["key"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn add_list_get_prompt_remove_clear() {
+    let sandbox = Sandbox::new();
+    ok(&sandbox, &["add", "style", "Use tabs.", "--priority", "80"]);
+    ok(&sandbox, &["add", "notes", "Remember the tests."]);
+    sandbox.write("spec.md", "# Spec\nThe spec.\n");
+    ok(
+        &sandbox,
+        &[
+            "add",
+            "spec",
+            "--from-file",
+            "spec.md",
+            "--source",
+            "extension",
+            "--priority",
+            "80",
+        ],
+    );
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "git", "-", "--source", "hook", "--priority", "-5"])
+        .write_stdin("M src/lib.rs\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+
+    let list = json(&ok(&sandbox, &["list"]));
+    assert_eq!(keys(&list), ["style", "notes", "spec", "git"]);
+    assert_eq!(list[1]["priority"], 50);
+    assert_eq!(list[1]["source"], "user");
+    assert!(list[1]["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(
+        keys(&json(&ok(&sandbox, &["list", "--source", "hook"]))),
+        ["git"]
+    );
+
+    let entry = json(&ok(&sandbox, &["get", "spec"]));
+    assert_eq!(entry["content"], "# Spec\nThe spec.\n");
+    assert_eq!(
+        stdout(&ok(&sandbox, &["get", "git", "--content"])),
+        "M src/lib.rs\n"
+    );
+
+    let prompt = stdout(&ok(&sandbox, &["prompt"]));
+    assert_eq!(
+        prompt,
+        "## style\n\nUse tabs.\n\n## spec\n\n# Spec\nThe spec.\n\n## notes\n\nRemember the tests.\n\n## git\n\nM src/lib.rs\n"
+    );
+    assert_eq!(
+        keys(&json(&ok(&sandbox, &["prompt", "--json"]))),
+        ["style", "spec", "notes", "git"]
+    );
+
+    ok(&sandbox, &["remove", "spec"]);
+    let out = run(&sandbox, &["remove", "spec"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_one_line_error(&out, BIN);
+    ok(&sandbox, &["remove", "spec", "--missing-ok"]);
+
+    assert_eq!(
+        json(&ok(&sandbox, &["clear", "--source", "hook"]))["removed"],
+        1
+    );
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["style", "notes"]);
+    assert_eq!(json(&ok(&sandbox, &["clear"]))["removed"], 2);
+    assert_eq!(stdout(&ok(&sandbox, &["prompt"])), "");
+    assert_eq!(json(&ok(&sandbox, &["list"])), serde_json::json!([]));
+}
+
+#[test]
+fn readding_a_key_replaces_it_in_place() {
+    let sandbox = Sandbox::new();
+    ok(&sandbox, &["add", "a", "first"]);
+    ok(&sandbox, &["add", "b", "bee"]);
+    ok(&sandbox, &["add", "a", "second", "--source", "hook"]);
+    let list = json(&ok(&sandbox, &["list"]));
+    assert_eq!(keys(&list), ["a", "b"]);
+    assert_eq!(list[0]["content"], "second");
+    assert_eq!(list[0]["source"], "hook");
+}
+
+#[test]
+fn the_store_is_the_workspace_the_session_or_a_named_file() {
+    let sandbox = Sandbox::new();
+    // No workspace: .ollm/ is created in the current directory.
+    assert_eq!(stdout(&ok(&sandbox, &["prompt"])), "");
+    assert!(
+        !sandbox.work.join(".ollm").exists(),
+        "a read created the store"
+    );
+    ok(&sandbox, &["add", "k", "v"]);
+    assert!(sandbox.work.join(".ollm/context.json").is_file());
+    // From a subdirectory the workspace's store is found.
+    std::fs::create_dir_all(sandbox.work.join("src/deep")).unwrap();
+    let out = sandbox
+        .cmd(BIN)
+        .args(["get", "k", "--content"])
+        .current_dir(sandbox.work.join("src/deep"))
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "v");
+
+    ok(
+        &sandbox,
+        &["--session", SESSION, "add", "s", "session only"],
+    );
+    assert!(
+        sandbox
+            .ollm_home
+            .join(format!("context/{SESSION}.json"))
+            .is_file()
+    );
+    assert_eq!(
+        keys(&json(&ok(&sandbox, &["list", "--session", SESSION]))),
+        ["s"]
+    );
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["k"]);
+
+    ok(&sandbox, &["--file", "other/ctx.json", "add", "f", "file"]);
+    assert!(sandbox.work.join("other/ctx.json").is_file());
+
+    for bad in [
+        "../../escape",
+        "x",
+        "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b/../../x",
+        "",
+    ] {
+        let out = run(&sandbox, &["--session", bad, "add", "k", "v"]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_one_line_error(&out, BIN);
+    }
+    assert_eq!(
+        std::fs::read_dir(sandbox.ollm_home.join("context"))
+            .unwrap()
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn expired_entries_drop_out() {
+    let sandbox = Sandbox::new();
+    ok(
+        &sandbox,
+        &[
+            "add",
+            "brief",
+            "gone soon",
+            "--ttl",
+            "1s",
+            "--priority",
+            "90",
+        ],
+    );
+    ok(&sandbox, &["add", "stays", "here", "--ttl", "1h"]);
+    assert_eq!(
+        keys(&json(&ok(&sandbox, &["prompt", "--json"]))),
+        ["brief", "stays"]
+    );
+    std::thread::sleep(Duration::from_millis(1300));
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["stays"]);
+    assert_eq!(stdout(&ok(&sandbox, &["prompt"])), "## stays\n\nhere\n");
+    assert_eq!(run(&sandbox, &["get", "brief"]).status.code(), Some(3));
+    // The next write prunes it from the file.
+    ok(&sandbox, &["add", "x", "y"]);
+    let file = std::fs::read_to_string(sandbox.work.join(".ollm/context.json")).unwrap();
+    assert!(!file.contains("gone soon"));
+}
+
+fn spawn_add(sandbox: &Sandbox, key: &str, content: &str) -> std::process::Child {
+    spawn(sandbox, &["add", key, content])
+}
+
+fn spawn(sandbox: &Sandbox, args: &[&str]) -> std::process::Child {
+    Command::new(bin_path(BIN))
+        .args(args)
+        .env_clear()
+        .env("PATH", test_path())
+        .env("HOME", &sandbox.home)
+        .env("OLLM_HOME", &sandbox.ollm_home)
+        .current_dir(&sandbox.work)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ollm-context")
+}
+
+#[test]
+fn concurrent_adds_from_many_processes_lose_nothing() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.work.join(".ollm")).unwrap();
+    let writers = 8;
+    let each = 12;
+    let mut children = Vec::new();
+    for round in 0..each {
+        for writer in 0..writers {
+            children.push(spawn_add(
+                &sandbox,
+                &format!("w{writer}-{round}"),
+                &format!("from writer {writer}"),
+            ));
+        }
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let list = json(&ok(&sandbox, &["list"]));
+    assert_eq!(list.as_array().unwrap().len(), writers * each);
+}
+
+#[test]
+fn writers_killed_mid_write_never_corrupt_the_store() {
+    let sandbox = Sandbox::new();
+    ok(&sandbox, &["add", "kept", "written before the crashes"]);
+    let big = sandbox.write("big.txt", &"x".repeat(4 * 1024 * 1024));
+    let big = big.to_str().unwrap();
+    let mut completed = Vec::new();
+    for i in 0..20 {
+        let mut child = spawn(&sandbox, &["add", &format!("k{i}"), "--from-file", big]);
+        std::thread::sleep(Duration::from_millis((i % 7) * 3));
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        if status.success() {
+            completed.push(format!("k{i}"));
+        }
+    }
+    let list = json(&ok(&sandbox, &["list"]));
+    let present = keys(&list);
+    assert!(present.contains(&"kept".to_string()));
+    for key in completed {
+        assert!(
+            present.contains(&key),
+            "{key} was reported written but is missing"
+        );
+    }
+}
+
+#[test]
+fn a_corrupt_store_is_set_aside_and_reported() {
+    let garbage = "{\"version\":1,\"entries\":[{\"key\":";
+    for args in [
+        &["list"][..],
+        &["prompt"][..],
+        &["add", "k", "v"][..],
+        &["remove", "k"][..],
+    ] {
+        let sandbox = Sandbox::new();
+        sandbox.write(".ollm/context.json", garbage);
+        let out = run(&sandbox, args);
+        assert_eq!(out.status.code(), Some(6), "{args:?}");
+        assert_one_line_error(&out, BIN);
+        assert!(crate::support::stderr(&out).contains("moved to"));
+        let aside: Vec<String> = std::fs::read_dir(sandbox.work.join(".ollm"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("context.json.corrupt-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        let kept = std::fs::read_to_string(sandbox.work.join(".ollm").join(&aside[0])).unwrap();
+        assert_eq!(kept, garbage);
+        // The write was not done on top of the corrupt file; the next one starts afresh.
+        assert_eq!(json(&ok(&sandbox, &["list"])), serde_json::json!([]));
+        ok(&sandbox, &["add", "k", "v"]);
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_with_a_documented_code() {
+    let sandbox = Sandbox::new();
+    ok(&sandbox, &["add", "kept", "safe"]);
+    for (args, code) in [
+        (&["add", "k", "v", "--ttl", "soon"][..], 2),
+        (&["add", "k", "v", "--ttl", "0s"][..], 2),
+        (&["add", "", "v"][..], 2),
+        (&["add", "k", "v", "--priority", "high"][..], 2),
+        (&["add", "k", "v", "--source", "robot"][..], 2),
+        (&["add", "k", "--from-file", "missing.md"][..], 4),
+        (&["add", "k"][..], 2),
+        (&["get", "missing"][..], 3),
+        (&["frobnicate"][..], 2),
+    ] {
+        let out = run(&sandbox, args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        assert_one_line_error(&out, BIN);
+    }
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "k", "-"])
+        .write_stdin(vec![b'a', 0xff])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, BIN);
+    sandbox.write(
+        ".ollm/wrong.json",
+        "{\"version\":1,\"entries\":[{\"key\":\"k\",\"content\":1}]}",
+    );
+    let out = run(&sandbox, &["--file", ".ollm/wrong.json", "list"]);
+    assert_eq!(out.status.code(), Some(6));
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["kept"]);
+}

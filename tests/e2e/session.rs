@@ -1,0 +1,672 @@
+//! `ollm-session` end to end: the format contract, a whole conversation,
+//! the sessions document's command lines, durability under SIGKILL,
+//! parallel writers, corruption and bad input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stderr, stdout, test_path};
+
+const SPEC_ID: &str = "550e8400-e29b-41d4-a716-446655440000";
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn data_dir(sb: &Sandbox) -> PathBuf {
+    sb.ollm_home.join("session-data")
+}
+
+fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
+    let mut cmd = Command::new(bin_path(bin));
+    cmd.env_clear()
+        .env("PATH", test_path())
+        .env("HOME", &sb.home)
+        .env("OLLM_HOME", &sb.ollm_home)
+        .env("LANG", "C.UTF-8")
+        .current_dir(&sb.work);
+    cmd
+}
+
+fn create(sb: &Sandbox) -> String {
+    let out = sb
+        .cmd("ollm-session")
+        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
+fn get(sb: &Sandbox, id: &str) -> Value {
+    let out = sb.cmd("ollm-session").args(["get", id]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)
+}
+
+fn text_message(role: &str, text: &str) -> String {
+    json!({"role": role, "parts": [{"type": "text", "text": text}]}).to_string()
+}
+
+/// Every field of the spec's schema (Requirement 2), nested ones included.
+fn assert_spec_fields(session: &Value) {
+    for key in [
+        "sessionId",
+        "startTime",
+        "lastActivity",
+        "model",
+        "provider",
+        "messages",
+        "toolCalls",
+        "metadata",
+    ] {
+        assert!(session.get(key).is_some(), "missing {key}: {session}");
+    }
+    assert!(session["metadata"]["tokenCount"].is_u64());
+    assert!(session["metadata"]["compressionCount"].is_u64());
+    for m in session["messages"].as_array().unwrap() {
+        assert!(m["role"].is_string() && m["parts"].is_array() && m["timestamp"].is_string());
+    }
+    for t in session["toolCalls"].as_array().unwrap() {
+        for key in ["id", "name", "args", "result", "timestamp"] {
+            assert!(t.get(key).is_some(), "tool call missing {key}");
+        }
+        assert!(t["result"]["llmContent"].is_string());
+    }
+}
+
+#[test]
+fn the_spec_example_session_loads_unchanged() {
+    for name in ["spec-example-session.json", "doc003-example-session.json"] {
+        let sb = Sandbox::new();
+        std::fs::create_dir_all(data_dir(&sb)).unwrap();
+        let original = std::fs::read_to_string(fixture(name)).unwrap();
+        std::fs::write(data_dir(&sb).join(format!("{SPEC_ID}.json")), &original).unwrap();
+        let out = sb
+            .cmd("ollm-session")
+            .args(["get", SPEC_ID])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let expected: Value = serde_json::from_str(&original).unwrap();
+        assert_eq!(json(&out), expected, "{name}: get changed the session");
+        if name == "spec-example-session.json" {
+            // Written as the spec writes it, it comes back byte for byte.
+            assert_eq!(stdout(&out), original);
+        }
+        let out = sb
+            .cmd("ollm-session")
+            .args(["export", SPEC_ID, "--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(json(&out), expected, "{name}: export changed the session");
+        assert_spec_fields(&json(&out));
+        let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
+        assert_eq!(list[0]["sessionId"], SPEC_ID);
+        assert_eq!(list[0]["messageCount"], 2);
+        assert_eq!(list[0]["tokenCount"], expected["metadata"]["tokenCount"]);
+        // Recording into it keeps every field and adds the record.
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", SPEC_ID, "--role", "user", "--text", "thanks"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let after = get(&sb, SPEC_ID);
+        assert_spec_fields(&after);
+        assert_eq!(after["messages"].as_array().unwrap().len(), 3);
+        assert_eq!(after["messages"][0], expected["messages"][0]);
+        assert_eq!(after["toolCalls"], expected["toolCalls"]);
+        assert_eq!(
+            after["metadata"]["compressionCount"],
+            expected["metadata"]["compressionCount"]
+        );
+        if let Some(history) = expected["metadata"].get("modeHistory") {
+            assert_eq!(&after["metadata"]["modeHistory"], history);
+        }
+    }
+}
+
+#[test]
+fn a_whole_conversation_through_the_cli() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let session = |args: &[&str]| {
+        let out = sb.cmd("ollm-session").args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out
+    };
+    session(&[
+        "record",
+        &id,
+        "--role",
+        "system",
+        "--text",
+        "You are terse.",
+    ]);
+    session(&[
+        "record",
+        &id,
+        "--role",
+        "user",
+        "--text",
+        "Read the README please",
+    ]);
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &id])
+        .write_stdin(text_message("assistant", "Reading it now."))
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["index"], 2);
+    session(&[
+        "record",
+        &id,
+        "--tool",
+        "read_file",
+        "--args",
+        r#"{"path":"README.md"}"#,
+        "--result",
+        "# Project\nA tool with a zebra.",
+        "--display",
+        "Read 30 bytes",
+    ]);
+    let pretty = serde_json::to_string_pretty(&json!([
+        {"role": "assistant", "parts": [{"type": "text", "text": "It mentions a zebra."}]},
+        {"role": "user", "parts": [{"type": "text", "text": "Thanks"}], "timestamp": "2030-01-01T00:00:00+02:00"}
+    ]))
+    .unwrap();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &id, "-"])
+        .write_stdin(pretty)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 2, "one ack per record");
+
+    let whole = get(&sb, &id);
+    assert_spec_fields(&whole);
+    assert_eq!(whole["messages"].as_array().unwrap().len(), 5);
+    assert_eq!(whole["toolCalls"][0]["name"], "read_file");
+    assert_eq!(
+        whole["messages"][4]["timestamp"],
+        "2030-01-01T00:00:00+02:00"
+    );
+
+    let list = json(&session(&["list"]));
+    assert_eq!(list[0]["sessionId"], id.as_str());
+    assert_eq!(list[0]["messageCount"], 5);
+
+    let hits = json(&session(&["search", "zebra"]));
+    assert_eq!(hits.as_array().unwrap().len(), 2, "{hits}");
+    assert!(
+        hits.as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["messageIndex"] == 3
+                && h["role"] == "assistant"
+                && h["snippet"].as_str().unwrap().contains("zebra"))
+    );
+    let hits = json(&session(&["search", "ZEBRA", "-i", "--role", "tool"]));
+    assert_eq!(hits[0]["toolCallIndex"], 0);
+    let hits = json(&session(&["search", "--regex", "Read(ing)? (the|it)"]));
+    assert_eq!(hits.as_array().unwrap().len(), 2, "{hits}");
+
+    let md = stdout(&session(&["export", &id, "--format", "markdown"]));
+    assert!(
+        md.contains("## User") && md.contains("### Tool call `read_file`"),
+        "{md}"
+    );
+    assert!(md.contains("A tool with a zebra.") && md.contains("> Read 30 bytes"));
+
+    let branch = json(&session(&["branch", &id, "--at", "3"]));
+    let branch_id = branch["sessionId"].as_str().unwrap().to_string();
+    let branched = get(&sb, &branch_id);
+    assert_eq!(branched["parentSessionId"], id.as_str());
+    assert_eq!(branched["branchPoint"], 3);
+    assert_eq!(branched["messages"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        branched["toolCalls"].as_array().unwrap().len(),
+        1,
+        "the tool call belongs to message 2's turn"
+    );
+    let earlier = json(&session(&["branch", &id, "--at", "2"]));
+    let earlier = get(&sb, earlier["sessionId"].as_str().unwrap());
+    assert_eq!(earlier["toolCalls"], json!([]));
+    let branches = json(&session(&["branches", &id]));
+    assert_eq!(branches.as_array().unwrap().len(), 2);
+    assert!(
+        branches
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["sessionId"] == branch_id.as_str())
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args(["branch", &id, "--at", "9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains("out of range"));
+
+    let snap = json(&session(&[
+        "snapshot",
+        "create",
+        &id,
+        "--summary",
+        "before",
+    ]));
+    let snap_id = snap["id"].as_str().unwrap().to_string();
+    let snaps = json(&session(&["snapshot", "list", &id]));
+    assert_eq!(snaps[0]["id"], snap_id.as_str());
+    let restored = json(&session(&["snapshot", "restore", &snap_id]));
+    assert_eq!(restored["messages"], whole["messages"]);
+    let restored = json(&session(&["snapshot", "restore", &snap_id, "--as-session"]));
+    let copy = get(&sb, restored["sessionId"].as_str().unwrap());
+    assert_eq!(copy["messages"], whole["messages"]);
+    assert!(
+        sb.ollm_home
+            .join("context-snapshots")
+            .join(&id)
+            .join("snapshots/snapshots-index.json")
+            .is_file()
+    );
+
+    let messages = json(&session(&["get", "--last", "--messages"]));
+    assert!(messages.is_array());
+
+    let report = json(&session(&["cleanup", "--keep", "1"]));
+    assert_eq!(report["deleted"].as_array().unwrap().len(), 3);
+    assert_eq!(json(&session(&["list"])).as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn the_sessions_document_command_lines_work() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let ollm = |args: &[&str]| sb.cmd("ollm").args(args).output().unwrap();
+    let out = ollm(&["sessions", "list"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)[0]["sessionId"], id.as_str());
+    let out = ollm(&["sessions", "view", &id]);
+    assert_eq!(json(&out)["sessionId"], id.as_str());
+    let out = ollm(&["sessions", "export", &id, "--output", "chat-history.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let exported: Value =
+        serde_json::from_str(&std::fs::read_to_string(sb.work.join("chat-history.json")).unwrap())
+            .unwrap();
+    assert_spec_fields(&exported);
+    let out = ollm(&["sessions", "search", "keyword"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out), json!([]));
+    let out = ollm(&["sessions", "cleanup", "--keep", "10"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = ollm(&["sessions", "delete", &id]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&ollm(&["sessions", "list"])), json!([]));
+    create(&sb);
+    // Not at a terminal: `clear --all` asks for --yes instead of deleting.
+    let out = ollm(&["sessions", "clear", "--all"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    assert_eq!(
+        json(&ollm(&["sessions", "list"])).as_array().unwrap().len(),
+        1
+    );
+    let out = ollm(&["sessions", "clear", "--all", "--yes"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&ollm(&["sessions", "list"])), json!([]));
+}
+
+#[test]
+fn parallel_writers_lose_nothing() {
+    const WRITERS: usize = 8;
+    const EACH: usize = 60;
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let children: Vec<_> = (0..WRITERS)
+        .map(|w| {
+            let mut child = std_cmd(&sb, "ollm-session")
+                .args(["record", &id])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            let lines: String = (0..EACH)
+                .map(|n| text_message("user", &format!("w{w}-{n}")) + "\n")
+                .collect();
+            std::thread::spawn(move || input.write_all(lines.as_bytes()));
+            child
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out).lines().count(), EACH);
+    }
+    let session = get(&sb, &id);
+    let texts: std::collections::HashSet<String> = session["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["parts"][0]["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        session["messages"].as_array().unwrap().len(),
+        WRITERS * EACH
+    );
+    assert_eq!(texts.len(), WRITERS * EACH);
+    let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
+    assert_eq!(list[0]["messageCount"], WRITERS * EACH);
+}
+
+/// A tiny deterministic generator (no rand dependency for one test).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, below: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % below
+    }
+}
+
+#[test]
+fn killed_writers_lose_no_acknowledged_record() {
+    let sb = Sandbox::new();
+    let ids: Vec<String> = (0..3).map(|_| create(&sb)).collect();
+    let mut rng = Lcg(0x5eed);
+    let mut acknowledged: Vec<(String, String)> = Vec::new();
+    let mut torn = 0;
+    for round in 0..24 {
+        // Two writers at once into sessions picked at random, killed at a
+        // random moment while they are streaming records of random sizes.
+        let mut running = Vec::new();
+        for w in 0..2 {
+            let id = ids[rng.next(ids.len() as u64) as usize].clone();
+            let mut child = std_cmd(&sb, "ollm-session")
+                .args(["record", &id])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            // Mostly small records, some of several MiB: a kill can cut
+            // the write(2) of a big one short, leaving a torn tail.
+            let sizes: Vec<usize> = (0..400)
+                .map(|_| match rng.next(8) {
+                    0 => 2_000_000 + rng.next(6_000_000) as usize,
+                    _ => 1 + rng.next(20_000) as usize,
+                })
+                .collect();
+            let texts: Vec<String> = (0..400).map(|n| format!("r{round}-w{w}-{n}")).collect();
+            let fed = texts.clone();
+            std::thread::spawn(move || {
+                for (text, size) in fed.iter().zip(sizes) {
+                    let body = format!("{text} {}", "x".repeat(size));
+                    if input
+                        .write_all((text_message("user", &body) + "\n").as_bytes())
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+            let reader = BufReader::new(child.stdout.take().unwrap());
+            let acks = std::thread::spawn(move || reader.lines().map_while(|l| l.ok()).count());
+            running.push((child, acks, id, texts));
+        }
+        std::thread::sleep(Duration::from_millis(5 + rng.next(120)));
+        for (mut child, acks, id, texts) in running {
+            let _ = child.kill(); // SIGKILL
+            let _ = child.wait();
+            let count = acks.join().unwrap();
+            acknowledged.extend(texts.into_iter().take(count).map(|t| (id.clone(), t)));
+        }
+        for id in &ids {
+            let journal = std::fs::read(data_dir(&sb).join(id).join("journal.ndjson")).unwrap();
+            if !journal.ends_with(b"\n") {
+                torn += 1;
+            }
+        }
+    }
+    eprintln!(
+        "killed writers: {} acknowledged records, {torn} torn tails seen",
+        acknowledged.len()
+    );
+    assert!(
+        acknowledged.len() > 20,
+        "too few acknowledged records to prove anything"
+    );
+    let list = sb.cmd("ollm-session").arg("list").output().unwrap();
+    assert!(stderr(&list).is_empty(), "{}", stderr(&list));
+    assert_eq!(json(&list).as_array().unwrap().len(), ids.len());
+    for id in &ids {
+        let session = get(&sb, id);
+        let present: std::collections::HashSet<String> = session["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let text = m["parts"][0]["text"].as_str().unwrap();
+                text.split(' ').next().unwrap().to_string()
+            })
+            .collect();
+        for (owner, text) in &acknowledged {
+            if owner == id {
+                assert!(present.contains(text), "acknowledged {text} lost from {id}");
+            }
+        }
+        // And the session still takes records.
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", id, "--role", "user", "--text", "after"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_corrupt_session_is_reported_by_list_and_an_error_for_get() {
+    let sb = Sandbox::new();
+    let good = create(&sb);
+    let bad = create(&sb);
+    let journal = data_dir(&sb).join(&bad).join("journal.ndjson");
+    let mut text = std::fs::read_to_string(&journal).unwrap();
+    text.push_str("not json\n");
+    text.push_str(&format!(
+        "{}\n",
+        json!({"type": "message", "at": "2024-01-01T00:00:00Z", "tokens": 1,
+               "message": {"role": "user", "parts": [], "timestamp": "2024-01-01T00:00:00Z"}})
+    ));
+    std::fs::write(&journal, &text).unwrap();
+    std::fs::remove_file(data_dir(&sb).join(&bad).join("summary.json")).unwrap();
+    let plain = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    std::fs::write(
+        data_dir(&sb).join(format!("{plain}.json")),
+        "{\"sessionId\": 1",
+    )
+    .unwrap();
+
+    let out = sb.cmd("ollm-session").arg("list").output().unwrap();
+    assert!(out.status.success());
+    let list = json(&out);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["sessionId"], good.as_str());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(err.contains(&bad) && err.contains(plain) && err.contains("moved aside"));
+    assert_eq!(
+        std::fs::read_to_string(data_dir(&sb).join(format!("{bad}.corrupt/journal.ndjson")))
+            .unwrap(),
+        text,
+        "the corrupt journal was changed"
+    );
+    assert!(
+        data_dir(&sb)
+            .join(format!("{plain}.json.corrupt"))
+            .is_file()
+    );
+
+    // get of a corrupt session: exit 6 and one line.
+    let other = create(&sb);
+    let journal = data_dir(&sb).join(&other).join("journal.ndjson");
+    std::fs::write(&journal, "{\"type\":\"session\"\n{}\n").unwrap();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", &other])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6));
+    assert_one_line_error(&out, "ollm-session");
+}
+
+#[test]
+fn bad_ids_and_bad_records_get_one_line_and_lose_nothing() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    for bad in ["../../etc/passwd", "/tmp/x", "not-a-uuid"] {
+        for sub in [&["get", bad][..], &["delete", bad], &["export", bad]] {
+            let out = sb.cmd("ollm-session").args(sub).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{sub:?}");
+            assert_one_line_error(&out, "ollm-session");
+        }
+    }
+    let missing = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", missing])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_one_line_error(&out, "ollm-session");
+
+    let stream = format!(
+        "{}\n{{\"role\": \"user\", \"parts\": [\n{}\n",
+        text_message("user", "kept"),
+        text_message("user", "never")
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &id])
+        .write_stdin(stream)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
+    for bad in [
+        "[1, 2]",
+        "{\"role\": \"robot\", \"parts\": []}",
+        "{\"role\": \"user\", \"parts\": [], \"timestamp\": \"noon\"}",
+        "",
+        "\u{0}",
+    ] {
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", &id])
+            .write_stdin(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert_one_line_error(&out, "ollm-session");
+    }
+    let session = get(&sb, &id);
+    assert_eq!(session["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(session["messages"][0]["parts"][0]["text"], "kept");
+}
+
+#[test]
+fn max_sessions_comes_from_the_configuration() {
+    let sb = Sandbox::new();
+    let first = create(&sb);
+    // The workspace's configuration sets the limit.
+    sb.write(
+        ".ollm/config.yaml",
+        "services:\n  session:\n    maxSessions: 2\n",
+    );
+    let second = create(&sb);
+    let third = create(&sb);
+    let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [third.as_str(), second.as_str()]);
+    assert!(!data_dir(&sb).join(&first).exists());
+}
+
+#[test]
+fn parallel_creates_keep_exactly_max_sessions() {
+    let sb = Sandbox::new();
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            std_cmd(&sb, "ollm-session")
+                .args([
+                    "create",
+                    "--model",
+                    "m",
+                    "--provider",
+                    "p",
+                    "--max-sessions",
+                    "5",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut more = Vec::new();
+    for _ in 0..4 {
+        more.push(
+            std_cmd(&sb, "ollm-session")
+                .args([
+                    "create",
+                    "--model",
+                    "m",
+                    "--provider",
+                    "p",
+                    "--max-sessions",
+                    "5",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    for child in children.into_iter().chain(more) {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
+    assert_eq!(list.as_array().unwrap().len(), 5);
+    let dirs = std::fs::read_dir(data_dir(&sb))
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count();
+    assert_eq!(dirs, 5, "leftover session directories");
+}

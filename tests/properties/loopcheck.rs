@@ -1,0 +1,319 @@
+//! Properties 14–17: loop detection; and the three ways of running it agree.
+
+use ollm::loopcheck::run;
+use ollm::loopcheck::state;
+use ollm::loopcheck::{Detector, Event, PatternType, Settings, Verdict};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// A JSON value a few levels deep.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-1000i64..1000).prop_map(Value::from),
+        "[a-z ]{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z]{1,4}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// The same object with its keys inserted in another order, at every depth.
+fn reorder(value: &Value, seed: u64) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            if seed % 2 == 1 {
+                entries.reverse();
+            }
+            if !entries.is_empty() {
+                let k = (seed as usize / 2) % entries.len();
+                entries.rotate_left(k);
+            }
+            let mut out = Map::new();
+            for (key, v) in entries {
+                out.insert(
+                    key.clone(),
+                    reorder(v, seed.wrapping_mul(31).wrapping_add(7)),
+                );
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| reorder(v, seed)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Events that are not user messages or resets (they keep tracking going).
+fn plain_event() -> impl Strategy<Value = Event> {
+    prop_oneof![
+        Just(Event::Turn),
+        ("[a-c]", json_value()).prop_map(|(name, args)| Event::Tool { name, args }),
+        "[a-z ]{0,30}".prop_map(|text| Event::Output { text }),
+    ]
+}
+
+fn settings_with(threshold: u64) -> Settings {
+    Settings {
+        repeat_threshold: threshold,
+        ..Settings::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Property 14: N consecutive identical tool calls (same name and
+    /// arguments, whatever their key order), N = repeatThreshold, are a loop;
+    /// one nested difference among them is not.
+    #[test]
+    fn property_14_repeated_tool_call_detection(
+        prefix in prop::collection::vec(plain_event(), 0..12),
+        threshold in 2u64..6,
+        name in "[a-z_]{1,12}",
+        inner in json_value(),
+        seeds in prop::collection::vec(any::<u64>(), 6),
+        differ_at in 0usize..6,
+    ) {
+        let settings = settings_with(threshold);
+        let args = json!({"path": "src/main.rs", "opts": {"deep": inner}});
+        let mut detector = Detector::new();
+        for event in &prefix {
+            detector.push(event, &settings);
+        }
+        detector.push(&Event::User { text: "go".into() }, &settings);
+        let mut last = None;
+        for seed in seeds.iter().take(threshold as usize) {
+            last = detector.push(&Event::Tool { name: name.clone(), args: reorder(&args, *seed) }, &settings);
+        }
+        let verdict = last.expect("a loop after N identical calls");
+        let pattern = verdict.pattern.expect("a pattern");
+        prop_assert_eq!(pattern.kind, PatternType::RepeatedTool);
+        prop_assert_eq!(pattern.count, threshold);
+        prop_assert!(pattern.details.contains(&name));
+
+        // The same calls with one nested leaf changed never make a repeated-tool loop.
+        let mut detector = Detector::new();
+        detector.push(&Event::User { text: "go".into() }, &settings);
+        let differ_at = differ_at % threshold as usize;
+        for (i, seed) in seeds.iter().take(threshold as usize).enumerate() {
+            let args = if i == differ_at {
+                json!({"path": "src/main.rs", "opts": {"deep": inner, "line": 2}})
+            } else {
+                reorder(&args, *seed)
+            };
+            let call = Event::Tool { name: name.clone(), args };
+            let repeated = detector
+                .push(&call, &settings)
+                .and_then(|v| v.pattern)
+                .is_some_and(|p| p.kind == PatternType::RepeatedTool);
+            prop_assert!(!repeated, "call {} made a repeated-tool loop", i);
+        }
+    }
+
+    /// Property 15: N consecutive identical outputs are a loop, whatever
+    /// turns and tool calls come between them. (Blank outputs, from turns
+    /// that only call tools, are not outputs to repeat and are ignored.)
+    #[test]
+    fn property_15_repeated_output_detection(
+        prefix in prop::collection::vec(plain_event(), 0..12),
+        threshold in 2u64..6,
+        text in "\\PC{0,200}".prop_filter("a blank output is ignored", |t| !t.trim().is_empty()),
+        between in prop::collection::vec(prop_oneof![
+            Just(Event::Turn),
+            "[a-c]".prop_map(|name| Event::Tool { name, args: json!({}) }),
+        ], 0..6),
+    ) {
+        let settings = Settings { max_turns: 1_000, ..settings_with(threshold) };
+        let mut detector = Detector::new();
+        for event in &prefix {
+            detector.push(event, &settings);
+        }
+        detector.push(&Event::User { text: String::new() }, &settings);
+        let mut reports = Vec::new();
+        for i in 0..threshold as usize {
+            if let Some(event) = between.get(i) {
+                detector.push(event, &settings);
+            }
+            reports.push(detector.push(&Event::Output { text: text.clone() }, &settings));
+        }
+        for early in &reports[..reports.len() - 1] {
+            prop_assert!(early.is_none());
+        }
+        let pattern = reports.last().cloned().flatten().and_then(|v| v.pattern).expect("a loop");
+        prop_assert_eq!(pattern.kind, PatternType::RepeatedOutput);
+        prop_assert_eq!(pattern.count, threshold);
+    }
+
+    /// Property 16: a turn count exceeding maxTurns is a loop; reaching it is not.
+    #[test]
+    fn property_16_turn_limit_detection(
+        max_turns in 1u64..40,
+        others in prop::collection::vec(plain_event(), 0..40),
+        users in prop::collection::vec(any::<bool>(), 0..40),
+    ) {
+        let settings = Settings { max_turns, repeat_threshold: 1_000, cycle_max_length: 0, ..Settings::default() };
+        let mut detector = Detector::new();
+        let mut turns = 0;
+        let mut others = others.into_iter().filter(|e| *e != Event::Turn);
+        for i in 0..=max_turns as usize {
+            if users.get(i).copied().unwrap_or(false) {
+                let user = Event::User { text: "more".into() };
+                prop_assert!(detector.push(&user, &settings).is_none());
+            }
+            if let Some(event) = others.next() {
+                prop_assert!(detector.push(&event, &settings).is_none());
+            }
+            turns += 1;
+            let report = detector.push(&Event::Turn, &settings);
+            if turns <= max_turns {
+                prop_assert!(report.is_none(), "turn {turns} of {max_turns} reported");
+            } else {
+                let verdict = report.expect("a turn-limit loop");
+                prop_assert_eq!(verdict.turn, max_turns + 1);
+                let pattern = verdict.pattern.expect("a pattern");
+                prop_assert_eq!(pattern.kind, PatternType::TurnLimit);
+                prop_assert_eq!(pattern.count, max_turns + 1);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Property 17: a detected loop is reported with its pattern's details
+    /// and stops execution: the program exits 1 (the documented "negative
+    /// verdict" code) so a `set -e` script stops, or 0 with --warn-only.
+    #[test]
+    fn property_17_loop_detection_stops_execution(
+        kind in 0u8..3,
+        name in "[a-z_]{1,10}",
+        args in json_value(),
+        text in "[a-z][a-z ]{0,39}",
+    ) {
+        let events: Vec<Value> = match kind {
+            0 => vec![json!({"type": "tool", "name": name, "args": args}); 3],
+            1 => vec![json!({"type": "output", "text": text}); 3],
+            _ => vec![json!({"type": "turn"}); 51],
+        };
+        let input: String = events.iter().map(|e| format!("{e}\n")).collect();
+        let bin = env!("CARGO_BIN_EXE_ollm-loopcheck");
+        let home = tempfile::tempdir().unwrap();
+        let mut outputs = Vec::new();
+        for warn_only in [false, true] {
+            let mut cmd = assert_cmd::Command::new(bin);
+            cmd.env_clear().env("OLLM_HOME", home.path()).env("HOME", home.path()).current_dir(home.path());
+            if warn_only {
+                cmd.arg("--warn-only");
+            }
+            let out = cmd.write_stdin(input.clone()).output().unwrap();
+            prop_assert_eq!(out.status.code(), Some(if warn_only { 0 } else { 1 }));
+            let verdict: Verdict = serde_json::from_slice(&out.stdout).unwrap();
+            prop_assert!(verdict.is_loop);
+            let pattern = verdict.pattern.clone().expect("pattern details");
+            prop_assert!(pattern.details.len() > 20);
+            prop_assert!(pattern.details.contains(&pattern.count.to_string()));
+            outputs.push(out.stdout);
+        }
+        prop_assert_eq!(&outputs[0], &outputs[1]);
+    }
+}
+
+/// Events from a small alphabet, so loops, cycles and near-misses are common.
+fn loopy_event() -> impl Strategy<Value = Event> {
+    prop_oneof![
+        3 => Just(Event::Turn),
+        1 => Just(Event::User { text: "next".into() }),
+        1 => Just(Event::Reset),
+        6 => (0u8..3, 0u8..2, any::<bool>()).prop_map(|(name, arg, flip)| {
+            let args = if flip {
+                json!({"opts": {"line": arg}, "path": "f"})
+            } else {
+                json!({"path": "f", "opts": {"line": arg}})
+            };
+            Event::Tool { name: ["read", "edit", "test"][name as usize].into(), args }
+        }),
+        4 => (0u8..3, 0u32..20).prop_map(|(which, n)| Event::Output {
+            text: match which {
+                0 => format!("Waiting for the build to finish, attempt {n}"),
+                1 => "All tests passed.".to_string(),
+                _ => format!("{n}"),
+            },
+        }),
+    ]
+}
+
+/// Single events and short blocks of events repeated a few times, so
+/// repeats and cycles (broken or not by what comes next) are common.
+fn loopy_events() -> impl Strategy<Value = Vec<Event>> {
+    let segment = prop_oneof![
+        2 => loopy_event().prop_map(|e| vec![e]),
+        1 => (prop::collection::vec(loopy_event(), 1..4), 2usize..5)
+            .prop_map(|(block, times)| (0..times).flat_map(|_| block.clone()).collect()),
+    ];
+    prop::collection::vec(segment, 0..20).prop_map(|segments| segments.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// One-shot, streaming and incremental (state file) runs of the same
+    /// events give the same verdicts: the one-shot verdict is the stream's
+    /// first line, and each incremental call reports the stream's first
+    /// report among its events (or the quiet verdict at its end).
+    #[test]
+    fn one_shot_streaming_and_incremental_agree(
+        events in loopy_events(),
+        cuts in prop::collection::vec(0usize..120, 0..12),
+        threshold in 2u64..5,
+        max_turns in 1u64..30,
+        similarity in prop_oneof![Just(1.0f64), Just(0.9), Just(0.75)],
+        cycle_max_length in 0u64..5,
+    ) {
+        let settings = Settings {
+            enabled: true,
+            max_turns,
+            repeat_threshold: threshold,
+            similarity_threshold: similarity,
+            cycle_max_length,
+        };
+        let one_shot = run::one_shot(&events, &settings);
+
+        let ndjson: String = events.iter().map(|e| format!("{}\n", serde_json::to_string(e).unwrap())).collect();
+        let mut streamed: Vec<Verdict> = Vec::new();
+        let found = run::stream(ndjson.as_bytes(), "events", &settings, |v| {
+            streamed.push(v.clone());
+            Ok(())
+        }).unwrap();
+        prop_assert_eq!(found, one_shot.is_loop);
+        prop_assert_eq!(&streamed[0], &one_shot);
+
+        let dir = tempfile::tempdir().unwrap();
+        let state_path = dir.path().join("state.json");
+        let mut bounds: Vec<usize> = cuts.into_iter().filter(|c| *c <= events.len()).collect();
+        bounds.push(0);
+        bounds.push(events.len());
+        bounds.sort();
+        bounds.dedup();
+        let mut replica = Detector::new();
+        for pair in bounds.windows(2) {
+            let (start, end) = (pair[0], pair[1]);
+            let verdict = state::advance(&state_path, &events[start..end], &settings).unwrap();
+            for event in &events[start..end] {
+                replica.push(event, &settings);
+            }
+            let expected = streamed
+                .iter()
+                .find(|v| v.is_loop && v.event > start as u64 && v.event <= end as u64)
+                .cloned()
+                .unwrap_or_else(|| replica.quiet_verdict());
+            prop_assert_eq!(verdict, expected);
+        }
+    }
+}
