@@ -21,7 +21,7 @@ const EXAMPLES: &str =
   ollm-compress --strategy truncate --limit 8192 history.json
   ollm-compress --summarizer-cmd 'llm -m mini' --force session.json
   ollm-compress count history.json | jq .total
-  ollm-compress check --limit 8192 history.json || ollm-compress history.json
+  ollm-compress check --limit 8192 history.json >/dev/null || ollm-compress history.json
   ollm-compress config --show-origin";
 
 /// Count tokens of a conversation and compress it to fit a context window.
