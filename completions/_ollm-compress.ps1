@@ -22,7 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
     $completions = @(switch ($command) {
         'ollm-compress' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
-            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
             break
         }
         'ollm-compress;compress' {
-            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
@@ -74,7 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
             break
         }
         'ollm-compress;count' {
-            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -83,7 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
             break
         }
         'ollm-compress;check' {
-            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)')
+            [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')

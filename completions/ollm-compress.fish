@@ -25,7 +25,7 @@ function __fish_ollm_compress_using_subcommand
 end
 
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
@@ -53,7 +53,7 @@ complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "count" -d 
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "check" -d 'Say whether compression is needed (exit code 1 when it is, 0 when not), with the numbers behind the verdict as JSON'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
@@ -76,12 +76,12 @@ complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -s h -l help -d 'Print help'
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -s h -l help -d 'Print help'
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r

@@ -188,7 +188,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;compress'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
-            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
             cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
@@ -215,7 +215,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand config 'Print the effective configuration (JSON), or every key with its origin'
         }
         &'ollm;compress;compress'= {
-            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
             cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
@@ -237,7 +237,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;compress;count'= {
-            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -245,7 +245,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;compress;check'= {
-            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), server (the model server''s /tokenize), estimate (characters / 4)'
+            cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
             cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'

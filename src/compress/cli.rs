@@ -80,9 +80,10 @@ pub struct InputArgs {
     /// The history: a file, or `-` for stdin.
     #[arg(value_name = "INPUT", default_value = "-")]
     pub input: String,
-    /// How to count tokens: cl100k, o200k (built in), server (the model
-    /// server's /tokenize), estimate (characters / 4).
-    #[arg(long, value_name = "NAME")]
+    /// How to count tokens: cl100k, o200k (built in), a path to the model's
+    /// own tokenizer.json, server (the model server's /tokenize), estimate
+    /// (characters / 4).
+    #[arg(long, value_name = "NAME|PATH")]
     pub tokenizer: Option<String>,
     /// The server for `--tokenizer server` (default: the summarizer URL).
     #[arg(long, value_name = "URL")]

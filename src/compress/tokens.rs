@@ -1,7 +1,7 @@
 //! Token counting: a BPE tokenizer embedded in the binary (cl100k_base or
-//! o200k_base from `tiktoken-rs`, nothing downloaded at run time), the model
-//! server's own `/tokenize` endpoint (llama.cpp), or the characters ÷ 4
-//! estimate when asked for.
+//! o200k_base from `tiktoken-rs`, nothing downloaded at run time), a model's
+//! own Hugging Face `tokenizer.json`, the model server's own `/tokenize`
+//! endpoint (llama.cpp), or the characters ÷ 4 estimate when asked for.
 
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub const MESSAGE_OVERHEAD: u64 = 4;
 
 /// The tokenizer names accepted by `services.compression.tokenizer`.
-pub const TOKENIZER_NAMES: &str = "cl100k, o200k, server, estimate";
+pub const TOKENIZER_NAMES: &str = "cl100k, o200k, server, estimate, or a path to a tokenizer.json";
 
 pub enum Tokenizer {
     Cl100k,
@@ -27,6 +27,11 @@ pub enum Tokenizer {
         agent: ureq::Agent,
     },
     Estimate,
+    /// A model's own `tokenizer.json` (Hugging Face `tokenizers` format).
+    File {
+        path: String,
+        tokenizer: Box<tokenizers::Tokenizer>,
+    },
 }
 
 impl Tokenizer {
@@ -40,6 +45,20 @@ impl Tokenizer {
                 url: server_url.trim_end_matches('/').to_string(),
                 agent: super::http::agent(timeout),
             }),
+            path if path.ends_with(".json") => {
+                let expanded = crate::paths::expand(path);
+                let tokenizer = tokenizers::Tokenizer::from_file(&expanded).map_err(|e| {
+                    Error::Config(format!(
+                        "services.compression.tokenizer: cannot load {}: {}",
+                        expanded.display(),
+                        crate::io_util::one_line(&e.to_string())
+                    ))
+                })?;
+                Ok(Tokenizer::File {
+                    path: expanded.display().to_string(),
+                    tokenizer: Box::new(tokenizer),
+                })
+            }
             other => Err(Error::Config(format!(
                 "services.compression.tokenizer: unknown tokenizer {other:?} (expected one of {TOKENIZER_NAMES})"
             ))),
@@ -52,6 +71,7 @@ impl Tokenizer {
             Tokenizer::O200k => "o200k_base".into(),
             Tokenizer::Server { url, .. } => format!("server:{url}/tokenize"),
             Tokenizer::Estimate => "estimate (characters / 4)".into(),
+            Tokenizer::File { path, .. } => format!("file:{path}"),
         }
     }
 
@@ -66,6 +86,10 @@ impl Tokenizer {
                 .len() as u64,
             Tokenizer::Estimate => estimate(text),
             Tokenizer::Server { url, agent } => server_count(agent, url, text)?,
+            Tokenizer::File { path, tokenizer } => tokenizer
+                .encode_fast(text, false)
+                .map_err(|e| Error::input(format!("{path}: cannot tokenize: {e}")))?
+                .len() as u64,
         })
     }
 
@@ -178,6 +202,45 @@ mod tests {
     fn long_whitespace_runs_do_not_break_the_bpe() {
         let text = format!("a{}b", " ".repeat(200_000));
         assert!(Tokenizer::Cl100k.count(&text).unwrap() > 0);
+    }
+
+    fn smollm2() -> Tokenizer {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/compress/smollm2-tokenizer.json"
+        );
+        Tokenizer::from_name(path, "", Duration::from_secs(1)).unwrap()
+    }
+
+    #[test]
+    fn a_models_tokenizer_json_counts_exactly_as_its_server() {
+        // Token ids llama.cpp's /tokenize gave for SmolLM2-135M-Instruct, the
+        // model the fixture was converted from (bench/gguf_tokenizer_json.py).
+        let tokenizer = smollm2();
+        assert_eq!(tokenizer.count("hello world").unwrap(), 2);
+        let digits = "The year 2026 has 365 days; call read_file(\"src/main.rs\") now!";
+        assert_eq!(tokenizer.count(digits).unwrap(), 27);
+        assert_eq!(tokenizer.count("Ünïcödé — 東京 🚀").unwrap(), 17);
+        assert!(tokenizer.name().starts_with("file:"));
+    }
+
+    #[test]
+    fn a_missing_or_broken_tokenizer_json_is_a_config_error() {
+        let err = Tokenizer::from_name("/nonexistent/tokenizer.json", "", Duration::from_secs(1))
+            .err()
+            .unwrap();
+        assert_eq!(err.exit_code(), crate::ExitCode::Config);
+        assert!(
+            err.to_string().contains("/nonexistent/tokenizer.json"),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let broken = dir.path().join("tokenizer.json");
+        std::fs::write(&broken, "{\"model\": 3}").unwrap();
+        let err = Tokenizer::from_name(broken.to_str().unwrap(), "", Duration::from_secs(1))
+            .err()
+            .unwrap();
+        assert!(!err.to_string().contains('\n'));
     }
 
     #[test]

@@ -60,8 +60,8 @@ pub struct CompressionConfig {
     pub summary_max_tokens: u64,
     pub summarizer: SummarizerConfig,
     /// How tokens are counted: `cl100k` or `o200k` (BPE tables built into
-    /// the binary), `server` (the model server's `/tokenize`), `estimate`
-    /// (characters / 4).
+    /// the binary), a path to a model's own `tokenizer.json`, `server` (the
+    /// model server's `/tokenize`), `estimate` (characters / 4).
     pub tokenizer: String,
     /// The server for `tokenizer: server`; empty means the summarizer's URL.
     pub tokenizer_url: String,

@@ -508,6 +508,33 @@ fn hybrid_with_a_real_model_over_the_openai_api() {
 }
 
 #[test]
+fn a_models_tokenizer_json_counts_exactly_what_its_server_counts() {
+    let Some(url) = real_model() else { return };
+    let sandbox = Sandbox::new();
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/compress/");
+    let chat: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{fixture}session.json")).unwrap())
+            .unwrap();
+    let tokenizer_json = format!("{fixture}smollm2-tokenizer.json");
+    let offline = json(&run(
+        &sandbox,
+        &["count", "--tokenizer", &tokenizer_json],
+        &chat,
+    ));
+    let served = json(&run(
+        &sandbox,
+        &["count", "--tokenizer", "server", "--tokenizer-url", &url],
+        &chat,
+    ));
+    assert!(offline["tokenizer"].as_str().unwrap().starts_with("file:"));
+    assert_eq!(served["tokenizer"], format!("server:{url}/tokenize"));
+    assert_eq!(offline["messages"].as_array().unwrap().len(), 18);
+    assert_eq!(offline["messages"], served["messages"]);
+    assert_eq!(offline["toolCalls"], served["toolCalls"]);
+    assert_eq!(offline["total"], served["total"]);
+}
+
+#[test]
 fn the_server_tokenizer_matches_llama_cpp_tokenize() {
     let Some(url) = real_model() else { return };
     let sandbox = Sandbox::new();

@@ -107,7 +107,8 @@ pub fn json(output: &std::process::Output) -> serde_json::Value {
 /// caller prints SKIPPED).
 pub fn real_model() -> Option<String> {
     let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
-        let out = std::process::Command::new("/work/shared/tools/llm-server")
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/llm-server");
+        let out = std::process::Command::new(script)
             .arg("status")
             .output()
             .ok()?;
