@@ -187,9 +187,17 @@ impl Default for FileDiscoveryConfig {
         FileDiscoveryConfig {
             max_depth: 10,
             follow_symlinks: false,
-            builtin_ignores: ["node_modules", ".git", "dist", "build", ".next", ".cache"]
-                .map(String::from)
-                .to_vec(),
+            builtin_ignores: [
+                "node_modules",
+                ".git",
+                "dist",
+                "build",
+                ".next",
+                ".cache",
+                ".ollm",
+            ]
+            .map(String::from)
+            .to_vec(),
             include_hidden: true,
             debounce_ms: 100,
             cache: true,

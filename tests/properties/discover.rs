@@ -76,7 +76,15 @@ impl Tree {
     }
 }
 
-const BUILTINS: &[&str] = &["node_modules", ".git", "dist", "build", ".next", ".cache"];
+const BUILTINS: &[&str] = &[
+    "node_modules",
+    ".git",
+    "dist",
+    "build",
+    ".next",
+    ".cache",
+    ".ollm",
+];
 
 fn file_path() -> impl Strategy<Value = String> {
     let dir = prop::sample::select(vec![

@@ -275,7 +275,15 @@ fn builtins_and_ollmignore_remove_from_what_git_lists() {
         touch(root, name.as_bytes(), "x");
     }
     let (ours, _) = discover_paths(&sandbox, root, &[]);
-    let builtin = ["node_modules", ".git", "dist", "build", ".next", ".cache"];
+    let builtin = [
+        "node_modules",
+        ".git",
+        "dist",
+        "build",
+        ".next",
+        ".cache",
+        ".ollm",
+    ];
     let mut expected: Vec<Vec<u8>> = git_files(&sandbox, root)
         .into_iter()
         .filter(|p| {
