@@ -201,7 +201,13 @@ pub enum Command {
         format: Option<ListFormat>,
     },
     /// Context snapshots: create, list, show, restore, delete.
-    #[command(subcommand, visible_alias = "snapshots")]
+    #[command(
+        subcommand,
+        visible_alias = "snapshots",
+        after_help = footer("  ollm-session snapshot create ID
+  ollm-session snapshots list ID
+  ollm-session snapshot restore SNAPSHOT_ID --as-session")
+    )]
     Snapshot(SnapshotCommand),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-session config --show-origin"))]

@@ -202,6 +202,36 @@ mod tests {
         }
     }
 
+    /// Every program and subcommand shows an example and the exit codes in
+    /// its help (DESIGN.md: help for every subcommand, with an example).
+    #[test]
+    fn every_command_and_subcommand_has_examples_in_its_help() {
+        fn check(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            let path = format!("{path} {}", command.get_name()).trim().to_string();
+            let help = command
+                .get_after_help()
+                .or(command.get_after_long_help())
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            if !help.contains("Examples:") || !help.contains("Exit codes:") {
+                missing.push(path.clone());
+            }
+            for sub in command.get_subcommands() {
+                if sub.get_name() != "help" {
+                    check(sub, &path, missing);
+                }
+            }
+        }
+        let mut missing = Vec::new();
+        for (_, command) in ollm::programs::all() {
+            check(&command, "", &mut missing);
+        }
+        assert!(
+            missing.is_empty(),
+            "no examples in the help of: {missing:?}"
+        );
+    }
+
     #[test]
     fn man_pages_document_the_exit_codes() {
         let page = man_page(&clap::Command::new("x"));
