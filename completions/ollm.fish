@@ -33,6 +33,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the eff
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "loopcheck" -d 'Detect runaway loops in an agent\'s events'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep prioritized context entries and render them as system-prompt additions'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "compress" -d 'Count tokens of a conversation and compress it to fit a context window'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them, fast, as NDJSON or paths'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -145,6 +146,74 @@ complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l file -d 'Use this store file' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l strategy -d 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target' -r -f -a "summarize\t''
+truncate\t''
+hybrid\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l target -d 'Size to compress to (default: threshold × limit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+ollama\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "compress" -d 'Compress the history and print the result as JSON (`compressedMessages`, `originalTokenCount`, `compressedTokenCount`, `strategy`, `status`, …). Exit code 0 whenever a result is printed; `status` tells what happened: compressed, not-needed, disabled, fallback-truncate, rejected-not-smaller'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "count" -d 'Count tokens: the total and each message\'s and tool call\'s'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "check" -d 'Say whether compression is needed (exit code 1 when it is, 0 when not), with the numbers behind the verdict as JSON'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l strategy -d 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target' -r -f -a "summarize\t''
+truncate\t''
+hybrid\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l target -d 'Size to compress to (default: threshold × limit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+ollama\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-url -d 'The model server\'s base URL' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), server (the model server\'s /tokenize), estimate (characters / 4)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
+dynamic\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -s h -l help -d 'Print help (see more with \'--help\')'

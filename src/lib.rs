@@ -5,6 +5,7 @@
 //! type with the exit-code table, JSON input/output helpers and diagnostics.
 
 pub mod cli;
+pub mod compress;
 pub mod config;
 pub mod context;
 pub mod diag;

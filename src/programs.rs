@@ -10,6 +10,7 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
         ("ollm-env", crate::env::cli::Cli::command()),
         ("ollm-loopcheck", crate::loopcheck::cli::Cli::command()),
         ("ollm-context", crate::context::cli::Cli::command()),
+        ("ollm-compress", crate::compress::cli::Cli::command()),
         ("ollm-session", crate::session::cli::Cli::command()),
         ("ollm-discover", crate::discover::cli::Cli::command()),
     ]

@@ -59,6 +59,28 @@ pub struct CompressionConfig {
     pub preserve_recent: u64,
     pub summary_max_tokens: u64,
     pub summarizer: SummarizerConfig,
+    /// How tokens are counted: `cl100k` or `o200k` (BPE tables built into
+    /// the binary), `server` (the model server's `/tokenize`), `estimate`
+    /// (characters / 4).
+    pub tokenizer: String,
+    /// The server for `tokenizer: server`; empty means the summarizer's URL.
+    pub tokenizer_url: String,
+    /// `static` (tokens > threshold × limit) or `dynamic` (document 003:
+    /// threshold × the budget left after the system prompt and earlier summaries).
+    pub trigger: TriggerMode,
+    /// The context size compression is measured against, unless `--limit` is given.
+    pub token_limit: u64,
+    /// Size to compress to; 0 means threshold × limit.
+    pub target_tokens: u64,
+    /// User messages are never summarized or dropped (document 003).
+    pub keep_user_messages: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TriggerMode {
+    Static,
+    Dynamic,
 }
 
 impl Default for CompressionConfig {
@@ -70,6 +92,12 @@ impl Default for CompressionConfig {
             preserve_recent: 4096,
             summary_max_tokens: 1024,
             summarizer: SummarizerConfig::default(),
+            tokenizer: "cl100k".into(),
+            tokenizer_url: String::new(),
+            trigger: TriggerMode::Static,
+            token_limit: 8192,
+            target_tokens: 0,
+            keep_user_messages: true,
         }
     }
 }
@@ -91,6 +119,8 @@ pub struct SummarizerConfig {
     pub model: String,
     /// Seconds to wait for the model before falling back to truncation.
     pub timeout: f64,
+    /// The transcript sent for summary is cut (oldest first) to this many tokens.
+    pub max_input_tokens: u64,
 }
 
 impl Default for SummarizerConfig {
@@ -100,6 +130,7 @@ impl Default for SummarizerConfig {
             url: "http://127.0.0.1:11434".into(),
             model: "llama3.2:3b".into(),
             timeout: 60.0,
+            max_input_tokens: 6000,
         }
     }
 }
@@ -312,6 +343,24 @@ impl Config {
             return Err((
                 "services.fileDiscovery.debounceMs",
                 "a whole number of milliseconds, at most 60000",
+            ));
+        }
+        if s.compression.token_limit < 1 {
+            return Err((
+                "services.compression.tokenLimit",
+                "a whole number of at least 1",
+            ));
+        }
+        if s.compression.summary_max_tokens < 1 {
+            return Err((
+                "services.compression.summaryMaxTokens",
+                "a whole number of at least 1",
+            ));
+        }
+        if s.compression.summarizer.max_input_tokens < 100 {
+            return Err((
+                "services.compression.summarizer.maxInputTokens",
+                "a whole number of at least 100",
             ));
         }
         if s.session.data_dir.trim().is_empty() {

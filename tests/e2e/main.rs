@@ -5,6 +5,7 @@ mod context;
 mod discover;
 mod loopcheck;
 mod session;
+mod compress;
 mod support;
 
 mod bad_input;

@@ -3,6 +3,7 @@
 
 mod context;
 mod discover;
+mod compress;
 mod env;
 mod loopcheck;
 mod session;

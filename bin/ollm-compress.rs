@@ -1,0 +1,3 @@
+fn main() {
+    ollm::cli::main_with("ollm-compress", ollm::compress::cli::main)
+}

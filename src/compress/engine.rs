@@ -1,0 +1,452 @@
+//! One compression: check the trigger, split the history, summarize or
+//! truncate, fall back to truncation when the summarizer fails, and refuse a
+//! result that is not smaller than the input.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::history::{History, Item, ItemKind, SUMMARY_FIELD};
+use super::plan::{self, Split, Verdict};
+use super::summarizer::{self, Summarizer};
+use super::tokens::{Counts, MESSAGE_OVERHEAD, Tokenizer, count_items};
+use crate::config::{CompressionStrategy, TriggerMode};
+use crate::error::Result;
+
+/// A summary smaller than this is not worth asking a model for.
+const MIN_SUMMARY_TOKENS: u64 = 32;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub enabled: bool,
+    pub strategy: CompressionStrategy,
+    pub limit: u64,
+    pub threshold: f64,
+    pub trigger: TriggerMode,
+    /// Explicit target; `None` means threshold × limit.
+    pub target: Option<u64>,
+    pub preserve_recent: u64,
+    pub summary_max_tokens: u64,
+    pub keep_user_messages: bool,
+    pub max_input_tokens: u64,
+    /// Compress even when the trigger says it is not needed.
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Compressed with the strategy asked for.
+    Compressed,
+    /// Below the trigger; nothing was changed.
+    NotNeeded,
+    /// `services.compression.enabled` is false; nothing was changed.
+    Disabled,
+    /// The summarizer failed (unreachable, timeout, empty); truncated instead.
+    FallbackTruncate,
+    /// The result would not have been smaller; the input is returned unchanged.
+    RejectedNotSmaller,
+}
+
+/// What one compression did.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub status: Status,
+    pub strategy: CompressionStrategy,
+    /// The strategy that produced the output, when anything was changed.
+    pub applied: Option<CompressionStrategy>,
+    pub reason: Option<String>,
+    pub items: Vec<Item>,
+    pub per_item_tokens: Vec<u64>,
+    pub original_tokens: u64,
+    pub compressed_tokens: u64,
+    pub target: u64,
+    /// Tokens of the recent region kept verbatim.
+    pub preserved_recent_tokens: u64,
+    pub removed_items: usize,
+    pub summary_tokens: u64,
+    pub summarizer: Option<String>,
+    pub tokenizer: String,
+    pub verdict: Verdict,
+    /// Warnings for the caller to print (the summarizer failed, …).
+    pub warnings: Vec<String>,
+}
+
+impl Outcome {
+    pub fn within_target(&self) -> bool {
+        self.compressed_tokens <= self.target
+    }
+
+    /// Whether the output differs from the input.
+    pub fn changed(&self) -> bool {
+        matches!(self.status, Status::Compressed | Status::FallbackTruncate)
+    }
+
+    /// The JSON document `ollm-compress` prints.
+    pub fn to_json(&self, has_tool_calls: bool) -> Value {
+        let (messages, calls) = History::split(&self.items);
+        let strategy_name = |s: CompressionStrategy| match s {
+            CompressionStrategy::Summarize => "summarize",
+            CompressionStrategy::Truncate => "truncate",
+            CompressionStrategy::Hybrid => "hybrid",
+        };
+        let mut out = json!({
+            "status": self.status,
+            "strategy": strategy_name(self.strategy),
+            "appliedStrategy": self.applied.map(strategy_name),
+            "reason": self.reason,
+            "originalTokenCount": self.original_tokens,
+            "compressedTokenCount": self.compressed_tokens,
+            "targetTokens": self.target,
+            "withinTarget": self.within_target(),
+            "preservedRecentTokens": self.preserved_recent_tokens,
+            "removedCount": self.removed_items,
+            "summaryTokens": self.summary_tokens,
+            "summarizer": self.summarizer,
+            "tokenizer": self.tokenizer,
+            "check": self.verdict,
+            "compressedMessages": messages,
+        });
+        if has_tool_calls {
+            out["compressedToolCalls"] = Value::Array(calls);
+        }
+        out
+    }
+}
+
+/// The check verdict for a counted history.
+pub fn check(
+    history: &History,
+    counts: &Counts,
+    limit: u64,
+    threshold: f64,
+    trigger: TriggerMode,
+) -> Verdict {
+    let system = counts.per_item.first().copied().unwrap_or(0);
+    let summaries: u64 = history
+        .items
+        .iter()
+        .zip(&counts.per_item)
+        .skip(1)
+        .filter(|(item, _)| item.is_summary())
+        .map(|(_, tokens)| tokens)
+        .sum();
+    plan::verdict(counts.total, system, summaries, limit, threshold, trigger)
+}
+
+/// Compresses `history` per `settings`; `summarizer` serves the summarize
+/// and hybrid strategies. Only a failure to count tokens is an error: a
+/// failing summarizer becomes a truncation with a warning.
+pub fn compress(
+    history: &History,
+    tokenizer: &Tokenizer,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+) -> Result<Outcome> {
+    compress_with(history, tokenizer, settings, summarizer, &mut |_| Ok(()))
+}
+
+/// [`compress`], calling `before` with the verdict once it is decided that
+/// a compression will be attempted (the session flow snapshots there).
+pub fn compress_with(
+    history: &History,
+    tokenizer: &Tokenizer,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+    before: &mut dyn FnMut(&Verdict) -> Result<()>,
+) -> Result<Outcome> {
+    let counts = count_items(tokenizer, &history.items)?;
+    let verdict = check(
+        history,
+        &counts,
+        settings.limit,
+        settings.threshold,
+        settings.trigger,
+    );
+    let target = settings
+        .target
+        .unwrap_or((settings.threshold * settings.limit as f64).floor() as u64);
+    let unchanged = |status: Status, reason: Option<String>| Outcome {
+        status,
+        strategy: settings.strategy,
+        applied: None,
+        reason,
+        items: history.items.clone(),
+        per_item_tokens: counts.per_item.clone(),
+        original_tokens: counts.total,
+        compressed_tokens: counts.total,
+        target,
+        preserved_recent_tokens: 0,
+        removed_items: 0,
+        summary_tokens: 0,
+        summarizer: None,
+        tokenizer: counts.tokenizer.clone(),
+        verdict: verdict.clone(),
+        warnings: Vec::new(),
+    };
+    if !settings.enabled && !settings.force {
+        return Ok(unchanged(Status::Disabled, None));
+    }
+    if !verdict.needed && !settings.force {
+        return Ok(unchanged(Status::NotNeeded, None));
+    }
+    before(&verdict)?;
+
+    let units = history.units();
+    let unit_tokens: Vec<u64> = units.iter().map(|r| counts.of(r.clone())).collect();
+    let unit_is_user: Vec<bool> = units
+        .iter()
+        .map(|r| history.items[r.clone()].iter().all(Item::is_user))
+        .collect();
+    let first = counts.per_item.first().copied().unwrap_or(0);
+    let wants_summary = settings.strategy != CompressionStrategy::Truncate;
+    let recent_budget = match settings.strategy {
+        CompressionStrategy::Summarize => 0,
+        CompressionStrategy::Truncate => settings.preserve_recent.min(target.saturating_sub(first)),
+        CompressionStrategy::Hybrid => settings
+            .preserve_recent
+            .min(target.saturating_sub(first + settings.summary_max_tokens.min(target / 4))),
+    };
+    let split = plan::split(
+        &unit_tokens,
+        &unit_is_user,
+        recent_budget,
+        settings.keep_user_messages,
+    );
+    let recent_tokens: u64 = unit_tokens[split.recent_start..].iter().sum();
+
+    let build = Build {
+        history,
+        counts: &counts,
+        units: &units,
+        split: &split,
+    };
+    let mut outcome = if split.old_compressible.is_empty() {
+        let mut out = unchanged(
+            Status::RejectedNotSmaller,
+            Some(nothing_to_compress(
+                &split,
+                recent_tokens,
+                settings.keep_user_messages,
+            )),
+        );
+        out.preserved_recent_tokens = recent_tokens;
+        return Ok(out);
+    } else if wants_summary {
+        let kept_old: u64 = split.old_kept.iter().map(|&u| unit_tokens[u]).sum();
+        let room = target.saturating_sub(first + kept_old + recent_tokens + MESSAGE_OVERHEAD + 8);
+        let budget = settings
+            .summary_max_tokens
+            .min(room)
+            .max(MIN_SUMMARY_TOKENS);
+        match summarize(&build, tokenizer, settings, summarizer, budget) {
+            Ok(outcome) => outcome,
+            Err(err) => {
+                let mut out = truncated(&build, &unit_tokens, target);
+                out.status = Status::FallbackTruncate;
+                out.reason = Some(format!("summarizer failed: {err}"));
+                out.summarizer = Some(summarizer.describe());
+                out.warnings
+                    .push(format!("{err}; falling back to truncate"));
+                out
+            }
+        }
+    } else {
+        truncated(&build, &unit_tokens, target)
+    };
+    outcome.strategy = settings.strategy;
+    outcome.original_tokens = counts.total;
+    outcome.target = target;
+    outcome.preserved_recent_tokens = recent_tokens;
+    outcome.tokenizer = counts.tokenizer.clone();
+    outcome.verdict = verdict.clone();
+    if outcome.compressed_tokens >= counts.total {
+        let reason = format!(
+            "the result ({} tokens) would not be smaller than the input ({} tokens)",
+            outcome.compressed_tokens, counts.total
+        );
+        let mut out = unchanged(Status::RejectedNotSmaller, Some(reason));
+        out.preserved_recent_tokens = recent_tokens;
+        out.summarizer = outcome.summarizer;
+        out.warnings = outcome.warnings;
+        return Ok(out);
+    }
+    if !outcome.within_target() && outcome.reason.is_none() {
+        outcome.reason = Some(over_target(
+            &outcome,
+            first,
+            recent_tokens,
+            settings.keep_user_messages,
+        ));
+    }
+    Ok(outcome)
+}
+
+struct Build<'a> {
+    history: &'a History,
+    counts: &'a Counts,
+    units: &'a [std::ops::Range<usize>],
+    split: &'a Split,
+}
+
+impl Build<'_> {
+    /// The output: the first item, the kept old units, `summary` (after
+    /// the old units, so it reads as the state reached before the recent
+    /// turns), then the recent region; `dropped` old units are left out.
+    fn assemble(&self, dropped: &[usize], summary: Option<(Item, u64)>) -> (Vec<Item>, Vec<u64>) {
+        let mut is_dropped = vec![false; self.units.len()];
+        for &u in dropped {
+            is_dropped[u] = true;
+        }
+        let mut keep: Vec<std::ops::Range<usize>> = Vec::new();
+        if !self.history.items.is_empty() {
+            keep.push(0..1);
+        }
+        for (u, range) in self.units.iter().enumerate().take(self.split.recent_start) {
+            if !is_dropped[u] {
+                keep.push(range.clone());
+            }
+        }
+        let mut items = Vec::new();
+        let mut tokens = Vec::new();
+        let mut extend = |items: &mut Vec<Item>, range: std::ops::Range<usize>| {
+            for i in range {
+                items.push(self.history.items[i].clone());
+                tokens.push(self.counts.per_item[i]);
+            }
+        };
+        for range in keep {
+            extend(&mut items, range);
+        }
+        let summary_at = items.len();
+        for range in &self.units[self.split.recent_start..] {
+            extend(&mut items, range.clone());
+        }
+        if let Some((item, count)) = summary {
+            items.insert(summary_at, item);
+            tokens.insert(summary_at, count);
+        }
+        (items, tokens)
+    }
+
+    fn removed_items(&self, dropped: &[usize]) -> usize {
+        dropped.iter().map(|&u| self.units[u].len()).sum()
+    }
+}
+
+fn truncated(build: &Build, unit_tokens: &[u64], target: u64) -> Outcome {
+    let dropped = plan::truncate(build.split, unit_tokens, build.counts.total, target);
+    let (items, per_item_tokens) = build.assemble(&dropped, None);
+    let compressed_tokens = per_item_tokens.iter().sum();
+    Outcome {
+        status: Status::Compressed,
+        strategy: CompressionStrategy::Truncate,
+        applied: Some(CompressionStrategy::Truncate),
+        reason: None,
+        removed_items: build.removed_items(&dropped),
+        items,
+        per_item_tokens,
+        original_tokens: build.counts.total,
+        compressed_tokens,
+        target,
+        preserved_recent_tokens: 0,
+        summary_tokens: 0,
+        summarizer: None,
+        tokenizer: String::new(),
+        verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
+        warnings: Vec::new(),
+    }
+}
+
+fn summarize(
+    build: &Build,
+    tokenizer: &Tokenizer,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+    budget: u64,
+) -> std::result::Result<Outcome, summarizer::SummarizeError> {
+    let old_items: Vec<&Item> = build.units[..build.split.recent_start]
+        .iter()
+        .flat_map(|r| build.history.items[r.clone()].iter())
+        .collect();
+    let fail = |e: crate::Error| summarizer::SummarizeError(e.to_string());
+    let prompt = summarizer::build_prompt(&old_items, budget, settings.max_input_tokens, tokenizer)
+        .map_err(fail)?;
+    let text = summarizer.summarize(&prompt)?;
+    let dropped = build.split.old_compressible.clone();
+    let replaced = build.removed_items(&dropped);
+    let header = format!("[Summary of {replaced} earlier messages and tool calls]\n");
+    let header_tokens = tokenizer.count(&header).map_err(fail)?;
+    let body = tokenizer
+        .truncate(&text, budget.saturating_sub(header_tokens))
+        .map_err(fail)?;
+    let summary_text = format!("{header}{body}");
+    let summary_tokens = tokenizer.count(&summary_text).map_err(fail)? + MESSAGE_OVERHEAD;
+    let original_tokens: u64 = dropped
+        .iter()
+        .map(|&u| build.counts.of(build.units[u].clone()))
+        .sum();
+    let mut value = json!({
+        "role": "system",
+        "parts": [{"type": "text", "text": summary_text}],
+    });
+    if let Some(stamp) = old_items.last().and_then(|item| item.timestamp()) {
+        value["timestamp"] = Value::String(stamp.to_string());
+    }
+    value[SUMMARY_FIELD] = json!({
+        "replacedCount": replaced,
+        "replacedTokens": original_tokens,
+        "summarizer": summarizer.describe(),
+    });
+    let item = Item {
+        kind: ItemKind::Message {
+            index: usize::MAX,
+            role: "system".into(),
+        },
+        value,
+    };
+    let (items, per_item_tokens) = build.assemble(&dropped, Some((item, summary_tokens)));
+    let compressed_tokens = per_item_tokens.iter().sum();
+    Ok(Outcome {
+        status: Status::Compressed,
+        strategy: settings.strategy,
+        applied: Some(settings.strategy),
+        reason: None,
+        removed_items: replaced,
+        items,
+        per_item_tokens,
+        original_tokens: build.counts.total,
+        compressed_tokens,
+        target: 0,
+        preserved_recent_tokens: 0,
+        summary_tokens,
+        summarizer: Some(summarizer.describe()),
+        tokenizer: String::new(),
+        verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
+        warnings: Vec::new(),
+    })
+}
+
+fn nothing_to_compress(split: &Split, recent_tokens: u64, keep_user: bool) -> String {
+    if split.recent_start == 0 {
+        format!(
+            "every message after the system prompt is in the preserved recent {recent_tokens} tokens"
+        )
+    } else if keep_user {
+        "the only older messages are user messages, which are kept (keepUserMessages)".into()
+    } else {
+        "nothing older than the preserved recent messages can be compressed".into()
+    }
+}
+
+fn over_target(outcome: &Outcome, first: u64, recent_tokens: u64, keep_user: bool) -> String {
+    let users = if keep_user {
+        ", user messages (kept: keepUserMessages)"
+    } else {
+        ""
+    };
+    format!(
+        "still above the target of {} tokens: the system prompt ({first}){users}, the recent \
+{recent_tokens} tokens and the summary ({}) are kept",
+        outcome.target, outcome.summary_tokens
+    )
+}

@@ -1,0 +1,18 @@
+//! `ollm-compress`: token counting and history compression (Requirement 3,
+//! 10.3; Properties 10–13; document 003 on what compression may touch).
+//!
+//! Compression changes what is sent to the model, never what is stored:
+//! the input is read, a shorter history is printed.
+
+pub mod cli;
+pub mod engine;
+pub mod history;
+pub mod http;
+pub mod plan;
+pub mod session;
+pub mod summarizer;
+pub mod tokens;
+
+pub use engine::{Outcome, Settings, Status, compress};
+pub use history::History;
+pub use tokens::Tokenizer;

@@ -1,0 +1,109 @@
+//! `--session ID`: compress a stored session's history. The session's
+//! messages are read, never rewritten (document 003: compression changes
+//! what is sent to the model, not what is saved); a compression that
+//! changed the history increases `metadata.compressionCount` by exactly one
+//! and is noted in `metadata.compressionHistory` (Property 13). When usage
+//! is at or above `snapshots.autoThreshold`, a snapshot is taken first.
+
+use serde_json::{Map, Value, json};
+
+use super::engine::{self, Outcome, Settings};
+use super::history::History;
+use super::summarizer::Summarizer;
+use super::tokens::Tokenizer;
+use crate::error::{Error, Result};
+use crate::session::{Snapshots, Store};
+
+/// When to snapshot before compressing.
+#[derive(Debug, Clone, Copy)]
+pub struct SnapshotPolicy {
+    /// `snapshots.enabled && snapshots.autoCreate`.
+    pub enabled: bool,
+    /// `snapshots.autoThreshold`: usage (tokens ÷ limit) at which to snapshot.
+    pub threshold: f64,
+}
+
+/// What a session compression did besides the compression itself.
+#[derive(Debug)]
+pub struct SessionOutcome {
+    pub outcome: Outcome,
+    pub has_tool_calls: bool,
+    /// `metadata.compressionCount` after this run.
+    pub compression_count: u64,
+    /// The snapshot taken before compressing, if any.
+    pub snapshot_id: Option<String>,
+}
+
+/// Compresses session `id` of `store`.
+pub fn compress_session(
+    store: &Store,
+    snapshots: &Snapshots,
+    policy: SnapshotPolicy,
+    id: &str,
+    tokenizer: &Tokenizer,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+) -> Result<SessionOutcome> {
+    let session = store.get(id)?;
+    let encode = |v: Result<Value, serde_json::Error>| {
+        v.map_err(|e| Error::Corrupt(format!("session {id}: cannot read its records ({e})")))
+    };
+    let messages: Vec<Value> = session
+        .messages
+        .iter()
+        .map(|m| encode(serde_json::to_value(m)))
+        .collect::<Result<_>>()?;
+    let calls: Vec<Value> = session
+        .tool_calls
+        .iter()
+        .map(|c| encode(serde_json::to_value(c)))
+        .collect::<Result<_>>()?;
+    let history = History::from_parts(messages, calls)?;
+    let mut snapshot_id = None;
+    let outcome =
+        engine::compress_with(&history, tokenizer, settings, summarizer, &mut |verdict| {
+            let usage = verdict.token_count as f64 / verdict.limit.max(1) as f64;
+            if policy.enabled && usage >= policy.threshold {
+                let note = format!(
+                    "before compression: {} tokens, {:.0}% of the {}-token limit",
+                    verdict.token_count,
+                    usage * 100.0,
+                    verdict.limit
+                );
+                let created = snapshots.create(store, id, None, Some(note))?;
+                snapshot_id = Some(created.info.id);
+            }
+            Ok(())
+        })?;
+    let mut compression_count = session.metadata.compression_count;
+    if outcome.changed() {
+        let details = details(&outcome, snapshot_id.as_deref());
+        compression_count = store.record_compression(id, &details)?;
+    }
+    Ok(SessionOutcome {
+        has_tool_calls: history.has_tool_calls,
+        outcome,
+        compression_count,
+        snapshot_id,
+    })
+}
+
+fn details(outcome: &Outcome, snapshot: Option<&str>) -> Map<String, Value> {
+    let summary = outcome.to_json(false);
+    let mut map = Map::new();
+    for key in [
+        "status",
+        "strategy",
+        "appliedStrategy",
+        "originalTokenCount",
+        "compressedTokenCount",
+        "removedCount",
+        "summaryTokens",
+        "summarizer",
+        "tokenizer",
+    ] {
+        map.insert(key.into(), summary[key].clone());
+    }
+    map.insert("snapshotId".into(), json!(snapshot));
+    map
+}

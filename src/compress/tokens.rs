@@ -1,0 +1,190 @@
+//! Token counting: a BPE tokenizer embedded in the binary (cl100k_base or
+//! o200k_base from `tiktoken-rs`, nothing downloaded at run time), the model
+//! server's own `/tokenize` endpoint (llama.cpp), or the characters ÷ 4
+//! estimate when asked for.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::history::Item;
+use crate::diag;
+use crate::error::{Error, Result};
+
+/// Tokens a chat template adds around each message (role marker, start and
+/// end tokens: `<|im_start|>role\n … <|im_end|>\n` is 4–5 in ChatML).
+pub const MESSAGE_OVERHEAD: u64 = 4;
+
+/// The tokenizer names accepted by `services.compression.tokenizer`.
+pub const TOKENIZER_NAMES: &str = "cl100k, o200k, server, estimate";
+
+pub enum Tokenizer {
+    Cl100k,
+    O200k,
+    /// POST `{url}/tokenize` `{"content": …}` → `{"tokens": […]}`.
+    Server {
+        url: String,
+        agent: ureq::Agent,
+    },
+    Estimate,
+}
+
+impl Tokenizer {
+    /// The tokenizer named in configuration; `server_url` is used by `server`.
+    pub fn from_name(name: &str, server_url: &str, timeout: Duration) -> Result<Tokenizer> {
+        match name {
+            "cl100k" | "cl100k_base" => Ok(Tokenizer::Cl100k),
+            "o200k" | "o200k_base" => Ok(Tokenizer::O200k),
+            "estimate" | "chars" => Ok(Tokenizer::Estimate),
+            "server" => Ok(Tokenizer::Server {
+                url: server_url.trim_end_matches('/').to_string(),
+                agent: super::http::agent(timeout),
+            }),
+            other => Err(Error::Config(format!(
+                "services.compression.tokenizer: unknown tokenizer {other:?} (expected one of {TOKENIZER_NAMES})"
+            ))),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Tokenizer::Cl100k => "cl100k_base".into(),
+            Tokenizer::O200k => "o200k_base".into(),
+            Tokenizer::Server { url, .. } => format!("server:{url}/tokenize"),
+            Tokenizer::Estimate => "estimate (characters / 4)".into(),
+        }
+    }
+
+    /// Tokens in `text` (no message overhead).
+    pub fn count(&self, text: &str) -> Result<u64> {
+        Ok(match self {
+            Tokenizer::Cl100k => tiktoken_rs::cl100k_base_singleton()
+                .encode_ordinary(text)
+                .len() as u64,
+            Tokenizer::O200k => tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary(text)
+                .len() as u64,
+            Tokenizer::Estimate => estimate(text),
+            Tokenizer::Server { url, agent } => server_count(agent, url, text)?,
+        })
+    }
+
+    /// The longest prefix of `text` (cut at a char boundary) of at most `max` tokens.
+    pub fn truncate(&self, text: &str, max: u64) -> Result<String> {
+        let mut cut = text.len();
+        let mut tokens = self.count(text)?;
+        while tokens > max && cut > 0 {
+            let ratio = max as f64 / tokens as f64 * 0.95;
+            cut = ((cut as f64 * ratio) as usize).min(cut - 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            tokens = self.count(&text[..cut])?;
+        }
+        Ok(text[..cut].to_string())
+    }
+}
+
+/// The characters ÷ 4 estimate, rounded up.
+pub fn estimate(text: &str) -> u64 {
+    (text.chars().count() as u64).div_ceil(4)
+}
+
+fn server_count(agent: &ureq::Agent, url: &str, text: &str) -> Result<u64> {
+    let endpoint = format!("{url}/tokenize");
+    let body = json!({ "content": text }).to_string();
+    let reply: Value = super::http::post_json(agent, &endpoint, &body)
+        .map_err(|e| Error::Input(format!("tokenizer {endpoint}: {e}")))?;
+    reply
+        .get("tokens")
+        .and_then(Value::as_array)
+        .map(|tokens| tokens.len() as u64)
+        .ok_or_else(|| Error::Input(format!("tokenizer {endpoint}: reply has no `tokens` array")))
+}
+
+/// Token counts of a timeline, per item and in total.
+#[derive(Debug, Clone)]
+pub struct Counts {
+    pub per_item: Vec<u64>,
+    pub total: u64,
+    /// The tokenizer that produced the counts.
+    pub tokenizer: String,
+}
+
+impl Counts {
+    pub fn of(&self, range: std::ops::Range<usize>) -> u64 {
+        self.per_item[range].iter().sum()
+    }
+}
+
+/// Counts every item (text plus [`MESSAGE_OVERHEAD`]). When the server
+/// tokenizer fails, warns and counts with cl100k_base instead, so a turn is
+/// never lost to an unreachable tokenizer; `Counts::tokenizer` says which.
+pub fn count_items(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
+    match count_with(tokenizer, items) {
+        Ok(counts) => Ok(counts),
+        Err(err) if matches!(tokenizer, Tokenizer::Server { .. }) => {
+            diag::warn(format!("{err}; counting with cl100k_base instead"));
+            count_with(&Tokenizer::Cl100k, items)
+        }
+        Err(err) => Err(err),
+    }
+}
+
+fn count_with(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
+    let per_item = items
+        .iter()
+        .map(|item| Ok(tokenizer.count(&item.text())? + MESSAGE_OVERHEAD))
+        .collect::<Result<Vec<u64>>>()?;
+    Ok(Counts {
+        total: per_item.iter().sum(),
+        per_item,
+        tokenizer: tokenizer.name(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bpe_counts_are_real_token_counts() {
+        // Reference values from OpenAI's tiktoken for cl100k_base / o200k_base.
+        assert_eq!(Tokenizer::Cl100k.count("hello world").unwrap(), 2);
+        assert_eq!(Tokenizer::Cl100k.count("").unwrap(), 0);
+        assert_eq!(Tokenizer::Cl100k.count("tiktoken is great!").unwrap(), 6);
+        assert_eq!(Tokenizer::O200k.count("hello world").unwrap(), 2);
+    }
+
+    #[test]
+    fn the_estimate_is_chars_over_four_rounded_up() {
+        assert_eq!(estimate(""), 0);
+        assert_eq!(estimate("abcde"), 2);
+        assert_eq!(estimate("ééééé"), 2);
+    }
+
+    #[test]
+    fn truncate_respects_the_budget_and_char_boundaries() {
+        let text = "Schöne Grüße aus Köln — ".repeat(50);
+        for tokenizer in [Tokenizer::Cl100k, Tokenizer::Estimate] {
+            let cut = tokenizer.truncate(&text, 40).unwrap();
+            assert!(tokenizer.count(&cut).unwrap() <= 40);
+            assert!(text.starts_with(&cut));
+            assert!(cut.len() > 20);
+        }
+    }
+
+    #[test]
+    fn long_whitespace_runs_do_not_break_the_bpe() {
+        let text = format!("a{}b", " ".repeat(200_000));
+        assert!(Tokenizer::Cl100k.count(&text).unwrap() > 0);
+    }
+
+    #[test]
+    fn unknown_tokenizer_names_are_config_errors() {
+        let err = Tokenizer::from_name("gpt2", "", Duration::from_secs(1))
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("gpt2"));
+    }
+}

@@ -1,0 +1,806 @@
+//! `ollm-compress` end to end: the built binary on real input, a real model
+//! (llama.cpp serving SmolLM2-135M-Instruct) when it is up, and a local HTTP
+//! server speaking Ollama's `/api/chat` for that protocol.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{Sandbox, assert_one_line_error, json, stderr};
+
+const FIXTURE: &str = include_str!("../fixtures/compress/session.json");
+
+fn msg(role: &str, text: &str, n: u32) -> Value {
+    json!({"role": role, "parts": [{"type": "text", "text": text}],
+           "timestamp": format!("2026-01-27T10:{:02}:{:02}Z", n / 60, n % 60)})
+}
+
+/// A conversation of `turns` user/assistant exchanges after a system prompt.
+fn conversation(turns: u32, words: usize) -> Value {
+    let mut out = vec![msg("system", "You are a helpful coding assistant.", 0)];
+    for t in 0..turns {
+        out.push(msg(
+            "user",
+            &format!("Question {t}: how do I fix bug {t} in module m{t}?"),
+            2 * t + 1,
+        ));
+        let answer = format!(
+            "Answer {t}: {}",
+            "edit the parser and rerun the tests ".repeat(words)
+        );
+        out.push(msg("assistant", &answer, 2 * t + 2));
+    }
+    Value::Array(out)
+}
+
+fn run(sandbox: &Sandbox, args: &[&str], input: &Value) -> std::process::Output {
+    sandbox
+        .cmd("ollm-compress")
+        .args(args)
+        .write_stdin(input.to_string())
+        .output()
+        .expect("run ollm-compress")
+}
+
+fn texts(out: &Value) -> Vec<String> {
+    out["compressedMessages"]
+        .as_array()
+        .expect("compressedMessages")
+        .iter()
+        .map(|m| m["parts"][0]["text"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+// ---------------------------------------------------------------- counting
+
+#[test]
+fn count_reports_real_bpe_counts_per_message_and_in_total() {
+    let sandbox = Sandbox::new();
+    let input = json!([
+        msg("user", "hello world", 1),
+        msg("assistant", "tiktoken is great!", 2)
+    ]);
+    let out = run(&sandbox, &["count"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["tokenizer"], "cl100k_base");
+    // tiktoken cl100k_base: 2 and 6 tokens, plus 4 per message.
+    assert_eq!(v["messages"][0]["tokens"], 6);
+    assert_eq!(v["messages"][1]["tokens"], 10);
+    assert_eq!(v["total"], 16);
+}
+
+#[test]
+fn count_reads_whole_sessions_with_tool_calls() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.write("session.json", FIXTURE);
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["count", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    let per: u64 = v["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(v["toolCalls"].as_array().unwrap())
+        .map(|m| m["tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per, v["total"].as_u64().unwrap());
+    assert_eq!(v["toolCalls"].as_array().unwrap().len(), 8);
+    let estimate = run(
+        &sandbox,
+        &["count", "--tokenizer", "estimate"],
+        &serde_json::from_str(FIXTURE).unwrap(),
+    );
+    assert_ne!(
+        json(&estimate)["total"],
+        v["total"],
+        "the estimate is not the BPE count"
+    );
+}
+
+// ---------------------------------------------------------------- check
+
+#[test]
+fn check_exits_1_when_compression_is_needed_and_0_when_not() {
+    let sandbox = Sandbox::new();
+    let input = conversation(10, 5);
+    let count = json(&run(&sandbox, &["count"], &input))["total"]
+        .as_u64()
+        .unwrap();
+
+    let needed = run(
+        &sandbox,
+        &["check", "--limit", &(count).to_string()],
+        &input,
+    );
+    assert_eq!(needed.status.code(), Some(1), "{}", stderr(&needed));
+    let v = json(&needed);
+    assert_eq!(v["needed"], true);
+    assert_eq!(v["tokenCount"], count);
+    assert_eq!(v["trigger"], "static");
+
+    // threshold × limit == count exactly: not above, so not needed.
+    let fits = run(
+        &sandbox,
+        &[
+            "check",
+            "--limit",
+            &(count * 2).to_string(),
+            "--threshold",
+            "0.5",
+        ],
+        &input,
+    );
+    assert_eq!(fits.status.code(), Some(0), "{}", stderr(&fits));
+    assert_eq!(json(&fits)["needed"], false);
+}
+
+#[test]
+fn the_dynamic_trigger_leaves_out_the_system_prompt_and_earlier_summaries() {
+    let sandbox = Sandbox::new();
+    let mut input = conversation(4, 3);
+    let summary = json!({"role": "system", "parts": [{"type": "text", "text": "Goal: x ".repeat(200)}],
+                         "compressionSummary": {"replacedCount": 9}});
+    input.as_array_mut().unwrap().insert(1, summary);
+    let out = run(
+        &sandbox,
+        &["check", "--limit", "1000", "--trigger", "dynamic"],
+        &input,
+    );
+    let v = json(&out);
+    let fixed = v["systemPromptTokens"].as_u64().unwrap() + v["summaryTokens"].as_u64().unwrap();
+    assert!(v["summaryTokens"].as_u64().unwrap() > 300);
+    assert_eq!(v["available"].as_u64().unwrap(), 1000 - fixed);
+    assert_eq!(
+        v["comparedTokens"].as_u64().unwrap(),
+        v["tokenCount"].as_u64().unwrap() - fixed
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(if v["needed"] == true { 1 } else { 0 })
+    );
+    // The same history under the static trigger counts everything.
+    let stat = json(&run(&sandbox, &["check", "--limit", "1000"], &input));
+    assert_eq!(stat["comparedTokens"], stat["tokenCount"]);
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let sandbox = Sandbox::new();
+    for (input, needle) in [
+        ("{not json", "standard input"),
+        ("[{\"role\": \"user\", \"parts\": 3}]", "messages[0].parts"),
+        ("[{\"parts\": []}]", "role"),
+        ("42", "a number"),
+        ("", "empty"),
+    ] {
+        let out = sandbox
+            .cmd("ollm-compress")
+            .arg("count")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{input}: {}", stderr(&out));
+        assert_one_line_error(&out, "ollm-compress");
+        assert!(stderr(&out).contains(needle), "{input}: {}", stderr(&out));
+    }
+    let out = sandbox
+        .cmd("ollm-compress")
+        .write_stdin(vec![b'[', 0xff, b']'])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("UTF-8"));
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["check", "missing.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = run(
+        &sandbox,
+        &["count", "--tokenizer", "gpt7"],
+        &conversation(1, 1),
+    );
+    assert_eq!(out.status.code(), Some(5));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = run(
+        &sandbox,
+        &["check", "--threshold", "1.5"],
+        &conversation(1, 1),
+    );
+    assert_eq!(out.status.code(), Some(5));
+    assert_one_line_error(&out, "ollm-compress");
+}
+
+// ---------------------------------------------------------------- truncate
+
+#[test]
+fn truncate_keeps_the_system_prompt_user_messages_recent_turns_and_whole_tool_calls() {
+    let sandbox = Sandbox::new();
+    let session: Value = serde_json::from_str(FIXTURE).unwrap();
+    let out = run(
+        &sandbox,
+        &[
+            "--strategy",
+            "truncate",
+            "--limit",
+            "1500",
+            "--preserve-recent",
+            "300",
+        ],
+        &session,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed");
+    assert_eq!(v["strategy"], "truncate");
+    assert!(v["compressedTokenCount"].as_u64() < v["originalTokenCount"].as_u64());
+    assert_eq!(v["withinTarget"], true);
+    assert_eq!(v["targetTokens"], 1200);
+    let messages = v["compressedMessages"].as_array().unwrap();
+    let originals = session["messages"].as_array().unwrap();
+    assert_eq!(messages[0], originals[0], "system prompt kept verbatim");
+    for user in originals.iter().filter(|m| m["role"] == "user") {
+        assert!(messages.contains(user), "user message dropped: {user}");
+    }
+    assert_eq!(messages.last(), originals.last());
+    // Every kept tool-call record is whole (call and result are one record).
+    let originals_calls = session["toolCalls"].as_array().unwrap();
+    for call in v["compressedToolCalls"].as_array().unwrap() {
+        assert!(originals_calls.contains(call));
+    }
+    assert!(v["compressedToolCalls"].as_array().unwrap().len() < originals_calls.len());
+}
+
+#[test]
+fn below_the_trigger_nothing_changes_unless_forced() {
+    let sandbox = Sandbox::new();
+    let input = conversation(3, 2);
+    let v = json(&run(&sandbox, &["--strategy", "truncate"], &input));
+    assert_eq!(v["status"], "not-needed");
+    assert_eq!(v["compressedMessages"], input);
+    assert_eq!(v["compressedTokenCount"], v["originalTokenCount"]);
+    // Forced, with nothing older than the recent region: rejected, input returned.
+    let v = json(&run(
+        &sandbox,
+        &["--strategy", "truncate", "--force"],
+        &input,
+    ));
+    assert_eq!(v["status"], "rejected-not-smaller");
+    assert_eq!(v["compressedMessages"], input);
+    assert!(v["reason"].as_str().unwrap().contains("recent"));
+}
+
+// ---------------------------------------------------------------- test HTTP server
+
+/// What the test server saw: (request line, body).
+type Seen = Arc<Mutex<Vec<(String, String)>>>;
+
+/// A one-thread HTTP server on 127.0.0.1 answering every request with
+/// `reply` (after `delay`); it stops after `max_requests`.
+fn serve(reply: Value, delay: Duration, max_requests: usize) -> (String, Seen) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen: Seen = Arc::default();
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(max_requests) {
+            let Ok(stream) = stream else { continue };
+            let _ = answer(stream, &reply, delay, &record);
+        }
+    });
+    (url, seen)
+}
+
+fn answer(stream: TcpStream, reply: &Value, delay: Duration, seen: &Seen) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    seen.lock().unwrap().push((
+        request_line.trim().to_string(),
+        String::from_utf8_lossy(&body).into(),
+    ));
+    std::thread::sleep(delay);
+    let body = reply.to_string();
+    let mut stream = stream;
+    write!(
+        stream,
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()
+}
+
+fn hybrid_args(url: &str) -> Vec<String> {
+    [
+        "--limit",
+        "600",
+        "--preserve-recent",
+        "150",
+        "--summary-max-tokens",
+        "100",
+        "--summarizer-url",
+        url,
+        "--summarizer-model",
+        "m",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn ollama_api_chat_protocol() {
+    let sandbox = Sandbox::new();
+    let summary = "Goal: fix bugs 0-9.\nDecisions: edit the parser.\nFiles and artifacts: m0-m9.\nOpen tasks: none.";
+    let (url, seen) = serve(
+        json!({"model": "m", "created_at": "2026-01-27T10:00:00Z",
+               "message": {"role": "assistant", "content": summary}, "done": true}),
+        Duration::ZERO,
+        1,
+    );
+    let input = conversation(10, 5);
+    let mut args = hybrid_args(&url);
+    args.extend(["--summarizer-api".into(), "ollama".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&sandbox, &args, &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed", "{v}");
+    assert_eq!(v["appliedStrategy"], "hybrid");
+
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].0, "POST /api/chat HTTP/1.1");
+    let body: Value = serde_json::from_str(&seen[0].1).unwrap();
+    assert_eq!(body["model"], "m");
+    assert_eq!(body["stream"], false);
+    assert!(body["options"]["num_predict"].as_u64().unwrap() <= 100);
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert_eq!(body["messages"][1]["role"], "user");
+    let prompt = body["messages"][1]["content"].as_str().unwrap();
+    assert!(prompt.contains("Goal:") && prompt.contains("Open tasks:"));
+    assert!(
+        prompt.contains("Answer 0:"),
+        "the old turns are in the prompt"
+    );
+
+    let messages = v["compressedMessages"].as_array().unwrap();
+    assert_eq!(messages[0], input[0]);
+    let summary_msg = messages
+        .iter()
+        .find(|m| m.get("compressionSummary").is_some())
+        .unwrap();
+    assert!(
+        summary_msg["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Goal: fix bugs 0-9.")
+    );
+    for user in input
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+    {
+        assert!(messages.contains(user));
+    }
+    assert_eq!(messages.last(), input.as_array().unwrap().last());
+}
+
+#[test]
+fn an_unreachable_summarizer_falls_back_to_truncate_with_a_warning() {
+    let sandbox = Sandbox::new();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let args = hybrid_args(&url);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&sandbox, &args, &conversation(10, 5));
+    assert_eq!(out.status.code(), Some(0), "never fails the turn");
+    let v = json(&out);
+    assert_eq!(v["status"], "fallback-truncate");
+    assert_eq!(v["appliedStrategy"], "truncate");
+    assert!(v["reason"].as_str().unwrap().contains("summarizer"));
+    assert!(v["compressedTokenCount"].as_u64() < v["originalTokenCount"].as_u64());
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("ollm-compress: warning: ") && err.contains("falling back to truncate"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_summarizer_timeout_falls_back_to_truncate() {
+    let sandbox = Sandbox::new();
+    let (url, _) = serve(json!({}), Duration::from_secs(5), 1);
+    let mut args = hybrid_args(&url);
+    args.extend(["--timeout".into(), "0.5".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&sandbox, &args, &conversation(10, 5));
+    let v = json(&out);
+    assert_eq!(v["status"], "fallback-truncate");
+    assert!(v["reason"].as_str().unwrap().contains("timed out"), "{v}");
+}
+
+#[test]
+fn an_empty_summary_falls_back_to_truncate() {
+    let sandbox = Sandbox::new();
+    let (url, _) = serve(
+        json!({"choices": [{"message": {"role": "assistant", "content": "  \n"}}]}),
+        Duration::ZERO,
+        1,
+    );
+    let args = hybrid_args(&url);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = json(&run(&sandbox, &args, &conversation(10, 5)));
+    assert_eq!(v["status"], "fallback-truncate");
+    assert!(v["reason"].as_str().unwrap().contains("empty"), "{v}");
+}
+
+// ---------------------------------------------------------------- command summarizer
+
+#[test]
+fn a_summarizer_command_gets_the_prompt_on_stdin() {
+    let sandbox = Sandbox::new();
+    let input = conversation(10, 5);
+    let cmd = "cat > prompt.txt; printf 'Goal: fix every bug\\nOpen tasks: none\\n'";
+    let out = run(
+        &sandbox,
+        &[
+            "--limit",
+            "600",
+            "--preserve-recent",
+            "150",
+            "--summarizer-cmd",
+            cmd,
+        ],
+        &input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed");
+    assert_eq!(v["summarizer"], format!("command:{cmd}"));
+    assert!(texts(&v).iter().any(|t| t.contains("Goal: fix every bug")));
+    let prompt = std::fs::read_to_string(sandbox.work.join("prompt.txt")).unwrap();
+    assert!(prompt.contains("Answer 0:") && prompt.contains("Decisions:"));
+
+    let out = run(
+        &sandbox,
+        &[
+            "--limit",
+            "600",
+            "--summarizer-cmd",
+            "echo broken >&2; exit 3",
+        ],
+        &input,
+    );
+    let v = json(&out);
+    assert_eq!(v["status"], "fallback-truncate");
+    assert!(v["reason"].as_str().unwrap().contains("exit"), "{v}");
+}
+
+// ---------------------------------------------------------------- real model
+
+/// The llama.cpp server's URL when it answers /health, else None (the
+/// caller prints SKIPPED).
+fn real_model() -> Option<String> {
+    let url = std::env::var("OLLM_TEST_LLM_URL").ok().or_else(|| {
+        let out = std::process::Command::new("/work/shared/tools/llm-server")
+            .arg("status")
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    });
+    let url = url.unwrap_or_else(|| "http://127.0.0.1:8089".into());
+    let health = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(5)))
+        .build()
+        .new_agent()
+        .get(format!("{url}/health"))
+        .call();
+    match health {
+        Ok(reply) if reply.status() == 200 => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED: no llama.cpp server answers {url}/health (start one with shared/tools/llm-server start, or set OLLM_TEST_LLM_URL)"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn hybrid_with_a_real_model_over_the_openai_api() {
+    let Some(url) = real_model() else { return };
+    let sandbox = Sandbox::new();
+    // Small, so the 135M model on two busy cores answers in well under the timeout.
+    let input = conversation(6, 3);
+    let out = run(
+        &sandbox,
+        &[
+            "--limit",
+            "300",
+            "--preserve-recent",
+            "60",
+            "--summary-max-tokens",
+            "120",
+            "--summarizer-url",
+            &url,
+            "--summarizer-model",
+            "smollm2",
+            "--timeout",
+            "600",
+        ],
+        &input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed", "{v}");
+    assert_eq!(v["appliedStrategy"], "hybrid");
+    assert!(v["compressedTokenCount"].as_u64() < v["originalTokenCount"].as_u64());
+    let messages = v["compressedMessages"].as_array().unwrap();
+    assert_eq!(messages[0], input[0]);
+    let summary = messages
+        .iter()
+        .find(|m| m.get("compressionSummary").is_some())
+        .expect("a summary");
+    let text = summary["parts"][0]["text"].as_str().unwrap();
+    let body = text.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    assert!(
+        body.trim().len() > 10,
+        "the model wrote a summary: {text:?}"
+    );
+    assert!(v["summaryTokens"].as_u64().unwrap() <= 120 + 4);
+    for user in input
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "user")
+    {
+        assert!(messages.contains(user));
+    }
+    assert_eq!(messages.last(), input.as_array().unwrap().last());
+}
+
+#[test]
+fn the_server_tokenizer_matches_llama_cpp_tokenize() {
+    let Some(url) = real_model() else { return };
+    let sandbox = Sandbox::new();
+    let text = "Schöne Grüße: the importer's BOM fix landed in src/import/csv.rs.";
+    let input = json!([msg("user", text, 1)]);
+    let v = json(&run(
+        &sandbox,
+        &["count", "--tokenizer", "server", "--tokenizer-url", &url],
+        &input,
+    ));
+    assert_eq!(v["tokenizer"], format!("server:{url}/tokenize"));
+    let mut reply = ureq::post(format!("{url}/tokenize"))
+        .header("content-type", "application/json")
+        .send(json!({"content": text}).to_string())
+        .unwrap();
+    let reply: Value = serde_json::from_str(&reply.body_mut().read_to_string().unwrap()).unwrap();
+    let exact = reply["tokens"].as_array().unwrap().len() as u64;
+    assert_eq!(v["messages"][0]["tokens"].as_u64().unwrap(), exact + 4);
+}
+
+#[test]
+fn an_unreachable_tokenizer_server_warns_and_counts_with_cl100k() {
+    let sandbox = Sandbox::new();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = run(
+        &sandbox,
+        &[
+            "count",
+            "--tokenizer",
+            "server",
+            "--tokenizer-url",
+            &format!("http://127.0.0.1:{port}"),
+        ],
+        &conversation(1, 1),
+    );
+    assert!(out.status.success());
+    assert_eq!(json(&out)["tokenizer"], "cl100k_base");
+    assert!(stderr(&out).contains("warning"));
+}
+
+#[test]
+fn config_shows_the_compression_keys() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.cmd("ollm-compress").arg("config").output().unwrap();
+    let v = json(&out);
+    let c = &v["services"]["compression"];
+    assert_eq!(c["tokenizer"], "cl100k");
+    assert_eq!(c["trigger"], "static");
+    assert_eq!(c["keepUserMessages"], true);
+    assert_eq!(c["preserveRecent"], 4096);
+}
+
+// ---------------------------------------------------------------- --session
+
+/// A stored session holding the fixture's messages and tool calls.
+fn stored_session(sandbox: &Sandbox) -> (String, Value) {
+    let out = sandbox
+        .cmd("ollm-session")
+        .args(["create", "--model", "smollm2", "--provider", "llama.cpp"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = json(&out)["sessionId"].as_str().unwrap().to_string();
+    let session: Value = serde_json::from_str(FIXTURE).unwrap();
+    let mut records: Vec<&Value> = session["messages"].as_array().unwrap().iter().collect();
+    records.extend(session["toolCalls"].as_array().unwrap());
+    records.sort_by_key(|r| r["timestamp"].as_str().unwrap().to_string());
+    let ndjson: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let out = sandbox
+        .cmd("ollm-session")
+        .args(["record", &id])
+        .write_stdin(ndjson)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (id, session)
+}
+
+fn get_session(sandbox: &Sandbox, id: &str) -> Value {
+    json(
+        &sandbox
+            .cmd("ollm-session")
+            .args(["get", id])
+            .output()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
+    let sandbox = Sandbox::new();
+    let (id, fixture) = stored_session(&sandbox);
+    let before = get_session(&sandbox, &id);
+    assert_eq!(before["messages"], fixture["messages"]);
+
+    // 1590 tokens of a 1700 limit: 94% usage, above the 0.85 snapshot threshold.
+    let args = [
+        "--session",
+        &id,
+        "--strategy",
+        "truncate",
+        "--limit",
+        "1700",
+        "--preserve-recent",
+        "300",
+    ];
+    let out = sandbox.cmd("ollm-compress").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed");
+    assert_eq!(v["sessionId"], id.as_str());
+    assert_eq!(v["compressionCount"], 1);
+    let snapshot = v["snapshotId"]
+        .as_str()
+        .expect("a snapshot before compressing")
+        .to_string();
+
+    let after = get_session(&sandbox, &id);
+    assert_eq!(
+        after["messages"], before["messages"],
+        "messages never rewritten"
+    );
+    assert_eq!(after["toolCalls"], before["toolCalls"]);
+    assert_eq!(after["metadata"]["compressionCount"], 1);
+    let history = after["metadata"]["compressionHistory"].as_array().unwrap();
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0]["strategy"], "truncate");
+    assert_eq!(history[0]["snapshotId"], snapshot.as_str());
+
+    let list = json(
+        &sandbox
+            .cmd("ollm-session")
+            .args(["snapshot", "list", &id])
+            .output()
+            .unwrap(),
+    );
+    assert!(list.to_string().contains(&snapshot), "{list}");
+
+    // A run that changes nothing does not count.
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", &id, "--limit", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["status"], "not-needed");
+    assert_eq!(json(&out)["compressionCount"], 1);
+    // Below the snapshot threshold, a forced compression takes no snapshot.
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args([
+            "--session",
+            &id,
+            "--strategy",
+            "truncate",
+            "--limit",
+            "4000",
+            "--target",
+            "1200",
+            "--force",
+        ])
+        .output()
+        .unwrap();
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed", "{v}");
+    assert_eq!(v["compressionCount"], 2);
+    assert_eq!(v["snapshotId"], Value::Null);
+    assert_eq!(
+        get_session(&sandbox, &id)["metadata"]["compressionCount"],
+        2
+    );
+}
+
+#[test]
+fn session_errors_are_one_line_with_the_documented_codes() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", "6f1c2a4e-0000-4000-8000-000000000000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", "../etc/passwd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-compress");
+    let (id, _) = stored_session(&sandbox);
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["count", "--session", &id, "x.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-compress");
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["count", "--session", &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["toolCalls"].as_array().unwrap().len(), 8);
+}
