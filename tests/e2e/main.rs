@@ -1,15 +1,16 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+mod compress;
 mod context;
 mod discover;
 mod loopcheck;
 mod session;
-mod compress;
 mod support;
 
 mod bad_input;
 mod config;
 mod dispatch;
 mod env;
+mod reliability;
 mod secrets;
