@@ -1,9 +1,9 @@
 //! Property tests for the spec's correctness properties (design document,
 //! Properties 1–28). Each test is named after the property it checks.
 
+mod compress;
 mod context;
 mod discover;
-mod compress;
 mod env;
 mod loopcheck;
 mod session;
