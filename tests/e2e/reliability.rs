@@ -85,7 +85,7 @@ impl Rng {
 /// substring of another).
 fn record_line(marker: &str, n: usize, pad: usize) -> String {
     let filler = "x".repeat(pad);
-    let value = if n % 2 == 0 {
+    let value = if n.is_multiple_of(2) {
         json!({"role": "user", "parts": [{"type": "text", "text": format!("{marker} {filler}")}]})
     } else {
         json!({
