@@ -10,7 +10,14 @@ use libfuzzer_sys::fuzz_target;
 use ollm::config::FileDiscoveryConfig;
 use ollm::discover::{EntryType, Options, walk_dir};
 
-const FILES: &[&str] = &["a.rs", "b/c.txt", "b/d/e.log", "b/d/f g.md", ".hidden", "x/y/z"];
+const FILES: &[&str] = &[
+    "a.rs",
+    "b/c.txt",
+    "b/d/e.log",
+    "b/d/f g.md",
+    ".hidden",
+    "x/y/z",
+];
 
 fn tree() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

@@ -36,7 +36,10 @@ fn journal_round_trip(data: &[u8]) {
     let light = journal::scan(&data[..scan.valid_end], true, |line| {
         journal::tally_line(&mut summary, line)
     });
-    assert_eq!(light.stop, None, "the summary scan rejects a loadable journal");
+    assert_eq!(
+        light.stop, None,
+        "the summary scan rejects a loadable journal"
+    );
     let summary = summary.expect("a head");
     let entries: Vec<&Entry> = records
         .iter()
@@ -45,7 +48,10 @@ fn journal_round_trip(data: &[u8]) {
             _ => None,
         })
         .collect();
-    let messages = entries.iter().filter(|e| matches!(e, Entry::Message(_))).count();
+    let messages = entries
+        .iter()
+        .filter(|e| matches!(e, Entry::Message(_)))
+        .count();
     assert_eq!(summary.message_count as usize, messages);
     assert_eq!(summary.tool_call_count as usize, entries.len() - messages);
 
@@ -62,7 +68,11 @@ fn journal_round_trip(data: &[u8]) {
         }
     }
     let (again, reread) = parse_all(&rewritten);
-    assert_eq!((again.stop, again.torn), (None, false), "a rewritten journal does not load");
+    assert_eq!(
+        (again.stop, again.torn),
+        (None, false),
+        "a rewritten journal does not load"
+    );
     let Some(Record::Head(head_again)) = reread.first() else {
         panic!("the rewritten journal lost its head");
     };
@@ -89,7 +99,9 @@ fn plain_round_trip(data: &[u8]) {
 /// The store's own readers on the bytes, in a directory reused across runs.
 fn through_the_store(data: &[u8]) {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = DIR.get_or_init(|| tempfile::tempdir().expect("temp dir")).path();
+    let dir = DIR
+        .get_or_init(|| tempfile::tempdir().expect("temp dir"))
+        .path();
     let _ = std::fs::remove_dir_all(dir.join("data"));
     let store = Store::new(dir.join("data"), StoreOptions::default());
     for plain in [false, true] {
