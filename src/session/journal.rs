@@ -152,6 +152,9 @@ fn check_format(format: Option<u64>, line: &[u8]) -> Result<(), Stop> {
 
 /// Parses one line completely.
 pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
+    // As in `tally_line`: serde skips unknown fields without checking their
+    // UTF-8, and both scans must accept the same lines.
+    std::str::from_utf8(line).map_err(|e| bad(line, e))?;
     let raw: FullLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
     let need_at = |at: Option<String>| at.ok_or_else(|| bad(line, "no `at`"));
     let record = match raw.kind.as_str() {
@@ -189,6 +192,7 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
 pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(), Stop> {
     // Skipped strings are not checked for UTF-8 by serde; check the line, so
     // a line the full parse rejects is never counted (nor kept by a writer).
+    // A journal is UTF-8: every writer writes JSON text.
     std::str::from_utf8(line).map_err(|e| bad(line, e))?;
     let raw: LightLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
     match (raw.kind.as_str(), summary.as_mut()) {
