@@ -78,7 +78,8 @@ fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) ->
     let at = if path.is_empty() || path == "." || path == "?" {
         String::new()
     } else {
-        format!(" at `{path}`")
+        // A key may hold a newline; the error stays one line.
+        format!(" at `{}`", one_line(&path))
     };
     Error::input(format!("{name}{at}: {}", one_line(&inner.to_string())))
 }
@@ -205,6 +206,13 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_holding_a_newline_keeps_the_error_on_one_line() {
+        // Found by fuzz/fuzz_targets/loopcheck_events.rs.
+        let err = parse_json::<serde_json::Value>("[[{\"a\\nb\": [1,", "input").unwrap_err();
+        assert!(!err.to_string().contains('\n'), "{err}");
+    }
 
     #[test]
     fn json_type_errors_name_the_field_path() {

@@ -152,6 +152,9 @@ fn check_format(format: Option<u64>, line: &[u8]) -> Result<(), Stop> {
 
 /// Parses one line completely.
 pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
+    // As in `tally_line`: serde skips unknown fields without checking their
+    // UTF-8, and both scans must accept the same lines.
+    std::str::from_utf8(line).map_err(|e| bad(line, e))?;
     let raw: FullLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
     let need_at = |at: Option<String>| at.ok_or_else(|| bad(line, "no `at`"));
     let record = match raw.kind.as_str() {
@@ -187,6 +190,10 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
 /// Applies one line to a summary without parsing the records' contents
 /// (their JSON syntax is still checked). `summary` is `None` before the head.
 pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(), Stop> {
+    // Skipped strings are not checked for UTF-8 by serde; check the line, so
+    // a line the full parse rejects is never counted (nor kept by a writer).
+    // A journal is UTF-8: every writer writes JSON text.
+    std::str::from_utf8(line).map_err(|e| bad(line, e))?;
     let raw: LightLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
     match (raw.kind.as_str(), summary.as_mut()) {
         ("session", None) => {
@@ -321,6 +328,21 @@ mod tests {
         assert_eq!((s.valid_end, s.torn, s.stop), (6, true, None));
         let s = scan(b"{}\n{}\n", true, ok_if_json);
         assert_eq!((s.valid_end, s.torn, s.stop), (6, false, None));
+    }
+
+    #[test]
+    fn the_summary_scan_rejects_invalid_utf8_the_full_parse_rejects() {
+        // Found by fuzz/fuzz_targets/session_file.rs: a complete last line
+        // with a non-UTF-8 byte inside a message was counted by `list` and
+        // kept by the next writer, then made the session corrupt for `get`.
+        let head = br#"{"type":"session","format":1,"session":{"sessionId":"s","startTime":"2026-01-01T00:00:00Z","model":"m"}}"#;
+        let mut record = br#"{"type":"message","at":"2026-01-01T00:00:01Z","message":{"role":"user","parts":[],"timestamp":"20"#.to_vec();
+        record.extend(b"\xf6\"}}");
+        let mut summary = None;
+        assert!(tally_line(&mut summary, head).is_ok());
+        assert!(parse_line(&record, false).is_err());
+        assert!(tally_line(&mut summary, &record).is_err());
+        assert_eq!(summary.unwrap().message_count, 0);
     }
 
     #[test]

@@ -13,4 +13,5 @@ mod bad_input;
 mod config;
 mod dispatch;
 mod env;
+mod reliability;
 mod secrets;
