@@ -29,18 +29,14 @@ impl Redactor {
     /// value counts on its own; values shorter than
     /// [`secrets::MIN_LITERAL_SECRET`] are skipped) plus every credential shape.
     pub fn new<S: AsRef<str>>(literals: &[S]) -> Redactor {
-        let mut pieces: Vec<&str> = literals
+        let pieces: Vec<&str> = literals
             .iter()
             .flat_map(|value| value.as_ref().lines())
             .map(str::trim)
             .filter(|piece| piece.len() >= secrets::MIN_LITERAL_SECRET)
             .collect();
-        pieces.sort_by_key(|piece| std::cmp::Reverse(piece.len()));
-        pieces.dedup();
-        let mut alternation: Vec<String> = pieces.iter().map(|p| regex::escape(p)).collect();
-        alternation.push(secrets::combined_pattern());
-        let matcher = Regex::new(&alternation.join("|"))
-            .or_else(|_| Regex::new(&secrets::combined_pattern()))
+        let matcher = secrets::matcher(&pieces)
+            .or_else(|_| secrets::matcher::<&str>(&[]))
             .unwrap_or_else(|_| unreachable!("the value patterns are tested to compile"));
         Redactor {
             matcher,

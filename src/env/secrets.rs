@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex::bytes::{Regex, RegexBuilder};
 
 /// A kind of credential recognisable by its value.
 pub struct ValuePattern {
@@ -89,44 +89,41 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     },
 ];
 
-fn compiled() -> &'static [(&'static str, Regex)] {
-    static COMPILED: OnceLock<Vec<(&'static str, Regex)>> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        VALUE_PATTERNS
-            .iter()
-            .filter_map(|p| Regex::new(p.regex).ok().map(|r| (p.name, r)))
-            .collect()
-    })
+/// Builds one byte regex of `literals` (longest first, so a longer secret
+/// wins over its own prefix) and then every credential shape, each shape in
+/// its own capture group (group i+1 is `VALUE_PATTERNS[i]`; the shapes use
+/// only non-capturing groups). Unicode is off: the shapes are ASCII, and the
+/// automaton is then a fraction of the Unicode one's size and build time.
+pub fn matcher<S: AsRef<str>>(literals: &[S]) -> Result<Regex, regex::Error> {
+    let mut sorted: Vec<&str> = literals.iter().map(AsRef::as_ref).collect();
+    sorted.sort_by_key(|literal| std::cmp::Reverse(literal.len()));
+    sorted.dedup();
+    let alternation: Vec<String> = sorted
+        .iter()
+        .map(|literal| regex::escape(literal))
+        .chain(VALUE_PATTERNS.iter().map(|p| format!("({})", p.regex)))
+        .collect();
+    RegexBuilder::new(&alternation.join("|"))
+        .unicode(false)
+        .build()
 }
 
-fn combined() -> &'static Regex {
-    static COMBINED: OnceLock<Regex> = OnceLock::new();
-    COMBINED.get_or_init(|| {
-        let alternation: Vec<String> = VALUE_PATTERNS
-            .iter()
-            .map(|p| format!("(?:{})", p.regex))
-            .collect();
-        // The patterns are constants checked by a unit test; a failure here
-        // would be a bug, and an empty-matching fallback keeps us safe.
-        Regex::new(&alternation.join("|")).unwrap_or_else(|_| never_matching())
-    })
+fn shapes() -> Option<&'static Regex> {
+    static SHAPES: OnceLock<Option<Regex>> = OnceLock::new();
+    // The shapes are constants a unit test compiles; None is unreachable.
+    SHAPES.get_or_init(|| matcher::<&str>(&[]).ok()).as_ref()
 }
 
-fn never_matching() -> Regex {
-    Regex::new(r"[^\s\S]").unwrap_or_else(|_| unreachable!("constant regex"))
-}
-
-/// The name of the first credential shape `value` contains, if any.
+/// The name of the credential shape `value` contains (the leftmost one), if any.
 pub fn credential_kind(value: &str) -> Option<&'static str> {
-    // A literal scan rules out almost every value without compiling any
-    // regex; the combined pattern confirms, the per-kind ones name the kind.
-    if !has_trigger(value) || !combined().is_match(value) {
+    // A literal scan rules out almost every value without compiling anything.
+    if !has_trigger(value) {
         return None;
     }
-    compiled()
-        .iter()
-        .find(|(_, regex)| regex.is_match(value))
-        .map(|(name, _)| *name)
+    let captures = shapes()?.captures(value.as_bytes())?;
+    (1..captures.len())
+        .find(|&group| captures.get(group).is_some())
+        .map(|group| VALUE_PATTERNS[group - 1].name)
 }
 
 /// Literals one of which every credential shape contains (see
@@ -166,18 +163,15 @@ fn has_trigger(value: &str) -> bool {
                 .any(|t| value.to_ascii_lowercase().contains(t)))
 }
 
-/// The regex alternation of every value pattern, for the output redactor.
-pub fn combined_pattern() -> String {
-    VALUE_PATTERNS
-        .iter()
-        .map(|p| format!("(?:{})", p.regex))
-        .collect::<Vec<_>>()
-        .join("|")
-}
-
 /// Replaces every credential-shaped substring of `text` with `[REDACTED]`.
 pub fn redact_values(text: &str) -> String {
-    combined().replace_all(text, "[REDACTED]").into_owned()
+    match shapes() {
+        Some(shapes) if has_trigger(text) => {
+            String::from_utf8_lossy(&shapes.replace_all(text.as_bytes(), &b"[REDACTED]"[..]))
+                .into_owned()
+        }
+        _ => text.to_string(),
+    }
 }
 
 /// Shortest value of a secret variable that is redacted by literal match;
@@ -209,64 +203,84 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_pattern_compiles() {
-        assert_eq!(compiled().len(), VALUE_PATTERNS.len());
-        assert!(Regex::new(&combined_pattern()).is_ok());
+    fn every_pattern_compiles_and_has_its_own_group() {
+        for pattern in VALUE_PATTERNS {
+            assert!(Regex::new(pattern.regex).is_ok(), "{}", pattern.name);
+            let bytes = pattern.regex.as_bytes();
+            let capturing = (0..bytes.len()).any(|i| {
+                bytes[i] == b'('
+                    && (i == 0 || bytes[i - 1] != b'\\')
+                    && bytes.get(i + 1) != Some(&b'?')
+            });
+            assert!(!capturing, "{} has a capture group", pattern.name);
+        }
+        let shapes = shapes().unwrap();
+        assert_eq!(shapes.captures_len(), VALUE_PATTERNS.len() + 1);
+    }
+
+    #[test]
+    fn every_known_shape_passes_the_prefilter() {
+        // has_trigger must hold for anything a shape matches, or the
+        // prefilter would let a credential through.
+        for (value, _) in KNOWN {
+            assert!(has_trigger(value), "{value}");
+        }
     }
 
     #[test]
     fn known_credential_shapes_are_recognised() {
-        let cases = [
-            ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "private-key"),
-            ("-----BEGIN OPENSSH PRIVATE KEY-----", "private-key"),
-            ("AKIAIOSFODNN7EXAMPLE", "aws-access-key-id"),
-            ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github-token"),
-            (
-                "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
-                "github-token",
-            ),
-            ("sk-proj-abcdefghijklmnopqrstuvwx1234", "api-key-sk"),
-            ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "api-key-sk"),
-            ("xoxb-123456789012-abcdefghij", "slack-token"),
-            ("sk_live_abcdefghijklmnop1234", "stripe-live-key"),
-            (
-                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-                "jwt",
-            ),
-            (
-                "postgres://admin:hunter22@db.internal:5432/app",
-                "url-credentials",
-            ),
-            ("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token"),
-            (
-                "accountkey=abcdefghijklmnopqrstuvwxyz012345",
-                "azure-account-key",
-            ),
-            (
-                "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz",
-                "sendgrid-key",
-            ),
-            (
-                "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
-                "google-oauth-token",
-            ),
-            (
-                "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abcdefghijklmnopqrstuvwxyz012345==",
-                "azure-account-key",
-            ),
-            (
-                "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
-                "webhook-url",
-            ),
-            (
-                "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1",
-                "url-token-userinfo",
-            ),
-        ];
-        for (value, kind) in cases {
-            assert_eq!(credential_kind(value), Some(kind), "{value}");
+        for (value, kind) in KNOWN {
+            assert_eq!(credential_kind(value), Some(*kind), "{value}");
         }
     }
+
+    const KNOWN: &[(&str, &str)] = &[
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "private-key"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private-key"),
+        ("AKIAIOSFODNN7EXAMPLE", "aws-access-key-id"),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github-token"),
+        (
+            "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+            "github-token",
+        ),
+        ("sk-proj-abcdefghijklmnopqrstuvwx1234", "api-key-sk"),
+        ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "api-key-sk"),
+        ("xoxb-123456789012-abcdefghij", "slack-token"),
+        ("sk_live_abcdefghijklmnop1234", "stripe-live-key"),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "jwt",
+        ),
+        (
+            "postgres://admin:hunter22@db.internal:5432/app",
+            "url-credentials",
+        ),
+        ("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "huggingface-token"),
+        (
+            "accountkey=abcdefghijklmnopqrstuvwxyz012345",
+            "azure-account-key",
+        ),
+        (
+            "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz",
+            "sendgrid-key",
+        ),
+        (
+            "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
+            "google-oauth-token",
+        ),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abcdefghijklmnopqrstuvwxyz012345==",
+            "azure-account-key",
+        ),
+        (
+            "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+            "webhook-url",
+        ),
+        (
+            "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/1",
+            "url-token-userinfo",
+        ),
+    ];
 
     #[test]
     fn ordinary_values_are_not_credentials() {
