@@ -229,7 +229,7 @@ class Tools:
             note = f"{arg!r} is not a directory in the project; listing the whole project.\n"
             root = self.workspace
         # .ollm/ holds this agent's own state (loopcheck), not the project's files.
-        done = self.ollm.run("discover", "--paths", "--sort", "--exclude", ".ollm", root)
+        done = self.ollm.run("discover", "--paths", "--sort", root)
         rel = os.path.relpath(root, self.workspace)
         paths = [p if rel == "." else os.path.join(rel, p) for p in done.stdout.splitlines()]
         shown = paths[:200]

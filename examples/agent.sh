@@ -184,7 +184,7 @@ loopcheck() { # the events so far are in $tmp/events
 
 # ---- the tools; each writes the result for the model to $tmp/result and sets $display
 list_files() {
-  ollm discover --paths --sort --exclude .ollm >"$tmp/paths" || die 4 "ollm discover failed"
+  ollm discover --paths --sort >"$tmp/paths" || die 4 "ollm discover failed"
   count=$(wc -l <"$tmp/paths" | tr -d ' ')
   { head -n 200 "$tmp/paths"; [ "$count" -gt 200 ] && echo "... and $((count - 200)) more"; } >"$tmp/result"
   [ "$count" -eq 0 ] && echo "(no files)" >"$tmp/result"
