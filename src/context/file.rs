@@ -54,10 +54,8 @@ fn check_version(store: Store, path: &Path) -> Result<Store> {
 /// the file atomically); only a file that fails to parse is re-read under
 /// the lock, to move it aside without racing a writer.
 pub fn read(path: &Path) -> Result<Store> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Store::new()),
-        Err(e) => return Err(Error::io(path, &e)),
+    let Some(bytes) = crate::fs::read_regular(path)? else {
+        return Ok(Store::new());
     };
     if let Ok(store) = serde_json::from_slice::<Store>(&bytes) {
         return check_version(store, path);
