@@ -394,7 +394,12 @@ fn sweep_matching(dir: &Path, matches: impl Fn(&str) -> bool) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if matches(name) && entry.file_type().is_ok_and(|t| t.is_file()) {
+        // A link planted at a temp name is removed, never followed.
+        if matches(name)
+            && entry
+                .file_type()
+                .is_ok_and(|t| t.is_file() || t.is_symlink())
+        {
             let _ = std::fs::remove_file(entry.path());
         }
     }
