@@ -90,22 +90,32 @@ fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) ->
 /// envelope included) reads all that was written.
 pub const MAX_RECORD_NESTING: usize = 100;
 
+/// Where the JSON string starting after `from` ends (just past its closing
+/// quote), jumping over its contents with memchr: most bytes of a large
+/// record are inside strings.
+fn skip_string(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[from..]) {
+        let at = from + at;
+        if bytes[at] == b'"' {
+            return at + 1;
+        }
+        from = at + 2;
+        if from >= bytes.len() {
+            break;
+        }
+    }
+    bytes.len()
+}
+
 /// How deeply the JSON text `bytes` nests arrays and objects.
 pub fn json_nesting(bytes: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = skip_string(bytes, i + 1);
+                continue;
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -113,6 +123,7 @@ pub fn json_nesting(bytes: &[u8]) -> usize {
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     deepest
 }
@@ -121,38 +132,34 @@ pub fn json_nesting(bytes: &[u8]) -> usize {
 /// (−2⁶³ to 2⁶⁴−1): the parser would turn it into an approximate float.
 pub fn check_integers(text: &str, name: &str) -> Result<()> {
     let bytes = text.as_bytes();
-    let (mut i, mut in_string) = (0, false);
+    let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
+        if b == b'"' {
+            i = skip_string(bytes, i + 1);
             continue;
         }
-        if b == b'"' {
-            in_string = true;
-        } else if b == b'-' || b.is_ascii_digit() {
+        if b == b'-' || b.is_ascii_digit() {
             let start = i;
             while i < bytes.len()
                 && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
             {
                 i += 1;
             }
-            let token = &text[start..i];
-            let digits = token.strip_prefix('-').unwrap_or(token);
-            if !digits.is_empty()
-                && digits.bytes().all(|d| d.is_ascii_digit())
-                && token.parse::<i64>().is_err()
-                && token.parse::<u64>().is_err()
-            {
-                return Err(Error::input(format!(
-                    "{name}: the integer {} is outside the range kept exactly (-9223372036854775808 to 18446744073709551615); write it as a string",
-                    preview(token)
-                )));
+            // Up to 19 digits always fit; only longer tokens need a look.
+            if i - start > 19 {
+                let token = &text[start..i];
+                let digits = token.strip_prefix('-').unwrap_or(token);
+                if !digits.is_empty()
+                    && digits.bytes().all(|d| d.is_ascii_digit())
+                    && token.parse::<i64>().is_err()
+                    && token.parse::<u64>().is_err()
+                {
+                    return Err(Error::input(format!(
+                        "{name}: the integer {} is outside the range kept exactly (-9223372036854775808 to 18446744073709551615); write it as a string",
+                        preview(token)
+                    )));
+                }
             }
             continue;
         }

@@ -70,6 +70,12 @@ pub fn read(path: &Path) -> Result<Store> {
 /// Changes the store under the exclusive lock: read, `change`, write atomically.
 pub fn update<R>(path: &Path, change: impl FnOnce(&mut Store) -> Result<R>) -> Result<R> {
     let _lock = locked_file::lock(path)?;
+    // The per-session stores live in the ollm home: make it private.
+    if let Some(dir) = path.parent()
+        && dir.starts_with(paths::ollm_home())
+    {
+        crate::fs::tighten_store(dir);
+    }
     let mut store = match locked_file::read::<Store>(path, "context store")? {
         Some(store) => check_version(store, path)?,
         None => Store::new(),

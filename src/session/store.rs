@@ -794,7 +794,7 @@ impl Store {
         };
         let mut to = self.dir.join(&base);
         let mut n = 2;
-        while to.exists() {
+        while sfs::entry(&to).ok().flatten().is_some() {
             to = self.dir.join(format!("{base}-{n}"));
             n += 1;
         }
