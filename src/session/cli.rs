@@ -600,7 +600,12 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
             io_util::print_json(&created)?;
         }
         SnapshotCommand::List { session, format } => {
-            let rows = snapshots.list(&session)?;
+            let mut rows = snapshots.list(&session)?;
+            if !store.has_any(&session) {
+                // Snapshots of a session whose delete is being finished
+                // are gone already.
+                rows.clear();
+            }
             if rows.is_empty() {
                 // No snapshots is an empty list for a session that exists,
                 // and "not found" for an id that names nothing.

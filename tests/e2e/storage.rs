@@ -428,6 +428,12 @@ fn a_delete_cut_short_after_its_commit_point_leaves_no_snapshot_to_restore() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    let out = sb
+        .cmd("ollm-session")
+        .args(["snapshot", "list", &id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
     // The next writer finishes the delete.
     create(&sb);
     assert!(!snapshots_dir(&sb, &id).exists());
