@@ -737,6 +737,30 @@ fn a_record_too_deep_for_readers_is_refused_by_the_writer() {
 }
 
 #[test]
+fn a_snapshot_of_a_context_too_deep_for_readers_is_refused() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let context = format!(
+        r#"[{{"role":"user","parts":[{{"type":"data","n":{}}}],"timestamp":"2026-01-01T00:00:00Z"}}]"#,
+        nested(124)
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args(["snapshot", "create", &id, "--stdin"])
+        .write_stdin(context)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    let out = sb
+        .cmd("ollm-session")
+        .args(["snapshot", "list", &id])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out), json!([]));
+}
+
+#[test]
 fn a_plain_session_nested_beyond_the_reader_is_left_in_place() {
     let sb = Sandbox::new();
     let id = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";
