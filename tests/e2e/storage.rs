@@ -907,3 +907,15 @@ fn watch_reports_a_moved_root_and_exits_instead_of_going_silent() {
     assert_eq!(watch.wait_exit(), Some(4));
     std::fs::rename(&moved, &sb.work).unwrap();
 }
+
+#[test]
+fn watch_reports_a_deleted_and_recreated_root_and_exits() {
+    use crate::discover::watch::Watch;
+    let sb = Sandbox::new();
+    sb.write("a.txt", "a");
+    let mut watch = Watch::start(&sb, &[]);
+    std::fs::remove_dir_all(&sb.work).unwrap();
+    std::fs::create_dir_all(&sb.work).unwrap();
+    watch.expect("unlink", "");
+    assert_eq!(watch.wait_exit(), Some(4));
+}
