@@ -381,7 +381,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -h --format --output --config --data-dir --help"
+            opts="-o -f -h --format --output --force --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -721,7 +721,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

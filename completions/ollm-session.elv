@@ -33,8 +33,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
             cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
-            cand delete 'Delete a session and its snapshots'
-            cand rm 'Delete a session and its snapshots'
+            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
+            cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
@@ -101,6 +101,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -110,6 +111,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -128,10 +130,12 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         }
         &'ollm-session;export'= {
             cand --format 'format'
-            cand -o 'Write here (atomically) instead of stdout'
-            cand --output 'Write here (atomically) instead of stdout'
+            cand -o 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
+            cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -f 'Replace an existing output file'
+            cand --force 'Replace an existing output file'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -334,7 +338,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
             cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
-            cand delete 'Delete a session and its snapshots'
+            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'

@@ -37,8 +37,8 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "list" -d 
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -d 'Delete a session and its snapshots'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session and its snapshots'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
@@ -95,6 +95,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l forma
 table\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -r
@@ -102,6 +103,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format 
 table\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -r
@@ -114,9 +116,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -r -f -a "json\t''
 markdown\t''"
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically) instead of stdout' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s f -l force -d 'Replace an existing output file'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -233,7 +236,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session and its snapshots'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'

@@ -227,8 +227,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_s
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "delete" -d 'Delete a session and its snapshots'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session and its snapshots'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
@@ -284,6 +284,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 table\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l offset -r
@@ -291,6 +292,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 table\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -r
@@ -303,9 +305,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -r -f -a "json\t''
 markdown\t''"
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s o -l output -d 'Write here (atomically) instead of stdout' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s f -l force -d 'Replace an existing output file'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F

@@ -3,7 +3,6 @@
 //! a closed pipe into a quiet exit.
 
 use std::io::{self, BufRead, Read, Write};
-use std::path::Path;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -64,6 +63,7 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
     if text.trim().is_empty() {
         return Err(Error::input(format!("{name} is empty; expected JSON")));
     }
+    check_integers(text, name)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(name, e))?;
     de.end()
@@ -82,6 +82,98 @@ fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) ->
         format!(" at `{}`", one_line(&path))
     };
     Error::input(format!("{name}{at}: {}", one_line(&inner.to_string())))
+}
+
+/// The deepest a stored record (a message or a tool call) may nest, as
+/// JSON arrays and objects. Writers refuse deeper records, so every reader
+/// (whose parser stops at 128 levels for a whole document, the record's
+/// envelope included) reads all that was written.
+pub const MAX_RECORD_NESTING: usize = 100;
+
+/// Where the JSON string starting after `from` ends (just past its closing
+/// quote), jumping over its contents with memchr: most bytes of a large
+/// record are inside strings.
+fn skip_string(bytes: &[u8], mut from: usize) -> usize {
+    while let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[from..]) {
+        let at = from + at;
+        if bytes[at] == b'"' {
+            return at + 1;
+        }
+        from = at + 2;
+        if from >= bytes.len() {
+            break;
+        }
+    }
+    bytes.len()
+}
+
+/// How deeply the JSON text `bytes` nests arrays and objects.
+pub fn json_nesting(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = skip_string(bytes, i + 1);
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
+}
+
+/// Refuses JSON text holding an integer outside the range kept exactly
+/// (−2⁶³ to 2⁶⁴−1): the parser would turn it into an approximate float.
+pub fn check_integers(text: &str, name: &str) -> Result<()> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'"' {
+            i = skip_string(bytes, i + 1);
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len()
+                && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            {
+                i += 1;
+            }
+            // Up to 19 digits always fit; only longer tokens need a look.
+            if i - start > 19 {
+                let token = &text[start..i];
+                let digits = token.strip_prefix('-').unwrap_or(token);
+                if !digits.is_empty()
+                    && digits.bytes().all(|d| d.is_ascii_digit())
+                    && token.parse::<i64>().is_err()
+                    && token.parse::<u64>().is_err()
+                {
+                    return Err(Error::input(format!(
+                        "{name}: the integer {} is outside the range kept exactly (-9223372036854775808 to 18446744073709551615); write it as a string",
+                        preview(token)
+                    )));
+                }
+            }
+            continue;
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn preview(token: &str) -> String {
+    if token.len() <= 40 {
+        token.to_string()
+    } else {
+        format!("{}… ({} digits)", &token[..24], token.len())
+    }
 }
 
 /// Collapses a message to one line.
@@ -171,38 +263,6 @@ pub fn stdout_is_terminal() -> bool {
     io::stdout().is_terminal()
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, fsync,
-/// rename over the target, fsync of the directory.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-    let result = (|| -> io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        sync_dir(dir)
-    })();
-    if let Err(err) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, &err));
-    }
-    Ok(())
-}
-
-/// fsyncs a directory so a rename or a new file in it survives power loss.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    std::fs::File::open(dir)?.sync_all()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,6 +305,27 @@ mod tests {
     }
 
     #[test]
+    fn integers_beyond_64_bits_are_refused_not_rounded() {
+        assert!(
+            parse_json::<serde_json::Value>(
+                "[18446744073709551615, -9223372036854775808, 1e300, \"100000000000000000001\"]",
+                "in"
+            )
+            .is_ok()
+        );
+        let err =
+            parse_json::<serde_json::Value>("{\"n\": 100000000000000000001}", "in").unwrap_err();
+        assert!(err.to_string().contains("100000000000000000001"), "{err}");
+        assert!(parse_json::<serde_json::Value>("[-9223372036854775809]", "in").is_err());
+    }
+
+    #[test]
+    fn nesting_counts_brackets_outside_strings() {
+        assert_eq!(json_nesting(br#"{"a":[{"b":"[[[\"{"}]}"#), 3);
+        assert_eq!(json_nesting(b"1"), 0);
+    }
+
+    #[test]
     fn invalid_utf8_names_the_offset() {
         let err = into_utf8(vec![b'a', b'b', 0xff], "input").unwrap_err();
         assert!(err.to_string().contains("offset 2"), "{err}");
@@ -259,41 +340,5 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, vec![(1, "{}".to_string()), (3, "[1]".to_string())]);
-    }
-
-    #[test]
-    fn atomic_write_accepts_a_bare_file_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let old = std::env::current_dir().unwrap();
-        // A child process keeps the cwd change away from other tests.
-        let status = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "io_util::tests::write_bare_name_in_cwd",
-                "--ignored",
-            ])
-            .current_dir(dir.path())
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success());
-        assert_eq!(std::fs::read(dir.path().join("bare.json")).unwrap(), b"ok");
-        assert_eq!(std::env::current_dir().unwrap(), old);
-    }
-
-    #[test]
-    #[ignore = "run by atomic_write_accepts_a_bare_file_name in its own directory"]
-    fn write_bare_name_in_cwd() {
-        write_atomic(Path::new("bare.json"), b"ok").unwrap();
-    }
-
-    #[test]
-    fn atomic_write_replaces_the_whole_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.json");
-        write_atomic(&path, b"first").unwrap();
-        write_atomic(&path, b"second").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"second");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

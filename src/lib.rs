@@ -13,6 +13,7 @@ pub mod discover;
 pub mod dispatch;
 pub mod env;
 pub mod error;
+pub mod fs;
 pub mod io_util;
 pub mod lock;
 pub mod loopcheck;

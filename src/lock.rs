@@ -1,9 +1,10 @@
 //! Advisory file locks (`flock` through std's `File::lock`). A lock file
 //! may be unlinked by the holder (when its session is deleted); taking a
 //! lock therefore checks, once it is held, that the path still names the
-//! locked file, and tries again if it does not.
+//! locked file, and tries again if it does not. Lock files are opened
+//! through [`crate::fs::open_lock_file`]: 0600, never through a link.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -57,20 +58,11 @@ impl Lock {
 }
 
 fn open(path: &Path) -> Result<File> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
-    }
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| Error::io(path, &e))
+    crate::fs::open_lock_file(path)
 }
 
 fn still_named(path: &Path, file: &File) -> bool {
-    match (std::fs::metadata(path), file.metadata()) {
+    match (std::fs::symlink_metadata(path), file.metadata()) {
         (Ok(named), Ok(held)) => named.ino() == held.ino() && named.dev() == held.dev(),
         _ => false,
     }

@@ -442,6 +442,9 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
         out["sessionId"] = json!(id);
         out["compressionCount"] = json!(done.compression_count);
         out["snapshotId"] = json!(done.snapshot_id);
+        if let Some(warning) = &done.snapshot_warning {
+            out["snapshotWarning"] = json!(warning);
+        }
         io_util::print_json(&out)?;
         return Ok(ExitCode::Success);
     }

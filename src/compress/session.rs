@@ -3,7 +3,9 @@
 //! what is sent to the model, not what is saved); a compression that
 //! changed the history increases `metadata.compressionCount` by exactly one
 //! and is noted in `metadata.compressionHistory` (Property 13). When usage
-//! is at or above `snapshots.autoThreshold`, a snapshot is taken first.
+//! is at or above `snapshots.autoThreshold`, a snapshot is taken first; a
+//! snapshot that cannot be written is a warning (`snapshotWarning` in the
+//! result), never a failed turn.
 
 use serde_json::{Map, Value, json};
 
@@ -32,6 +34,9 @@ pub struct SessionOutcome {
     pub compression_count: u64,
     /// The snapshot taken before compressing, if any.
     pub snapshot_id: Option<String>,
+    /// Why the snapshot due before compressing could not be taken: the
+    /// compression goes on without it (never failing the turn for that).
+    pub snapshot_warning: Option<String>,
 }
 
 /// Compresses session `id` of `store`.
@@ -60,6 +65,7 @@ pub fn compress_session(
         .collect::<Result<_>>()?;
     let history = History::from_parts(messages, calls)?;
     let mut snapshot_id = None;
+    let mut snapshot_warning = None;
     let outcome =
         engine::compress_with(&history, tokenizer, settings, summarizer, &mut |verdict| {
             let usage = verdict.token_count as f64 / verdict.limit.max(1) as f64;
@@ -70,8 +76,14 @@ pub fn compress_session(
                     usage * 100.0,
                     verdict.limit
                 );
-                let created = snapshots.create(store, id, None, Some(note))?;
-                snapshot_id = Some(created.info.id);
+                match snapshots.create(store, id, None, Some(note)) {
+                    Ok(created) => snapshot_id = Some(created.info.id),
+                    Err(err) => {
+                        let text = format!("the snapshot before compression was not taken: {err}");
+                        crate::diag::warn(&text);
+                        snapshot_warning = Some(text);
+                    }
+                }
             }
             Ok(())
         })?;
@@ -85,6 +97,7 @@ pub fn compress_session(
         outcome,
         compression_count,
         snapshot_id,
+        snapshot_warning,
     })
 }
 

@@ -193,6 +193,7 @@ impl Layers {
     /// Parses, type-checks and merges one YAML layer.
     fn apply_text(&mut self, text: &str, origin: &Origin) -> Result<()> {
         let name = describe_origin(origin);
+        super::depth::check(text, &name)?;
         let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
             let at = e
                 .location()

@@ -1,6 +1,7 @@
 //! Shared configuration (Requirement 8): the schema, its defaults, and the
 //! layered loader with per-key origins.
 
+mod depth;
 mod load;
 mod schema;
 

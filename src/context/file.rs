@@ -54,10 +54,8 @@ fn check_version(store: Store, path: &Path) -> Result<Store> {
 /// the file atomically); only a file that fails to parse is re-read under
 /// the lock, to move it aside without racing a writer.
 pub fn read(path: &Path) -> Result<Store> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Store::new()),
-        Err(e) => return Err(Error::io(path, &e)),
+    let Some(bytes) = crate::fs::read_regular(path)? else {
+        return Ok(Store::new());
     };
     if let Ok(store) = serde_json::from_slice::<Store>(&bytes) {
         return check_version(store, path);
@@ -72,6 +70,12 @@ pub fn read(path: &Path) -> Result<Store> {
 /// Changes the store under the exclusive lock: read, `change`, write atomically.
 pub fn update<R>(path: &Path, change: impl FnOnce(&mut Store) -> Result<R>) -> Result<R> {
     let _lock = locked_file::lock(path)?;
+    // The per-session stores live in the ollm home: make it private.
+    if let Some(dir) = path.parent()
+        && dir.starts_with(paths::ollm_home())
+    {
+        crate::fs::tighten_store(dir);
+    }
     let mut store = match locked_file::read::<Store>(path, "context store")? {
         Some(store) => check_version(store, path)?,
         None => Store::new(),

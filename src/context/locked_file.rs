@@ -24,18 +24,22 @@ fn sidecar(path: &Path, suffix: &str) -> PathBuf {
 
 /// Takes the exclusive lock for `path` (on its sidecar `NAME.lock`),
 /// waiting for other holders; released when the returned lock is dropped.
+/// The file itself must be a regular file (or missing): a device, FIFO or
+/// link is refused before its lock is made. Temp files that killed writers
+/// left are removed once the lock is held.
 pub fn lock(path: &Path) -> Result<Lock> {
-    Lock::exclusive(&sidecar(path, ".lock"))
+    crate::fs::check_regular_or_absent(path)?;
+    let lock = Lock::exclusive(&sidecar(path, ".lock"))?;
+    crate::fs::sweep_temps(path);
+    Ok(lock)
 }
 
 /// Reads and parses `path`; `None` when it does not exist. A file that is not
 /// valid UTF-8 or not the expected JSON is moved aside (the caller must hold
 /// the lock) and reported as corrupt.
 pub fn read<T: DeserializeOwned>(path: &Path, what: &str) -> Result<Option<T>> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, &e)),
+    let Some(bytes) = crate::fs::read_regular(path)? else {
+        return Ok(None);
     };
     let parsed = io_util::into_utf8(bytes, &path.display().to_string())
         .and_then(|text| io_util::parse_json::<T>(&text, &path.display().to_string()));
@@ -60,7 +64,7 @@ fn strip_input_prefix(text: &str) -> &str {
 fn set_aside(path: &Path) -> Result<PathBuf> {
     let millis = jiff::Timestamp::now().as_millisecond();
     let aside = sidecar(path, &format!(".corrupt-{millis}"));
-    std::fs::rename(path, &aside).map_err(|e| Error::io(path, &e))?;
+    crate::fs::rename_entry(path, &aside)?;
     Ok(aside)
 }
 
@@ -69,7 +73,7 @@ pub fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let mut bytes = serde_json::to_vec_pretty(value)
         .map_err(|e| Error::input(format!("cannot encode {}: {e}", path.display())))?;
     bytes.push(b'\n');
-    io_util::write_atomic(path, &bytes)
+    crate::fs::write_atomic(path, &bytes, crate::fs::Durability::Synced)
 }
 
 #[cfg(test)]

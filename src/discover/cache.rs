@@ -11,7 +11,6 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -84,7 +83,7 @@ impl Key {
 
 /// The paths of a cached listing whose stamps all still hold.
 pub fn load(key: &Key) -> Option<Vec<Vec<u8>>> {
-    let data = std::fs::read(&key.file).ok()?;
+    let data = crate::fs::read_regular(&key.file).ok()??;
     let mut r = Reader {
         data: &data,
         pos: 0,
@@ -148,7 +147,10 @@ pub fn store(key: &Key, opts: &Options, started: SystemTime, dirs: &[PathBuf], p
     for path in paths {
         put_bytes(&mut out, path);
     }
-    let _ = write_replacing(&key.file, &out);
+    // No lock guards the cache: a temp file swept from under a concurrent
+    // writer only makes that writer's (best-effort) store fail.
+    crate::fs::sweep_temps(&key.file);
+    let _ = crate::fs::write_atomic(&key.file, &out, crate::fs::Durability::Cache);
 }
 
 /// Every stamp the listing depends on, or `None` if one is too recent.
@@ -231,20 +233,6 @@ fn git_config_files() -> Vec<PathBuf> {
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
     out.extend_from_slice(bytes);
-}
-
-fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".tmp-{}", std::process::id()));
-    let result = std::fs::File::create(&tmp).and_then(|mut f| f.write_all(bytes));
-    match result.and_then(|()| std::fs::rename(&tmp, path)) {
-        Ok(()) => Ok(()),
-        Err(err) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(err)
-        }
-    }
 }
 
 struct Reader<'a> {

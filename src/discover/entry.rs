@@ -20,13 +20,17 @@ pub enum EntryType {
 }
 
 impl EntryType {
-    pub fn of(file_type: std::fs::FileType) -> EntryType {
+    /// The type to report; `None` for a FIFO, socket or device, which are
+    /// not listed (git lists neither, and an agent opening a FIFO blocks).
+    pub fn of(file_type: std::fs::FileType) -> Option<EntryType> {
         if file_type.is_dir() {
-            EntryType::Directory
+            Some(EntryType::Directory)
         } else if file_type.is_symlink() {
-            EntryType::Symlink
+            Some(EntryType::Symlink)
+        } else if file_type.is_file() {
+            Some(EntryType::File)
         } else {
-            EntryType::File
+            None
         }
     }
 }

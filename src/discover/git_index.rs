@@ -14,8 +14,10 @@ pub fn find_work_tree(start: &Path) -> Option<(PathBuf, PathBuf)> {
         if meta.is_dir() {
             return Some((dir.to_path_buf(), dot_git));
         }
-        // A linked worktree or a submodule: `.git` is a file naming the git directory.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
+        // A linked worktree or a submodule: `.git` is a file naming the git
+        // directory (a FIFO or device there is never opened).
+        let bytes = crate::fs::read_regular(&dot_git).ok()??;
+        let text = String::from_utf8(bytes).ok()?;
         let target = text.strip_prefix("gitdir:")?.trim();
         return Some((dir.to_path_buf(), dir.join(target)));
     }
@@ -25,7 +27,13 @@ pub fn find_work_tree(start: &Path) -> Option<(PathBuf, PathBuf)> {
 /// Reads the tracked paths (relative to the work tree's top, as bytes) of
 /// the index in `git_dir`. No index yet means nothing is tracked.
 pub fn tracked_paths(git_dir: &Path) -> Result<Vec<Vec<u8>>, String> {
-    let data = match std::fs::read(git_dir.join("index")) {
+    let index = git_dir.join("index");
+    if let Some(kind) = super::walk::special_kind(&index) {
+        return Err(format!(
+            "its index is {kind}, not a regular file, and is never read"
+        ));
+    }
+    let data = match std::fs::read(&index) {
         Ok(data) => data,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(err) => return Err(crate::error::describe_io(&err)),

@@ -76,7 +76,9 @@ impl Tracked {
                 std::fs::symlink_metadata(&full)
             };
             let Ok(meta) = meta else { continue };
-            let kind = EntryType::of(meta.file_type());
+            let Some(kind) = EntryType::of(meta.file_type()) else {
+                continue;
+            };
             if kind == EntryType::Directory || !opts.reports(&relative, kind) {
                 continue;
             }

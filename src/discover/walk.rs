@@ -27,18 +27,25 @@ pub struct Found<'a> {
 /// every rule of `opts`; depth limits count from the root.
 pub fn builder(opts: &Arc<Options>, start: &Path) -> WalkBuilder {
     let mut builder = WalkBuilder::new(start);
+    // The walker opens every ignore file it meets, and opening a FIFO
+    // blocks: an ignore file above or at the start that is not a regular
+    // file turns that kind of ignore file off for the walk, with a warning.
+    let special = special_ignore_files(start);
+    let kind_ok = |name: &str| !special.iter().any(|p| p.ends_with(name));
     builder
         .standard_filters(false)
         .hidden(!opts.include_hidden)
         .parents(true)
-        .git_ignore(true)
-        .git_exclude(true)
+        .git_ignore(kind_ok(".gitignore"))
+        .git_exclude(kind_ok("info/exclude"))
         .git_global(true)
         // Outside a git work tree `.gitignore` files still apply (Req 6.3).
         .require_git(false)
         .follow_links(opts.follow_symlinks)
-        .threads(opts.threads)
-        .add_custom_ignore_filename(DEFAULT_OLLMIGNORE);
+        .threads(opts.threads);
+    if kind_ok(DEFAULT_OLLMIGNORE) {
+        builder.add_custom_ignore_filename(DEFAULT_OLLMIGNORE);
+    }
     let start_level = level_below_root(opts, start);
     builder.max_depth(
         opts.walker_depth_limit()
@@ -51,9 +58,67 @@ pub fn builder(opts: &Arc<Options>, start: &Path) -> WalkBuilder {
             return true;
         }
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir && let Some((file, kind)) = special_ignore_file_in(entry.path()) {
+            super::warn(format!(
+                "{} is {kind}, not a regular file, and is never read; {} is not listed, since its rules are unknown",
+                file.display(),
+                entry.path().display()
+            ));
+            return false;
+        }
         filter_opts.keep(relative, is_dir)
     });
     builder
+}
+
+/// What a path is when it is there and neither a regular file nor a
+/// directory (following links: a link to a FIFO is a FIFO).
+pub fn special_kind(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let t = std::fs::metadata(path).ok()?.file_type();
+    if t.is_file() || t.is_dir() {
+        None
+    } else if t.is_fifo() {
+        Some("a FIFO")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else {
+        Some("a device")
+    }
+}
+
+/// The first ignore file in `dir` that is not a regular file, and what it is.
+fn special_ignore_file_in(dir: &Path) -> Option<(std::path::PathBuf, &'static str)> {
+    [".gitignore", DEFAULT_OLLMIGNORE]
+        .into_iter()
+        .find_map(|name| {
+            let path = dir.join(name);
+            special_kind(&path).map(|kind| (path, kind))
+        })
+}
+
+/// Ignore files in `start` and its ancestors (and the work tree's
+/// `info/exclude`) that are not regular files, each warned about once.
+fn special_ignore_files(start: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut candidates = Vec::new();
+    for dir in start.ancestors() {
+        candidates.push(dir.join(".gitignore"));
+        candidates.push(dir.join(DEFAULT_OLLMIGNORE));
+    }
+    if let Some((_, git_dir)) = super::git_index::find_work_tree(start) {
+        candidates.push(git_dir.join("info/exclude"));
+    }
+    for path in candidates {
+        if let Some(kind) = special_kind(&path) {
+            super::warn(format!(
+                "{} is {kind}, not a regular file, and is never read; no file of that name applies to this listing",
+                path.display()
+            ));
+            found.push(path);
+        }
+    }
+    found
 }
 
 /// How many directory levels `dir` is below the root (the root is 0).
@@ -94,7 +159,9 @@ where
                     return WalkState::Continue;
                 };
                 let relative = opts.relative(entry.path());
-                let kind = EntryType::of(file_type);
+                let Some(kind) = EntryType::of(file_type) else {
+                    return WalkState::Continue;
+                };
                 if kind == EntryType::File {
                     check_ignore_file(&entry);
                 }

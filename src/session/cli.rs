@@ -121,6 +121,10 @@ pub enum Command {
         offset: usize,
         #[arg(long, value_enum)]
         format: Option<ListFormat>,
+        /// List the sessions set aside as corrupt instead: sessionId, path
+        /// and format (`journal` or `plain`). `delete ID` removes them.
+        #[arg(long, conflicts_with_all = ["limit", "offset"])]
+        corrupt: bool,
     },
     /// Search every session's messages and tool calls; each hit gives the
     /// session id, message index, role, timestamp and a snippet.
@@ -149,11 +153,17 @@ pub enum Command {
         id: String,
         #[arg(long, value_enum, default_value = "json")]
         format: Format,
-        /// Write here (atomically) instead of stdout.
+        /// Write here (atomically, owner-only 0600) instead of stdout. An
+        /// existing file is replaced only with --force; anything that is
+        /// not a regular file is refused (`-` and /dev/stdout are stdout).
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Replace an existing output file.
+        #[arg(long, short = 'f', requires = "output")]
+        force: bool,
     },
-    /// Delete a session and its snapshots.
+    /// Delete a session with its snapshots and any copies of it set aside
+    /// as corrupt, as one operation.
     #[command(visible_alias = "rm", after_help = footer("  ollm-session delete ID"))]
     Delete { id: String },
     /// Keep the N most recently active sessions, delete the rest (skipping
@@ -385,9 +395,35 @@ pub fn main() -> Result<ExitCode> {
             }
         }
         Command::List {
+            corrupt: true,
+            format,
+            ..
+        } => {
+            let (store, _) = ctx.store(Vec::new())?;
+            let rows = store.corrupt()?;
+            if table(format) {
+                let mut text = String::new();
+                for row in &rows {
+                    text.push_str(&format!(
+                        "{}  {:<7}  {}\n",
+                        row.session_id,
+                        row.format,
+                        row.path.display()
+                    ));
+                }
+                if rows.is_empty() {
+                    text.push_str("(no sessions set aside)\n");
+                }
+                io_util::print_text(&text)?;
+            } else {
+                io_util::print_json(&rows)?;
+            }
+        }
+        Command::List {
             limit,
             offset,
             format,
+            ..
         } => {
             let (store, _) = ctx.store(Vec::new())?;
             let listing = store.list()?;
@@ -443,8 +479,17 @@ pub fn main() -> Result<ExitCode> {
                 io_util::print_json(&found.hits)?;
             }
         }
-        Command::Export { id, format, output } => {
+        Command::Export {
+            id,
+            format,
+            output,
+            force,
+        } => {
             let (store, _) = ctx.store(Vec::new())?;
+            let target = match &output {
+                Some(path) => crate::fs::export_target(path, force)?,
+                None => crate::fs::Target::Stdout,
+            };
             let loaded = store.load(&id)?;
             let text = match format {
                 Format::Json => {
@@ -455,16 +500,16 @@ pub fn main() -> Result<ExitCode> {
                 }
                 Format::Markdown => export::markdown(&loaded),
             };
-            match output {
-                Some(path) if path.as_os_str() != "-" => {
-                    io_util::write_atomic(&path, text.as_bytes())?;
+            match target {
+                crate::fs::Target::File(path) => {
+                    crate::fs::write_atomic(&path, text.as_bytes(), crate::fs::Durability::Synced)?;
                     io_util::print_json(&serde_json::json!({
                         "exported": id,
                         "output": path,
                         "bytes": text.len(),
                     }))?;
                 }
-                _ => io_util::print_text(&text)?,
+                crate::fs::Target::Stdout => io_util::print_text(&text)?,
             }
         }
         Command::Delete { id } => {
@@ -485,7 +530,7 @@ pub fn main() -> Result<ExitCode> {
             }
             let (store, _) = ctx.store(Vec::new())?;
             if !dry_run && !yes {
-                let count = store.ids()?.len();
+                let count = store.ids()?.len() + store.corrupt()?.len();
                 if count > 0
                     && !confirm(&format!(
                         "Delete all {count} sessions and their snapshots in {}? [y/N] ",
@@ -555,7 +600,12 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
             io_util::print_json(&created)?;
         }
         SnapshotCommand::List { session, format } => {
-            let rows = snapshots.list(&session)?;
+            let mut rows = snapshots.list(&session)?;
+            if !store.has_any(&session) {
+                // Snapshots of a session whose delete is being finished
+                // are gone already.
+                rows.clear();
+            }
             if rows.is_empty() {
                 // No snapshots is an empty list for a session that exists,
                 // and "not found" for an id that names nothing.
@@ -578,7 +628,7 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
             }
         }
         SnapshotCommand::Show { snapshot, session } => {
-            io_util::print_json(&snapshots.show(&snapshot, session.as_deref())?)?;
+            io_util::print_json(&snapshots.show(&store, &snapshot, session.as_deref())?)?;
         }
         SnapshotCommand::Restore {
             snapshot,
@@ -590,7 +640,7 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
                     snapshots.restore_as_session(&store, &snapshot, session.as_deref())?;
                 io_util::print_json(&created)?;
             } else {
-                let shown = snapshots.show(&snapshot, session.as_deref())?;
+                let shown = snapshots.show(&store, &snapshot, session.as_deref())?;
                 io_util::print_json(&serde_json::json!({
                     "sessionId": shown.session_id,
                     "snapshotId": shown.id,
@@ -600,7 +650,7 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
             }
         }
         SnapshotCommand::Delete { snapshot, session } => {
-            snapshots.delete(&snapshot, session.as_deref())?;
+            snapshots.delete(&store, &snapshot, session.as_deref())?;
             io_util::print_json(&serde_json::json!({"deleted": [snapshot]}))?;
         }
     }
@@ -752,6 +802,7 @@ fn record_stream(store: &Store, args: &RecordArgs, reader: impl BufRead, name: &
             doc.push('\n');
             return Ok(());
         }
+        io_util::check_integers(line, &format!("{name} line {number}"))?;
         match serde_json::from_str::<Value>(line) {
             Ok(value) => one(value, number),
             Err(err) if err.is_eof() && count.get() == 0 => {

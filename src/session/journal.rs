@@ -213,7 +213,8 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
                 _ => {}
             }
             let _ = raw.compression;
-            s.token_count += raw.tokens.unwrap_or(0);
+            // Counts saturate, never wrap (`record --tokens` takes any u64).
+            s.token_count = s.token_count.saturating_add(raw.tokens.unwrap_or(0));
             s.last_activity = at;
         }
     }

@@ -17,6 +17,7 @@
 //!   <sessionId>/summary.json              list's cache: counts, lastActivity, journalBytes it covers
 //!   <sessionId>.json                      a plain spec-format session written by another tool
 //!   <sessionId>.corrupt/, <id>.json.corrupt   sessions that could not be parsed, set aside
+//!   .trash-<sessionId>-…                  a session being deleted (finished by the next writer)
 //!   .locks/<sessionId>.lock, .locks/store.lock
 //! <snapshots.dir>/<sessionId>/snapshots/snapshot-<id>.json, snapshots-index.json
 //! ```
@@ -32,9 +33,14 @@
 //! Recording into a plain `<id>.json` first converts it to a journal
 //! (atomically; the file is removed once the directory is in place).
 //!
-//! Locks: a writer holds `.locks/<id>.lock`; creating (with `maxSessions`),
-//! importing, deleting and cleanup hold `.locks/store.lock` first. Cleanup
-//! and `maxSessions` skip a session whose lock is held. Readers take no lock.
+//! Locks: a writer holds `.locks/<id>.lock` (snapshot create, restore and
+//! delete too); creating (with `maxSessions`), importing, deleting and
+//! cleanup hold `.locks/store.lock` first. Cleanup and `maxSessions` skip a
+//! session whose lock is held. Readers (and `cleanup --dry-run`) take no
+//! lock. Deleting renames every form of the session to a tombstone first
+//! (the commit point), then removes its snapshots and the tombstone; the
+//! next writer holding the store lock finishes a delete that was killed.
+//! Every file goes through [`crate::fs`]: 0600/0700, no links followed.
 //!
 //! # For other programs
 //!

@@ -8,16 +8,27 @@
 //! messages (`messages`), and, additively, `userMessageIndices` (where each
 //! user message stood) so `restore` gives back the exact message order.
 //! Snapshots written without that field are restored in timestamp order.
+//!
+//! A snapshot of the session (not of a context given on stdin) also holds
+//! every tool call (`toolCalls`, additive) with `toolCallPositions` (how many
+//! messages were recorded before each), so restoring it as a session gives
+//! back a history equal to the original: the same messages and tool calls
+//! in the same order.
+//!
+//! Creating, restoring and deleting a snapshot hold the session's lock
+//! (the one its writers and `delete` take), so a snapshot is never written
+//! for a session being deleted; snapshots of a session that is gone (a
+//! delete cut short, finished by the next writer) are not found.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::model::{Entry, Message, check_id, estimate_tokens, is_uuid, new_id};
-use super::store::{Created, NewSession, Store};
+use super::model::{Entry, Message, ToolCall, check_id, estimate_tokens, is_uuid, new_id};
+use super::store::{Created, NewSession, Slot, Store};
 use crate::error::{Error, Result};
-use crate::lock::Lock;
+use crate::fs::{self as sfs, Durability};
 use crate::{io_util, timestamp};
 
 /// The snapshot store.
@@ -46,6 +57,12 @@ pub struct Snapshot {
     /// Positions of the user messages in the whole context. Additive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_message_indices: Option<Vec<usize>>,
+    /// The session's tool calls. Additive.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// For each tool call, how many messages were recorded before it. Additive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_positions: Option<Vec<usize>>,
     #[serde(default)]
     pub metadata: Map<String, Value>,
     #[serde(flatten)]
@@ -130,6 +147,27 @@ impl Snapshot {
         all.sort_by_key(|(t, i, _)| (*t, *i));
         all.into_iter().map(|(_, _, m)| m).collect()
     }
+
+    /// Every record the snapshot holds (messages and tool calls) in the
+    /// order they were recorded.
+    pub fn restored_entries(&self) -> Vec<Entry> {
+        let messages = self.restored_messages();
+        let positions = match &self.tool_call_positions {
+            Some(p) if p.len() == self.tool_calls.len() => p.clone(),
+            // Without positions, tool calls go after the messages.
+            _ => vec![messages.len(); self.tool_calls.len()],
+        };
+        let mut calls = self.tool_calls.iter().zip(positions).peekable();
+        let mut out = Vec::with_capacity(messages.len() + self.tool_calls.len());
+        for (i, m) in messages.into_iter().enumerate() {
+            while let Some((call, _)) = calls.next_if(|(_, at)| *at <= i) {
+                out.push(Entry::ToolCall(call.clone()));
+            }
+            out.push(Entry::Message(m));
+        }
+        out.extend(calls.map(|(call, _)| Entry::ToolCall(call.clone())));
+        out
+    }
 }
 
 impl Snapshots {
@@ -157,12 +195,28 @@ impl Snapshots {
         self.root.join(session_id).join("snapshots")
     }
 
-    fn file(&self, session_id: &str, id: &str) -> PathBuf {
-        self.dir(session_id).join(format!("snapshot-{id}.json"))
+    /// The session's snapshot directory for reading: `None` when missing;
+    /// a link or a file in its place is an error (never followed).
+    fn existing_dir(&self, session_id: &str) -> Result<Option<PathBuf>> {
+        let outer = self.root.join(session_id);
+        sfs::check_dir_or_absent(&outer)?;
+        let dir = self.dir(session_id);
+        sfs::check_dir_or_absent(&dir)?;
+        Ok(sfs::is_real_dir(&dir).then_some(dir))
     }
 
-    fn lock(&self, session_id: &str) -> Result<Lock> {
-        Lock::exclusive(&self.dir(session_id).join(".lock"))
+    /// Creates the session's snapshot directory (0700 all the way).
+    fn make_dir(&self, session_id: &str) -> Result<PathBuf> {
+        sfs::create_private_dir_all(&self.root)?;
+        sfs::tighten_store(&self.root);
+        sfs::create_private_dir(&self.root.join(session_id))?;
+        let dir = self.dir(session_id);
+        sfs::create_private_dir(&dir)?;
+        Ok(dir)
+    }
+
+    fn file(&self, session_id: &str, id: &str) -> PathBuf {
+        self.dir(session_id).join(format!("snapshot-{id}.json"))
     }
 
     /// Snapshots session `session_id`: its messages, or `context` (the
@@ -175,9 +229,32 @@ impl Snapshots {
         context: Option<Vec<Message>>,
         summary: Option<String>,
     ) -> Result<CreatedSnapshot> {
-        let session = store.get(session_id)?;
+        let lock = store.lock_session(session_id)?;
+        let loaded = match store.load_held(session_id, Some(&lock)) {
+            Ok(loaded) => loaded,
+            Err(err) => {
+                if matches!(err, Error::NotFound(_)) {
+                    lock.remove();
+                }
+                return Err(err);
+            }
+        };
+        let session = &loaded.session;
         let from_session = context.is_none();
         let messages = context.unwrap_or_else(|| session.messages.clone());
+        let (tool_calls, tool_call_positions) = if from_session {
+            let mut seen = 0;
+            let mut positions = Vec::new();
+            for slot in &loaded.order {
+                match *slot {
+                    Slot::Message(_) => seen += 1,
+                    Slot::ToolCall(_) => positions.push(seen),
+                }
+            }
+            (session.tool_calls.clone(), Some(positions))
+        } else {
+            (Vec::new(), None)
+        };
         let token_count: u64 = messages
             .iter()
             .map(|m| estimate_tokens(&Value::Array(m.parts().to_vec())))
@@ -200,6 +277,7 @@ impl Snapshots {
         };
         let mut metadata = Map::new();
         metadata.insert("model".into(), session.model.clone().into());
+        metadata.insert("provider".into(), session.provider.clone().into());
         metadata.insert("contextSize".into(), token_count.into());
         metadata.insert("compressionRatio".into(), ratio.into());
         metadata.insert("totalUserMessages".into(), user_messages.len().into());
@@ -220,26 +298,41 @@ impl Snapshots {
             archived_user_messages: Vec::new(),
             messages: others,
             user_message_indices: Some(indices),
+            tool_calls,
+            tool_call_positions,
             metadata,
             extra: Map::new(),
         };
-        let _lock = self.lock(session_id)?;
+        let dir = self.make_dir(session_id)?;
+        sfs::sweep_all_temps(&dir);
         let mut index = self.read_index(session_id)?;
         let path = self.file(session_id, &snapshot.id);
         let bytes = serde_json::to_vec_pretty(&snapshot)
             .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
-        io_util::write_atomic(&path, &bytes)?;
+        // A message sits 3 levels down in the file; deeper than the record
+        // limit would make a snapshot no reader can parse.
+        if io_util::json_nesting(&bytes) > io_util::MAX_RECORD_NESTING + 3 {
+            return Err(Error::input(format!(
+                "a message nests deeper than {} levels, more than a snapshot keeps",
+                io_util::MAX_RECORD_NESTING
+            )));
+        }
+        sfs::write_atomic(&path, &bytes, Durability::Synced)?;
         index.insert(0, snapshot.info());
         let mut removed = Vec::new();
         if self.max_count > 0 {
             while index.len() as u64 > self.max_count {
                 if let Some(old) = index.pop() {
-                    let _ = std::fs::remove_file(self.file(session_id, &old.id));
+                    let old_path = self.file(session_id, &old.id);
+                    if sfs::is_regular_file(&old_path) {
+                        let _ = std::fs::remove_file(old_path);
+                    }
                     removed.push(old.id);
                 }
             }
         }
         self.write_index(session_id, &index)?;
+        drop(lock);
         Ok(CreatedSnapshot {
             info: snapshot.info(),
             path,
@@ -254,8 +347,16 @@ impl Snapshots {
         self.read_index(session_id)
     }
 
+    /// Whether a session's snapshots may be read: the session (or a copy
+    /// set aside as corrupt) is still in the store.
+    fn live(&self, store: &Store, session_id: &str) -> bool {
+        store.has_any(session_id)
+    }
+
     fn read_index(&self, session_id: &str) -> Result<Vec<SnapshotInfo>> {
-        let dir = self.dir(session_id);
+        let Some(dir) = self.existing_dir(session_id)? else {
+            return Ok(Vec::new());
+        };
         let mut on_disk = Vec::new();
         match std::fs::read_dir(&dir) {
             Ok(entries) => {
@@ -275,8 +376,9 @@ impl Snapshots {
             Err(e) => return Err(Error::io(&dir, &e)),
         }
         on_disk.sort();
-        let index: Option<Index> = std::fs::read(dir.join("snapshots-index.json"))
+        let index: Option<Index> = sfs::read_regular(&dir.join("snapshots-index.json"))
             .ok()
+            .flatten()
             .and_then(|b| serde_json::from_slice(&b).ok());
         if let Some(index) = index {
             let mut ids: Vec<String> = index.snapshots.iter().map(|s| s.id.clone()).collect();
@@ -303,17 +405,18 @@ impl Snapshots {
         };
         let bytes = serde_json::to_vec_pretty(&index)
             .map_err(|e| Error::input(format!("cannot encode the index: {e}")))?;
-        io_util::write_atomic(&self.dir(session_id).join("snapshots-index.json"), &bytes)
+        sfs::write_atomic(
+            &self.dir(session_id).join("snapshots-index.json"),
+            &bytes,
+            Durability::Synced,
+        )
     }
 
     fn read(&self, session_id: &str, id: &str) -> Result<Snapshot> {
+        self.existing_dir(session_id)?;
         let path = self.file(session_id, id);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::NotFound(format!("no snapshot {id}")));
-            }
-            Err(e) => return Err(Error::io(&path, &e)),
+        let Some(bytes) = sfs::read_regular(&path)? else {
+            return Err(Error::NotFound(format!("no snapshot {id}")));
         };
         serde_json::from_slice(&bytes).map_err(|e| {
             Error::Corrupt(format!(
@@ -339,24 +442,35 @@ impl Snapshots {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            if is_uuid(name) && self.file(name, id).is_file() {
+            if is_uuid(name) && sfs::is_regular_file(&self.file(name, id)) {
                 return Ok(name.to_string());
             }
         }
         Err(Error::NotFound(format!("no snapshot {id}")))
     }
 
-    /// The whole snapshot.
-    pub fn show(&self, id: &str, session: Option<&str>) -> Result<Snapshot> {
+    /// The whole snapshot (of a session still in `store`).
+    pub fn show(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
         let owner = self.owner(id, session)?;
+        if !self.live(store, &owner) {
+            return Err(Error::NotFound(format!("no snapshot {id}")));
+        }
         self.read(&owner, id)
     }
 
-    /// Deletes one snapshot.
-    pub fn delete(&self, id: &str, session: Option<&str>) -> Result<()> {
+    /// Deletes one snapshot, holding its session's lock.
+    pub fn delete(&self, store: &Store, id: &str, session: Option<&str>) -> Result<()> {
         let owner = self.owner(id, session)?;
-        let _lock = self.lock(&owner)?;
+        let _lock = store.lock_session(&owner)?;
+        if !self.live(store, &owner) {
+            return Err(Error::NotFound(format!("no snapshot {id}")));
+        }
+        let Some(dir) = self.existing_dir(&owner)? else {
+            return Err(Error::NotFound(format!("no snapshot {id}")));
+        };
+        sfs::sweep_all_temps(&dir);
         let path = self.file(&owner, id);
+        sfs::check_regular_or_absent(&path)?;
         match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -380,27 +494,87 @@ impl Snapshots {
         id: &str,
         session: Option<&str>,
     ) -> Result<Created> {
-        let snapshot = self.show(id, session)?;
+        let owner = self.owner(id, session)?;
+        let lock = store.lock_session(&owner)?;
+        let snapshot = self.show(store, id, Some(&owner))?;
+        drop(lock);
         let model = snapshot
             .metadata
             .get("model")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let provider = store
-            .summary(&snapshot.session_id)
-            .map(|s| s.provider)
-            .unwrap_or_default();
-        let entries: Vec<Entry> = snapshot
-            .restored_messages()
-            .into_iter()
-            .map(Entry::Message)
-            .collect();
+        let provider = match snapshot.metadata.get("provider").and_then(Value::as_str) {
+            Some(provider) => provider.to_string(),
+            None => store
+                .summary(&snapshot.session_id)
+                .map(|s| s.provider)
+                .unwrap_or_default(),
+        };
+        let entries = snapshot.restored_entries();
         let new = NewSession {
             model,
             provider,
             title: Some(format!("restored from snapshot {id}")),
         };
         store.create_from(&new, Some(&snapshot.session_id), &entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: &str) -> ToolCall {
+        let value =
+            serde_json::json!({"id": id, "name": "t", "args": {}, "result": {"llmContent": "r"}});
+        match Entry::from_input(value, "2026-01-01T00:00:00.000Z").unwrap() {
+            Entry::ToolCall(call) => call,
+            Entry::Message(_) => unreachable!("a tool call"),
+        }
+    }
+
+    fn names(entries: &[Entry]) -> Vec<String> {
+        entries
+            .iter()
+            .map(|e| match e {
+                Entry::Message(m) => m.text_content(),
+                Entry::ToolCall(c) => c.id().to_string(),
+            })
+            .collect()
+    }
+
+    fn snapshot(positions: Option<Vec<usize>>) -> Snapshot {
+        let at = "2026-01-01T00:00:00.000Z";
+        Snapshot {
+            id: new_id(),
+            session_id: new_id(),
+            timestamp: at.into(),
+            token_count: 0,
+            summary: String::new(),
+            user_messages: vec![
+                Message::text("user", "u0", at),
+                Message::text("user", "u2", at),
+            ],
+            archived_user_messages: Vec::new(),
+            messages: vec![Message::text("assistant", "a1", at)],
+            user_message_indices: Some(vec![0, 2]),
+            tool_calls: vec![call("c0"), call("c1"), call("c2")],
+            tool_call_positions: positions,
+            metadata: Map::new(),
+            extra: Map::new(),
+        }
+    }
+
+    #[test]
+    fn tool_calls_are_restored_where_they_were_recorded() {
+        let restored = snapshot(Some(vec![1, 1, 3])).restored_entries();
+        assert_eq!(names(&restored), ["u0", "c0", "c1", "a1", "u2", "c2"]);
+    }
+
+    #[test]
+    fn tool_calls_without_positions_follow_the_messages() {
+        let restored = snapshot(None).restored_entries();
+        assert_eq!(names(&restored), ["u0", "a1", "u2", "c0", "c1", "c2"]);
     }
 }

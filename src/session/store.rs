@@ -5,7 +5,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,7 +17,7 @@ use super::model::{
     Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid, new_id,
 };
 use crate::error::{Error, Result};
-use crate::io_util::sync_dir;
+use crate::fs::{self as sfs, Durability, sync_dir};
 use crate::lock::Lock;
 use crate::timestamp::{self, Millis};
 
@@ -120,6 +120,22 @@ pub struct CleanupReport {
     /// Sessions that were due for deletion but locked by a writer.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_locked: Vec<String>,
+    /// Sessions set aside as corrupt that were deleted (their paths).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deleted_corrupt: Vec<PathBuf>,
+    /// Snapshot directories of sessions no longer in the store, removed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orphaned_snapshots: Vec<String>,
+}
+
+/// A session set aside as corrupt (`list --corrupt`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetAside {
+    pub session_id: String,
+    pub path: PathBuf,
+    /// `journal` (a session directory) or `plain` (a spec-format file).
+    pub format: &'static str,
 }
 
 /// Where a message or tool call sits in the order things happened.
@@ -214,16 +230,36 @@ impl Store {
         Lock::exclusive(&self.dir.join(LOCKS).join("store.lock"))
     }
 
+    /// Creates the data directory (0700) or tightens an existing one.
     fn ensure_dir(&self) -> Result<()> {
-        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))
+        sfs::create_private_dir_all(&self.dir)?;
+        sfs::tighten_store(&self.dir);
+        Ok(())
     }
 
-    /// How session `id` is stored, or not found.
+    /// Takes session `id`'s exclusive lock (held by every writer of the
+    /// session and of its snapshots).
+    pub fn lock_session(&self, id: &str) -> Result<Lock> {
+        check_id(id, "session")?;
+        Lock::exclusive(&self.lock_path(id))
+    }
+
+    /// How session `id` is stored, or not found. A session directory or
+    /// file that is a link or a special file is refused, never followed.
     pub fn kind(&self, id: &str) -> Result<Kind> {
         check_id(id, "session")?;
-        if self.session_dir(id).join(JOURNAL).is_file() {
-            Ok(Kind::Journal)
-        } else if self.plain_path(id).is_file() {
+        let dir = self.session_dir(id);
+        sfs::check_dir_or_absent(&dir)?;
+        if sfs::is_real_dir(&dir) {
+            let journal = dir.join(JOURNAL);
+            sfs::check_regular_or_absent(&journal)?;
+            if sfs::is_regular_file(&journal) {
+                return Ok(Kind::Journal);
+            }
+        }
+        let plain = self.plain_path(id);
+        sfs::check_regular_or_absent(&plain)?;
+        if sfs::is_regular_file(&plain) {
             Ok(Kind::Plain)
         } else {
             Err(not_found(id))
@@ -313,17 +349,20 @@ impl Store {
             _ => return Err(Error::input("cannot encode the session's records")),
         };
         let result = (|| -> std::io::Result<()> {
-            if tmp.exists() {
-                std::fs::remove_dir_all(&tmp)?;
-            }
-            std::fs::create_dir_all(&tmp)?;
+            sfs::remove_any(&tmp)?;
+            std::fs::DirBuilder::new()
+                .mode(sfs::DIR_MODE)
+                .create(&tmp)?;
             let mut file = OpenOptions::new()
                 .write(true)
                 .create_new(true)
+                .mode(sfs::FILE_MODE)
+                .custom_flags(libc::O_NOFOLLOW)
                 .open(tmp.join(JOURNAL))?;
             file.write_all(&bytes)?;
             file.sync_all()?;
-            write_summary(&tmp, &summary, bytes.len() as u64)?;
+            write_summary(&tmp, &summary, bytes.len() as u64)
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
             sync_dir(&tmp)?;
             std::fs::rename(&tmp, &target)?;
             sync_dir(&self.dir)
@@ -335,8 +374,9 @@ impl Store {
         Ok(())
     }
 
-    /// Removes what a crashed writer left: temporary and trash directories.
-    /// Called with the store lock held (creates and imports hold it too).
+    /// Removes what a crashed writer left: temporary directories, and
+    /// tombstones of deletes cut short (their snapshots first, then the
+    /// tombstone). Called with the store lock held.
     fn sweep_leftovers(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return;
@@ -344,10 +384,27 @@ impl Store {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with(".tmp-") || name.starts_with(".trash-") {
-                let _ = std::fs::remove_dir_all(entry.path());
+            if name.starts_with(".tmp-") {
+                let _ = sfs::remove_any(&entry.path());
+            } else if let Some(rest) = name.strip_prefix(".trash-") {
+                let _ = self.finish_tombstone(rest.get(..36).unwrap_or(""), &entry.path());
             }
         }
+    }
+
+    /// Completes a delete whose commit point (the rename of the session to
+    /// `tombstone`) was reached: removes the session's snapshots, then the
+    /// tombstone. Safe to repeat.
+    fn finish_tombstone(&self, id: &str, tombstone: &Path) -> Result<()> {
+        if is_uuid(id)
+            && !self.anything_of(id)
+            && let Some(snapshots) = &self.options.snapshots_dir
+        {
+            let dir = snapshots.join(id);
+            sfs::remove_any(&dir).map_err(io(&dir))?;
+        }
+        sfs::remove_any(tombstone).map_err(io(tombstone))?;
+        Ok(())
     }
 
     fn enforce_max(&self, keep: &str) -> Result<Vec<String>> {
@@ -432,11 +489,12 @@ impl Store {
                 self.import_plain(id, &lock)?;
             }
         }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&path)
-            .map_err(io(&path))?;
+        sfs::check_dir_or_absent(&dir)?;
+        let Some(mut file) = sfs::open_append(&path, false)? else {
+            lock.remove();
+            return Err(not_found(id));
+        };
+        sfs::sweep_all_temps(&dir);
         let size = file.metadata().map_err(io(&path))?.len();
         let (summary, valid_end) = self.summarize_journal(id, &file, size, Some(&lock))?;
         if valid_end < size {
@@ -447,6 +505,13 @@ impl Store {
         let previous = timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN);
         let at = timestamp::format_millis(previous.max(self.now()));
         let bytes = make(&at);
+        // One more level than the record: the line's envelope.
+        if crate::io_util::json_nesting(&bytes) > crate::io_util::MAX_RECORD_NESTING + 1 {
+            return Err(Error::input(format!(
+                "the record nests deeper than {} levels, more than a session keeps",
+                crate::io_util::MAX_RECORD_NESTING
+            )));
+        }
         let written = file.write_all(&bytes).and_then(|()| file.sync_data());
         if let Err(err) = written {
             let _ = file.set_len(valid_end);
@@ -477,6 +542,7 @@ impl Store {
         }
         self.publish(&head, &body)?;
         let plain = self.plain_path(id);
+        sfs::check_regular_or_absent(&plain)?;
         std::fs::remove_file(&plain).map_err(io(&plain))?;
         sync_dir(&self.dir).map_err(io(&self.dir))
     }
@@ -541,12 +607,8 @@ impl Store {
         match self.kind(id)? {
             Kind::Journal => {
                 let path = self.session_dir(id).join(JOURNAL);
-                let file = match File::open(&path) {
-                    Ok(file) => file,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        return Err(not_found(id));
-                    }
-                    Err(e) => return Err(Error::io(&path, &e)),
+                let Some(file) = sfs::open_regular(&path)? else {
+                    return Err(not_found(id));
                 };
                 let size = file.metadata().map_err(io(&path))?.len();
                 Ok(self.summarize_journal(id, &file, size, None)?.0)
@@ -567,10 +629,15 @@ impl Store {
 
     /// The complete session and the order of its records.
     pub fn load(&self, id: &str) -> Result<Loaded> {
+        self.load_held(id, None)
+    }
+
+    /// [`Store::load`] by a caller holding the session's lock.
+    pub fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
         match self.kind(id)? {
-            Kind::Journal => self.load_journal(id),
+            Kind::Journal => self.load_journal(id, held),
             Kind::Plain => {
-                let session = self.read_plain(id, None)?;
+                let session = self.read_plain(id, held)?;
                 let (order, tokens) = plain_order(&session);
                 Ok(Loaded {
                     session,
@@ -581,12 +648,10 @@ impl Store {
         }
     }
 
-    fn load_journal(&self, id: &str) -> Result<Loaded> {
+    fn load_journal(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
         let path = self.session_dir(id).join(JOURNAL);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_found(id)),
-            Err(e) => return Err(Error::io(&path, &e)),
+        let Some(bytes) = sfs::read_regular(&path)? else {
+            return Err(not_found(id));
         };
         let mut head: Option<SessionHead> = None;
         let mut messages = Vec::new();
@@ -616,7 +681,7 @@ impl Store {
                         }
                     }
                     tokens.push(t);
-                    token_sum += t.unwrap_or(0);
+                    token_sum = token_sum.saturating_add(t.unwrap_or(0));
                     last_at = Some(at);
                 }
                 Record::Compression { at, details } => {
@@ -638,10 +703,10 @@ impl Store {
             (None, Some(head)) => head,
             (Some(Stop::Newer(format)), _) => return Err(newer(&path, format)),
             (Some(Stop::Corrupt(why)), _) => {
-                return Err(self.set_aside(id, Kind::Journal, &why, None));
+                return Err(self.set_aside(id, Kind::Journal, &why, held));
             }
             (None, None) => {
-                return Err(self.set_aside(id, Kind::Journal, "the journal is empty", None));
+                return Err(self.set_aside(id, Kind::Journal, "the journal is empty", held));
             }
         };
         let mut session = Session::from_head(head, messages, tool_calls);
@@ -651,7 +716,7 @@ impl Store {
         if let Some(at) = last_at {
             session.last_activity = at;
         }
-        session.metadata.token_count += token_sum;
+        session.metadata.token_count = session.metadata.token_count.saturating_add(token_sum);
         session.metadata.compression_count += history.len() as u64;
         session.metadata.compression_history.extend(history);
         Ok(Loaded {
@@ -665,10 +730,8 @@ impl Store {
     /// aside and reported (taking the session's lock unless `held`).
     fn read_plain(&self, id: &str, held: Option<&Lock>) -> Result<Session> {
         let path = self.plain_path(id);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_found(id)),
-            Err(e) => return Err(Error::io(&path, &e)),
+        let Some(bytes) = sfs::read_regular(&path)? else {
+            return Err(not_found(id));
         };
         let mut de = serde_json::Deserializer::from_slice(&bytes);
         let parsed: std::result::Result<Session, _> = serde_path_to_error::deserialize(&mut de);
@@ -684,6 +747,14 @@ impl Store {
                 "trailing data after the session".to_string()
             }
             Ok(session) => format!("the file holds session {:?}", session.session_id),
+            Err(err) if err.inner().to_string().contains("recursion limit exceeded") => {
+                // Deeper than any reader here can follow: not corrupt, and
+                // not ours to move; left in place for the tool that wrote it.
+                return Err(Error::Io {
+                    path,
+                    message: "nests deeper than the 128 levels ollm reads; left in place".into(),
+                });
+            }
             Err(err) => {
                 let at = err.path().to_string();
                 let inner = crate::io_util::one_line(&err.into_inner().to_string());
@@ -723,19 +794,17 @@ impl Store {
         };
         let mut to = self.dir.join(&base);
         let mut n = 2;
-        while to.exists() {
+        while sfs::entry(&to).ok().flatten().is_some() {
             to = self.dir.join(format!("{base}-{n}"));
             n += 1;
         }
-        let moved = std::fs::rename(&from, &to).and_then(|()| sync_dir(&self.dir));
-        match moved {
+        match sfs::rename_entry(&from, &to) {
             Ok(()) => Error::Corrupt(format!(
                 "session {id} is corrupt ({why}); it was moved aside to {}",
                 to.display()
             )),
             Err(err) => Error::Corrupt(format!(
-                "session {id} is corrupt ({why}); moving it aside failed: {}",
-                crate::error::describe_io(&err)
+                "session {id} is corrupt ({why}); moving it aside failed: {err}"
             )),
         }
     }
@@ -743,7 +812,7 @@ impl Store {
     /// Whether the journal is still corrupt (a full strict parse).
     fn load_journal_locked_check(&self, id: &str) -> bool {
         let path = self.session_dir(id).join(JOURNAL);
-        let Ok(bytes) = std::fs::read(&path) else {
+        let Ok(Some(bytes)) = sfs::read_regular(&path) else {
             return false;
         };
         let mut first = true;
@@ -756,11 +825,11 @@ impl Store {
     }
 
     fn plain_is_bad(&self, id: &str) -> bool {
-        match std::fs::read(self.plain_path(id)) {
-            Ok(bytes) => serde_json::from_slice::<Session>(&bytes)
+        match sfs::read_regular(&self.plain_path(id)) {
+            Ok(Some(bytes)) => serde_json::from_slice::<Session>(&bytes)
                 .map(|s| s.session_id != id)
                 .unwrap_or(true),
-            Err(_) => false,
+            _ => false,
         }
     }
 
@@ -809,14 +878,14 @@ impl Store {
             let result = match kind {
                 Kind::Journal => {
                     let path = self.session_dir(id).join(JOURNAL);
-                    match File::open(&path) {
-                        Ok(file) => file
+                    match sfs::open_regular(&path) {
+                        Ok(Some(file)) => file
                             .metadata()
                             .map_err(io(&path))
                             .and_then(|m| self.summarize_journal(id, &file, m.len(), None))
                             .map(|(s, _)| s),
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(not_found(id)),
-                        Err(e) => Err(Error::io(&path, &e)),
+                        Ok(None) => Err(not_found(id)),
+                        Err(e) => Err(e),
                     }
                 }
                 Kind::Plain => self.read_plain(id, None).map(|s| s.summary()),
@@ -850,64 +919,149 @@ impl Store {
 
     // ----- deleting -------------------------------------------------------
 
-    /// Deletes a session and its snapshots (waiting for a writer to finish).
-    pub fn delete(&self, id: &str) -> Result<()> {
-        self.kind(id)?;
-        let _store = self.store_lock()?;
-        let lock = Lock::exclusive(&self.lock_path(id))?;
-        if !self.session_dir(id).exists() && !self.plain_path(id).exists() {
-            lock.remove();
-            return Err(not_found(id));
+    /// Every session set aside as corrupt (`<id>.corrupt`, `<id>.json.corrupt`,
+    /// with `-N` when set aside more than once), by name.
+    pub fn corrupt(&self) -> Result<Vec<SetAside>> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&self.dir, &e)),
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(io(&self.dir))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let Some(id) = name.get(..36).filter(|id| is_uuid(id)) else {
+                continue;
+            };
+            let rest = &name[36..];
+            let kind = if rest.starts_with(".json.corrupt") {
+                Kind::Plain
+            } else if rest.starts_with(".corrupt") {
+                Kind::Journal
+            } else {
+                continue;
+            };
+            let file_type = entry.file_type().map_err(io(&self.dir))?;
+            if !(file_type.is_dir() || file_type.is_file()) {
+                continue;
+            }
+            found.push(SetAside {
+                session_id: id.to_string(),
+                path: entry.path(),
+                format: match kind {
+                    Kind::Journal => "journal",
+                    Kind::Plain => "plain",
+                },
+            });
         }
-        self.remove_locked(id, lock)
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(found)
     }
 
-    /// Removes a session's files with its lock held.
-    fn remove_locked(&self, id: &str, lock: Lock) -> Result<()> {
+    fn corrupt_of(&self, id: &str) -> Result<Vec<PathBuf>> {
+        Ok(self
+            .corrupt()?
+            .into_iter()
+            .filter(|c| c.session_id == id)
+            .map(|c| c.path)
+            .collect())
+    }
+
+    /// Deletes a session, the copies of it set aside as corrupt, and its
+    /// snapshots, as one operation (waiting for a writer to finish).
+    pub fn delete(&self, id: &str) -> Result<()> {
+        let live = match self.kind(id) {
+            Ok(_) => true,
+            Err(Error::NotFound(_)) => false,
+            Err(err) => return Err(err),
+        };
+        if !live && self.corrupt_of(id)?.is_empty() {
+            return Err(not_found(id));
+        }
+        self.ensure_dir()?;
+        let _store = self.store_lock()?;
+        self.sweep_leftovers();
+        let lock = Lock::exclusive(&self.lock_path(id))?;
+        if self.remove_locked(id, lock)? {
+            Ok(())
+        } else {
+            Err(not_found(id))
+        }
+    }
+
+    /// Removes a session with its lock held: every form of it (directory,
+    /// plain file, set-aside copies) is first renamed to a tombstone in
+    /// the data directory (the commit point: from then on the session is
+    /// gone for every reader), then its snapshots and the tombstones are
+    /// removed. A delete killed after the commit point is finished by the
+    /// next writer. Returns whether there was anything to remove.
+    fn remove_locked(&self, id: &str, lock: Lock) -> Result<bool> {
+        let mut forms = Vec::new();
         let dir = self.session_dir(id);
-        if dir.exists() {
-            let trash = self.dir.join(format!(
-                ".trash-{id}-{}-{}",
-                std::process::id(),
-                timestamp::now_millis()
-            ));
-            std::fs::rename(&dir, &trash).map_err(io(&dir))?;
-            sync_dir(&self.dir).map_err(io(&self.dir))?;
-            let _ = std::fs::remove_dir_all(&trash);
+        if sfs::is_real_dir(&dir) {
+            forms.push(dir);
         }
         let plain = self.plain_path(id);
-        match std::fs::remove_file(&plain) {
-            Ok(()) => sync_dir(&self.dir).map_err(io(&self.dir))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(&plain, &e)),
+        if sfs::is_regular_file(&plain) {
+            forms.push(plain);
         }
-        if let Some(snapshots) = &self.options.snapshots_dir {
-            let dir = snapshots.join(id);
-            match std::fs::remove_dir_all(&dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(&dir, &e)),
-            }
-        }
+        forms.extend(self.corrupt_of(id)?);
+        self.bury(id, &forms)?;
         lock.remove();
+        Ok(!forms.is_empty())
+    }
+
+    /// Renames `forms` of session `id` to tombstones, then finishes them.
+    fn bury(&self, id: &str, forms: &[PathBuf]) -> Result<()> {
+        let stamp = format!("{}-{}", std::process::id(), timestamp::now_millis());
+        let mut tombstones = Vec::new();
+        for (n, form) in forms.iter().enumerate() {
+            let tombstone = self.dir.join(format!(".trash-{id}-{stamp}-{n}"));
+            sfs::rename_entry(form, &tombstone)?;
+            tombstones.push(tombstone);
+        }
+        for tombstone in &tombstones {
+            self.finish_tombstone(id, tombstone)?;
+        }
         Ok(())
     }
 
+    /// Whether anything of session `id` (live or set aside) is in the store.
+    pub fn has_any(&self, id: &str) -> bool {
+        self.anything_of(id)
+    }
+
+    fn anything_of(&self, id: &str) -> bool {
+        sfs::entry(&self.session_dir(id)).is_ok_and(|e| e.is_some())
+            || sfs::entry(&self.plain_path(id)).is_ok_and(|e| e.is_some())
+            || self.corrupt_of(id).map_or(true, |c| !c.is_empty())
+    }
+
     /// Keeps the `keep` most recently active sessions and deletes the rest,
-    /// skipping any a writer holds. With `dry_run`, only reports.
+    /// skipping any a writer holds; sessions set aside as corrupt count as
+    /// the oldest. Also removes snapshot directories whose session is gone.
+    /// With `dry_run`, only reports (taking no lock, writing nothing, so it
+    /// works on a read-only store).
     pub fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
-        self.ensure_dir()?;
-        let _store = self.store_lock()?;
-        if !dry_run {
+        let _store = if dry_run {
+            None
+        } else {
+            self.ensure_dir()?;
+            let lock = self.store_lock()?;
             self.sweep_leftovers();
-        }
+            Some(lock)
+        };
         let sessions = self.list()?.sessions;
         let mut report = CleanupReport {
             dry_run,
             ..CleanupReport::default()
         };
-        for (i, summary) in sessions.into_iter().enumerate() {
-            if (i as u64) < keep {
+        let mut kept = 0u64;
+        for summary in sessions {
+            if kept < keep {
+                kept += 1;
                 report.kept += 1;
                 continue;
             }
@@ -927,7 +1081,62 @@ impl Store {
                 }
             }
         }
+        for aside in self.corrupt()? {
+            if kept < keep {
+                kept += 1;
+                continue;
+            }
+            if dry_run {
+                report.deleted_corrupt.push(aside.path);
+                continue;
+            }
+            if let Some(lock) = Lock::try_exclusive(&self.lock_path(&aside.session_id))? {
+                self.bury(&aside.session_id, std::slice::from_ref(&aside.path))?;
+                if !self.anything_of(&aside.session_id) {
+                    lock.remove();
+                }
+                report.deleted_corrupt.push(aside.path);
+            }
+        }
+        report.orphaned_snapshots = self.orphaned_snapshots(dry_run)?;
         Ok(report)
+    }
+
+    /// Snapshot directories of sessions no longer in the store (left by a
+    /// delete of an older version), removed unless `dry_run`.
+    fn orphaned_snapshots(&self, dry_run: bool) -> Result<Vec<String>> {
+        let Some(root) = &self.options.snapshots_dir else {
+            return Ok(Vec::new());
+        };
+        let entries = match std::fs::read_dir(root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(root, &e)),
+        };
+        let mut orphans = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(id) = name.to_str().filter(|n| is_uuid(n)) else {
+                continue;
+            };
+            if self.anything_of(id) {
+                continue;
+            }
+            if dry_run {
+                orphans.push(id.to_string());
+                continue;
+            }
+            if let Some(lock) = Lock::try_exclusive(&self.lock_path(id))? {
+                if !self.anything_of(id) {
+                    let dir = root.join(id);
+                    sfs::remove_any(&dir).map_err(io(&dir))?;
+                    orphans.push(id.to_string());
+                }
+                lock.remove();
+            }
+        }
+        orphans.sort();
+        Ok(orphans)
     }
 
     // ----- branching ------------------------------------------------------
@@ -1065,25 +1274,24 @@ fn newer(path: &Path, format: u64) -> Error {
 
 fn read_summary(dir: &Path) -> Option<SummaryFile> {
     let mut bytes = Vec::new();
-    File::open(dir.join(SUMMARY))
-        .ok()?
+    sfs::open_regular(&dir.join(SUMMARY))
+        .ok()??
         .take(1 << 20)
         .read_to_end(&mut bytes)
         .ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
-fn write_summary(dir: &Path, summary: &SessionSummary, journal_bytes: u64) -> std::io::Result<()> {
+fn write_summary(dir: &Path, summary: &SessionSummary, journal_bytes: u64) -> Result<()> {
     let file = SummaryFile {
         format: journal::FORMAT,
         journal_bytes,
         summary: summary.clone(),
     };
-    let mut bytes = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
+    let mut bytes = serde_json::to_vec_pretty(&file)
+        .map_err(|e| Error::input(format!("cannot encode the summary: {e}")))?;
     bytes.push(b'\n');
-    let tmp = dir.join(format!("{SUMMARY}.tmp"));
-    std::fs::write(&tmp, &bytes)?;
-    std::fs::rename(&tmp, dir.join(SUMMARY))
+    sfs::write_atomic(&dir.join(SUMMARY), &bytes, Durability::Cache)
 }
 
 fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {

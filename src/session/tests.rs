@@ -297,7 +297,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
     assert_eq!(listed.len(), 5);
     assert_eq!(listed[0].id, made[6]);
     assert_eq!(listed[4].id, made[2]);
-    let snapshot = f.snapshots.show(&made[6], None).unwrap();
+    let snapshot = f.snapshots.show(&f.store, &made[6], None).unwrap();
     assert_eq!(snapshot.user_messages.len(), 2);
     assert_eq!(snapshot.messages.len(), 2);
     let restored: Vec<String> = snapshot
@@ -314,7 +314,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
         f.store.get(&as_session.session_id).unwrap().messages.len(),
         4
     );
-    f.snapshots.delete(&made[6], None).unwrap();
+    f.snapshots.delete(&f.store, &made[6], None).unwrap();
     assert_eq!(f.snapshots.list(&id).unwrap().len(), 4);
     f.store.delete(&id).unwrap();
     assert!(f.snapshots.list(&id).unwrap().is_empty());

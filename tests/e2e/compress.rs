@@ -744,3 +744,51 @@ fn session_errors_are_one_line_with_the_documented_codes() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["toolCalls"].as_array().unwrap().len(), 8);
 }
+
+#[test]
+fn the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal() {
+    let sandbox = Sandbox::new();
+    let (id, _) = stored_session(&sandbox);
+    let before = get_session(&sandbox, &id);
+    assert!(!before["toolCalls"].as_array().unwrap().is_empty());
+    let out = sandbox
+        .cmd("ollm-compress")
+        .args(["--session", &id, "--strategy", "truncate"])
+        .args(["--limit", "1700", "--preserve-recent", "300"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let snapshot = json(&out)["snapshotId"].as_str().unwrap().to_string();
+    let out = sandbox
+        .cmd("ollm-session")
+        .args(["snapshot", "restore", &snapshot, "--as-session"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let restored = get_session(&sandbox, json(&out)["sessionId"].as_str().unwrap());
+    assert_eq!(restored["messages"], before["messages"]);
+    assert_eq!(restored["toolCalls"], before["toolCalls"]);
+}
+
+#[test]
+fn an_unwritable_snapshot_is_a_warning_not_a_failed_turn() {
+    let sandbox = Sandbox::new();
+    let (id, _) = stored_session(&sandbox);
+    // The snapshot directory cannot be made: a file holds its place.
+    let blocked = sandbox.work.join("not-a-directory");
+    std::fs::write(&blocked, "x").unwrap();
+    let out = sandbox
+        .cmd("ollm-compress")
+        .env("OLLM_SNAPSHOTS_DIR", &blocked)
+        .args(["--session", &id, "--strategy", "truncate"])
+        .args(["--limit", "1700", "--preserve-recent", "300"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["status"], "compressed");
+    assert_eq!(v["snapshotId"], Value::Null);
+    let warning = v["snapshotWarning"].as_str().expect("a snapshotWarning");
+    assert!(warning.contains("not-a-directory"), "{warning}");
+    assert_eq!(v["compressionCount"], 1);
+}

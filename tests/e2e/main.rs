@@ -7,6 +7,7 @@ mod discover;
 mod examples;
 mod loopcheck;
 mod session;
+mod storage;
 mod support;
 
 mod bad_input;

@@ -650,3 +650,203 @@ fn loopcheck_state_writers_killed_at_random_keep_every_acknowledged_event() {
         "loopcheck soak: {killed} calls killed ({committed_by_killed} had already replaced the state), {seen} events kept"
     );
 }
+
+/// Everything below `dir` whose name marks it as left by a killed writer:
+/// temp files and directories, tombstones of deletes.
+fn leftovers_below(dir: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.contains(".ollm-tmp-")
+            || name.starts_with(".tmp-")
+            || name.starts_with(".trash-")
+            || name.contains(".tmp-")
+            || name.ends_with(".tmp")
+        {
+            found.push(entry.path().display().to_string());
+        }
+        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+            found.extend(leftovers_below(&entry.path()));
+        }
+    }
+    found
+}
+
+/// The snapshot ids of a session (empty when it has none or is gone).
+fn snapshot_ids(sb: &Sandbox, id: &str) -> Vec<String> {
+    let out = std_cmd(sb, "ollm-session")
+        .args(["snapshot", "list", id])
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Vec::new();
+    }
+    json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 11's soak: `delete`, `cleanup`, snapshot create, restore and
+/// delete, and record writers race each other and are killed with SIGKILL
+/// at random moments. After the next write: no acknowledged record is
+/// missing from a session that exists, no session is half deleted, no
+/// snapshot directory outlives its session, no temp file or tombstone is
+/// left. A few seconds by default; `OLLM_SOAK_ROUNDS` runs more rounds.
+#[test]
+fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half_done() {
+    let rounds: usize = std::env::var("OLLM_SOAK_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(12);
+    let sb = Sandbox::new();
+    let mut rng = Rng::from_env();
+    let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+    let mut sessions: Vec<String> = (0..5).map(|_| create_session(&sb)).collect();
+    let (mut kills, mut done) = (0, 0);
+    for round in 0..rounds {
+        while sessions.len() < 4 {
+            sessions.push(create_session(&sb));
+        }
+        let pick = |rng: &mut Rng, sessions: &[String]| {
+            sessions[rng.below(sessions.len() as u64) as usize].clone()
+        };
+        let mut writers = Vec::new();
+        for w in 0..2 {
+            let id = pick(&mut rng, &sessions);
+            let markers: Vec<String> = (0..200).map(|n| format!("<l{round}-w{w}-{n}>")).collect();
+            let pads = (0..200).map(|_| rng.below(3_000) as usize).collect();
+            writers.push(spawn_session_writer(
+                &sb,
+                &id,
+                markers,
+                pads,
+                Arc::clone(&acked),
+            ));
+        }
+        let mut others: Vec<Child> = Vec::new();
+        for _ in 0..4 {
+            let id = pick(&mut rng, &sessions);
+            let args: Vec<String> = match rng.below(6) {
+                0 => vec!["delete".into(), id],
+                1 => vec!["cleanup".into(), "--keep".into(), "3".into()],
+                2 => vec!["snapshot".into(), "create".into(), id],
+                3 | 4 => match snapshot_ids(&sb, &id).first() {
+                    Some(snap) if rng.below(2) == 0 => {
+                        vec!["snapshot".into(), "delete".into(), snap.clone()]
+                    }
+                    Some(snap) => vec![
+                        "snapshot".into(),
+                        "restore".into(),
+                        snap.clone(),
+                        "--as-session".into(),
+                    ],
+                    None => vec!["snapshot".into(), "create".into(), id],
+                },
+                _ => vec!["snapshot".into(), "create".into(), id],
+            };
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            others.push(spawn_quiet(&sb, "ollm-session", &args));
+        }
+        std::thread::sleep(Duration::from_millis(5 + rng.below(150)));
+        for mut child in others {
+            if child.try_wait().unwrap().is_none() {
+                kills += 1;
+            } else {
+                done += 1;
+            }
+            let _ = child.kill(); // SIGKILL
+            let _ = child.wait();
+        }
+        for mut writer in writers {
+            if writer.child.try_wait().unwrap().is_none() {
+                kills += 1;
+            } else {
+                done += 1;
+            }
+            let _ = writer.child.kill();
+            let _ = writer.child.wait();
+            writer.acks.join().unwrap();
+        }
+        let listed = json(&run_ok(&sb, "ollm-session", &["list"]));
+        sessions = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["sessionId"].as_str().unwrap().to_string())
+            .collect();
+    }
+    // The next write of each kind finishes or sweeps what kills left.
+    create_session(&sb);
+    let listed = json(&run_ok(&sb, "ollm-session", &["list"]));
+    let present: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect();
+    for id in &present {
+        run_ok(
+            &sb,
+            "ollm-session",
+            &["record", id, "--role", "user", "--text", "<after>"],
+        );
+        run_ok(&sb, "ollm-session", &["snapshot", "create", id]);
+    }
+    let acked = acked.lock().unwrap().clone();
+    eprintln!(
+        "lifecycle soak: {rounds} rounds, {kills} processes killed, {done} finished first, {} records acknowledged, {} sessions left",
+        acked.len(),
+        present.len()
+    );
+    assert!(kills > rounds, "only {kills} kills");
+    for id in &present {
+        let session = json(&run_ok(&sb, "ollm-session", &["get", id]));
+        let markers: HashSet<String> = markers_of(&session).into_iter().collect();
+        for (marker, owner) in &acked {
+            if owner == id {
+                assert!(
+                    markers.contains(marker),
+                    "acknowledged {marker} lost from {id}"
+                );
+            }
+        }
+        for snap in snapshot_ids(&sb, id) {
+            run_ok(
+                &sb,
+                "ollm-session",
+                &["snapshot", "show", &snap, "--session", id],
+            );
+        }
+    }
+    let snapshots_root = sb.ollm_home.join("context-snapshots");
+    let orphans: Vec<String> = std::fs::read_dir(&snapshots_root)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| !present.contains(name))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        orphans.is_empty(),
+        "snapshots outlived their session: {orphans:?}"
+    );
+    let data = sb.ollm_home.join("session-data");
+    let mut left = leftovers_below(&data);
+    left.extend(leftovers_below(&snapshots_root));
+    assert!(left.is_empty(), "left by killed writers: {left:?}");
+    let corrupt: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("corrupt"))
+        .collect();
+    assert!(corrupt.is_empty(), "sessions set aside: {corrupt:?}");
+}

@@ -58,6 +58,7 @@ pub fn watch(opts: Arc<Options>, wopts: &WatchOptions) -> Result<Stop> {
     let mut session = Session {
         opts: Arc::clone(&opts),
         limit_warned: false,
+        root_id: dir_id(&opts.root),
     };
     session.root_watched(&mut watcher)?;
     let mut tracker = Tracker::new(Arc::clone(&opts), &mut session.dirs(&mut watcher));
@@ -76,6 +77,15 @@ pub fn watch(opts: Arc<Options>, wopts: &WatchOptions) -> Result<Stop> {
 struct Session {
     opts: Arc<Options>,
     limit_warned: bool,
+    /// The root's device and inode when the watch began: a root removed,
+    /// moved away or replaced by another directory ends the watch.
+    root_id: Option<(u64, u64)>,
+}
+
+fn dir_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    meta.is_dir().then(|| (meta.dev(), meta.ino()))
 }
 
 /// Touched directories waiting for the debounce time to pass.
@@ -117,7 +127,14 @@ impl Session {
                     }
                     return Ok(stop);
                 }
-                Ok(Msg::Fs(Ok(event))) => self.note(&event, &mut pending),
+                Ok(Msg::Fs(Ok(event))) => {
+                    self.note(&event, &mut pending);
+                    if event.paths.iter().any(|p| p == &self.opts.root)
+                        && dir_id(&self.opts.root) != self.root_id
+                    {
+                        return self.root_gone(watcher, tracker, pending);
+                    }
+                }
                 Ok(Msg::Fs(Err(err))) => self.warn_watch_error(err),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
@@ -139,6 +156,31 @@ impl Session {
                 self.flush(watcher, tracker, batch)?;
             }
         }
+    }
+
+    /// Reports what changed, then the root itself as unlinked, and ends the
+    /// watch with an error: its watch went with the directory, so going on
+    /// would mean going silent.
+    fn root_gone(
+        &mut self,
+        watcher: &mut impl Watcher,
+        tracker: &mut Tracker,
+        pending: Pending,
+    ) -> Result<Stop> {
+        if pending.first.is_some() {
+            self.flush(watcher, tracker, pending)?;
+        }
+        let gone = Event::new(
+            EventKind::Unlink,
+            &self.opts.root,
+            Path::new(""),
+            EntryType::Directory,
+        );
+        io_util::print_json_line(&gone)?;
+        Err(Error::Io {
+            path: self.opts.root.clone(),
+            message: "the watched directory was removed, moved or replaced; the watch ended (start it again to watch the new one)".into(),
+        })
     }
 
     fn note(&mut self, event: &notify::Event, pending: &mut Pending) {

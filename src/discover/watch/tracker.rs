@@ -258,7 +258,9 @@ impl Tracker {
             let Ok(relative) = entry.path().strip_prefix(&self.opts.root) else {
                 continue;
             };
-            let kind = EntryType::of(file_type);
+            let Some(kind) = EntryType::of(file_type) else {
+                continue;
+            };
             if kind == EntryType::Directory
                 && self.enters(relative)
                 && !self.index.contains_key(relative)

@@ -5,7 +5,7 @@ mod cache;
 mod errors;
 mod listing;
 mod parity;
-mod watch;
+pub mod watch;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
