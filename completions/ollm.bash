@@ -40,6 +40,9 @@ _ollm() {
             ollm,session)
                 cmd="ollm__subcmd__session"
                 ;;
+            ollm,trust)
+                cmd="ollm__subcmd__trust"
+                ;;
             ollm__subcmd__compress,check)
                 cmd="ollm__subcmd__compress__subcmd__check"
                 ;;
@@ -170,7 +173,7 @@ _ollm() {
 
     case "${cmd}" in
         ollm)
-            opts="-h -V --config --list --help --version help config env loopcheck context compress session discover"
+            opts="-h -V --config --list --help --version help config trust env loopcheck context compress session discover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,7 +889,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__env__subcmd__run)
-            opts="-h --allow --deny --replace-defaults --no-scan-values --set --redact-output --config --help"
+            opts="-h --allow --deny --replace-defaults --no-scan-values --env-file --set --redact-output --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -897,6 +900,10 @@ _ollm() {
                     return 0
                     ;;
                 --deny)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --env-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1525,6 +1532,28 @@ _ollm() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__trust)
+            opts="-h --list --revoke --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --revoke)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -30,6 +30,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -s h -l help -d 'Print help (see
 complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "trust" -d 'Trust a workspace\'s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "loopcheck" -d 'Detect runaway loops in an agent\'s events'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep prioritized context entries and render them as system-prompt additions'
@@ -41,31 +42,36 @@ complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print h
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand trust" -l revoke -d 'Revoke trust in this workspace (exit 3 when it was not trusted)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand trust" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand trust" -l list -d 'List the trusted workspaces, as JSON; `current` says whether the configuration is still the one trusted'
+complete -c ollm -n "__fish_ollm_using_subcommand trust" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -s V -l version -d 'Print version'
-complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "run" -d 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found)'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "run" -d 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "report" -d 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed'
-complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "explain" -d 'Explain the decision for one variable name, as JSON'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "explain" -d 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l allow -d 'Also keep this variable (exact name, or a glob such as \'MYAPP_*\'). An exact name is kept even when its value looks like a credential' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l deny -d 'Also remove variables matching this glob (case-insensitive)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l set -d 'Set NAME=VALUE in the tool\'s environment (after sanitizing)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l env-file -d 'Set variables from this file in the tool\'s environment (after sanitizing): the dotenv format of docker and compose (NAME=VALUE lines, # comments, quotes). For values that must not appear on a command line. `-` reads stdin' -r
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l set -d 'Set NAME=VALUE in the tool\'s environment (after sanitizing; after --env-file). The value is on ollm-env\'s command line, which every local user can read (ps): use --env-file for a secret' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l replace-defaults -d 'Use only the configured and given lists, not the spec\'s defaults'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l replace-defaults -d 'Use only the configured and given lists: every built-in list (the spec\'s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l no-scan-values -d 'Do not remove variables because of what their value looks like'
-complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l redact-output -d 'Replace removed secret values and credential-shaped text in the tool\'s stdout and stderr with [REDACTED]'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l redact-output -d 'Replace removed secret values and credential-shaped text in the tool\'s stdout and stderr with [REDACTED]. Encoded forms (base64, hex) are not recognised'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l allow -d 'Also keep this variable (exact name, or a glob such as \'MYAPP_*\'). An exact name is kept even when its value looks like a credential' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l deny -d 'Also remove variables matching this glob (case-insensitive)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l replace-defaults -d 'Use only the configured and given lists, not the spec\'s defaults'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l replace-defaults -d 'Use only the configured and given lists: every built-in list (the spec\'s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -l no-scan-values -d 'Do not remove variables because of what their value looks like'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from report" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l allow -d 'Also keep this variable (exact name, or a glob such as \'MYAPP_*\'). An exact name is kept even when its value looks like a credential' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l deny -d 'Also remove variables matching this glob (case-insensitive)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l replace-defaults -d 'Use only the configured and given lists, not the spec\'s defaults'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l replace-defaults -d 'Use only the configured and given lists: every built-in list (the spec\'s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -l no-scan-values -d 'Do not remove variables because of what their value looks like'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F

@@ -26,6 +26,6 @@ pub fn error(message: impl std::fmt::Display) {
 }
 
 fn emit(message: &str) {
-    let line = crate::io_util::one_line(&crate::env::secrets::scrub_message(message));
+    let line = crate::io_util::one_line(&crate::redact::scrub_message(message));
     let _ = writeln!(std::io::stderr().lock(), "{}: {line}", program());
 }

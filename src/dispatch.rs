@@ -57,6 +57,11 @@ pub enum Command {
     /// Print the effective shared configuration, or every key with its origin.
     #[command(after_help = footer("  ollm config\n  ollm config --show-origin"))]
     Config(ConfigArgs),
+    /// Trust a workspace's .ollm/ as it is now (its configuration may then
+    /// weaken safety, its context entries reach the prompt), list trusted
+    /// workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it.
+    #[command(after_help = footer(crate::trust_cli::EXAMPLES))]
+    Trust(crate::trust_cli::TrustArgs),
     #[command(external_subcommand)]
     External(Vec<OsString>),
 }
@@ -208,6 +213,7 @@ pub fn main() -> Result<ExitCode> {
             config::show(cli.global.config.clone(), &args)?;
             Ok(ExitCode::Success)
         }
+        Some(Command::Trust(args)) => crate::trust_cli::run(&args),
         Some(Command::External(argv)) => {
             let (name, rest) = argv
                 .split_first()

@@ -19,7 +19,9 @@ pub mod lock;
 pub mod loopcheck;
 pub mod paths;
 pub mod programs;
+pub mod redact;
 pub mod session;
 pub mod timestamp;
+pub mod trust_cli;
 
 pub use error::{Error, ExitCode, Result};

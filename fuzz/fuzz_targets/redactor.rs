@@ -2,7 +2,7 @@
 //! into reads: any split gives the same bytes as one read.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use ollm::env::redact::Redactor;
+use ollm::redact::Redactor;
 
 fuzz_target!(|input: (Vec<u8>, Vec<u8>)| {
     let (data, cuts) = input;

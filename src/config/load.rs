@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::Config;
+use super::trust::{self, Workspace};
 use crate::error::{Error, Result};
 use crate::{diag, paths};
 
@@ -59,7 +60,21 @@ pub struct LoadOptions {
 pub struct Loaded {
     pub config: Config,
     pub origins: BTreeMap<String, Origin>,
+    /// Keys of an untrusted workspace's configuration that were not applied.
+    pub ignored: Vec<Ignored>,
+    /// The workspace found above the working directory, if any.
+    pub workspace: Option<Workspace>,
     tree: Value,
+}
+
+/// A key of an untrusted workspace's configuration that was not applied.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Ignored {
+    pub key: String,
+    pub value: Value,
+    pub file: PathBuf,
+    /// Why it was ignored, and how to trust the workspace.
+    pub why: String,
 }
 
 /// One row of `config --show-origin`.
@@ -68,6 +83,9 @@ pub struct OriginRow {
     pub key: String,
     pub value: Value,
     pub origin: String,
+    /// Set on the row of a value that was not applied, saying why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<String>,
 }
 
 impl Loaded {
@@ -83,8 +101,19 @@ impl Loaded {
                     .get(&key)
                     .map(|o| o.to_string())
                     .unwrap_or_else(|| Origin::Default.to_string());
-                OriginRow { key, value, origin }
+                OriginRow {
+                    key,
+                    value,
+                    origin,
+                    ignored: None,
+                }
             })
+            .chain(self.ignored.iter().map(|ignored| OriginRow {
+                key: ignored.key.clone(),
+                value: ignored.value.clone(),
+                origin: format!("ignored:file:{}", ignored.file.display()),
+                ignored: Some(ignored.why.clone()),
+            }))
             .collect()
     }
 
@@ -105,11 +134,13 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
-    if let Some(workspace) = paths::find_workspace_dir(&start) {
-        let file = workspace.join("config.yaml");
-        if file.exists() {
-            layers.apply_file(&file)?;
-        }
+    // The one place workspace trust is applied: an untrusted workspace's
+    // configuration may only make things stricter.
+    let workspace = trust::find(&start)?;
+    if let Some(ws) = &workspace
+        && let (Some(file), Some(text)) = (&ws.config_file, &ws.config_text)
+    {
+        layers.apply_workspace(text, file, ws)?;
     }
     layers.apply_env()?;
     if let Some(file) = &options.config_file {
@@ -123,7 +154,9 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
         layers.merge(&layer, &origin);
     }
 
-    layers.finish()
+    let mut loaded = layers.finish()?;
+    loaded.workspace = workspace;
+    Ok(loaded)
 }
 
 /// The configuration one YAML text gives on top of the defaults, with no
@@ -147,6 +180,7 @@ struct Layers {
     defaults: Value,
     tree: Value,
     origins: BTreeMap<String, Origin>,
+    ignored: Vec<Ignored>,
 }
 
 impl Layers {
@@ -157,6 +191,7 @@ impl Layers {
             tree: defaults.clone(),
             defaults,
             origins: BTreeMap::new(),
+            ignored: Vec::new(),
         })
     }
 
@@ -173,6 +208,8 @@ impl Layers {
         Ok(Loaded {
             config,
             origins: self.origins,
+            ignored: self.ignored,
+            workspace: None,
             tree: self.tree,
         })
     }
@@ -190,8 +227,56 @@ impl Layers {
         self.apply_text(&text, &Origin::File(path.to_path_buf()))
     }
 
+    /// Applies a workspace's configuration: all of it when the workspace is
+    /// trusted, otherwise only what makes things stricter (see `trust`).
+    fn apply_workspace(&mut self, text: &str, file: &Path, workspace: &Workspace) -> Result<()> {
+        let origin = Origin::File(file.to_path_buf());
+        let Some(mut layer) = self.parse_layer(text, &origin)? else {
+            return Ok(());
+        };
+        if !workspace.trusted {
+            let mut leaves = Vec::new();
+            collect_leaves(&layer, String::new(), &mut leaves);
+            let mut known = Vec::new();
+            collect_leaves(&self.defaults, String::new(), &mut known);
+            for (key, value) in leaves {
+                if !known.iter().any(|(k, _)| *k == key) {
+                    continue;
+                }
+                let current = lookup(&self.tree, &key).cloned().unwrap_or(Value::Null);
+                match trust::filter_value(&key, &current, &value) {
+                    Ok(applied) => insert_path(&mut layer, &key, applied),
+                    Err(why) => {
+                        remove_path(&mut layer, &key);
+                        let why = format!(
+                            "the workspace is not trusted and this {why}; if you trust it: {}",
+                            workspace.trust_hint()
+                        );
+                        diag::warn(format!("{}: ignoring `{key}`: {why}", file.display()));
+                        self.ignored.push(Ignored {
+                            key,
+                            value,
+                            file: file.to_path_buf(),
+                            why,
+                        });
+                    }
+                }
+            }
+        }
+        self.merge(&layer, &origin);
+        Ok(())
+    }
+
     /// Parses, type-checks and merges one YAML layer.
     fn apply_text(&mut self, text: &str, origin: &Origin) -> Result<()> {
+        if let Some(layer) = self.parse_layer(text, origin)? {
+            self.merge(&layer, origin);
+        }
+        Ok(())
+    }
+
+    /// Parses and type-checks one YAML layer (`None`: an empty document).
+    fn parse_layer(&mut self, text: &str, origin: &Origin) -> Result<Option<Value>> {
         let name = describe_origin(origin);
         super::depth::check(text, &name)?;
         let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
@@ -205,7 +290,7 @@ impl Layers {
             ))
         })?;
         if yaml.is_null() {
-            return Ok(());
+            return Ok(None);
         }
         let layer: Value = serde_json::to_value(&yaml).map_err(|e| {
             Error::Config(format!(
@@ -218,8 +303,7 @@ impl Layers {
             )));
         }
         self.check_types(&layer, origin)?;
-        self.merge(&layer, origin);
-        Ok(())
+        Ok(Some(layer))
     }
 
     /// Type-checks one layer against the schema, naming the key and what was
@@ -407,6 +491,27 @@ fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>)
             }
         }
         leaf => out.push((prefix, leaf.clone())),
+    }
+}
+
+fn lookup<'a>(root: &'a Value, key: &str) -> Option<&'a Value> {
+    key.split('.')
+        .try_fold(root, |node, segment| node.get(segment))
+}
+
+fn remove_path(root: &mut Value, key: &str) {
+    let (parent, last) = match key.rsplit_once('.') {
+        Some((parent, last)) => (Some(parent), last),
+        None => (None, key),
+    };
+    let node = match parent {
+        Some(parent) => parent
+            .split('.')
+            .try_fold(&mut *root, |node, segment| node.get_mut(segment)),
+        None => Some(root),
+    };
+    if let Some(Value::Object(map)) = node {
+        map.remove(last);
     }
 }
 

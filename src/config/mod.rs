@@ -4,9 +4,10 @@
 mod depth;
 mod load;
 mod schema;
+pub mod trust;
 
 pub use load::{
-    FlagOverride, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load, parse_text,
+    FlagOverride, Ignored, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load, parse_text,
 };
 pub use schema::*;
 
@@ -46,9 +47,13 @@ pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
     let mut text = String::new();
     for row in rows {
         text.push_str(&format!(
-            "{:<width$}  {} = {}\n",
+            "{:<width$}  {} = {}",
             row.origin, row.key, row.value
         ));
+        if let Some(why) = &row.ignored {
+            text.push_str(&format!("  (ignored: {why})"));
+        }
+        text.push('\n');
     }
     io_util::print_text(&text)
 }

@@ -205,57 +205,20 @@ impl Default for FileDiscoveryConfig {
     }
 }
 
-/// The spec's default allow list (exact names, and `LC_*`).
-pub const DEFAULT_ALLOW: &[&str] = &["PATH", "HOME", "USER", "SHELL", "TERM", "LANG", "LC_*"];
-
-/// The spec's default deny patterns.
-pub const DEFAULT_DENY: &[&str] = &[
-    "*_KEY",
-    "*_SECRET",
-    "*_TOKEN",
-    "*_PASSWORD",
-    "*_CREDENTIAL",
-    "AWS_*",
-    "GITHUB_*",
-];
-
-/// Deny patterns beyond the spec's, on by default (like the spec's own, they
-/// are dropped by `replaceDefaults`). The spec's seven globs miss common
-/// credential names: `PGPASSWORD`, `MYSQL_PWD`, `*_CREDENTIALS`, bare
-/// `SECRET`/`TOKEN`/`PASSWORD`, webhook URLs and DSNs.
-pub const EXTENDED_DENY: &[&str] = &[
-    "*PASSWORD*",
-    "*PASSWD*",
-    "*_PASS",
-    "*_PWD",
-    "PGPASS*",
-    "*SECRET*",
-    "*TOKEN",
-    "*_TOKEN_*",
-    "*_KEY_ID",
-    "*APIKEY*",
-    "*_API_KEY*",
-    "*ACCESS_KEY*",
-    "*PRIVATE_KEY*",
-    "*CREDENTIAL*",
-    "*_DSN",
-    "*WEBHOOK*",
-    "*_AUTH",
-    "*COOKIE*",
-    "*CONNECTION_STRING*",
-    "*_SAS",
-];
+/// The built-in lists live with the credential patterns, in the base
+/// `redact` module; they are named here for the configuration's readers.
+pub use crate::redact::{CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct EnvironmentConfig {
-    /// Names (or case-insensitive globs) always passed to tools. Extends the
-    /// spec's defaults unless `replaceDefaults` is true.
+    /// Names (or case-insensitive globs) always passed to tools, in addition
+    /// to the built-in allow list unless `replaceDefaults` is true.
     pub allow_list: Vec<String>,
-    /// Case-insensitive globs never passed to tools. Extends the spec's
-    /// defaults unless `replaceDefaults` is true.
+    /// Case-insensitive globs never passed to tools, in addition to the
+    /// built-in deny lists unless `replaceDefaults` is true.
     pub deny_patterns: Vec<String>,
-    /// Use `allowList` and `denyPatterns` alone, without the spec's defaults.
+    /// Use `allowList` and `denyPatterns` alone, without any built-in list.
     pub replace_defaults: bool,
     /// Remove variables whose value looks like a credential, whatever the name.
     pub scan_values: bool,
@@ -264,8 +227,8 @@ pub struct EnvironmentConfig {
 impl Default for EnvironmentConfig {
     fn default() -> Self {
         EnvironmentConfig {
-            allow_list: DEFAULT_ALLOW.iter().map(|s| s.to_string()).collect(),
-            deny_patterns: DEFAULT_DENY.iter().map(|s| s.to_string()).collect(),
+            allow_list: Vec::new(),
+            deny_patterns: Vec::new(),
             replace_defaults: false,
             scan_values: true,
         }

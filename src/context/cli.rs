@@ -9,6 +9,7 @@ use super::entry::{Source, parse_ttl, validate_key};
 use super::file;
 use super::store::{NewEntry, render_prompt};
 use crate::cli::{GlobalOpts, footer};
+use crate::config::trust::{self, Workspace};
 use crate::config::{self, ConfigArgs};
 use crate::error::{Error, ExitCode, Result};
 use crate::io_util;
@@ -27,7 +28,9 @@ const EXAMPLES: &str = r#"  ollm-context add project-rules "Use tabs, never spac
 /// --session ID the session's $OLLM_HOME/context/ID.json, or the file named
 /// by --file. Writers take an exclusive lock and replace the file
 /// atomically, so hooks and the user can change it at the same time.
-/// Entries whose TTL has passed drop out of list, get and prompt.
+/// Entries whose TTL has passed drop out of list, get and prompt. A
+/// workspace's entries reach `prompt` only once the workspace is trusted
+/// (`ollm trust`); a .ollm/ that `add` creates is trusted as it is created.
 #[derive(Debug, Parser)]
 #[command(name = "ollm-context", version, after_help = footer(EXAMPLES))]
 pub struct Cli {
@@ -125,16 +128,38 @@ pub struct AddArgs {
     pub ttl: Option<Duration>,
 }
 
+/// The store a command uses, and for the workspace's store, the workspace.
+struct Located {
+    path: PathBuf,
+    /// `Some` for the workspace store: the workspace, if one exists yet.
+    workspace: Option<Option<Workspace>>,
+}
+
 impl StoreArgs {
     fn path(&self) -> Result<PathBuf> {
+        Ok(self.locate()?.path)
+    }
+
+    fn locate(&self) -> Result<Located> {
         if let Some(path) = &self.file {
-            return Ok(path.clone());
+            return Ok(Located {
+                path: path.clone(),
+                workspace: None,
+            });
         }
         if let Some(id) = &self.session {
-            return file::session_store(id);
+            return Ok(Located {
+                path: file::session_store(id)?,
+                workspace: None,
+            });
         }
         let cwd = std::env::current_dir().map_err(|e| Error::io(".", &e))?;
-        Ok(file::workspace_store(&cwd))
+        // Refuses a .ollm/ owned by another user.
+        let workspace = trust::find(&cwd)?;
+        Ok(Located {
+            path: file::workspace_store(&cwd),
+            workspace: Some(workspace),
+        })
     }
 }
 
@@ -172,7 +197,17 @@ pub fn main() -> Result<ExitCode> {
         Command::Config(args) => {
             config::show(cli.global.config.clone(), &args)?;
         }
-        Command::Add(args) => add(&cli.store.path()?, args)?,
+        Command::Add(args) => {
+            let located = cli.store.locate()?;
+            add(&located.path, args)?;
+            if let Some(None) = located.workspace {
+                // This add created the workspace's .ollm/: it is the user's own.
+                let cwd = std::env::current_dir().map_err(|e| Error::io(".", &e))?;
+                if let Some(created) = trust::find(&cwd)? {
+                    trust::trust_workspace(&created)?;
+                }
+            }
+        }
         Command::Remove { key, missing_ok } => {
             let found = file::update(&cli.store.path()?, |store| Ok(store.remove(&key, now)))?;
             if !found && !missing_ok {
@@ -199,8 +234,21 @@ pub fn main() -> Result<ExitCode> {
             }
         }
         Command::Prompt { json } => {
-            let store = file::read(&cli.store.path()?)?;
-            let ordered = store.prompt_order(now);
+            let located = cli.store.locate()?;
+            let store = file::read(&located.path)?;
+            let mut ordered = store.prompt_order(now);
+            if let Some(Some(workspace)) = &located.workspace
+                && !workspace.trusted
+                && !ordered.is_empty()
+            {
+                crate::diag::warn(format!(
+                    "{}: {} context entries left out of the prompt: the workspace is not trusted; if you trust it: {}",
+                    located.path.display(),
+                    ordered.len(),
+                    workspace.trust_hint()
+                ));
+                ordered.clear();
+            }
             if json {
                 io_util::print_json(&ordered)?;
             } else {

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use clap::{Args, Parser, Subcommand};
 
 use super::policy::{ExtraRules, Policy};
-use super::{report, run};
+use super::{dotenv, report, run};
 use crate::cli::{GlobalOpts, footer};
 use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
 use crate::error::{Error, ExitCode, Result};
@@ -22,12 +22,16 @@ const EXAMPLES: &str =
 /// Run a tool with secrets stripped from its environment.
 ///
 /// A variable is kept when the allow list names it exactly; otherwise it is
-/// removed when its value looks like a credential (private keys, AWS key ids,
-/// GitHub/Slack/Stripe/`sk-` tokens, JWTs, URLs with a password); otherwise
-/// kept when an allow glob matches; otherwise removed when a deny glob
-/// matches; otherwise kept. Patterns are case-insensitive globs. Lists from
-/// configuration and flags extend the spec's defaults; `--replace-defaults`
-/// (or `services.environment.replaceDefaults: true`) uses them alone.
+/// removed when its value looks like a credential (private keys, cloud and
+/// forge tokens, JWTs, URLs with a password, password parameters);
+/// otherwise kept when an allow glob matches; otherwise removed when a deny
+/// glob matches (a path-valued variable such as PASSWORD_STORE_DIR is spared
+/// the built-in extended globs); otherwise kept. Patterns are
+/// case-insensitive globs. Lists from configuration and flags extend the
+/// built-in lists; `--replace-defaults` (or
+/// `services.environment.replaceDefaults: true`) uses them alone.
+///
+/// Without --redact-output, ollm-env replaces itself with the tool (exec).
 #[derive(Debug, Parser)]
 #[command(name = "ollm-env", version, after_help = footer(EXAMPLES))]
 pub struct Cli {
@@ -40,9 +44,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run CMD with the sanitized environment; its exit code passes through
-    /// (128+N if it dies of signal N; 127 if CMD is not found).
+    /// (128+N if it dies of signal N; 127 if CMD is not found, 126 if it
+    /// cannot be executed).
     #[command(after_help = footer("  ollm-env run -- env
-  ollm-env run --redact-output -- sh -c 'echo $DATABASE_URL'
+  ollm-env run --allow DATABASE_URL --redact-output -- sh -c 'echo $DATABASE_URL'
+  ollm-env run --env-file .env.test -- npm test
   ollm-env run --deny 'STRIPE_*' --allow DATABASE_URL -- ./migrate"))]
     Run(RunArgs),
     /// Print, as JSON, every variable name kept and removed with the rule that
@@ -50,8 +56,10 @@ pub enum Command {
     #[command(after_help = footer("  ollm-env report | jq '.removed[].name'
   ollm-env report --deny 'MY_*'"))]
     Report(PolicyArgs),
-    /// Explain the decision for one variable name, as JSON.
+    /// Explain the decision for one variable name, as JSON, and for a
+    /// removed one how to pass it anyway.
     #[command(after_help = footer("  ollm-env explain GITHUB_TOKEN
+  ollm-env explain DATABASE_URL
   ollm-env explain --allow DATABASE_URL DATABASE_URL"))]
     Explain {
         /// The variable name.
@@ -74,7 +82,10 @@ pub struct PolicyArgs {
     /// Also remove variables matching this glob (case-insensitive).
     #[arg(long, value_name = "PATTERN")]
     pub deny: Vec<String>,
-    /// Use only the configured and given lists, not the spec's defaults.
+    /// Use only the configured and given lists: every built-in list (the
+    /// spec's allow and deny lists, the extended and the connection-string
+    /// deny lists) is dropped. Values are still checked unless
+    /// --no-scan-values.
     #[arg(long)]
     pub replace_defaults: bool,
     /// Do not remove variables because of what their value looks like.
@@ -86,11 +97,20 @@ pub struct PolicyArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
-    /// Set NAME=VALUE in the tool's environment (after sanitizing).
+    /// Set variables from this file in the tool's environment (after
+    /// sanitizing): the dotenv format of docker and compose (NAME=VALUE
+    /// lines, # comments, quotes). For values that must not appear on a
+    /// command line. `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    pub env_file: Vec<String>,
+    /// Set NAME=VALUE in the tool's environment (after sanitizing; after
+    /// --env-file). The value is on ollm-env's command line, which every
+    /// local user can read (ps): use --env-file for a secret.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_assignment)]
     pub set: Vec<(String, String)>,
     /// Replace removed secret values and credential-shaped text in the tool's
-    /// stdout and stderr with [REDACTED].
+    /// stdout and stderr with [REDACTED]. Encoded forms (base64, hex) are
+    /// not recognised.
     #[arg(long)]
     pub redact_output: bool,
     /// The command and its arguments.
@@ -163,12 +183,17 @@ pub fn main() -> Result<ExitCode> {
                 .command
                 .split_first()
                 .ok_or_else(|| Error::usage("no command given (try --help)"))?;
+            let mut set = Vec::new();
+            for file in &args.env_file {
+                set.extend(dotenv::read(file)?);
+            }
+            set.extend(args.set);
             run::run(
                 &policy,
                 &run::RunRequest {
                     program: program.clone(),
                     args: rest.to_vec(),
-                    set: args.set,
+                    set,
                     redact_output: args.redact_output,
                 },
             )

@@ -2,10 +2,10 @@
 //! (Requirement 7, Properties 25–28).
 
 pub mod cli;
+pub mod dotenv;
 pub mod policy;
-pub mod redact;
 pub mod report;
 pub mod run;
-pub mod secrets;
+mod signals;
 
 pub use policy::{Decision, ExtraRules, Policy, Reason};

@@ -2,15 +2,17 @@
 //!
 //! A variable is kept when an exact allow-list name matches it; otherwise it
 //! is removed when its value looks like a credential; otherwise kept when an
-//! allow glob matches; otherwise removed when a deny glob matches; otherwise
-//! kept. All names match case-insensitively.
+//! allow glob matches; otherwise removed when a spec or user deny glob
+//! matches; otherwise kept when it names a path and its value is one;
+//! otherwise removed when a built-in extended or connection-string glob
+//! matches; otherwise kept. All names match case-insensitively.
 
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
-use super::secrets;
-use crate::config::{DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, EnvironmentConfig};
+use crate::config::EnvironmentConfig;
 use crate::diag;
+use crate::redact::{self, CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
 
 /// Why a variable is kept or removed. Never holds a value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -24,6 +26,9 @@ pub enum Reason {
     DenyPattern(String),
     /// Its value has the shape of a credential of this kind.
     SecretValue(String),
+    /// Its name says it holds a path, and its value is one: a path to a
+    /// credential file is not itself a secret.
+    PathValue,
     /// Matched no deny pattern.
     NoDenyMatch,
     /// Set explicitly with `--set`.
@@ -37,6 +42,7 @@ impl std::fmt::Display for Reason {
             Reason::AllowPattern(p) => write!(f, "allow list pattern {p}"),
             Reason::DenyPattern(p) => write!(f, "deny pattern {p}"),
             Reason::SecretValue(kind) => write!(f, "value looks like a credential ({kind})"),
+            Reason::PathValue => write!(f, "value is a path (to a file, not a secret)"),
             Reason::NoDenyMatch => write!(f, "matches no deny pattern"),
             Reason::SetByFlag => write!(f, "set by --set"),
         }
@@ -90,14 +96,7 @@ impl Patterns {
 }
 
 fn compile(text: &str) -> Result<Glob, String> {
-    if text.is_empty() {
-        return Err("empty pattern".into());
-    }
-    GlobBuilder::new(text)
-        .case_insensitive(true)
-        .literal_separator(false)
-        .build()
-        .map_err(|e| e.to_string())
+    redact::compile_glob(text)
 }
 
 fn is_glob(text: &str) -> bool {
@@ -110,6 +109,9 @@ pub struct Policy {
     allow_names: Vec<String>,
     allow_patterns: Patterns,
     deny: Patterns,
+    /// The built-in extended and connection-string globs (empty with
+    /// `replaceDefaults`), which a path-valued variable is exempt from.
+    builtin_deny: Patterns,
     scan_values: bool,
 }
 
@@ -127,16 +129,20 @@ impl Policy {
     }
 
     /// Builds the policy from configuration and flags. User lists extend the
-    /// spec's defaults unless `replaceDefaults` is set. An invalid pattern is
+    /// built-in lists unless `replaceDefaults` is set, which drops every one
+    /// of them (the spec's allow and deny lists, the extended and the
+    /// connection-string deny lists). An invalid pattern is
     /// dropped with a warning; if that leaves a deny list without the spec's
     /// defaults, the defaults are used (Requirement 10.5).
     pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules) -> Policy {
         let mut allow: Vec<String> = Vec::new();
         let mut deny: Vec<String> = Vec::new();
+        let mut builtin: Vec<String> = Vec::new();
         if !config.replace_defaults {
             allow.extend(DEFAULT_ALLOW.iter().map(|s| s.to_string()));
             deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
-            deny.extend(EXTENDED_DENY.iter().map(|s| s.to_string()));
+            builtin.extend(EXTENDED_DENY.iter().map(|s| s.to_string()));
+            builtin.extend(CONNECTION_DENY.iter().map(|s| s.to_string()));
         }
         allow.extend(config.allow_list.iter().cloned());
         allow.extend(extra.allow.iter().cloned());
@@ -166,6 +172,7 @@ impl Policy {
             allow_names: names,
             allow_patterns: Patterns::build(&globs).unwrap_or_else(|_| empty_patterns()),
             deny: Patterns::build(&deny).unwrap_or_else(|_| default_deny_patterns()),
+            builtin_deny: Patterns::build(&builtin).unwrap_or_else(|_| default_deny_patterns()),
             scan_values: config.scan_values,
         }
     }
@@ -181,7 +188,7 @@ impl Policy {
         }
         if let Some(kind) = self
             .scan_values
-            .then(|| secrets::credential_kind(value))
+            .then(|| redact::credential_kind(value))
             .flatten()
         {
             return Decision::Remove(Reason::SecretValue(kind.to_string()));
@@ -190,6 +197,12 @@ impl Policy {
             return Decision::Keep(Reason::AllowPattern(pattern.to_string()));
         }
         if let Some(pattern) = self.deny.first_match(name) {
+            return Decision::Remove(Reason::DenyPattern(pattern.to_string()));
+        }
+        if let Some(pattern) = self.builtin_deny.first_match(name) {
+            if redact::is_path_value(name, value) {
+                return Decision::Keep(Reason::PathValue);
+            }
             return Decision::Remove(Reason::DenyPattern(pattern.to_string()));
         }
         Decision::Keep(Reason::NoDenyMatch)
@@ -203,9 +216,10 @@ impl Policy {
             || self.allow_patterns.first_match(name).is_some()
     }
 
-    /// Whether the name alone matches a deny pattern.
+    /// Whether the name alone matches a deny pattern (a built-in extended
+    /// one spares a path-valued variable: see [`Reason::PathValue`]).
     pub fn is_denied(&self, name: &str) -> bool {
-        self.deny.first_match(name).is_some()
+        self.deny.first_match(name).is_some() || self.builtin_deny.first_match(name).is_some()
     }
 
     /// The sanitized copy of `env`: only the kept variables, in input order.
@@ -304,6 +318,7 @@ mod tests {
             "PGPASSWORD",
             "MYSQL_PWD",
             "GOOGLE_APPLICATION_CREDENTIALS",
+            "DATABASE_URL",
             "SECRET",
             "TOKEN",
             "SLACK_WEBHOOK_URL",
@@ -361,6 +376,32 @@ mod tests {
                 .is_removed()
         );
         assert!(!policy.decide("MY_TOKEN", "x").is_removed());
+    }
+
+    #[test]
+    fn replace_defaults_drops_every_builtin_list() {
+        let config = EnvironmentConfig {
+            replace_defaults: true,
+            ..EnvironmentConfig::default()
+        };
+        let extra = ExtraRules {
+            allow: vec![],
+            deny: vec!["BLOCKED_*".into()],
+        };
+        let policy = Policy::from_config(&config, &extra);
+        for name in ["MY_API_TOKEN", "DB_PASSWORD", "DATABASE_URL", "AWS_REGION"] {
+            assert!(!policy.decide(name, "plain").is_removed(), "{name}");
+        }
+        assert!(policy.decide("BLOCKED_X", "plain").is_removed());
+    }
+
+    #[test]
+    fn a_path_to_a_credential_file_is_kept_and_a_password_is_not() {
+        let policy = Policy::defaults();
+        let kept = policy.decide("PASSWORD_STORE_DIR", "/home/u/.password-store");
+        assert_eq!(kept, Decision::Keep(Reason::PathValue));
+        assert!(policy.decide("PASSWORD_STORE_DIR", "hunter22").is_removed());
+        assert!(policy.decide("GITHUB_TOKEN_PATH", "/x").is_removed());
     }
 
     #[test]

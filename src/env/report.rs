@@ -66,6 +66,9 @@ pub struct Explanation {
     #[serde(flatten)]
     pub reason: Reason,
     pub why: String,
+    /// For a removed variable: how to pass it to a tool anyway.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub how_to_allow: Option<String>,
 }
 
 /// Explains the decision for one name, using its current value if it is set
@@ -73,11 +76,19 @@ pub struct Explanation {
 pub fn explain(policy: &Policy, name: &str) -> Explanation {
     let value = std::env::var_os(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
     let decision = policy.decide(name, value.as_deref().unwrap_or(""));
+    let how_to_allow = decision.is_removed().then(|| {
+        format!(
+            "name it exactly: ollm env run --allow {name} -- CMD, or add {name} to \
+             services.environment.allowList in $OLLM_HOME/config.yaml (an exact name \
+             is kept even when its value looks like a credential)"
+        )
+    });
     Explanation {
         name: name.to_string(),
         present: value.is_some(),
         kept: !decision.is_removed(),
         why: decision.reason().to_string(),
         reason: decision.reason().clone(),
+        how_to_allow,
     }
 }

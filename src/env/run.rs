@@ -1,40 +1,59 @@
-//! `ollm-env run`: start a tool with the sanitized environment, forward
-//! termination signals to it, and pass its exit status through.
+//! `ollm-env run`: start a tool with the sanitized environment.
+//!
+//! Without `--redact-output`, `ollm-env` replaces itself with the tool
+//! (exec): nothing that holds the original environment stays between the
+//! caller and the tool, and its exit status and signals are its own.
+//! With `--redact-output` a supervisor must stay, to read the tool's output.
+//! It makes itself unreadable to the tool (not dumpable: `/proc/PID/environ`,
+//! `/proc/PID/mem` and `/proc/PID/fd` are closed to the same user), wipes the
+//! removed values from its own environment block, has the kernel kill the
+//! tool if it dies (parent-death signal), and forwards every catchable
+//! signal (see `signals`). What remains in the supervisor: the removed
+//! values, in its heap, for the redactor to match; only a process allowed to
+//! trace it (root with CAP_SYS_PTRACE) can read them.
 
-use std::ffi::OsString;
+use std::ffi::{CStr, OsString};
 use std::io::{Read, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
-
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-use signal_hook::iterator::Signals;
 
 use super::policy::Policy;
-use super::redact::Redactor;
+use super::signals;
 use crate::error::{Error, ExitCode, Result};
+use crate::redact::Redactor;
 
 pub struct RunRequest {
     pub program: OsString,
     pub args: Vec<OsString>,
-    /// Variables set explicitly for the child, after sanitizing.
+    /// Variables set explicitly for the child (`--env-file`, `--set`),
+    /// after sanitizing.
     pub set: Vec<(String, String)>,
     pub redact_output: bool,
 }
 
-/// Runs the child and returns its exit code (128+N if it died of signal N).
+/// Runs the tool. Without redaction this only returns on failure to start
+/// it; otherwise it returns the tool's exit code (128+N if it died of
+/// signal N).
 pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     let mut kept: Vec<(OsString, OsString)> = Vec::new();
+    let mut removed_names: Vec<OsString> = Vec::new();
     let mut removed_values: Vec<String> = Vec::new();
     for (name, value) in std::env::vars_os() {
         let name_text = String::from_utf8_lossy(name.as_bytes()).into_owned();
         let value_text = String::from_utf8_lossy(value.as_bytes()).into_owned();
         if policy.decide(&name_text, &value_text).is_removed() {
             removed_values.push(value_text);
+            removed_names.push(name);
         } else {
             kept.push((name, value));
+        }
+    }
+    for (name, value) in &request.set {
+        // A value given for the tool is passed, but a secret one is still
+        // not to be printed.
+        if policy.decide(name, value).is_removed() {
+            removed_values.push(value.clone());
         }
     }
 
@@ -43,26 +62,52 @@ pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     for (name, value) in &request.set {
         command.env(name, value);
     }
-    if request.redact_output {
-        command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    }
-
     let program = request.program.to_string_lossy().into_owned();
+    if !request.redact_output {
+        let err = command.exec();
+        return Err(spawn_error(&program, &err));
+    }
+    supervise(command, &program, &removed_names, &removed_values)
+}
+
+fn supervise(
+    mut command: Command,
+    program: &str,
+    removed_names: &[OsString],
+    removed_values: &[String],
+) -> Result<ExitCode> {
+    // SAFETY: prctl with PR_SET_DUMPABLE and 0 only changes our own flag.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+    wipe_environment(removed_names);
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
     // Handlers go in before the child exists: a signal that arrives while it
     // starts is held and forwarded, instead of killing us and orphaning it.
-    let signals = SignalForwarder::install()?;
-    let mut child = command.spawn().map_err(|err| spawn_error(&program, &err))?;
-    let forwarder = signals.start(child.id() as i32);
-
-    let pumps = if request.redact_output {
-        start_redacting(&mut child, &removed_values)
-    } else {
-        Vec::new()
-    };
+    signals::install()?;
+    // SAFETY: getpid has no preconditions.
+    let supervisor = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the child between fork and exec and only
+    // calls async-signal-safe functions (prctl, getppid).
+    unsafe {
+        command.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            // The supervisor may have died before the line above: then the
+            // child was re-parented and no death signal will ever come.
+            if libc::getppid() != supervisor {
+                return Err(std::io::Error::other("ollm-env exited"));
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().map_err(|err| spawn_error(program, &err))?;
+    signals::attach(child.id() as i32);
+    let pumps = start_redacting(&mut child, removed_values);
+    wait_exited(child.id() as i32);
+    signals::detach();
     let status = child
         .wait()
         .map_err(|e| Error::io(format!("waiting for {program}"), &e))?;
-    forwarder.stop();
     for pump in pumps {
         let _ = pump.join();
     }
@@ -73,6 +118,51 @@ pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
         (None, None) => 1,
     };
     Ok(ExitCode::Child(code))
+}
+
+/// Waits until the child has exited, leaving it unreaped (its pid is not
+/// reused while signals may still be forwarded to it).
+fn wait_exited(pid: i32) {
+    loop {
+        // SAFETY: waitid writes into the zeroed siginfo_t we own.
+        let result = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if result == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+        {
+            return;
+        }
+    }
+}
+
+/// Overwrites the values of the removed variables in our own environment
+/// block (what `/proc/PID/environ` shows) and unsets them. Called before
+/// any thread is started.
+fn wipe_environment(names: &[OsString]) {
+    // SAFETY: single-threaded here; each entry of environ is a valid
+    // NUL-terminated string that we overwrite only within its length.
+    unsafe {
+        let mut entry = libc::environ;
+        while !entry.is_null() && !(*entry).is_null() {
+            let text = *entry;
+            let bytes = CStr::from_ptr(text).to_bytes();
+            if let Some(eq) = bytes.iter().position(|&b| b == b'=')
+                && names.iter().any(|n| n.as_bytes() == &bytes[..eq])
+            {
+                std::ptr::write_bytes(text.add(eq + 1), 0, bytes.len() - eq - 1);
+            }
+            entry = entry.add(1);
+        }
+        for name in names {
+            std::env::remove_var(name);
+        }
+    }
 }
 
 fn spawn_error(program: &str, err: &std::io::Error) -> Error {
@@ -127,74 +217,5 @@ fn pump(mut from: impl Read, to: impl Write, mut redactor: Redactor) {
     }
     if let Some(out) = to.as_mut() {
         let _ = redactor.finish(out);
-    }
-}
-
-/// Forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to the child. An interrupt
-/// typed at the terminal already reached the child (it shares our
-/// foreground process group), so only signals sent to us alone are forwarded.
-struct SignalForwarder {
-    handle: signal_hook::iterator::Handle,
-    thread: std::thread::JoinHandle<()>,
-    child: Arc<AtomicI32>,
-}
-
-/// Handlers installed, the child not started yet; signals wait in `Signals`.
-struct InstalledSignals(Signals);
-
-impl InstalledSignals {
-    fn start(self, child_pid: i32) -> SignalForwarder {
-        SignalForwarder::forward(self.0, child_pid)
-    }
-}
-
-impl SignalForwarder {
-    fn install() -> Result<InstalledSignals> {
-        Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])
-            .map(InstalledSignals)
-            .map_err(|e| Error::io("signal handlers", &e))
-    }
-
-    fn forward(mut signals: Signals, child_pid: i32) -> SignalForwarder {
-        let handle = signals.handle();
-        let child = Arc::new(AtomicI32::new(child_pid));
-        let target = Arc::clone(&child);
-        let thread = std::thread::spawn(move || {
-            for signal in signals.forever() {
-                let pid = target.load(Ordering::SeqCst);
-                if pid <= 0 {
-                    break;
-                }
-                let from_terminal = matches!(signal, SIGINT | SIGQUIT) && in_foreground_group();
-                if !from_terminal {
-                    // SAFETY: kill(2) with a pid of our own child and a valid signal number.
-                    unsafe {
-                        libc::kill(pid, signal);
-                    }
-                }
-            }
-        });
-        SignalForwarder {
-            handle,
-            thread,
-            child,
-        }
-    }
-
-    fn stop(self) {
-        self.child.store(0, Ordering::SeqCst);
-        self.handle.close();
-        let _ = self.thread.join();
-    }
-}
-
-/// Whether we are the foreground process group of the terminal on stdin,
-/// in which case the terminal delivered the signal to the child as well.
-fn in_foreground_group() -> bool {
-    // SAFETY: both calls only read process state; tcgetpgrp fails harmlessly
-    // (returns -1) when stdin is not a terminal.
-    unsafe {
-        let foreground = libc::tcgetpgrp(libc::STDIN_FILENO);
-        foreground > 0 && foreground == libc::getpgrp()
     }
 }

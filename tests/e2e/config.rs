@@ -41,7 +41,7 @@ fn layers_merge_in_order_and_show_their_origin() {
     .unwrap();
     sandbox.write(
         ".ollm/config.yaml",
-        "services:\n  loopDetection:\n    maxTurns: 30\n",
+        "services:\n  loopDetection:\n    maxTurns: 15\n",
     );
     std::fs::create_dir_all(sandbox.work.join("sub/dir")).unwrap();
     let extra = sandbox.write("extra.yaml", "snapshots:\n  maxCount: 2\n");
@@ -65,7 +65,7 @@ fn layers_merge_in_order_and_show_their_origin() {
     );
     assert_eq!(
         origin_of(&rows, "services.loopDetection.maxTurns"),
-        (30.into(), format!("file:{}", workspace.display()))
+        (15.into(), format!("file:{}", workspace.display()))
     );
     assert_eq!(
         origin_of(&rows, "services.loopDetection.repeatThreshold"),

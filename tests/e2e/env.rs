@@ -168,15 +168,32 @@ fn configured_rules_extend_the_defaults_and_an_invalid_pattern_warns() {
 
 #[test]
 fn exit_codes_pass_through() {
+    use std::os::unix::process::ExitStatusExt;
     let sandbox = Sandbox::new();
-    sandbox
-        .cmd("ollm-env")
-        .args(["run", "--", "sh", "-c", "exit 7"])
-        .assert()
-        .code(7);
-    sandbox
+    for redact in [false, true] {
+        let mut args = vec!["run"];
+        if redact {
+            args.push("--redact-output");
+        }
+        sandbox
+            .cmd("ollm-env")
+            .args(&args)
+            .args(["--", "sh", "-c", "exit 7"])
+            .assert()
+            .code(7);
+    }
+    // Without a supervisor the tool's death by a signal is its own...
+    let status = sandbox
         .cmd("ollm-env")
         .args(["run", "--", "sh", "-c", "kill -KILL $$"])
+        .output()
+        .unwrap()
+        .status;
+    assert_eq!(status.signal(), Some(9));
+    // ...and the supervisor of --redact-output reports it as 128+N.
+    sandbox
+        .cmd("ollm-env")
+        .args(["run", "--redact-output", "--", "sh", "-c", "kill -KILL $$"])
         .assert()
         .code(128 + 9);
 }
@@ -221,15 +238,18 @@ fn stdin_passes_through() {
 
 /// `ollm-env run` in a process group of its own, killed whole when dropped,
 /// so a failing test never leaves a child holding the test runner's pipes.
-struct Supervised {
-    child: std::process::Child,
+pub(crate) struct Supervised {
+    pub(crate) child: std::process::Child,
 }
 
 impl Supervised {
-    fn start(sandbox: &Sandbox, script: &str) -> Supervised {
+    /// With `flags` after `run` (`--redact-output` keeps a supervisor).
+    pub(crate) fn start_with(sandbox: &Sandbox, flags: &[&str], script: &str) -> Supervised {
         use std::os::unix::process::CommandExt;
         let child = std::process::Command::new(bin_path("ollm-env"))
-            .args(["run", "--", "sh", "-c", script])
+            .arg("run")
+            .args(flags)
+            .args(["--", "sh", "-c", script])
             .env_clear()
             .env("PATH", test_path())
             .env("OLLM_HOME", &sandbox.ollm_home)
@@ -242,14 +262,14 @@ impl Supervised {
         Supervised { child }
     }
 
-    fn signal(&self, signal: i32) {
+    pub(crate) fn signal(&self, signal: i32) {
         // SAFETY: kill(2) on our own child's pid.
         unsafe {
             libc::kill(self.child.id() as i32, signal);
         }
     }
 
-    fn wait(&mut self) -> std::process::ExitStatus {
+    pub(crate) fn wait(&mut self) -> std::process::ExitStatus {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -275,19 +295,30 @@ impl Drop for Supervised {
 fn sigterm_is_forwarded_to_the_child() {
     use std::os::unix::process::ExitStatusExt;
     let sandbox = Sandbox::new();
-    let mut run = Supervised::start(
-        &sandbox,
-        "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
-    );
-    let mut line = String::new();
-    BufReader::new(run.child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line, "ready\n");
-    run.signal(libc::SIGTERM);
-    let status = run.wait();
-    assert_eq!(status.signal(), None, "ollm-env itself was killed");
-    assert_eq!(status.code(), Some(42), "the child's TERM trap ran");
+    for flags in [&[][..], &["--redact-output"][..]] {
+        let mut run = Supervised::start_with(
+            &sandbox,
+            flags,
+            "trap 'exit 42' TERM; echo ready; while :; do sleep 0.05; done",
+        );
+        let mut line = String::new();
+        BufReader::new(run.child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "ready\n");
+        run.signal(libc::SIGTERM);
+        let status = run.wait();
+        assert_eq!(
+            status.signal(),
+            None,
+            "ollm-env itself was killed ({flags:?})"
+        );
+        assert_eq!(
+            status.code(),
+            Some(42),
+            "the child's TERM trap ran ({flags:?})"
+        );
+    }
 }
 
 /// Regression: handlers were installed only after the child started, so a
@@ -298,7 +329,7 @@ fn a_signal_during_start_up_is_forwarded_not_fatal() {
     let sandbox = Sandbox::new();
     // Signal at delays that sweep ollm-env's start-up, spawn included.
     for delay_ms in [0, 1, 2, 3, 5, 8, 12, 20, 30, 50] {
-        let mut run = Supervised::start(&sandbox, "exec sleep 100");
+        let mut run = Supervised::start_with(&sandbox, &["--redact-output"], "exec sleep 100");
         std::thread::sleep(Duration::from_millis(delay_ms));
         run.signal(libc::SIGTERM);
         let status = run.wait();

@@ -14,5 +14,8 @@ mod bad_input;
 mod config;
 mod dispatch;
 mod env;
+mod env_process;
+mod policy_lists;
 mod reliability;
 mod secrets;
+mod trust;

@@ -491,6 +491,7 @@ fn context_adds_killed_at_random_keep_the_store_loadable_and_complete() {
     let sb = Sandbox::new();
     let mut rng = Rng::from_env();
     std::fs::create_dir_all(sb.work.join(".ollm")).unwrap();
+    run_ok(&sb, "ollm", &["trust"]);
     run_ok(&sb, "ollm-context", &["add", "kept", "before the crashes"]);
     let sizes = [1_000usize, 100_000, 1_000_000, 4_000_000];
     for (i, size) in sizes.iter().enumerate() {

@@ -594,11 +594,13 @@ fn bad_ids_and_bad_records_get_one_line_and_lose_nothing() {
 fn max_sessions_comes_from_the_configuration() {
     let sb = Sandbox::new();
     let first = create(&sb);
-    // The workspace's configuration sets the limit.
+    // The workspace's configuration sets the limit (a retention limit
+    // deletes sessions, so only once the workspace is trusted).
     sb.write(
         ".ollm/config.yaml",
         "services:\n  session:\n    maxSessions: 2\n",
     );
+    sb.cmd("ollm").arg("trust").assert().success();
     let second = create(&sb);
     let third = create(&sb);
     let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());

@@ -1,0 +1,38 @@
+//! Credential patterns and redaction, shared by our own diagnostics
+//! (`diag`) and by `ollm-env`: credential shapes in values, names that hold
+//! secrets, and the streaming redactor of `--redact-output`.
+//!
+//! What redaction cannot catch: a secret in an encoded form (base64, hex,
+//! URL-encoding, split by the tool into pieces, or reversed) is not the
+//! text it looks for; nor is a credential whose shape is not listed, unless
+//! it is the value of a variable that was removed.
+
+pub mod names;
+pub mod patterns;
+pub mod stream;
+
+pub use names::{
+    CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, compile_glob,
+    is_builtin_secret_name, is_path_value,
+};
+pub use patterns::{MIN_LITERAL_SECRET, VALUE_PATTERNS, credential_kind, redact_values};
+pub use stream::Redactor;
+
+/// What our own diagnostics must never show (Property 28): credential-shaped
+/// text, and the values of this process's variables that the built-in
+/// lists name as secrets.
+pub fn scrub_message(message: &str) -> String {
+    let mut text = redact_values(message);
+    for (name, value) in std::env::vars_os() {
+        let (Some(name), Some(value)) = (name.to_str(), value.to_str()) else {
+            continue;
+        };
+        if value.len() >= MIN_LITERAL_SECRET
+            && text.contains(value)
+            && (is_builtin_secret_name(name, value) || credential_kind(value).is_some())
+        {
+            text = text.replace(value, "[REDACTED]");
+        }
+    }
+    text
+}

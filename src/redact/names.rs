@@ -1,0 +1,180 @@
+//! Variable names that hold credentials, and the built-in lists the
+//! environment policy starts from. `tests/data/secret-names.txt` and
+//! `tests/data/ordinary-names.txt` hold the names these lists are tested
+//! against, with the public rule sets they were drawn from.
+
+use std::sync::OnceLock;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// The spec's default allow list (exact names, and `LC_*`).
+pub const DEFAULT_ALLOW: &[&str] = &["PATH", "HOME", "USER", "SHELL", "TERM", "LANG", "LC_*"];
+
+/// The spec's default deny patterns.
+pub const DEFAULT_DENY: &[&str] = &[
+    "*_KEY",
+    "*_SECRET",
+    "*_TOKEN",
+    "*_PASSWORD",
+    "*_CREDENTIAL",
+    "AWS_*",
+    "GITHUB_*",
+];
+
+/// Deny patterns beyond the spec's, on by default (like the spec's own, they
+/// are dropped by `replaceDefaults`). The spec's seven globs miss common
+/// credential names: `PGPASSWORD`, `MYSQL_PWD`, `*_CREDENTIALS`, bare
+/// `SECRET`/`TOKEN`/`PASSWORD`/`PASS`, passphrases, auth keys, sessions of
+/// password managers, OAuth client pairs, authorization headers, webhook URLs.
+pub const EXTENDED_DENY: &[&str] = &[
+    "*PASSWORD*",
+    "*PASSWD*",
+    "*PASSPHRASE*",
+    "PASS",
+    "*_PASS",
+    "*_PWD",
+    "PGPASS*",
+    "*SECRET*",
+    "*TOKEN",
+    "*_TOKEN_*",
+    "*_KEY_*",
+    "*_KEY_ID",
+    "*APIKEY*",
+    "*_API_KEY*",
+    "*ACCESS_KEY*",
+    "*PRIVATE_KEY*",
+    "*AUTHKEY*",
+    "*AUTH_KEY*",
+    "*CREDENTIAL*",
+    "*_ROLE_ID",
+    "*CLIENT_ID",
+    "BW_SESSION",
+    "OP_SESSION_*",
+    "*AUTH_CONFIG*",
+    "*AUTHORIZATION*",
+    "*EXTRAHEADER*",
+    "*WEBHOOK*",
+    "*_AUTH",
+    "*COOKIE*",
+    "*_SAS",
+    "*_SAS_*",
+];
+
+/// Connection-string variables: a URL or DSN often carries a password, so
+/// they are removed by default (an exact `--allow NAME` passes one).
+pub const CONNECTION_DENY: &[&str] = &[
+    "*DATABASE_UR[IL]*",
+    "DB_UR[IL]",
+    "*_DB_UR[IL]",
+    "*MONGO*_UR[IL]",
+    "*REDIS*_UR[IL]",
+    "*AMQP*_UR[IL]",
+    "*RABBITMQ*_UR[IL]",
+    "*POSTGRES*_UR[IL]",
+    "*MYSQL*_UR[IL]",
+    "*BROKER_URL",
+    "*_DSN",
+    "*CONNECTION_STRING*",
+    "*CONN_STR*",
+    "*CONNSTR*",
+];
+
+/// Names that hold the path of a file or directory (which may hold
+/// credentials, but is not one): kept when the value is a path, even if a
+/// built-in extended pattern names them (`PASSWORD_STORE_DIR`, `SECRETS_DIR`).
+const PATH_SUFFIXES: &[&str] = &["_DIR", "_DIRS", "_PATH", "_FILE", "_HOME", "_SOCK", "_ROOT"];
+const PATH_NAMES: &[&str] = &[
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "KUBECONFIG",
+    "NETRC",
+    "GNUPGHOME",
+    "PGPASSFILE",
+    "DOCKER_CONFIG",
+];
+
+/// Whether `name` says it holds a path and `value` is one: absolute, `~/…`
+/// or `./…`, on one line, with no credential syntax in it.
+pub fn is_path_value(name: &str, value: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    let path_name =
+        PATH_SUFFIXES.iter().any(|s| upper.ends_with(s)) || PATH_NAMES.contains(&upper.as_str());
+    let looks_like_path = (value.starts_with('/')
+        || value.starts_with("~/")
+        || value.starts_with("./")
+        || value.starts_with("../"))
+        && !value.contains(['\n', '\r', '@', '=', '?', ';'])
+        && !value.contains("://");
+    path_name && looks_like_path && super::credential_kind(value).is_none()
+}
+
+/// One glob as the environment policy compiles it: case-insensitive, `*`
+/// matching any characters.
+pub fn compile_glob(text: &str) -> Result<globset::Glob, String> {
+    if text.is_empty() {
+        return Err("empty pattern".into());
+    }
+    GlobBuilder::new(text)
+        .case_insensitive(true)
+        .literal_separator(false)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// The built-in deny patterns, spec's and extended, in one set.
+fn builtin_deny() -> &'static GlobSet {
+    static SET: OnceLock<GlobSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        let mut builder = GlobSetBuilder::new();
+        for text in DEFAULT_DENY
+            .iter()
+            .chain(EXTENDED_DENY)
+            .chain(CONNECTION_DENY)
+        {
+            if let Ok(glob) = compile_glob(text) {
+                builder.add(glob);
+            }
+        }
+        builder.build().unwrap_or_else(|_| GlobSet::empty())
+    })
+}
+
+/// Whether the built-in lists alone would remove a variable by its name:
+/// what our own diagnostics scrub the values of.
+pub fn is_builtin_secret_name(name: &str, value: &str) -> bool {
+    let allowed = DEFAULT_ALLOW.iter().any(|a| a.eq_ignore_ascii_case(name))
+        || name.to_ascii_uppercase().starts_with("LC_");
+    !allowed && builtin_deny().is_match(name) && !is_path_value(name, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_pattern_compiles() {
+        for text in DEFAULT_DENY
+            .iter()
+            .chain(EXTENDED_DENY)
+            .chain(CONNECTION_DENY)
+            .chain(DEFAULT_ALLOW)
+        {
+            assert!(compile_glob(text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_path_is_not_a_secret_but_a_password_is() {
+        assert!(is_path_value(
+            "PASSWORD_STORE_DIR",
+            "/home/u/.password-store"
+        ));
+        assert!(is_path_value(
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "~/gcp.json"
+        ));
+        assert!(!is_path_value("PASSWORD_STORE_DIR", "hunter22"));
+        assert!(!is_path_value("DB_PASSWORD", "/not-a-path-name"));
+        assert!(is_builtin_secret_name("MY_API_TOKEN", "x"));
+        assert!(!is_builtin_secret_name("SECRETS_DIR", "/run/secrets"));
+    }
+}

@@ -1,0 +1,435 @@
+//! Values that look like credentials, whatever the variable is called.
+//! Name rules alone leak (`DATABASE_URL=postgres://u:pw@host`,
+//! `OPENAI=sk-…`), so values are checked too. The shapes follow public
+//! secret-scanning rule sets (gitleaks, GitHub secret scanning, trufflehog);
+//! `tests/data/credential-values.txt` names the rule behind each example.
+
+use std::sync::OnceLock;
+
+use regex::bytes::{Captures, Regex, RegexBuilder};
+
+/// What of a match survives redaction: the credential is replaced, the
+/// syntax around it that says what it is stays readable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The whole match is the secret.
+    Nothing,
+    /// `scheme://` and the `@` stay: `postgres://[REDACTED]@db/x`.
+    UrlUserinfo,
+    /// The key and its `=` or `:` stay: `password=[REDACTED]`.
+    Key,
+}
+
+/// A kind of credential recognisable by its value.
+pub struct ValuePattern {
+    pub name: &'static str,
+    pub regex: &'static str,
+    pub keep: Keep,
+}
+
+const fn shape(name: &'static str, regex: &'static str) -> ValuePattern {
+    ValuePattern {
+        name,
+        regex,
+        keep: Keep::Nothing,
+    }
+}
+
+/// The credential shapes checked in values.
+pub const VALUE_PATTERNS: &[ValuePattern] = &[
+    shape(
+        "private-key",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+    ),
+    shape("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    shape(
+        "aws-access-key-id",
+        r"(?-u:\b)(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[0-9A-Z]{16}(?-u:\b)",
+    ),
+    shape(
+        "github-token",
+        r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+    ),
+    shape(
+        "gitlab-token",
+        r"(?-u:\b)(?:glpat|gldt|glrt|glptt|glcbt|gloas|glsoat|glft|glimt|glagent|glwt|glffct)-[A-Za-z0-9_\-]{20,}",
+    ),
+    shape(
+        "gitlab-runner-registration",
+        r"(?-u:\b)GR1348941[A-Za-z0-9_\-]{20,}",
+    ),
+    shape(
+        "api-key-sk",
+        r"(?-u:\b)sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}",
+    ),
+    shape(
+        "slack-token",
+        r"(?-u:\b)(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}|(?-u:\b)xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}",
+    ),
+    shape(
+        "stripe-key",
+        r"(?-u:\b)(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?-u:\b)whsec_[A-Za-z0-9]{16,}",
+    ),
+    shape("google-api-key", r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}"),
+    shape("npm-token", r"(?-u:\b)npm_[A-Za-z0-9]{36}"),
+    shape("pypi-token", r"(?-u:\b)pypi-AgE[A-Za-z0-9_\-]{16,}"),
+    shape("digitalocean-token", r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}"),
+    shape(
+        "jwt",
+        r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.(?:eyJ[A-Za-z0-9_\-]*|e30)\.[A-Za-z0-9_\-]*",
+    ),
+    shape("huggingface-token", r"(?-u:\b)hf_[A-Za-z0-9]{30,}"),
+    shape(
+        "sendgrid-key",
+        r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
+    ),
+    shape("google-oauth-token", r"(?-u:\b)ya29\.[0-9A-Za-z_\-]{20,}"),
+    shape(
+        "shopify-token",
+        r"(?-u:\b)shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+    ),
+    shape(
+        "hashicorp-vault-token",
+        r"(?-u:\b)hv[sb]\.[A-Za-z0-9_\-]{24,}",
+    ),
+    shape("tailscale-key", r"(?-u:\b)tskey-[a-z]+-[A-Za-z0-9\-]{16,}"),
+    shape("docker-hub-token", r"(?-u:\b)dckr_pat_[A-Za-z0-9_\-]{20,}"),
+    shape("databricks-token", r"(?-u:\b)dapi[a-f0-9]{32}"),
+    shape("groq-key", r"(?-u:\b)gsk_[A-Za-z0-9]{40,}"),
+    shape("linear-key", r"(?-u:\b)lin_api_[A-Za-z0-9]{32,}"),
+    shape("postman-key", r"(?-u:\b)PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    shape("grafana-token", r"(?-u:\b)gl(?:c|sa)_[A-Za-z0-9_=+/]{32,}"),
+    shape("sentry-token", r"(?-u:\b)sntr[ysu]_[A-Za-z0-9+/=_]{32,}"),
+    shape("atlassian-token", r"(?-u:\b)ATATT3[A-Za-z0-9_\-=]{32,}"),
+    ValuePattern {
+        name: "azure-account-key",
+        regex: r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}",
+        keep: Keep::Key,
+    },
+    ValuePattern {
+        name: "azure-sas-signature",
+        regex: r"(?i)(?-u:\b)sig=[A-Za-z0-9%+/=]{16,}",
+        keep: Keep::Key,
+    },
+    ValuePattern {
+        name: "password-parameter",
+        regex: r"(?i)(?-u:\b)(?:password|passwd|pwd)=[^\s&;]+",
+        keep: Keep::Key,
+    },
+    ValuePattern {
+        name: "authorization-header",
+        regex: r"(?i)(?-u:\b)authorization:[ \t]*(?:basic|bearer|token|negotiate|digest)[ \t]+[A-Za-z0-9+/=._~\-]{8,}",
+        keep: Keep::Key,
+    },
+    ValuePattern {
+        name: "docker-auth",
+        regex: r#""(?:auth|identitytoken)"[ \t]*:[ \t]*"[A-Za-z0-9+/=._\-]{8,}""#,
+        keep: Keep::Key,
+    },
+    shape(
+        "webhook-url",
+        r"(?i)https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
+    ),
+    ValuePattern {
+        name: "url-token-userinfo",
+        regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[A-Za-z0-9_\-]{16,}@",
+        keep: Keep::UrlUserinfo,
+    },
+    // The user may be empty (`redis://:pw@cache`) and the password may hold
+    // a `/`, but not right after a port number (`https://h:443/@scope/pkg`).
+    ValuePattern {
+        name: "url-credentials",
+        regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[^\s/:@]*:(?:[^\s@/]*[^\s@/0-9][^\s@/]*(?:/[^\s@]*)?|[^\s@/]+)@",
+        keep: Keep::UrlUserinfo,
+    },
+];
+
+/// Builds one byte regex of `literals` (longest first, so a longer secret
+/// wins over its own prefix) and then every credential shape, each shape in
+/// its own capture group (group i+1 is `VALUE_PATTERNS[i]`; the shapes use
+/// only non-capturing groups). Unicode is off: the shapes are ASCII, and the
+/// automaton is then a fraction of the Unicode one's size and build time.
+pub fn matcher<S: AsRef<str>>(literals: &[S]) -> Result<Regex, regex::Error> {
+    let mut sorted: Vec<&str> = literals.iter().map(AsRef::as_ref).collect();
+    sorted.sort_by_key(|literal| std::cmp::Reverse(literal.len()));
+    sorted.dedup();
+    let alternation: Vec<String> = sorted
+        .iter()
+        .map(|literal| regex::escape(literal))
+        .chain(VALUE_PATTERNS.iter().map(|p| format!("({})", p.regex)))
+        .collect();
+    RegexBuilder::new(&alternation.join("|"))
+        .unicode(false)
+        .size_limit(32 << 20)
+        .build()
+}
+
+fn shapes() -> Option<&'static Regex> {
+    static SHAPES: OnceLock<Option<Regex>> = OnceLock::new();
+    // The shapes are constants a unit test compiles; None is unreachable.
+    SHAPES.get_or_init(|| matcher::<&str>(&[]).ok()).as_ref()
+}
+
+/// The shape one match of a [`matcher`] regex is (None: a literal secret).
+pub fn matched_pattern(captures: &Captures<'_>) -> Option<&'static ValuePattern> {
+    (1..captures.len())
+        .find(|&group| captures.get(group).is_some())
+        .and_then(|group| VALUE_PATTERNS.get(group - 1))
+}
+
+/// What replaces one match: `[REDACTED]`, with the scheme or key kept where
+/// the shape says so.
+pub fn replacement(captures: &Captures<'_>) -> Vec<u8> {
+    const REDACTED: &[u8] = b"[REDACTED]";
+    let whole = captures.get(0).map(|m| m.as_bytes()).unwrap_or_default();
+    let keep = matched_pattern(captures).map_or(Keep::Nothing, |p| p.keep);
+    let (head, tail): (&[u8], &[u8]) = match keep {
+        Keep::Nothing => (b"", b""),
+        Keep::UrlUserinfo => match find(whole, b"://") {
+            Some(at) => (&whole[..at + 3], b"@"),
+            None => (b"", b""),
+        },
+        Keep::Key => match whole.iter().position(|&b| b == b'=' || b == b':') {
+            Some(at) => {
+                let mut end = at + 1;
+                while whole.get(end).is_some_and(|b| *b == b' ' || *b == b'\t') {
+                    end += 1;
+                }
+                (&whole[..end], b"")
+            }
+            None => (b"", b""),
+        },
+    };
+    let mut out = Vec::with_capacity(head.len() + REDACTED.len() + tail.len());
+    out.extend_from_slice(head);
+    out.extend_from_slice(REDACTED);
+    out.extend_from_slice(tail);
+    out
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The name of the credential shape `value` contains (the leftmost one), if any.
+pub fn credential_kind(value: &str) -> Option<&'static str> {
+    // A literal scan rules out almost every value without compiling anything.
+    if !has_trigger(value) {
+        return None;
+    }
+    let captures = shapes()?.captures(value.as_bytes())?;
+    matched_pattern(&captures).map(|p| p.name)
+}
+
+/// Literals one of which every case-sensitive credential shape contains
+/// (see [`VALUE_PATTERNS`]); a value holding none of them cannot match.
+const TRIGGERS: &[&str] = &[
+    "PRIVATE KEY",
+    "AGE-SECRET-KEY-",
+    "AKIA",
+    "ASIA",
+    "AGPA",
+    "AIDA",
+    "AROA",
+    "ANPA",
+    "ANVA",
+    "AIPA",
+    "A3T",
+    "gh",
+    "github_pat_",
+    "gl",
+    "GR1348941",
+    "sk-",
+    "xox",
+    "xapp-",
+    "_live_",
+    "_test_",
+    "whsec_",
+    "AIza",
+    "npm_",
+    "pypi-",
+    "_v1_",
+    "eyJ",
+    "://",
+    "hf_",
+    "SG.",
+    "ya29.",
+    "shp",
+    "hvs.",
+    "hvb.",
+    "tskey-",
+    "dckr_pat_",
+    "dapi",
+    "gsk_",
+    "lin_api_",
+    "PMAK-",
+    "sntr",
+    "ATATT3",
+    "\"",
+];
+
+/// Triggers of the case-insensitive patterns, compared in lower case.
+const LOWERCASE_TRIGGERS: &[&str] = &[
+    "accountkey=",
+    "sig=",
+    "password=",
+    "passwd=",
+    "pwd=",
+    "authorization:",
+];
+
+fn has_trigger(value: &str) -> bool {
+    TRIGGERS.iter().any(|t| value.contains(t))
+        || ((value.contains('=') || value.contains(':'))
+            && LOWERCASE_TRIGGERS
+                .iter()
+                .any(|t| value.to_ascii_lowercase().contains(t)))
+}
+
+/// Replaces every credential-shaped substring of `text` with `[REDACTED]`.
+pub fn redact_values(text: &str) -> String {
+    match shapes() {
+        Some(shapes) if has_trigger(text) => String::from_utf8_lossy(
+            &shapes.replace_all(text.as_bytes(), |c: &Captures<'_>| replacement(c)),
+        )
+        .into_owned(),
+        _ => text.to_string(),
+    }
+}
+
+/// Shortest value of a secret variable that is redacted by literal match;
+/// shorter ones (`1`, `true`) would blank out ordinary words.
+pub const MIN_LITERAL_SECRET: usize = 8;
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+pub fn is_private_key_begin(line: &[u8]) -> bool {
+    contains(line, b"-----BEGIN") && contains(line, b"PRIVATE KEY-----")
+}
+
+pub fn is_private_key_end(line: &[u8]) -> bool {
+    contains(line, b"-----END") && contains(line, b"PRIVATE KEY-----")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles_and_has_its_own_group() {
+        for pattern in VALUE_PATTERNS {
+            assert!(Regex::new(pattern.regex).is_ok(), "{}", pattern.name);
+            let bytes = pattern.regex.as_bytes();
+            let capturing = (0..bytes.len()).any(|i| {
+                bytes[i] == b'('
+                    && (i == 0 || bytes[i - 1] != b'\\')
+                    && bytes.get(i + 1) != Some(&b'?')
+            });
+            assert!(!capturing, "{} has a capture group", pattern.name);
+        }
+        let shapes = shapes().unwrap();
+        assert_eq!(shapes.captures_len(), VALUE_PATTERNS.len() + 1);
+    }
+
+    #[test]
+    fn every_known_shape_passes_the_prefilter() {
+        // has_trigger must hold for anything a shape matches, or the
+        // prefilter would let a credential through.
+        for (value, _) in KNOWN {
+            assert!(has_trigger(value), "{value}");
+        }
+    }
+
+    #[test]
+    fn every_listed_credential_format_passes_the_prefilter_and_matches() {
+        let listed = include_str!("../../tests/data/credential-values.txt");
+        for line in listed
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (rule, value) = line.split_once('\t').unwrap();
+            assert!(has_trigger(value), "{rule}: {value}");
+            assert!(credential_kind(value).is_some(), "{rule}: {value}");
+        }
+    }
+
+    #[test]
+    fn known_credential_shapes_are_recognised() {
+        for (value, kind) in KNOWN {
+            assert_eq!(credential_kind(value), Some(*kind), "{value}");
+        }
+    }
+
+    const KNOWN: &[(&str, &str)] = &[
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "private-key"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private-key"),
+        ("AKIAIOSFODNN7EXAMPLE", "aws-access-key-id"),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "github-token"),
+        (
+            "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+            "github-token",
+        ),
+        ("sk-proj-abcdefghijklmnopqrstuvwx1234", "api-key-sk"),
+        ("xapp-1-A0123456789-abcdefghij", "slack-token"),
+        ("sk_test_abcdefghijklmnop1234", "stripe-key"),
+        ("eyJhbGciOiJub25lIn0.e30.", "jwt"),
+        ("redis://:hunter22@cache:6379", "url-credentials"),
+        ("postgres://u:pa/ss@db/x", "url-credentials"),
+        (
+            "jdbc:postgresql://db/x?user=u&password=hunter22",
+            "password-parameter",
+        ),
+        (
+            "https://a.blob.core.windows.net/c?sv=2022&sig=abcdefghijklmnop1234%3D",
+            "azure-sas-signature",
+        ),
+        (
+            "AUTHORIZATION: bearer abcdefghijklmnop",
+            "authorization-header",
+        ),
+        (
+            r#"{"auths":{"r.io":{"auth":"dXNlcjpwYXNzd29yZA=="}}}"#,
+            "docker-auth",
+        ),
+    ];
+
+    #[test]
+    fn ordinary_values_are_not_credentials() {
+        for value in [
+            "/usr/local/bin:/usr/bin",
+            "en_US.UTF-8",
+            "production",
+            "https://example.com/path",
+            "http://proxy.internal:3128",
+            "https://registry.npmjs.org:443/@scope/pkg",
+            "xterm-256color",
+            "sk-short",
+            "task-1234567890",
+            "/home/u/.config/gcloud/credentials.json",
+        ] {
+            assert_eq!(credential_kind(value), None, "{value}");
+        }
+    }
+
+    #[test]
+    fn redaction_keeps_the_surrounding_text() {
+        assert_eq!(
+            redact_values("token=ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok"),
+            "token=[REDACTED] ok"
+        );
+        assert_eq!(
+            redact_values("url postgres://u:p4ss@db/x"),
+            "url postgres://[REDACTED]@db/x"
+        );
+        assert_eq!(
+            redact_values("Server=db;User Id=u;Password=hunter22;"),
+            "Server=db;User Id=u;Password=[REDACTED];"
+        );
+        assert_eq!(
+            redact_values("Authorization: Bearer abcdefghijklmnop"),
+            "Authorization: [REDACTED]"
+        );
+    }
+}
