@@ -8,6 +8,7 @@ mod examples;
 mod loopcheck;
 mod session;
 mod support;
+mod timeline;
 
 mod bad_input;
 mod config;
