@@ -35,7 +35,7 @@ _ollm__loopcheck() {
 
     case "${cmd}" in
         ollm__loopcheck)
-            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --help --version config help"
+            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -62,6 +62,14 @@ _ollm__loopcheck() {
                     return 0
                     ;;
                 --similarity-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-chunk-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-repeat-threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

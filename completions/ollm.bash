@@ -941,7 +941,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__loopcheck)
-            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --help --version config"
+            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -968,6 +968,14 @@ _ollm() {
                     return 0
                     ;;
                 --similarity-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-chunk-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-repeat-threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -106,6 +106,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --max-turns 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)'
             cand --repeat-threshold 'Repeats that make a loop (services.loopDetection.repeatThreshold)'
             cand --similarity-threshold 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)'
+            cand --content-chunk-size 'Characters per hashed window when looking for a passage repeated within one output (services.loopDetection.contentChunkSize, 10 to 500)'
+            cand --content-repeat-threshold 'Close occurrences of one window that make a repeated-content loop; below 2 turns it off (services.loopDetection.contentRepeatThreshold)'
             cand --stream 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
             cand --warn-only 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
             cand -h 'Print help (see more with ''--help'')'

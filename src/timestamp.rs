@@ -61,6 +61,44 @@ pub fn is_valid(text: &str) -> bool {
     parse(text).is_some()
 }
 
+/// Serde for a [`Timestamp`] stored as [`format_millis`] writes it (three
+/// fraction digits, so stored strings sort in time order) and read as
+/// [`parse`] reads it. Use with `#[serde(with = "crate::timestamp::millis")]`.
+pub mod millis {
+    use jiff::Timestamp;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(time: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::format_millis(time.as_millisecond()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse(&text)
+            .and_then(|ms| Timestamp::from_millisecond(ms).ok())
+            .ok_or_else(|| D::Error::custom(format!("{text:?} is not an ISO 8601 timestamp")))
+    }
+}
+
+/// [`millis`] for an optional timestamp (`null` or absent is `None`).
+pub mod millis_option {
+    use jiff::Timestamp;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(time: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+        match time {
+            Some(time) => super::millis::serialize(time, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
+        #[derive(Deserialize)]
+        struct Wrapped(#[serde(with = "super::millis")] Timestamp);
+        Ok(Option::<Wrapped>::deserialize(d)?.map(|Wrapped(time)| time))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +137,35 @@ mod tests {
         ] {
             assert_eq!(parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn serde_writes_three_fraction_digits_and_reads_any_offset() {
+        #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+        struct Row {
+            #[serde(with = "millis")]
+            at: Timestamp,
+            #[serde(
+                default,
+                with = "millis_option",
+                skip_serializing_if = "Option::is_none"
+            )]
+            until: Option<Timestamp>,
+        }
+        let row = Row {
+            at: Timestamp::from_millisecond(1_705_314_627_690).unwrap(),
+            until: Some(Timestamp::from_millisecond(1_705_314_655_300).unwrap()),
+        };
+        let text = serde_json::to_string(&row).unwrap();
+        assert_eq!(
+            text,
+            r#"{"at":"2024-01-15T10:30:27.690Z","until":"2024-01-15T10:30:55.300Z"}"#
+        );
+        assert_eq!(serde_json::from_str::<Row>(&text).unwrap(), row);
+        let other: Row = serde_json::from_str(r#"{"at":"2024-01-15T12:30:27.69+02:00"}"#).unwrap();
+        assert_eq!(other.at, row.at);
+        assert_eq!(other.until, None);
+        assert!(serde_json::from_str::<Row>(r#"{"at":"noon"}"#).is_err());
     }
 
     #[test]

@@ -353,16 +353,7 @@ fn read_history(input: &InputArgs, config: &config::Config) -> Result<History> {
                 "give INPUT or --session, not both (try --help)",
             ));
         }
-        let session = Store::from_config(config).get(id)?;
-        let messages = session
-            .messages
-            .iter()
-            .filter_map(|m| serde_json::to_value(m).ok());
-        let calls = session
-            .tool_calls
-            .iter()
-            .filter_map(|c| serde_json::to_value(c).ok());
-        return History::from_parts(messages.collect(), calls.collect());
+        return super::session::stored_history(&Store::from_config(config), id);
     }
     let source = input.input.as_str();
     let text = io_util::read_text(source)?;

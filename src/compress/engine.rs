@@ -121,12 +121,12 @@ pub fn check(
     threshold: f64,
     trigger: TriggerMode,
 ) -> Verdict {
-    let system = counts.per_item.first().copied().unwrap_or(0);
+    let system: u64 = counts.per_item[..history.system_len()].iter().sum();
     let summaries: u64 = history
         .items
         .iter()
         .zip(&counts.per_item)
-        .skip(1)
+        .skip(history.system_len())
         .filter(|(item, _)| item.is_summary())
         .map(|(_, tokens)| tokens)
         .sum();
@@ -197,7 +197,7 @@ pub fn compress_with(
         .iter()
         .map(|r| history.items[r.clone()].iter().all(Item::is_user))
         .collect();
-    let first = counts.per_item.first().copied().unwrap_or(0);
+    let first: u64 = counts.per_item[..history.system_len()].iter().sum();
     let wants_summary = settings.strategy != CompressionStrategy::Truncate;
     let recent_budget = match settings.strategy {
         CompressionStrategy::Summarize => 0,
@@ -289,23 +289,17 @@ struct Build<'a> {
 }
 
 impl Build<'_> {
-    /// The output: the first item, the kept old units, `summary` (after
-    /// the old units, so it reads as the state reached before the recent
-    /// turns), then the recent region; `dropped` old units are left out.
+    /// The output: the system prompt, then every unit in its place except
+    /// the `dropped` ones, with `summary` where the newest dropped unit
+    /// stood (so it follows what it summarizes and precedes everything
+    /// newer, and the newest message stays last).
     fn assemble(&self, dropped: &[usize], summary: Option<(Item, u64)>) -> (Vec<Item>, Vec<u64>) {
         let mut is_dropped = vec![false; self.units.len()];
         for &u in dropped {
             is_dropped[u] = true;
         }
-        let mut keep: Vec<std::ops::Range<usize>> = Vec::new();
-        if !self.history.items.is_empty() {
-            keep.push(0..1);
-        }
-        for (u, range) in self.units.iter().enumerate().take(self.split.recent_start) {
-            if !is_dropped[u] {
-                keep.push(range.clone());
-            }
-        }
+        let summary_unit = dropped.iter().max().copied();
+        let mut summary = summary;
         let mut items = Vec::new();
         let mut tokens = Vec::new();
         let mut extend = |items: &mut Vec<Item>, range: std::ops::Range<usize>| {
@@ -314,16 +308,18 @@ impl Build<'_> {
                 tokens.push(self.counts.per_item[i]);
             }
         };
-        for range in keep {
-            extend(&mut items, range);
+        extend(&mut items, 0..self.history.system_len());
+        let mut summary_at = None;
+        for (u, range) in self.units.iter().enumerate() {
+            if !is_dropped[u] {
+                extend(&mut items, range.clone());
+            } else if Some(u) == summary_unit {
+                summary_at = Some(items.len());
+            }
         }
-        let summary_at = items.len();
-        for range in &self.units[self.split.recent_start..] {
-            extend(&mut items, range.clone());
-        }
-        if let Some((item, count)) = summary {
-            items.insert(summary_at, item);
-            tokens.insert(summary_at, count);
+        if let (Some(at), Some((item, count))) = (summary_at, summary.take()) {
+            items.insert(at, item);
+            tokens.insert(at, count);
         }
         (items, tokens)
     }
@@ -389,7 +385,12 @@ fn summarize(
         "role": "system",
         "parts": [{"type": "text", "text": summary_text}],
     });
-    if let Some(stamp) = old_items.last().and_then(|item| item.timestamp()) {
+    let newest_replaced = dropped
+        .iter()
+        .max()
+        .and_then(|&u| build.units[u].clone().last())
+        .map(|i| &build.history.items[i]);
+    if let Some(stamp) = newest_replaced.and_then(|item| item.timestamp()) {
         value["timestamp"] = Value::String(stamp.to_string());
     }
     value[SUMMARY_FIELD] = json!({

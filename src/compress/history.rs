@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::session::{self, model::Place};
 
 /// The marker field of a summary message this program wrote; later runs use
 /// it to find earlier summaries (the dynamic budget subtracts them).
@@ -184,26 +185,59 @@ impl History {
         }
     }
 
-    /// Builds a history from a session's message and tool-call lists.
-    pub fn from_parts(messages: Vec<Value>, tool_calls: Vec<Value>) -> Result<History> {
+    /// Builds a history from a stored session's message and tool-call
+    /// lists, in the order the store gives (`order`; records it leaves out
+    /// follow in [`timeline`] order).
+    pub fn from_stored(
+        messages: Vec<Value>,
+        tool_calls: Vec<Value>,
+        order: &[Place],
+    ) -> Result<History> {
         let has_tool_calls = !tool_calls.is_empty();
+        let mut messages: Vec<Option<Item>> = messages_of(messages, "messages")?
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut calls: Vec<Option<Item>> =
+            tool_calls_of(tool_calls)?.into_iter().map(Some).collect();
+        let mut items: Vec<Item> = order
+            .iter()
+            .filter_map(|place| match *place {
+                Place::Message(i) => messages.get_mut(i).and_then(Option::take),
+                Place::ToolCall(i) => calls.get_mut(i).and_then(Option::take),
+            })
+            .collect();
+        let rest = timeline(
+            messages.into_iter().flatten().collect(),
+            calls.into_iter().flatten().collect(),
+        );
+        items.extend(rest);
         Ok(History {
-            items: timeline(
-                messages_of(messages, "messages")?,
-                tool_calls_of(tool_calls)?,
-            ),
+            items,
             was_session: true,
             has_tool_calls,
         })
     }
 
-    /// Units after the first item: runs of items that are kept or dropped
+    /// 1 when the first item is the system prompt (a message with role
+    /// `system`), else 0: a history that starts with a user message (gemini's
+    /// shape) has no system prompt to keep.
+    pub fn system_len(&self) -> usize {
+        match self.items.first() {
+            Some(item) if matches!(&item.kind, ItemKind::Message { role, .. } if role == "system") => {
+                1
+            }
+            _ => 0,
+        }
+    }
+
+    /// Units after the system prompt: runs of items that are kept or dropped
     /// together. A message that makes a tool call forms one unit with the
     /// tool results (result messages, tool-call records) that follow it, so
     /// a call is never separated from its result. Returns item-index ranges.
     pub fn units(&self) -> Vec<std::ops::Range<usize>> {
         let mut units = Vec::new();
-        let mut i = 1;
+        let mut i = self.system_len();
         while i < self.items.len() {
             let start = i;
             i += 1;
@@ -334,31 +368,28 @@ fn tool_calls_of(list: Vec<Value>) -> Result<Vec<Item>> {
         .collect()
 }
 
-/// Merges tool-call records into the message list by timestamp: a record
-/// goes after every message stamped at or before it (ISO 8601 strings of one
-/// format order as text). Records without a timestamp go at the end.
+/// Merges tool-call records into the message list in the one order every
+/// program uses ([`session::model::timeline`]: parsed instants, a message
+/// before a tool call on a tie).
 fn timeline(messages: Vec<Item>, calls: Vec<Item>) -> Vec<Item> {
     if calls.is_empty() {
         return messages;
     }
-    let mut out = Vec::with_capacity(messages.len() + calls.len());
-    let mut calls = calls.into_iter().peekable();
-    for message in messages {
-        let stamp = message.timestamp().map(str::to_owned);
-        while let Some(call) = calls.peek() {
-            let before = match (call.timestamp(), stamp.as_deref()) {
-                (Some(c), Some(m)) => c < m,
-                _ => false,
-            };
-            if !before {
-                break;
-            }
-            out.extend(calls.next());
-        }
-        out.push(message);
-    }
-    out.extend(calls);
-    out
+    let message_times: Vec<&str> = messages
+        .iter()
+        .map(|m| m.timestamp().unwrap_or(""))
+        .collect();
+    let call_times: Vec<&str> = calls.iter().map(|c| c.timestamp().unwrap_or("")).collect();
+    let order = session::model::timeline(&message_times, &call_times);
+    let mut messages: Vec<Option<Item>> = messages.into_iter().map(Some).collect();
+    let mut calls: Vec<Option<Item>> = calls.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|place| match place {
+            Place::Message(i) => messages[i].take(),
+            Place::ToolCall(i) => calls[i].take(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -373,8 +404,12 @@ mod tests {
     #[test]
     fn tool_call_records_are_placed_by_timestamp() {
         let session = json!({
-            "messages": [msg("system", "s", "t0"), msg("user", "read it", "t1"), msg("assistant", "done", "t3")],
-            "toolCalls": [{"id": "c1", "name": "read_file", "args": {}, "result": {"llmContent": "x"}, "timestamp": "t2"}]
+            "messages": [
+                msg("system", "s", "2026-01-01T10:00:00Z"),
+                msg("user", "read it", "2026-01-01T10:00:01.5Z"),
+                msg("assistant", "done", "2026-01-01T12:00:03+02:00")
+            ],
+            "toolCalls": [{"id": "c1", "name": "read_file", "args": {}, "result": {"llmContent": "x"}, "timestamp": "2026-01-01T10:00:02Z"}]
         });
         let history = History::from_json(session).unwrap();
         let roles: Vec<&str> = history.items.iter().map(Item::role).collect();
@@ -396,6 +431,14 @@ mod tests {
         ]);
         let history = History::from_json(list).unwrap();
         assert_eq!(history.units(), vec![1..2, 2..4, 4..5]);
+        let list = json!([
+            msg("user", "old", "t1"),
+            msg("assistant", "a", "t2"),
+            msg("user", "new", "t3")
+        ]);
+        let history = History::from_json(list).unwrap();
+        assert_eq!(history.system_len(), 0);
+        assert_eq!(history.units(), vec![0..1, 1..2, 2..3]);
     }
 
     #[test]

@@ -85,8 +85,10 @@ pub struct Split {
 }
 
 /// Splits units into the recent region (the longest run of whole units at
-/// the end whose tokens add up to at most `recent_budget`) and the old
-/// region, where user units are kept when `keep_user` is set.
+/// the end whose tokens add up to at most `recent_budget`, and always at
+/// least the newest unit, so the conversation still ends with what the model
+/// has to answer) and the old region, where user units are kept when
+/// `keep_user` is set.
 pub fn split(
     unit_tokens: &[u64],
     unit_is_user: &[bool],
@@ -102,6 +104,9 @@ pub fn split(
         }
         recent += tokens;
         recent_start -= 1;
+    }
+    if recent_start == unit_tokens.len() {
+        recent_start = recent_start.saturating_sub(1);
     }
     let (old_kept, old_compressible) =
         (0..recent_start).partition(|&u| keep_user && unit_is_user[u]);
@@ -173,8 +178,14 @@ mod tests {
         assert_eq!(s.old_kept, vec![0, 2]);
         assert_eq!(s.old_compressible, vec![1]);
         let s = split(&tokens, &users, 40, false);
-        assert_eq!(s.recent_start, 5);
-        assert_eq!(s.old_compressible, vec![0, 1, 2, 3, 4]);
+        assert_eq!(
+            s.recent_start, 4,
+            "the newest unit is recent even over budget"
+        );
+        assert_eq!(s.old_compressible, vec![0, 1, 2, 3]);
+        let s = split(&tokens, &users, 0, true);
+        assert_eq!((s.recent_start, s.old_kept), (4, vec![0, 2]));
+        assert_eq!(split(&[], &[], 0, true).recent_start, 0);
     }
 
     #[test]

@@ -14,6 +14,8 @@ use super::history::History;
 use super::summarizer::Summarizer;
 use super::tokens::Tokenizer;
 use crate::error::{Error, Result};
+use crate::session::model::Place;
+use crate::session::store::Slot;
 use crate::session::{Snapshots, Store};
 
 /// When to snapshot before compressing.
@@ -23,6 +25,43 @@ pub struct SnapshotPolicy {
     pub enabled: bool,
     /// `snapshots.autoThreshold`: usage (tokens ÷ limit) at which to snapshot.
     pub threshold: f64,
+}
+
+/// Session `id`'s history as compression sees it: its records in the
+/// store's order (recorded order; a plain spec file's by
+/// [`crate::session::model::timeline`]), the same order `ollm-session`
+/// exports and `ollm-loopcheck` checks.
+pub fn stored_history(store: &Store, id: &str) -> Result<History> {
+    Ok(load_history(store, id)?.0)
+}
+
+/// [`stored_history`] and the session's `metadata.compressionCount`.
+fn load_history(store: &Store, id: &str) -> Result<(History, u64)> {
+    let loaded = store.load(id)?;
+    let encode = |v: Result<Value, serde_json::Error>| {
+        v.map_err(|e| Error::Corrupt(format!("session {id}: cannot read its records ({e})")))
+    };
+    let session = &loaded.session;
+    let messages: Vec<Value> = session
+        .messages
+        .iter()
+        .map(|m| encode(serde_json::to_value(m)))
+        .collect::<Result<_>>()?;
+    let calls: Vec<Value> = session
+        .tool_calls
+        .iter()
+        .map(|c| encode(serde_json::to_value(c)))
+        .collect::<Result<_>>()?;
+    let order: Vec<Place> = loaded
+        .order
+        .iter()
+        .map(|slot| match *slot {
+            Slot::Message(i) => Place::Message(i),
+            Slot::ToolCall(i) => Place::ToolCall(i),
+        })
+        .collect();
+    let history = History::from_stored(messages, calls, &order)?;
+    Ok((history, session.metadata.compression_count))
 }
 
 /// What a session compression did besides the compression itself.
@@ -49,21 +88,7 @@ pub fn compress_session(
     settings: &Settings,
     summarizer: &dyn Summarizer,
 ) -> Result<SessionOutcome> {
-    let session = store.get(id)?;
-    let encode = |v: Result<Value, serde_json::Error>| {
-        v.map_err(|e| Error::Corrupt(format!("session {id}: cannot read its records ({e})")))
-    };
-    let messages: Vec<Value> = session
-        .messages
-        .iter()
-        .map(|m| encode(serde_json::to_value(m)))
-        .collect::<Result<_>>()?;
-    let calls: Vec<Value> = session
-        .tool_calls
-        .iter()
-        .map(|c| encode(serde_json::to_value(c)))
-        .collect::<Result<_>>()?;
-    let history = History::from_parts(messages, calls)?;
+    let (history, mut compression_count) = load_history(store, id)?;
     let mut snapshot_id = None;
     let mut snapshot_warning = None;
     let outcome =
@@ -87,7 +112,6 @@ pub fn compress_session(
             }
             Ok(())
         })?;
-    let mut compression_count = session.metadata.compression_count;
     if outcome.changed() {
         let details = details(&outcome, snapshot_id.as_deref());
         compression_count = store.record_compression(id, &details)?;

@@ -148,7 +148,18 @@ pub struct LoopDetectionConfig {
     pub similarity_threshold: f64,
     /// Longest cycle of tool calls (A,B,A,B… is 2) detected; below 2 disables cycles.
     pub cycle_max_length: u64,
+    /// Repeated content within one output: characters per hashed window.
+    pub content_chunk_size: u64,
+    /// Repeated content within one output: occurrences of one window, close
+    /// together, that make a loop; below 2 disables it.
+    pub content_repeat_threshold: u64,
 }
+
+/// The range of `contentChunkSize`, and the largest `contentRepeatThreshold`:
+/// they bound the loop state (5 × chunk × (threshold − 1) characters of text).
+pub const MIN_CONTENT_CHUNK_SIZE: u64 = 10;
+pub const MAX_CONTENT_CHUNK_SIZE: u64 = 500;
+pub const MAX_CONTENT_REPEAT_THRESHOLD: u64 = 50;
 
 impl Default for LoopDetectionConfig {
     fn default() -> Self {
@@ -158,6 +169,8 @@ impl Default for LoopDetectionConfig {
             repeat_threshold: 3,
             similarity_threshold: 0.9,
             cycle_max_length: 3,
+            content_chunk_size: 50,
+            content_repeat_threshold: 10,
         }
     }
 }
@@ -302,6 +315,20 @@ impl Config {
             return Err((
                 "services.loopDetection.cycleMaxLength",
                 "a whole number from 0 to 16",
+            ));
+        }
+        if !(MIN_CONTENT_CHUNK_SIZE..=MAX_CONTENT_CHUNK_SIZE)
+            .contains(&s.loop_detection.content_chunk_size)
+        {
+            return Err((
+                "services.loopDetection.contentChunkSize",
+                "a whole number from 10 to 500",
+            ));
+        }
+        if s.loop_detection.content_repeat_threshold > MAX_CONTENT_REPEAT_THRESHOLD {
+            return Err((
+                "services.loopDetection.contentRepeatThreshold",
+                "a whole number from 0 to 50 (below 2 disables repeated-content detection)",
             ));
         }
         if s.compression.summarizer.timeout.is_nan() || s.compression.summarizer.timeout <= 0.0 {

@@ -23,10 +23,16 @@ pub struct Entry {
     /// Higher comes first in the prompt.
     pub priority: i64,
     pub source: Source,
-    /// When the entry was last added (ISO 8601).
+    /// When the entry was last added, written as the session store writes
+    /// timestamps (`2024-01-15T10:30:27.690Z`, so the strings sort in time order).
+    #[serde(with = "crate::timestamp::millis")]
     pub timestamp: jiff::Timestamp,
     /// When the entry drops out, if it has a TTL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "crate::timestamp::millis_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub expires_at: Option<jiff::Timestamp>,
 }
 

@@ -30,7 +30,9 @@ const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}
 ///
 /// The verdict is one JSON line: {"loop":bool,"pattern":{"type","details","count"}|null,
 /// "event":N,"turn":N}, where `type` is repeated-tool, repeated-output,
-/// turn-limit or tool-cycle. Exit code 1 when a loop is reported (0 with --warn-only).
+/// turn-limit, tool-cycle or repeated-content (one output, or the chunks of
+/// one streamed output, repeating the same passage). Exit code 1 when a loop
+/// is reported (0 with --warn-only).
 #[derive(Debug, Parser)]
 #[command(name = "ollm-loopcheck", version, after_help = footer(EXAMPLES), args_conflicts_with_subcommands = true)]
 pub struct Cli {
@@ -91,6 +93,14 @@ pub struct CheckArgs {
     /// repeats (services.loopDetection.similarityThreshold).
     #[arg(long, value_name = "RATIO")]
     pub similarity_threshold: Option<f64>,
+    /// Characters per hashed window when looking for a passage repeated
+    /// within one output (services.loopDetection.contentChunkSize, 10 to 500).
+    #[arg(long, value_name = "N")]
+    pub content_chunk_size: Option<u64>,
+    /// Close occurrences of one window that make a repeated-content loop;
+    /// below 2 turns it off (services.loopDetection.contentRepeatThreshold).
+    #[arg(long, value_name = "N")]
+    pub content_repeat_threshold: Option<u64>,
 }
 
 impl CheckArgs {
@@ -115,6 +125,20 @@ impl CheckArgs {
                 key: "services.loopDetection.similarityThreshold",
                 value: r.into(),
                 flag: "--similarity-threshold",
+            });
+        }
+        if let Some(n) = self.content_chunk_size {
+            flags.push(FlagOverride {
+                key: "services.loopDetection.contentChunkSize",
+                value: n.into(),
+                flag: "--content-chunk-size",
+            });
+        }
+        if let Some(n) = self.content_repeat_threshold {
+            flags.push(FlagOverride {
+                key: "services.loopDetection.contentRepeatThreshold",
+                value: n.into(),
+                flag: "--content-repeat-threshold",
             });
         }
         flags

@@ -13,9 +13,11 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::canon::{canonical, hash_hex, preview};
+use super::content::{ContentSettings, ContentTracker};
 use super::event::Event;
 use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
+use crate::config::{MAX_CONTENT_CHUNK_SIZE, MAX_CONTENT_REPEAT_THRESHOLD, MIN_CONTENT_CHUNK_SIZE};
 
 /// The rules' settings (`services.loopDetection`).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +27,20 @@ pub struct Settings {
     pub repeat_threshold: u64,
     pub similarity_threshold: f64,
     pub cycle_max_length: u64,
+    /// Characters per hashed window of repeated-content detection.
+    pub content_chunk_size: u64,
+    /// Close occurrences of one window that make a repeated-content loop;
+    /// below 2 turns it off.
+    pub content_repeat_threshold: u64,
+}
+
+impl Settings {
+    fn content(&self) -> ContentSettings {
+        ContentSettings {
+            chunk: self.content_chunk_size as usize,
+            threshold: self.content_repeat_threshold as usize,
+        }
+    }
 }
 
 impl From<&LoopDetectionConfig> for Settings {
@@ -35,6 +51,10 @@ impl From<&LoopDetectionConfig> for Settings {
             repeat_threshold: c.repeat_threshold.max(1),
             similarity_threshold: c.similarity_threshold,
             cycle_max_length: c.cycle_max_length.min(16),
+            content_chunk_size: c
+                .content_chunk_size
+                .clamp(MIN_CONTENT_CHUNK_SIZE, MAX_CONTENT_CHUNK_SIZE),
+            content_repeat_threshold: c.content_repeat_threshold.min(MAX_CONTENT_REPEAT_THRESHOLD),
         }
     }
 }
@@ -52,6 +72,7 @@ pub enum PatternType {
     RepeatedOutput,
     TurnLimit,
     ToolCycle,
+    RepeatedContent,
 }
 
 /// A detected loop: what repeated, in a sentence a user can act on, and how often.
@@ -116,6 +137,10 @@ pub struct Detector {
     /// `p` places before them. A cycle of length `p` repeated `k` times
     /// makes this at least `(k-1)·p`.
     periodic: Vec<u64>,
+    /// Repeated content within the current output (its chunks since the
+    /// last turn, tool call or user message).
+    #[serde(default)]
+    content: ContentTracker,
 }
 
 const ARGS_PREVIEW: usize = 120;
@@ -160,6 +185,7 @@ impl Detector {
                 None
             }
             Event::Turn => {
+                self.content.reset();
                 self.turns += 1;
                 (self.turns > settings.max_turns).then(|| Pattern {
                     kind: PatternType::TurnLimit,
@@ -183,6 +209,7 @@ impl Detector {
     }
 
     fn clear_tracking(&mut self) {
+        self.content.reset();
         self.tool_run = None;
         self.output_run = None;
         self.calls_since_output.clear();
@@ -196,6 +223,7 @@ impl Detector {
         args: &serde_json::Value,
         settings: &Settings,
     ) -> Option<Pattern> {
+        self.content.reset();
         let canonical_args = canonical(args);
         let call = CallRef {
             hash: hash_hex(&[name, &canonical_args]),
@@ -284,6 +312,23 @@ impl Detector {
     /// as before the previous output, so templated progress messages about
     /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
     fn push_output(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
+        let repeated = self.push_output_whole(text, settings);
+        let content = self.content.push(text, settings.content());
+        repeated.or_else(|| {
+            content.map(|found| Pattern {
+                kind: PatternType::RepeatedContent,
+                details: format!(
+                    "The model wrote the same passage {} times within one output, \"{}\"; it is repeating itself instead of answering, so stop the generation and change the prompt or ask the user.",
+                    found.count,
+                    preview(found.unit.trim(), OUTPUT_PREVIEW)
+                ),
+                count: found.count,
+            })
+        })
+    }
+
+    /// Whole outputs compared with the previous one (repeated-output).
+    fn push_output_whole(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
         if text.trim().is_empty() {
             return None;
         }

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::io_util;
+use crate::session::model::{Place, Records};
+use crate::{io_util, timestamp};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -94,37 +95,6 @@ pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
     Ok(events)
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SessionDoc {
-    #[serde(default)]
-    messages: Vec<SessionMessage>,
-    #[serde(default)]
-    tool_calls: Vec<SessionToolCall>,
-}
-
-#[derive(Debug, Deserialize)]
-struct SessionMessage {
-    role: String,
-    #[serde(default)]
-    parts: Vec<SessionPart>,
-    timestamp: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct SessionPart {
-    #[serde(default)]
-    text: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct SessionToolCall {
-    name: String,
-    #[serde(default = "empty_object")]
-    args: Value,
-    timestamp: String,
-}
-
 /// Whether a whole document looks like a session (an object with
 /// `messages` or `toolCalls`) rather than NDJSON events.
 pub fn looks_like_session(text: &str) -> bool {
@@ -134,57 +104,70 @@ pub fn looks_like_session(text: &str) -> bool {
     }
 }
 
-/// The events of a session (Requirement 2's format), in timestamp order.
+/// The events of a session (Requirement 2's format), read through
+/// [`session::model::Records`] in the order [`session::model::timeline`]
+/// gives, the order every program sees a session in.
 ///
-/// Messages and tool calls are merged by timestamp; on a tie a message comes
-/// before a tool call, and otherwise the recorded order is kept. Each
-/// assistant message starts a turn and is an output; each user message is a
-/// user event; system messages are ignored.
+/// Each assistant message starts a turn and is an output (the text of its
+/// `text` parts); each user message is a user event; system and tool
+/// messages are ignored (a tool's result is in its tool call).
 pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
-    let doc: SessionDoc = io_util::parse_json(text, name)?;
-    let mut keyed: Vec<(jiff::Timestamp, u8, usize, Vec<Event>)> = Vec::new();
-    for (i, message) in doc.messages.into_iter().enumerate() {
-        let at = timestamp(&message.timestamp, name, &format!("messages[{i}]"))?;
-        let text: String = message
-            .parts
-            .iter()
-            .filter_map(|p| p.text.as_deref())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let events = match message.role.as_str() {
-            "user" => vec![Event::User { text }],
-            "assistant" => vec![Event::Turn, Event::Output { text }],
-            "system" => continue,
-            other => {
-                return Err(Error::input(format!(
-                    "{name} at `messages[{i}].role`: unknown role {other:?} (expected user, assistant or system)"
-                )));
+    let records: Records = io_util::parse_json(text, name)?;
+    for (i, message) in records.messages.iter().enumerate() {
+        check_timestamp(message.timestamp(), name, &format!("messages[{i}]"))?;
+        if !matches!(message.role(), "user" | "assistant" | "system" | "tool") {
+            return Err(Error::input(format!(
+                "{name} at `messages[{i}].role`: unknown role {:?} (expected user, assistant, system or tool)",
+                super::canon::preview(message.role(), 40)
+            )));
+        }
+    }
+    for (i, call) in records.tool_calls.iter().enumerate() {
+        check_timestamp(call.timestamp(), name, &format!("toolCalls[{i}]"))?;
+    }
+    let mut events = Vec::new();
+    for place in records.timeline() {
+        match place {
+            Place::Message(i) => {
+                let message = &records.messages[i];
+                let text = || {
+                    message
+                        .parts()
+                        .iter()
+                        .filter_map(|p| p.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                match message.role() {
+                    "user" => events.push(Event::User { text: text() }),
+                    "assistant" => {
+                        events.push(Event::Turn);
+                        events.push(Event::Output { text: text() });
+                    }
+                    _ => {}
+                }
             }
-        };
-        keyed.push((at, 0, i, events));
+            Place::ToolCall(i) => {
+                let call = &records.tool_calls[i];
+                events.push(Event::Tool {
+                    name: call.name().to_string(),
+                    args: call.args().clone(),
+                });
+            }
+        }
     }
-    for (i, call) in doc.tool_calls.into_iter().enumerate() {
-        let at = timestamp(&call.timestamp, name, &format!("toolCalls[{i}]"))?;
-        keyed.push((
-            at,
-            1,
-            i,
-            vec![Event::Tool {
-                name: call.name,
-                args: call.args,
-            }],
-        ));
-    }
-    keyed.sort_by_key(|k| (k.0, k.1, k.2));
-    Ok(keyed.into_iter().flat_map(|k| k.3).collect())
+    Ok(events)
 }
 
-fn timestamp(text: &str, name: &str, field: &str) -> Result<jiff::Timestamp> {
-    text.parse().map_err(|_| {
-        Error::input(format!(
-            "{name} at `{field}.timestamp`: {text:?} is not an ISO 8601 timestamp"
-        ))
-    })
+fn check_timestamp(text: &str, name: &str, field: &str) -> Result<()> {
+    if timestamp::is_valid(text) {
+        Ok(())
+    } else {
+        Err(Error::input(format!(
+            "{name} at `{field}.timestamp`: {:?} is not an ISO 8601 timestamp",
+            super::canon::preview(text, 40)
+        )))
+    }
 }
 
 #[cfg(test)]

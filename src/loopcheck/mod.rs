@@ -3,12 +3,16 @@
 //! Rules: the same tool with the same canonical arguments `repeatThreshold`
 //! times in a row; that many consecutive identical or similar outputs; a
 //! turn beyond `maxTurns`; and short cycles of calls (A,B,A,B…) repeated
-//! `repeatThreshold` times. A user message resets call and output tracking.
+//! `repeatThreshold` times; and one output (or the chunks of one streamed
+//! output) repeating the same passage ([`content`]). A user message resets
+//! call and output tracking.
 
 pub mod canon;
 pub mod cli;
+pub mod content;
 pub mod detector;
 pub mod event;
+pub mod lines;
 pub mod run;
 pub mod similarity;
 pub mod state;

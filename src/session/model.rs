@@ -453,24 +453,80 @@ impl Session {
         }
     }
 
-    /// Messages and tool calls in the order they happened: each tool call
-    /// after the last message whose timestamp is not later than its own
-    /// (stable, so a file's order wins on ties). Used for files that do not
-    /// record the interleaving (the plain spec format).
+    /// Messages and tool calls in the order they happened, as [`timeline`]
+    /// orders them. Used for files that do not record the interleaving (the
+    /// plain spec format).
     pub fn timeline_by_time(&self) -> Vec<Entry> {
-        let time = |ts: &str| timestamp::parse(ts).unwrap_or(i64::MIN);
-        let mut out = Vec::with_capacity(self.messages.len() + self.tool_calls.len());
-        let mut messages = self.messages.iter().peekable();
-        for call in &self.tool_calls {
-            let at = time(call.timestamp());
-            while let Some(m) = messages.next_if(|m| time(m.timestamp()) <= at) {
-                out.push(Entry::Message(m.clone()));
-            }
-            out.push(Entry::ToolCall(call.clone()));
-        }
-        out.extend(messages.map(|m| Entry::Message(m.clone())));
-        out
+        let messages: Vec<&str> = self.messages.iter().map(Message::timestamp).collect();
+        let calls: Vec<&str> = self.tool_calls.iter().map(ToolCall::timestamp).collect();
+        timeline(&messages, &calls)
+            .into_iter()
+            .map(|place| match place {
+                Place::Message(i) => Entry::Message(self.messages[i].clone()),
+                Place::ToolCall(i) => Entry::ToolCall(self.tool_calls[i].clone()),
+            })
+            .collect()
     }
+}
+
+/// The records of a session document and nothing else: what a reader that
+/// only follows the conversation (`ollm-loopcheck`) needs. Both lists may be
+/// absent; each record is checked as [`Message`] and [`ToolCall`] check it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Records {
+    #[serde(default)]
+    pub messages: Vec<Message>,
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl Records {
+    /// The records in the order [`timeline`] gives them.
+    pub fn timeline(&self) -> Vec<Place> {
+        let messages: Vec<&str> = self.messages.iter().map(Message::timestamp).collect();
+        let calls: Vec<&str> = self.tool_calls.iter().map(ToolCall::timestamp).collect();
+        timeline(&messages, &calls)
+    }
+}
+
+/// A record's place in a session: an index into `messages` or `toolCalls`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Message(usize),
+    ToolCall(usize),
+}
+
+/// The one order of a session's records that every program uses: messages
+/// keep their order, tool calls keep theirs, and each tool call goes after
+/// the messages stamped at or before it. Timestamps are compared as
+/// instants ([`timestamp::parse`]), so `…T12:00:00+02:00` is
+/// `…T10:00:00Z` and `…00.5Z` is `…00.500Z`; on a tie the message comes
+/// first. A record whose timestamp is missing or unreadable does not move
+/// the other list: such a message goes before the next tool call, and such
+/// a tool call after the remaining messages.
+pub fn timeline(message_times: &[&str], call_times: &[&str]) -> Vec<Place> {
+    let messages: Vec<Option<timestamp::Millis>> =
+        message_times.iter().map(|t| timestamp::parse(t)).collect();
+    let mut out = Vec::with_capacity(message_times.len() + call_times.len());
+    let mut next = 0;
+    for (c, call) in call_times.iter().enumerate() {
+        let at = timestamp::parse(call);
+        while next < messages.len() {
+            let first = match (messages[next], at) {
+                (Some(m), Some(c)) => m <= c,
+                _ => true,
+            };
+            if !first {
+                break;
+            }
+            out.push(Place::Message(next));
+            next += 1;
+        }
+        out.push(Place::ToolCall(c));
+    }
+    out.extend((next..messages.len()).map(Place::Message));
+    out
 }
 
 /// Whether `id` is a UUID in its canonical hyphenated form. Session and
@@ -553,6 +609,51 @@ mod tests {
         assert_eq!(
             estimate_tokens(&json!([{"type": "text", "text": "abcde"}])),
             2
+        );
+    }
+
+    #[test]
+    fn the_timeline_compares_instants_not_strings() {
+        // 09:59:59.9Z < 10:00:00Z = 12:00:00+02:00 < 10:00:00.5Z < 10:00:01Z
+        let messages = [
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T10:00:00.5Z",
+            "2026-01-01T10:00:01.000Z",
+        ];
+        let calls = [
+            "2026-01-01T09:59:59.9Z",
+            "2026-01-01T12:00:00+02:00",
+            "2026-01-01T10:00:00.700+00:00",
+        ];
+        use Place::*;
+        assert_eq!(
+            timeline(&messages, &calls),
+            [
+                ToolCall(0),
+                Message(0),
+                ToolCall(1),
+                Message(1),
+                ToolCall(2),
+                Message(2)
+            ]
+        );
+    }
+
+    #[test]
+    fn unreadable_times_do_not_move_the_other_list() {
+        use Place::*;
+        let messages = ["noon", "2026-01-01T10:00:05Z", "2026-01-01T10:00:09Z"];
+        let calls = ["2026-01-01T10:00:06Z", "", "2026-01-01T10:00:07Z"];
+        assert_eq!(
+            timeline(&messages, &calls),
+            [
+                Message(0),
+                Message(1),
+                ToolCall(0),
+                Message(2),
+                ToolCall(1),
+                ToolCall(2)
+            ]
         );
     }
 

@@ -108,6 +108,58 @@ fn add_list_get_prompt_remove_clear() {
     assert_eq!(json(&ok(&sandbox, &["list"])), serde_json::json!([]));
 }
 
+/// `…T10:30:27.690Z`: the session store's form, so the strings sort in time order.
+fn is_fixed_millis(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.len() == 24
+        && text.ends_with('Z')
+        && b[19] == b'.'
+        && b[20..23].iter().all(u8::is_ascii_digit)
+        && ollm::timestamp::parse(text).is_some()
+}
+
+#[test]
+fn timestamps_are_written_with_three_fraction_digits_everywhere() {
+    let sandbox = Sandbox::new();
+    // A store another version wrote with trailing zeros dropped and an offset.
+    sandbox.write(
+        ".ollm/context.json",
+        r#"{"version":1,"entries":[
+            {"key":"old","content":"x","priority":50,"source":"user","timestamp":"2026-11-22T04:00:27.69Z","expiresAt":"2999-01-01T02:00:55.3+02:00"},
+            {"key":"older","content":"y","priority":50,"source":"user","timestamp":"2026-11-22T04:00:27Z"}]}"#,
+    );
+    let list = json(&ok(&sandbox, &["list"]));
+    assert_eq!(list[0]["timestamp"], "2026-11-22T04:00:27.690Z");
+    assert_eq!(list[0]["expiresAt"], "2999-01-01T00:00:55.300Z");
+    assert_eq!(list[1]["timestamp"], "2026-11-22T04:00:27.000Z");
+    for _ in 0..5 {
+        ok(&sandbox, &["add", "fresh", "z", "--ttl", "1h"]);
+    }
+    ok(&sandbox, &["add", "other", "w"]);
+    let mut seen = Vec::new();
+    for out in [
+        json(&ok(&sandbox, &["list"])),
+        json(&ok(&sandbox, &["prompt", "--json"])),
+        serde_json::from_str::<Value>(
+            &std::fs::read_to_string(sandbox.work.join(".ollm/context.json")).unwrap(),
+        )
+        .unwrap()["entries"]
+            .clone(),
+        Value::Array(vec![json(&ok(&sandbox, &["get", "fresh"]))]),
+    ] {
+        for entry in out.as_array().unwrap() {
+            for field in ["timestamp", "expiresAt"] {
+                if let Some(at) = entry.get(field) {
+                    let at = at.as_str().unwrap();
+                    assert!(is_fixed_millis(at), "{field} {at:?} in {entry}");
+                    seen.push(at.to_string());
+                }
+            }
+        }
+    }
+    assert!(seen.len() >= 13, "{seen:?}");
+}
+
 #[test]
 fn readding_a_key_replaces_it_in_place() {
     let sandbox = Sandbox::new();

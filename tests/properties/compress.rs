@@ -290,3 +290,103 @@ proptest! {
         }
     }
 }
+
+/// A history as `history()` makes it, or without its system prompt (gemini's
+/// shape: the first message is the user's).
+fn any_history() -> impl Strategy<Value = Vec<Value>> {
+    (history(), any::<bool>()).prop_map(|(mut messages, system)| {
+        if !system {
+            messages.remove(0);
+        }
+        messages
+    })
+}
+
+fn trigger() -> impl Strategy<Value = TriggerMode> {
+    prop_oneof![Just(TriggerMode::Static), Just(TriggerMode::Dynamic)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    /// Whatever the strategy and options (user messages kept or not, the
+    /// summarizer working or not, any target, recent budget and trigger,
+    /// with or without a system prompt), the last message after compression
+    /// is the last message before, and a summary stands where the messages
+    /// it replaces stood: after every kept message older than the newest of
+    /// them and before every newer one. Kept messages keep their order, and
+    /// the first message is kept as the system prompt only when its role is
+    /// `system`.
+    #[test]
+    fn the_newest_message_stays_last_and_the_summary_stands_in_place(
+        messages in any_history(),
+        strategy in strategy(),
+        fail in any::<bool>(),
+        keep_user in any::<bool>(),
+        target in 0u64..3000,
+        preserve_recent in 0u64..1500,
+        trigger in trigger(),
+    ) {
+        prop_assume!(!messages.is_empty());
+        let history = History::from_json(Value::Array(messages.clone())).unwrap();
+        let mut settings = settings(strategy, target, preserve_recent);
+        settings.keep_user_messages = keep_user;
+        settings.trigger = trigger;
+        let outcome = engine::compress(&history, &Tokenizer::Cl100k, &settings, &Double { fail }).unwrap();
+        let out = values(&outcome.items);
+        prop_assert_eq!(out.last().copied(), messages.last(), "{:?}", outcome.status);
+
+        // Input positions of the kept items, in output order; the summary as None.
+        let position = |v: &Value| messages.iter().position(|m| m == v);
+        let places: Vec<Option<usize>> = out.iter().map(|v| position(v)).collect();
+        let kept: Vec<usize> = places.iter().flatten().copied().collect();
+        prop_assert!(kept.windows(2).all(|w| w[0] < w[1]), "kept messages reordered: {:?}", places);
+        if messages[0]["role"] == "system" {
+            prop_assert_eq!(places[0], Some(0));
+        }
+        let summaries: Vec<usize> = outcome.items.iter().enumerate()
+            .filter(|(_, i)| i.is_summary()).map(|(k, _)| k).collect();
+        prop_assert!(summaries.len() <= 1);
+        if let Some(&at) = summaries.first() {
+            let newest_replaced = (0..messages.len()).rev().find(|p| !kept.contains(p)).expect("a summary replaces something");
+            for (k, place) in places.iter().enumerate() {
+                match place {
+                    Some(p) if k < at => prop_assert!(*p < newest_replaced, "{:?} before the summary at {}", places, at),
+                    Some(p) => prop_assert!(*p > newest_replaced, "{:?} after the summary at {}", places, at),
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// A pinned case from gemini-cli's history shape: with
+/// `--no-keep-user-messages` and no system message, truncate and hybrid once
+/// kept only `[user old]` as if it were the system prompt, dropping the request.
+#[test]
+fn without_a_system_message_the_newest_request_is_not_dropped() {
+    let messages = vec![
+        message("user", "old question ".repeat(60), 1),
+        message("assistant", "middle answer ".repeat(60), 2),
+        message("user", "the newest request".into(), 3),
+    ];
+    let history = History::from_json(Value::Array(messages.clone())).unwrap();
+    for strategy in [
+        CompressionStrategy::Truncate,
+        CompressionStrategy::Hybrid,
+        CompressionStrategy::Summarize,
+    ] {
+        let mut settings = settings(strategy, 40, 10);
+        settings.keep_user_messages = false;
+        let outcome = engine::compress(
+            &history,
+            &Tokenizer::Cl100k,
+            &settings,
+            &Double { fail: false },
+        )
+        .unwrap();
+        let out = values(&outcome.items);
+        assert_eq!(out.last().copied(), messages.last(), "{strategy:?}");
+        assert!(!out.contains(&&messages[0]), "{strategy:?}: {out:?}");
+    }
+}

@@ -1,5 +1,6 @@
 //! Properties 14–17: loop detection; and the three ways of running it agree.
 
+use ollm::loopcheck::detector::all_reports;
 use ollm::loopcheck::run;
 use ollm::loopcheck::state;
 use ollm::loopcheck::{Detector, Event, PatternType, Settings, Verdict};
@@ -246,7 +247,33 @@ fn loopy_event() -> impl Strategy<Value = Event> {
                 _ => format!("{n}"),
             },
         }),
+        // Chunks of a streamed output: repeated ones make repeated content,
+        // Markdown structure restarts it.
+        4 => prop::sample::select(CHUNKS).prop_map(|text| Event::Output { text: text.into() }),
     ]
+}
+
+const CHUNKS: &[&str] = &[
+    "I will check the file again. ",
+    "I will check the ",
+    "file again. I will ",
+    "la la ",
+    "\n",
+    "- item\n",
+    "| a | b |\n",
+    "```\n",
+    "## Heading\n",
+    "ERROR: retrying\n",
+    "The answer is 42.",
+];
+
+/// Repeated-content settings: small windows and thresholds so loops are
+/// common, the defaults, and off.
+fn content_settings() -> impl Strategy<Value = (u64, u64)> {
+    (
+        prop_oneof![Just(10u64), Just(16), Just(50)],
+        prop_oneof![Just(0u64), Just(2), Just(3), Just(10)],
+    )
 }
 
 /// Single events and short blocks of events repeated a few times, so
@@ -275,6 +302,7 @@ proptest! {
         max_turns in 1u64..30,
         similarity in prop_oneof![Just(1.0f64), Just(0.9), Just(0.75)],
         cycle_max_length in 0u64..5,
+        (content_chunk_size, content_repeat_threshold) in content_settings(),
     ) {
         let settings = Settings {
             enabled: true,
@@ -282,6 +310,8 @@ proptest! {
             repeat_threshold: threshold,
             similarity_threshold: similarity,
             cycle_max_length,
+            content_chunk_size,
+            content_repeat_threshold,
         };
         let one_shot = run::one_shot(&events, &settings);
 
@@ -315,5 +345,84 @@ proptest! {
                 .unwrap_or_else(|| replica.quiet_verdict());
             prop_assert_eq!(verdict, expected);
         }
+    }
+}
+
+/// Text with stretches that repeat (a degenerate answer), prose, and
+/// Markdown structure.
+fn output_text() -> impl Strategy<Value = String> {
+    let segment = prop_oneof![
+        ("[a-z]{1,8}( [a-z]{1,8}){1,6}\\. ", 1usize..16).prop_map(|(s, n)| s.repeat(n)),
+        "[a-z ,.]{0,80}",
+        prop::sample::select(CHUNKS).prop_map(str::to_string),
+    ];
+    prop::collection::vec(segment, 1..12).prop_map(|s| s.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// One output sent whole or streamed as several `output` events, cut
+    /// anywhere (even inside a line or a code fence), finds the same
+    /// repeated content: whether there is any, and the count of the first.
+    #[test]
+    fn repeated_content_does_not_depend_on_how_an_output_is_streamed(
+        text in output_text(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+        (content_chunk_size, content_repeat_threshold) in content_settings(),
+    ) {
+        // Repeated-output reports (identical chunks in a row) would hide
+        // some content reports; this property is about the latter.
+        let settings = Settings {
+            repeat_threshold: 1_000,
+            content_chunk_size,
+            content_repeat_threshold,
+            ..Settings::default()
+        };
+        let chars: Vec<char> = text.chars().collect();
+        let mut bounds: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
+        bounds.extend([0, chars.len()]);
+        bounds.sort();
+        bounds.dedup();
+        let pieces: Vec<Event> = bounds
+            .windows(2)
+            .map(|w| Event::Output { text: chars[w[0]..w[1]].iter().collect() })
+            .collect();
+        let first_content = |events: &[Event]| {
+            all_reports(events, &settings)
+                .into_iter()
+                .filter_map(|v| v.pattern)
+                .find(|p| p.kind == PatternType::RepeatedContent)
+                .map(|p| p.count)
+        };
+        let whole = first_content(&[Event::Turn, Event::Output { text: text.clone() }]);
+        let mut streamed = vec![Event::Turn];
+        streamed.extend(pieces);
+        prop_assert_eq!(first_content(&streamed), whole);
+    }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The saved state stays bounded however long the outputs: at most the
+    /// text of twice the horizon (5 × chunk × (threshold − 1) characters)
+    /// plus a fixed slack, whatever was streamed before.
+    #[test]
+    fn the_saved_state_stays_bounded(
+        outputs in prop::collection::vec(output_text(), 1..8),
+        (content_chunk_size, content_repeat_threshold) in content_settings(),
+    ) {
+        let settings = Settings { content_chunk_size, content_repeat_threshold, ..Settings::default() };
+        let mut detector = Detector::new();
+        let mut longest = 0;
+        for text in outputs.iter().cycle().take(60) {
+            detector.push(&Event::Output { text: text.clone() }, &settings);
+            longest = longest.max(serde_json::to_string(&detector).unwrap().len());
+        }
+        let horizon = 5 * content_chunk_size * content_repeat_threshold.saturating_sub(1);
+        let bound = 2 * (2 * horizon + 1024 + content_chunk_size) as usize + 8 * 1024 + 2048;
+        prop_assert!(longest <= bound, "{} bytes > {}", longest, bound);
     }
 }

@@ -1,0 +1,322 @@
+//! What each line of a model's output is, for repeated-content detection:
+//! prose that may loop, or structure whose repetition is legitimate
+//! (Markdown tables, lists, headings, quotes, code, dividers, log records).
+//!
+//! A line is classified from its first characters only, so the answer does
+//! not depend on how a streamed output was cut into chunks.
+
+/// How a line takes part in repeated-content tracking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineKind {
+    /// Ordinary text: tracked.
+    Prose,
+    /// The start of a Markdown element (list item, heading, block quote) or
+    /// of a log record: tracking starts afresh at it, then tracks it.
+    Element,
+    /// A code fence (```` ``` ```` or `~~~`): opens or closes a code block,
+    /// whose lines are not tracked.
+    Fence,
+    /// A table row, a divider or an indented code line: not tracked, and
+    /// tracking starts afresh after it.
+    Structure,
+}
+
+/// Characters of a line's head after which it is classified even if no
+/// rule has decided yet.
+pub const HEAD_LIMIT: usize = 32;
+
+/// Words that start a log record (`ERROR: …`, `[WARN] …`, `error: …`).
+const LOG_LEVELS: &[&str] = &[
+    "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL", "CRITICAL", "error:",
+    "warning:", "note:", "help:",
+];
+
+/// Classifies a line from its `head` (its first characters, at most
+/// [`HEAD_LIMIT`] unless it ended earlier); `ended` says whether the line's
+/// end is in `head`. `None` means the head is too short to tell yet.
+pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
+    let last = ended || head.chars().count() >= HEAD_LIMIT;
+    let mut indent = 0;
+    for c in head.chars() {
+        match c {
+            ' ' => indent += 1,
+            '\t' => indent += 4,
+            _ => break,
+        }
+    }
+    if indent >= 4 {
+        return Some(LineKind::Structure);
+    }
+    let text = head.trim_start_matches([' ', '\t']);
+    if text.is_empty() {
+        return last.then_some(LineKind::Prose);
+    }
+    // The first rule that matches decides, once every rule before it has
+    // ruled itself out: so a decision taken on a line's first characters
+    // is the one its whole text would get.
+    let rules: [fn(&str) -> Match; 6] = [
+        fence,
+        table,
+        divider,
+        list_item,
+        heading_or_quote,
+        log_record,
+    ];
+    for (i, rule) in rules.iter().enumerate() {
+        match rule(text) {
+            Match::Yes => {
+                return Some(match i {
+                    0 => LineKind::Fence,
+                    1 | 2 => LineKind::Structure,
+                    _ => LineKind::Element,
+                });
+            }
+            Match::NeedMore if !last => return None,
+            // Seen to its end, a line of dividing characters is a divider.
+            Match::NeedMore if i == 2 => return Some(LineKind::Structure),
+            Match::NeedMore | Match::No => {}
+        }
+    }
+    Some(LineKind::Prose)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Match {
+    Yes,
+    No,
+    /// A longer head could still match.
+    NeedMore,
+}
+
+/// Whether `text` starts with `pattern`, where `#` in the pattern stands
+/// for an ASCII digit.
+fn starts_like(text: &str, pattern: &str) -> Match {
+    let mut t = text.chars();
+    for p in pattern.chars() {
+        match t.next() {
+            None => return Match::NeedMore,
+            Some(c) if p == '#' && c.is_ascii_digit() => {}
+            Some(c) if p != '#' && c == p => {}
+            Some(_) => return Match::No,
+        }
+    }
+    Match::Yes
+}
+
+fn any_of(text: &str, patterns: &[&str]) -> Match {
+    let mut result = Match::No;
+    for pattern in patterns {
+        match starts_like(text, pattern) {
+            Match::Yes => return Match::Yes,
+            Match::NeedMore => result = Match::NeedMore,
+            Match::No => {}
+        }
+    }
+    result
+}
+
+fn fence(text: &str) -> Match {
+    any_of(text, &["```", "~~~"])
+}
+
+fn table(text: &str) -> Match {
+    if text.starts_with('|') {
+        Match::Yes
+    } else {
+        Match::No
+    }
+}
+
+fn is_divider_char(c: char) -> bool {
+    matches!(c, '-' | '_' | '=' | '*' | '+' | ' ' | '\t') || ('\u{2500}'..='\u{257F}').contains(&c)
+}
+
+/// A line of only `-_=*+` and box-drawing characters (a thematic break, a
+/// Setext underline, a drawn rule): decided when the line ends.
+fn divider(text: &str) -> Match {
+    if text.chars().all(is_divider_char) {
+        Match::NeedMore
+    } else {
+        Match::No
+    }
+}
+
+/// `- `, `* `, `+ `, or up to nine digits and `.` or `)` then a space.
+fn list_item(text: &str) -> Match {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some('-' | '*' | '+') => {
+            return match chars.next() {
+                None => Match::NeedMore,
+                Some(' ' | '\t') => Match::Yes,
+                Some(_) => Match::No,
+            };
+        }
+        Some(c) if c.is_ascii_digit() => {}
+        _ => return Match::No,
+    }
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    if digits > 9 {
+        return Match::No;
+    }
+    let mut rest = text[digits..].chars();
+    match (rest.next(), rest.next()) {
+        (None, _) => Match::NeedMore,
+        (Some('.' | ')'), None) => Match::NeedMore,
+        (Some('.' | ')'), Some(' ' | '\t')) => Match::Yes,
+        _ => Match::No,
+    }
+}
+
+/// `#` to `######` then a space, or `>`.
+fn heading_or_quote(text: &str) -> Match {
+    if text.starts_with('>') {
+        return Match::Yes;
+    }
+    let hashes = text.chars().take_while(|&c| c == '#').count();
+    if hashes == 0 || hashes > 6 {
+        return Match::No;
+    }
+    match text[hashes..].chars().next() {
+        None => Match::NeedMore,
+        Some(' ' | '\t') => Match::Yes,
+        Some(_) => Match::No,
+    }
+}
+
+/// A date (`2026-11-22…`), a time (`10:00:01…`), a bracketed date or level
+/// (`[2026-…`, `[ERROR]`), or a level word (`ERROR:`, `warning:`).
+fn log_record(text: &str) -> Match {
+    let bracketed = text.strip_prefix('[');
+    let body = bracketed.unwrap_or(text);
+    let mut result = any_of(body, &["####-##-##", "##:##:##"]);
+    if result == Match::Yes {
+        return Match::Yes;
+    }
+    for level in LOG_LEVELS {
+        let m = starts_like(body, level);
+        let m = match m {
+            // A level word must end there (`ERROR:`, `ERROR `, `[ERROR]`), not run on (`ERRORS`).
+            Match::Yes if level.ends_with(':') => Match::Yes,
+            Match::Yes => match body[level.len()..].chars().next() {
+                None => Match::NeedMore,
+                Some(':' | ' ' | ']' | '\t') => Match::Yes,
+                Some(_) => Match::No,
+            },
+            other => other,
+        };
+        match m {
+            Match::Yes => return Match::Yes,
+            Match::NeedMore => result = Match::NeedMore,
+            Match::No => {}
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(line: &str) -> LineKind {
+        classify(line, true).unwrap()
+    }
+
+    #[test]
+    fn markdown_structure_is_recognised() {
+        assert_eq!(kind("```rust"), LineKind::Fence);
+        assert_eq!(kind("  ~~~"), LineKind::Fence);
+        assert_eq!(kind("| key | default |"), LineKind::Structure);
+        assert_eq!(kind("|---|---|"), LineKind::Structure);
+        assert_eq!(kind("---"), LineKind::Structure);
+        assert_eq!(kind("* * *"), LineKind::Structure);
+        assert_eq!(kind("─────────"), LineKind::Structure);
+        assert_eq!(kind("    let x = 1;"), LineKind::Structure);
+        assert_eq!(kind("\tfoo"), LineKind::Structure);
+        assert_eq!(kind("- item"), LineKind::Element);
+        assert_eq!(kind("* item"), LineKind::Element);
+        assert_eq!(kind("12. item"), LineKind::Element);
+        assert_eq!(kind("3) item"), LineKind::Element);
+        assert_eq!(kind("## Heading"), LineKind::Element);
+        assert_eq!(kind("> quoted"), LineKind::Element);
+    }
+
+    #[test]
+    fn log_records_are_elements() {
+        for line in [
+            "2026-11-22T10:00:01Z ERROR connection refused",
+            "10:00:01.123 worker started",
+            "[2026-11-22 10:00:01] retrying",
+            "[ERROR] disk full",
+            "ERROR: disk full",
+            "WARN retrying in 5s",
+            "error: could not compile `ollm`",
+            "warning: unused variable",
+        ] {
+            assert_eq!(kind(line), LineKind::Element, "{line}");
+        }
+    }
+
+    #[test]
+    fn prose_is_prose() {
+        for line in [
+            "The parser fails on a BOM.",
+            "**Bold** words first",
+            "-- not a divider, a dash",
+            "2026 was a good year",
+            "ERRORS are counted",
+            "[link](https://example.com) first",
+            "#hashtag",
+            "",
+            "1.5 times faster",
+        ] {
+            assert_eq!(kind(line), LineKind::Prose, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn a_short_head_waits_for_more_and_the_limit_decides() {
+        for head in [
+            "", " ", "-", "`", "``", "1", "12.", "#", "--", "[", "ERR", "2026-1",
+        ] {
+            assert_eq!(classify(head, false), None, "{head:?}");
+        }
+        assert_eq!(classify("The", false), Some(LineKind::Prose));
+        assert_eq!(classify("- ", false), None, "maybe a divider: - - -");
+        assert_eq!(classify("- i", false), Some(LineKind::Element));
+        let rule = "-".repeat(HEAD_LIMIT);
+        assert_eq!(classify(&rule, false), Some(LineKind::Structure));
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_where_the_head_was_cut() {
+        for line in [
+            "- item",
+            "12. x",
+            "```",
+            "| a |",
+            "---",
+            "2026-11-22 x",
+            "[WARN] y",
+            "Plain text here",
+            "    code",
+            "#x",
+            "ERRORS",
+            "**b**",
+        ] {
+            let whole = classify(line, true);
+            let mut decided = None;
+            let mut head = String::new();
+            for c in line.chars() {
+                head.push(c);
+                if let Some(kind) = classify(&head, false) {
+                    decided = Some(kind);
+                    break;
+                }
+            }
+            let decided = decided.or_else(|| classify(line, true));
+            assert_eq!(decided, whole, "{line:?}");
+        }
+    }
+}
