@@ -4,11 +4,14 @@
 //! Compression changes what is sent to the model, never what is stored:
 //! the input is read, a shorter history is printed.
 
+mod bpe;
+mod bpe_table;
 pub mod cli;
 pub mod engine;
 pub mod history;
 pub mod http;
 pub mod plan;
+mod pretokenize;
 pub mod session;
 pub mod summarizer;
 pub mod tokens;

@@ -1,5 +1,6 @@
 //! Token counting: a BPE tokenizer embedded in the binary (cl100k_base or
-//! o200k_base from `tiktoken-rs`, nothing downloaded at run time), a model's
+//! o200k_base, tables prepared at build time from `tiktoken-rs`'s, nothing
+//! built or downloaded at run time: see `bpe`), a model's
 //! own Hugging Face `tokenizer.json`, the model server's own `/tokenize`
 //! endpoint (llama.cpp), or the characters ÷ 4 estimate when asked for.
 
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::bpe::Encoding;
 use super::history::Item;
 use crate::diag;
 use crate::error::{Error, Result};
@@ -78,12 +80,8 @@ impl Tokenizer {
     /// Tokens in `text` (no message overhead).
     pub fn count(&self, text: &str) -> Result<u64> {
         Ok(match self {
-            Tokenizer::Cl100k => tiktoken_rs::cl100k_base_singleton()
-                .encode_ordinary(text)
-                .len() as u64,
-            Tokenizer::O200k => tiktoken_rs::o200k_base_singleton()
-                .encode_ordinary(text)
-                .len() as u64,
+            Tokenizer::Cl100k => Encoding::cl100k()?.count(text),
+            Tokenizer::O200k => Encoding::o200k()?.count(text),
             Tokenizer::Estimate => estimate(text),
             Tokenizer::Server { url, agent } => server_count(agent, url, text)?,
             Tokenizer::File { path, tokenizer } => tokenizer
@@ -178,6 +176,56 @@ mod tests {
         assert_eq!(Tokenizer::Cl100k.count("").unwrap(), 0);
         assert_eq!(Tokenizer::Cl100k.count("tiktoken is great!").unwrap(), 6);
         assert_eq!(Tokenizer::O200k.count("hello world").unwrap(), 2);
+    }
+
+    #[test]
+    fn bpe_counts_equal_tiktoken_on_the_fixture_chat() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/compress/session.json"
+        ))
+        .unwrap();
+        let cl100k = tiktoken_rs::cl100k_base_singleton();
+        let o200k = tiktoken_rs::o200k_base_singleton();
+        // Whole JSON text and every line: code, prose, escapes, spaces.
+        for piece in std::iter::once(text.as_str()).chain(text.lines()) {
+            let want = cl100k.encode_ordinary(piece).len() as u64;
+            assert_eq!(Tokenizer::Cl100k.count(piece).unwrap(), want, "{piece}");
+            let want = o200k.encode_ordinary(piece).len() as u64;
+            assert_eq!(Tokenizer::O200k.count(piece).unwrap(), want, "{piece}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bpe_counts_equal_tiktoken_on_random_text(text in "(?s)[a-zA-Z0-9 \\n\\t'.,;:!?/(){}<>\"_=+-]{0,80}|\\PC{0,40}") {
+            let cl100k = tiktoken_rs::cl100k_base_singleton();
+            let o200k = tiktoken_rs::o200k_base_singleton();
+            proptest::prop_assert_eq!(
+                Tokenizer::Cl100k.count(&text).unwrap(),
+                cl100k.encode_ordinary(&text).len() as u64
+            );
+            proptest::prop_assert_eq!(
+                Tokenizer::O200k.count(&text).unwrap(),
+                o200k.encode_ordinary(&text).len() as u64
+            );
+        }
+    }
+
+    #[test]
+    fn long_pieces_merge_as_tiktoken_does() {
+        // Pieces of 100 bytes and more take tiktoken's heap merge.
+        let cl100k = tiktoken_rs::cl100k_base_singleton();
+        for text in [
+            "x".repeat(150),
+            "abcdefghij".repeat(30),
+            format!("a{}b", " ".repeat(300)),
+            "=-".repeat(120),
+            "東京".repeat(60),
+        ] {
+            let want = cl100k.encode_ordinary(&text).len() as u64;
+            assert_eq!(Tokenizer::Cl100k.count(&text).unwrap(), want, "{text}");
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! A journal is first searched as raw bytes for the JSON-encoded pattern
 //! (a substring of a string's text is a substring of its JSON encoding), so
 //! sessions and records that cannot match are never parsed; each record
-//! that may match is parsed and checked on its decoded text. Regular
-//! expressions cannot be checked on the raw bytes and parse every record.
+//! that may match is parsed and checked on its decoded text. A regular
+//! expression is prefiltered the same way by the literals every match must
+//! contain (as ripgrep does), so only records holding one of them are parsed.
 
 use serde::Serialize;
 
@@ -59,6 +60,8 @@ struct Matcher {
 enum Raw {
     Exact(Box<memchr::memmem::Finder<'static>>),
     Folded(regex::bytes::Regex),
+    /// A regular expression's required literals: every match holds one.
+    AnyOf(aho_corasick::AhoCorasick),
 }
 
 impl Raw {
@@ -66,8 +69,44 @@ impl Raw {
         match self {
             Raw::Exact(finder) => finder.find(bytes).is_some(),
             Raw::Folded(re) => re.is_match(bytes),
+            Raw::AnyOf(literals) => literals.is_match(bytes),
         }
     }
+}
+
+/// Literals of which every match of `pattern` contains at least one, each
+/// free of what a journal line could hold differently from the searched
+/// text: bytes JSON escapes (`"`, `\`, control characters), non-ASCII
+/// bytes (some writers escape them) and spaces (a tool call's text joins its
+/// fields with them). `None` when no such set
+/// exists (`\w+`, `a|.*`), so every record is parsed.
+fn required_literals(pattern: &str, ignore_case: bool) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::ParserBuilder::new()
+        .case_insensitive(ignore_case)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    [ExtractKind::Prefix, ExtractKind::Suffix]
+        .into_iter()
+        .find_map(|kind| {
+            let seq = Extractor::new().kind(kind).extract(&hir);
+            let literals = seq.literals()?;
+            let pieces = literals
+                .iter()
+                .map(|literal| longest_verbatim_piece(literal.as_bytes()))
+                .collect::<Option<Vec<_>>>()?;
+            (!pieces.is_empty()).then_some(pieces)
+        })
+}
+
+/// The longest run of `literal` that a JSON encoding keeps byte for byte.
+fn longest_verbatim_piece(literal: &[u8]) -> Option<Vec<u8>> {
+    literal
+        .split(|&b| matches!(b, b'"' | b'\\' | b' ') || !(0x20..0x80).contains(&b))
+        .max_by_key(|piece| piece.len())
+        .filter(|piece| !piece.is_empty())
+        .map(<[u8]>::to_vec)
 }
 
 impl Matcher {
@@ -91,7 +130,9 @@ impl Matcher {
                 ))
             })?;
         let raw = if query.regex {
-            None
+            required_literals(&query.pattern, query.ignore_case)
+                .and_then(|literals| aho_corasick::AhoCorasick::new(literals).ok())
+                .map(Raw::AnyOf)
         } else {
             let encoded = serde_json::to_string(&query.pattern).unwrap_or_default();
             let encoded = encoded[1..encoded.len() - 1].to_string();
@@ -289,5 +330,57 @@ mod tests {
         })
         .unwrap();
         assert!(folded.may_match(b"{\"text\":\"why hello\"}"));
+    }
+
+    fn regex(pattern: &str, ignore_case: bool) -> Matcher {
+        Matcher::new(&Query {
+            pattern: pattern.into(),
+            regex: true,
+            ignore_case,
+            ..Query::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_regex_skips_lines_without_its_required_literals() {
+        let m = regex("zanzi[a-z]+", false);
+        assert!(m.may_match(br#"{"text":"to zanzibar"}"#));
+        assert!(!m.may_match(br#"{"text":"to dar es salaam"}"#));
+        let alternatives = regex("(?:alpha|beta)[0-9]", false);
+        assert!(alternatives.may_match(br#"{"text":"beta7"}"#));
+        assert!(!alternatives.may_match(br#"{"text":"gamma7"}"#));
+        let suffix = regex(r"\w+_test", false);
+        assert!(suffix.may_match(br#"{"text":"run parse_test"}"#));
+        assert!(!suffix.may_match(br#"{"text":"run parse"}"#));
+    }
+
+    #[test]
+    fn a_case_insensitive_regex_prefilters_every_case_and_unicode_folding() {
+        let m = regex("zanzibar", true);
+        assert!(m.may_match(br#"{"text":"ZanZIBAR"}"#));
+        // `s` folds to U+017F LONG S: the prefilter keeps the ASCII rest.
+        let s = regex("session", true);
+        assert!(s.may_match("{\"text\":\"\u{17f}ession\"}".as_bytes()));
+        assert!(!s.may_match(br#"{"text":"nothing here"}"#));
+    }
+
+    #[test]
+    fn a_regex_literal_is_cut_where_the_journal_may_differ_from_the_text() {
+        // A quote is escaped in the journal, a newline joins parts, a space
+        // joins a tool call's name and arguments, non-ASCII may be escaped.
+        let m = regex(r#"say "hi""#, false);
+        assert!(m.may_match(br#"{"text":"they say \"hi\""}"#));
+        let tool = regex(r"read_file \{", false);
+        assert!(tool.may_match(br#"{"name":"read_file","args":{"path":"a"}}"#));
+        let accented = regex("caf\u{e9}", false);
+        assert!(accented.may_match(br#"{"text":"caf\u00e9"}"#));
+    }
+
+    #[test]
+    fn a_regex_without_required_literals_parses_every_record() {
+        for pattern in [r"\w+", "a|.*", "\u{e9}+"] {
+            assert!(regex(pattern, false).may_match(b"{}"), "{pattern}");
+        }
     }
 }
