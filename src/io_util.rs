@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
+use crate::output;
 
 /// The largest single input (a whole document on stdin or in a file) a
 /// program accepts. Larger input is refused rather than read into memory.
@@ -222,8 +223,13 @@ pub fn for_each_line(
 }
 
 /// Writes `value` as pretty JSON and a newline to stdout (buffered: stdout
-/// would otherwise be written a line at a time).
+/// would otherwise be written a line at a time). At a terminal, the control
+/// characters JSON leaves raw are escaped too ([`output::escape_json`]).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    if stdout_is_terminal() {
+        let json = serde_json::to_string_pretty(value).map_err(stdout_json_error)?;
+        return print_raw(&[output::escape_json(&json).as_bytes(), b"\n"]);
+    }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
@@ -233,16 +239,30 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 /// Writes `value` as one compact JSON line to stdout and flushes, so a
 /// reader of an NDJSON stream sees each record as soon as it is made.
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    if stdout_is_terminal() {
+        let json = serde_json::to_string(value).map_err(stdout_json_error)?;
+        return print_raw(&[output::escape_json(&json).as_bytes(), b"\n"]);
+    }
     let mut out = io::stdout().lock();
     serde_json::to_writer(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
 }
 
-/// Writes text to stdout as is.
+/// Writes text to stdout: as is when piped, with its control characters
+/// made visible at a terminal ([`output::escape_text`]).
 pub fn print_text(text: &str) -> Result<()> {
+    if stdout_is_terminal() {
+        return print_raw(&[output::escape_text(text).as_bytes()]);
+    }
+    print_raw(&[text.as_bytes()])
+}
+
+fn print_raw(parts: &[&[u8]]) -> Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes()).map_err(stdout_error)?;
+    for part in parts {
+        out.write_all(part).map_err(stdout_error)?;
+    }
     out.flush().map_err(stdout_error)
 }
 
@@ -257,10 +277,12 @@ fn stdout_json_error(err: serde_json::Error) -> Error {
     }
 }
 
-/// Whether stdout is a terminal (human-readable output is the default only then).
+/// Whether stdout is a terminal (human-readable output is the default only
+/// then, and control characters are escaped). Asked once per process.
 pub fn stdout_is_terminal() -> bool {
     use std::io::IsTerminal;
-    io::stdout().is_terminal()
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| io::stdout().is_terminal())
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod fs;
 pub mod io_util;
 pub mod lock;
 pub mod loopcheck;
+pub mod output;
 pub mod paths;
 pub mod programs;
 pub mod redact;

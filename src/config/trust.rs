@@ -442,9 +442,7 @@ impl Store {
         let mut text = serde_json::to_string_pretty(self)
             .map_err(|e| Error::Config(format!("encoding trust records: {e}")))?;
         text.push('\n');
-        crate::io_util::write_atomic(&path, text.as_bytes())?;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| Error::io(&path, &e))
+        crate::fs::write_atomic(&path, text.as_bytes(), crate::fs::Durability::Synced)
     }
 
     /// Records trust in `workspace` as it is now (replacing an older record

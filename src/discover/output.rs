@@ -118,6 +118,23 @@ pub fn list(
     Ok(shared.count.into_inner())
 }
 
+/// A path as printed: raw bytes when piped (what `xargs` needs) or with
+/// `--null`; at a terminal, control characters in a name are made visible.
+fn shown(path: &[u8], nul: bool) -> std::borrow::Cow<'_, [u8]> {
+    if nul || !crate::io_util::stdout_is_terminal() {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    crate::output::escape_bytes(path)
+}
+
+/// A JSON line as printed: at a terminal with the controls JSON leaves raw escaped.
+fn escape_json_for(json: &str) -> std::borrow::Cow<'_, str> {
+    if !crate::io_util::stdout_is_terminal() {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    crate::output::escape_json(json)
+}
+
 /// Prints a cached listing.
 fn replay(mut paths: Vec<Vec<u8>>, format: Format, sort: bool) -> Result<u64> {
     let end = match format {
@@ -129,7 +146,8 @@ fn replay(mut paths: Vec<Vec<u8>>, format: Format, sort: bool) -> Result<u64> {
     }
     let mut out = std::io::BufWriter::with_capacity(BLOCK, std::io::stdout().lock());
     for path in &paths {
-        out.write_all(path).map_err(stdout_error)?;
+        out.write_all(&shown(path, end == 0))
+            .map_err(stdout_error)?;
         out.write_all(&[end]).map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)?;
@@ -195,7 +213,8 @@ impl<'a> ThreadOut<'a> {
         let start = self.buf.len();
         match self.shared.format {
             Format::Paths { nul } => {
-                self.buf.extend_from_slice(relative.as_os_str().as_bytes());
+                self.buf
+                    .extend_from_slice(&shown(relative.as_os_str().as_bytes(), nul));
                 self.buf.push(if nul { 0 } else { b'\n' });
             }
             Format::Json => {
@@ -207,9 +226,11 @@ impl<'a> ThreadOut<'a> {
                     }
                 };
                 let entry = Entry::new(path, relative, kind, &meta);
-                if serde_json::to_writer(&mut self.buf, &entry).is_err() {
+                let Ok(json) = serde_json::to_string(&entry) else {
                     return true;
-                }
+                };
+                self.buf
+                    .extend_from_slice(escape_json_for(&json).as_bytes());
                 self.buf.push(b'\n');
             }
         }
