@@ -117,13 +117,18 @@ pub fn estimate(text: &str) -> u64 {
 fn server_count(agent: &ureq::Agent, url: &str, text: &str) -> Result<u64> {
     let endpoint = format!("{url}/tokenize");
     let body = json!({ "content": text }).to_string();
-    let reply: Value = super::http::post_json(agent, &endpoint, &body)
-        .map_err(|e| Error::Input(format!("tokenizer {endpoint}: {e}")))?;
+    let reply: Value = super::http::post_json(agent, &endpoint, &body).map_err(|e| Error::Io {
+        path: format!("tokenizer server {endpoint}").into(),
+        message: e.to_string(),
+    })?;
     reply
         .get("tokens")
         .and_then(Value::as_array)
         .map(|tokens| tokens.len() as u64)
-        .ok_or_else(|| Error::Input(format!("tokenizer {endpoint}: reply has no `tokens` array")))
+        .ok_or_else(|| Error::Io {
+            path: format!("tokenizer server {endpoint}").into(),
+            message: "reply has no `tokens` array".into(),
+        })
 }
 
 /// Token counts of a timeline, per item and in total.

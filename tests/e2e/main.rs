@@ -13,5 +13,6 @@ mod bad_input;
 mod config;
 mod dispatch;
 mod env;
+mod first_hour;
 mod reliability;
 mod secrets;
