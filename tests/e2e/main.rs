@@ -14,5 +14,6 @@ mod config;
 mod dispatch;
 mod env;
 mod first_hour;
+mod readme;
 mod reliability;
 mod secrets;
