@@ -492,6 +492,7 @@ fn run_count(global: &GlobalOpts, args: &CountArgs) -> Result<ExitCode> {
     }
     let mut out = json!({
         "tokenizer": counts.tokenizer,
+        "tokenizerError": counts.tokenizer_error,
         "total": counts.total,
         "messageOverhead": super::tokens::MESSAGE_OVERHEAD,
         "messages": messages,
@@ -521,6 +522,7 @@ fn run_check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     );
     let mut out = serde_json::to_value(&verdict).unwrap_or(Value::Null);
     out["tokenizer"] = json!(counts.tokenizer);
+    out["tokenizerError"] = json!(counts.tokenizer_error);
     io_util::print_json(&out)?;
     Ok(if verdict.needed {
         ExitCode::Verdict

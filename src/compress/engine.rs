@@ -69,6 +69,8 @@ pub struct Outcome {
     /// whatever its status).
     pub summarizer_error: Option<String>,
     pub tokenizer: String,
+    /// Why the configured tokenizer was not used, when its server failed.
+    pub tokenizer_error: Option<String>,
     pub verdict: Verdict,
     /// Warnings for the caller to print (the summarizer failed, …).
     pub warnings: Vec<String>,
@@ -107,6 +109,7 @@ impl Outcome {
             "summarizer": self.summarizer,
             "summarizerError": self.summarizer_error,
             "tokenizer": self.tokenizer,
+            "tokenizerError": self.tokenizer_error,
             "check": self.verdict,
             "compressedMessages": messages,
         });
@@ -185,6 +188,7 @@ pub fn compress_with(
         summarizer: None,
         summarizer_error: None,
         tokenizer: counts.tokenizer.clone(),
+        tokenizer_error: counts.tokenizer_error.clone(),
         verdict: verdict.clone(),
         warnings: Vec::new(),
     };
@@ -264,6 +268,7 @@ pub fn compress_with(
     outcome.target = target;
     outcome.preserved_recent_tokens = recent_tokens;
     outcome.tokenizer = counts.tokenizer.clone();
+    outcome.tokenizer_error = counts.tokenizer_error.clone();
     outcome.verdict = verdict.clone();
     if outcome.compressed_tokens >= counts.total {
         let mut reason = format!(
@@ -363,6 +368,7 @@ fn truncated(build: &Build, unit_tokens: &[u64], target: u64) -> Outcome {
         summarizer: None,
         summarizer_error: None,
         tokenizer: String::new(),
+        tokenizer_error: None,
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
         warnings: Vec::new(),
     }
@@ -433,6 +439,7 @@ fn summarize(
         summarizer: Some(summarizer.describe()),
         summarizer_error: None,
         tokenizer: String::new(),
+        tokenizer_error: None,
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
         warnings: Vec::new(),
     })

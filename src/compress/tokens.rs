@@ -138,6 +138,8 @@ pub struct Counts {
     pub total: u64,
     /// The tokenizer that produced the counts.
     pub tokenizer: String,
+    /// Why the configured tokenizer was not used (its server failed).
+    pub tokenizer_error: Option<String>,
 }
 
 impl Counts {
@@ -154,7 +156,9 @@ pub fn count_items(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
         Ok(counts) => Ok(counts),
         Err(err) if matches!(tokenizer, Tokenizer::Server { .. }) => {
             diag::warn(format!("{err}; counting with cl100k_base instead"));
-            count_with(&Tokenizer::Cl100k, items)
+            let mut counts = count_with(&Tokenizer::Cl100k, items)?;
+            counts.tokenizer_error = Some(err.to_string());
+            Ok(counts)
         }
         Err(err) => Err(err),
     }
@@ -169,6 +173,7 @@ fn count_with(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
         total: per_item.iter().sum(),
         per_item,
         tokenizer: tokenizer.name(),
+        tokenizer_error: None,
     })
 }
 

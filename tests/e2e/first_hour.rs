@@ -323,7 +323,34 @@ fn a_refused_tokenizer_server_is_not_invalid_input() {
         "{err}"
     );
     assert!(!err.contains("invalid input"), "{err}");
-    assert_eq!(json(&out)["tokenizer"], "cl100k_base");
+    let result = json(&out);
+    assert_eq!(result["tokenizer"], "cl100k_base");
+    let error = result["tokenizerError"].as_str().unwrap_or_default();
+    assert!(error.contains("no server answers"), "{result}");
+    for command in [&["check"][..], &["compress", "--force"][..]] {
+        let out = sb
+            .cmd("ollm-compress")
+            .args(command)
+            .args([
+                "--tokenizer",
+                "server",
+                "--tokenizer-url",
+                "http://127.0.0.1:9",
+            ])
+            .arg(&history)
+            .output()
+            .unwrap();
+        let result = json(&out);
+        let error = result["tokenizerError"].as_str().unwrap_or_default();
+        assert!(error.contains("no server answers"), "{command:?}: {result}");
+    }
+    let out = sb
+        .cmd("ollm-compress")
+        .arg("count")
+        .arg(&history)
+        .output()
+        .unwrap();
+    assert_eq!(json(&out)["tokenizerError"], Value::Null);
 }
 
 /// Runs `argv` with a terminal as stdin (util-linux `script`); its output
