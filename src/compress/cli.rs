@@ -16,10 +16,10 @@ use crate::error::{ExitCode, Result};
 use crate::io_util;
 use crate::session::{Snapshots, Store};
 
-const EXAMPLES: &str =
-    "  ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
+const EXAMPLES: &str = "  ollm session get ID --messages > history.json     # a history to work on
+  ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
   ollm-compress --strategy truncate --limit 8192 history.json
-  ollm-compress --summarizer-cmd 'llm -m mini' --force session.json
+  ollm-compress --summarizer-cmd 'llm -m mini' --force session.json   # ollm session get ID > session.json
   ollm-compress count history.json | jq .total
   ollm-compress check --limit 8192 history.json >/dev/null || ollm-compress history.json
   ollm-compress config --show-origin";

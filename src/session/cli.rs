@@ -84,6 +84,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-session record ID --role user --text 'Hello'
   ollm-session record ID --tool read_file --args '{\"path\":\"a.txt\"}' --result 'contents'
   ollm-session record ID < message.json
+  ollm-session get OTHER_ID | jq -c '.messages[]' > events.ndjson   # one record a line
   tail -f events.ndjson | ollm-session record ID"))]
     Record(RecordArgs),
     /// Print a whole session as the spec's JSON (a transcript on a terminal).
