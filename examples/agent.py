@@ -489,6 +489,18 @@ def prompts(opts):
         yield line
 
 
+def env_int(name, default):
+    """A whole number from the environment (the default of an option), or exit 2."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        print(f"agent: {name} must be a whole number, not {value!r}", file=sys.stderr)
+        sys.exit(2)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="A reference agent loop on the ollm programs.",
@@ -503,10 +515,12 @@ def parse_args(argv):
                    help=f"the model's name (env AGENT_MODEL; default {DEFAULT_MODEL})")
     p.add_argument("--resume", nargs="?", const="last", metavar="ID",
                    help="continue a stored session (without ID: the most recent one)")
-    p.add_argument("--max-steps", type=int, default=6, help="model calls per turn; the last one must answer")
-    p.add_argument("--look-first", action="store_true",
-                   help="the first step of a turn must call a tool before the model may answer")
-    p.add_argument("--max-tokens", type=int, default=200, help="the model's reply budget per step")
+    p.add_argument("--max-steps", type=int, default=env_int("AGENT_MAX_STEPS", 6),
+                   help="model calls per turn; the last one must answer (env AGENT_MAX_STEPS)")
+    p.add_argument("--look-first", action="store_true", default=os.environ.get("AGENT_LOOK_FIRST") == "1",
+                   help="the first step of a turn must call a tool before the model may answer (env AGENT_LOOK_FIRST=1)")
+    p.add_argument("--max-tokens", type=int, default=env_int("AGENT_MAX_TOKENS", 200),
+                   help="the model's reply budget per step (env AGENT_MAX_TOKENS)")
     p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument("--timeout", type=float, default=300, help="seconds to wait for the model")
     p.add_argument("--context-limit", type=int, default=8192, help="tokens of history sent; compressed above 80%%")

@@ -24,6 +24,7 @@
 # its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`. The README's
 # "Your model" shows llama-server, vLLM and LM Studio too (--model-url, --model, or
 # AGENT_MODEL_URL, AGENT_MODEL). The server is checked before a session is created.
+# AGENT_MAX_STEPS, AGENT_LOOK_FIRST (1) and AGENT_MAX_TOKENS set the defaults of those options.
 set -u
 
 api=openai
@@ -31,9 +32,9 @@ default_url=http://127.0.0.1:11434
 default_model=llama3.2:3b
 model_url=${AGENT_MODEL_URL:-$default_url}
 model=${AGENT_MODEL:-$default_model}
-max_steps=6
-look_first=0
-max_tokens=200
+max_steps=${AGENT_MAX_STEPS:-6}
+look_first=${AGENT_LOOK_FIRST:-0}
+max_tokens=${AGENT_MAX_TOKENS:-200}
 context_limit=8192
 run_timeout=30
 strategy=hybrid
@@ -68,6 +69,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $api in openai | ollama) ;; *) die 2 "--api must be openai or ollama" ;; esac
+case $look_first in 0 | 1) ;; *) die 2 "AGENT_LOOK_FIRST must be 0 or 1" ;; esac
 case $strategy in hybrid | summarize | truncate) ;; *) die 2 "--compress-strategy must be hybrid, summarize or truncate" ;; esac
 for n in "$max_steps" "$max_tokens" "$context_limit" "$run_timeout"; do
   is_count "$n" || die 2 "not a whole number: '$n'"

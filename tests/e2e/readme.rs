@@ -298,7 +298,13 @@ fn run(block: &Block, model_url: Option<&str>) -> Result<(), String> {
             120
         }));
     if let Some(url) = model_url {
-        cmd.env("AGENT_MODEL_URL", url);
+        // One tool call and one answer per turn, whatever the model says
+        // (as tests/e2e/examples.rs runs them): a small model cannot wander
+        // into a loop, and each turn is two short model calls.
+        cmd.env("AGENT_MODEL_URL", url)
+            .env("AGENT_LOOK_FIRST", "1")
+            .env("AGENT_MAX_STEPS", "2")
+            .env("AGENT_MAX_TOKENS", "96");
     }
     let out = cmd.output().expect("run bash");
     let err = stderr(&out);
