@@ -232,9 +232,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--preserve-recent', '--preserve-recent', [CompletionResultType]::ParameterName, 'Tokens of the most recent history kept verbatim (default 4096)')
             [CompletionResult]::new('--summary-max-tokens', '--summary-max-tokens', [CompletionResultType]::ParameterName, 'The summary''s token budget (default 1024)')
             [CompletionResult]::new('--summarizer-cmd', '--summarizer-cmd', [CompletionResultType]::ParameterName, 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout')
-            [CompletionResult]::new('--summarizer-api', '--summarizer-api', [CompletionResultType]::ParameterName, 'openai (/v1/chat/completions) or ollama (/api/chat)')
-            [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL')
-            [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary')
+            [CompletionResult]::new('--summarizer-api', '--summarizer-api', [CompletionResultType]::ParameterName, 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)')
+            [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL (default http://127.0.0.1:11434, Ollama''s)')
+            [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Compress even when the history is below the trigger (or compression is disabled)')
@@ -260,9 +260,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--preserve-recent', '--preserve-recent', [CompletionResultType]::ParameterName, 'Tokens of the most recent history kept verbatim (default 4096)')
             [CompletionResult]::new('--summary-max-tokens', '--summary-max-tokens', [CompletionResultType]::ParameterName, 'The summary''s token budget (default 1024)')
             [CompletionResult]::new('--summarizer-cmd', '--summarizer-cmd', [CompletionResultType]::ParameterName, 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout')
-            [CompletionResult]::new('--summarizer-api', '--summarizer-api', [CompletionResultType]::ParameterName, 'openai (/v1/chat/completions) or ollama (/api/chat)')
-            [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL')
-            [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary')
+            [CompletionResult]::new('--summarizer-api', '--summarizer-api', [CompletionResultType]::ParameterName, 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)')
+            [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL (default http://127.0.0.1:11434, Ollama''s)')
+            [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
@@ -319,7 +319,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
-            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
             [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
@@ -357,7 +357,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
-            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -367,7 +367,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
-            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -377,7 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
-            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages array')
+            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -419,7 +419,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;export' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -465,7 +465,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;branch' {
-            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'The message index to branch at (0 to the message count)')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)')
             [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')

@@ -39,10 +39,10 @@ complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l target -d '
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-api -d 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)' -r -f -a "openai\t''
 ollama\t''"
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-url -d 'The model server\'s base URL' -r
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
@@ -67,10 +67,10 @@ complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-api -d 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)' -r -f -a "openai\t''
 ollama\t''"
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-url -d 'The model server\'s base URL' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'

@@ -37,7 +37,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-            cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+            cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
@@ -73,7 +73,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
-            cand --messages 'Only the messages array'
+            cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -82,7 +82,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
-            cand --messages 'Only the messages array'
+            cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -91,7 +91,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
-            cand --messages 'Only the messages array'
+            cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -129,7 +129,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-session;export'= {
-            cand --format 'format'
+            cand --format 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)'
             cand -o 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -170,7 +170,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-session;branch'= {
-            cand --at 'The message index to branch at (0 to the message count)'
+            cand --at 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)'
             cand --title 'title'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
@@ -341,7 +341,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-            cand branch 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+            cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand config 'Print the effective configuration (JSON), or every key with its origin'

@@ -41,7 +41,7 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branches" -d 'List the sessions branched from a session'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
@@ -73,21 +73,21 @@ markdown\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -d 'The most recently active session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last -d 'The most recently active session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l last -d 'The most recently active session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l messages -d 'Only the messages array'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -r
@@ -114,7 +114,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l dat
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -r -f -a "json\t''
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -138,7 +138,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l all 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'The message index to branch at (0 to the message count)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -239,7 +239,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branches" -d 'List the sessions branched from a session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'

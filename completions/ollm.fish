@@ -169,10 +169,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-api -d 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)' -r -f -a "openai\t''
 ollama\t''"
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
@@ -196,10 +196,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subc
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l preserve-recent -d 'Tokens of the most recent history kept verbatim (default 4096)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summary-max-tokens -d 'The summary\'s token budget (default 1024)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-cmd -d 'Summarize with this shell command instead of a model server: the prompt on its stdin, the summary on its stdout' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-api -d 'openai (/v1/chat/completions) or ollama (/api/chat)' -r -f -a "openai\t''
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-api -d 'openai (/v1/chat/completions, the default; Ollama serves it too) or ollama (/api/chat)' -r -f -a "openai\t''
 ollama\t''"
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-url -d 'The model server\'s base URL' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
@@ -239,7 +239,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_s
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session from the history before message index N (with the tool calls of the turns kept); records parentSessionId and branchPoint'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branches" -d 'List the sessions branched from a session'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
@@ -270,21 +270,21 @@ markdown\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l last -d 'The most recently active session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l last -d 'The most recently active session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l last -d 'The most recently active session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l messages -d 'Only the messages array'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l offset -r
@@ -311,7 +311,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s i -l ignore-case
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -r -f -a "json\t''
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t''
 markdown\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -335,7 +335,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l dry-run
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l at -d 'The message index to branch at (0 to the message count)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l title -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F

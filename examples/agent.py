@@ -29,7 +29,13 @@ Usage:
   agent.py                                                   # interactive: one turn per stdin line
   agent.py --resume "And the tests?"                         # continue the most recent session
   agent.py --resume 3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b "And the tests?"
+  agent.py --model-url http://127.0.0.1:8080 --model any "hi"  # llama.cpp's llama-server
   agent.py --api ollama --model-url http://127.0.0.1:11434 --model llama3.2:3b "hi"
+
+The model: by default Ollama on this machine (http://127.0.0.1:11434, llama3.2:3b,
+through its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`.
+The README's "Your model" shows llama-server, vLLM and LM Studio too. The server is
+checked before a session is created, so an unreachable one leaves nothing behind.
 
 Exit codes: 0 done; 1 a loop was detected (the details are printed); 2 usage error;
 3 the session to resume does not exist; 4 the model server or an ollm program failed.
@@ -106,6 +112,19 @@ class Ollm:
             raise AgentError(f"ollm {args[0]} printed something that is not JSON: {e}")
 
 
+DEFAULT_URL = "http://127.0.0.1:11434"
+DEFAULT_MODEL = "llama3.2:3b"
+
+
+def start_hint(url):
+    """What to start when nothing answers at URL."""
+    return (
+        f"no model server answers at {url}. Start one: `ollama serve` and "
+        f"`ollama pull {DEFAULT_MODEL}` (the default, {DEFAULT_URL}), or give --model-url "
+        "and --model of a running llama-server, vLLM or LM Studio (README: \"Your model\")"
+    )
+
+
 class Model:
     """One chat request per step, the reply constrained to the step schema."""
 
@@ -131,6 +150,24 @@ class Model:
             "required": ["tool", "arg"],
             "additionalProperties": False,
         }
+
+    def check_reachable(self):
+        """Raises AgentError saying what to start when no server answers at the URL.
+
+        Any HTTP answer (even 401 or 404) means a server is there."""
+        probe = f"{self.url}/api/tags" if self.api == "ollama" else f"{self.url}/v1/models"
+        request = urllib.request.Request(probe)
+        key = os.environ.get("OPENAI_API_KEY")
+        if key and self.api == "openai":
+            request.add_header("Authorization", f"Bearer {key}")
+        try:
+            with urllib.request.urlopen(request, timeout=min(self.timeout, 10)):
+                pass
+        except urllib.error.HTTPError:
+            pass
+        except (urllib.error.URLError, OSError) as e:
+            reason = getattr(e, "reason", e)
+            raise AgentError(f"{start_hint(self.url)} ({reason})")
 
     def ask(self, messages, tools):
         schema = self.schema(tools)
@@ -168,7 +205,13 @@ class Model:
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 reply = json.load(response)
-        except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
+        except urllib.error.HTTPError as e:
+            # The server explains itself in the body ("model 'x' not found, try pulling it first").
+            body = e.read(300).decode("utf-8", errors="replace").strip()
+            raise AgentError(f"model server {endpoint}: HTTP {e.code}: {body}")
+        except urllib.error.URLError as e:
+            raise AgentError(f"model server {endpoint}: {e.reason}; {start_hint(self.url)}")
+        except (OSError, json.JSONDecodeError) as e:
             raise AgentError(f"model server {endpoint}: {e}")
         try:
             if self.api == "ollama":
@@ -336,11 +379,16 @@ class Agent:
 
     # -- session
     def open_session(self):
+        """The session to resume (exit 3 when there is none), or a new one, created only
+        once the model server answers, so a failed start leaves no empty session."""
+        session = None
         if self.opts.resume:
             if self.opts.resume == "last":
                 session, _ = self.ollm.json("session", "get", "--last", "--format", "json")
             else:
                 session, _ = self.ollm.json("session", "get", self.opts.resume, "--format", "json")
+        self.model.check_reachable()
+        if session is not None:
             self.session_id = session["sessionId"]
             say(f"resuming session {self.session_id} ({len(session['messages'])} messages)")
         else:
@@ -441,6 +489,18 @@ def prompts(opts):
         yield line
 
 
+def env_int(name, default):
+    """A whole number from the environment (the default of an option), or exit 2."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        print(f"agent: {name} must be a whole number, not {value!r}", file=sys.stderr)
+        sys.exit(2)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="A reference agent loop on the ollm programs.",
@@ -449,14 +509,18 @@ def parse_args(argv):
     p.add_argument("prompts", nargs="*", help="one turn per argument (default: read lines from stdin)")
     p.add_argument("--api", choices=["openai", "ollama"], default="openai",
                    help="openai: POST URL/v1/chat/completions (llama.cpp, vLLM, LM Studio, Ollama); ollama: POST URL/api/chat")
-    p.add_argument("--model-url", default=os.environ.get("AGENT_MODEL_URL", "http://127.0.0.1:8089"))
-    p.add_argument("--model", default=os.environ.get("AGENT_MODEL", "smollm2"))
+    p.add_argument("--model-url", default=os.environ.get("AGENT_MODEL_URL", DEFAULT_URL),
+                   help=f"the model server (env AGENT_MODEL_URL; default {DEFAULT_URL}, Ollama's)")
+    p.add_argument("--model", default=os.environ.get("AGENT_MODEL", DEFAULT_MODEL),
+                   help=f"the model's name (env AGENT_MODEL; default {DEFAULT_MODEL})")
     p.add_argument("--resume", nargs="?", const="last", metavar="ID",
                    help="continue a stored session (without ID: the most recent one)")
-    p.add_argument("--max-steps", type=int, default=6, help="model calls per turn; the last one must answer")
-    p.add_argument("--look-first", action="store_true",
-                   help="the first step of a turn must call a tool before the model may answer")
-    p.add_argument("--max-tokens", type=int, default=200, help="the model's reply budget per step")
+    p.add_argument("--max-steps", type=int, default=env_int("AGENT_MAX_STEPS", 6),
+                   help="model calls per turn; the last one must answer (env AGENT_MAX_STEPS)")
+    p.add_argument("--look-first", action="store_true", default=os.environ.get("AGENT_LOOK_FIRST") == "1",
+                   help="the first step of a turn must call a tool before the model may answer (env AGENT_LOOK_FIRST=1)")
+    p.add_argument("--max-tokens", type=int, default=env_int("AGENT_MAX_TOKENS", 200),
+                   help="the model's reply budget per step (env AGENT_MAX_TOKENS)")
     p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument("--timeout", type=float, default=300, help="seconds to wait for the model")
     p.add_argument("--context-limit", type=int, default=8192, help="tokens of history sent; compressed above 80%%")

@@ -19,14 +19,22 @@
 #                 [--compress-strategy hybrid|summarize|truncate] [--resume [ID]] [PROMPT...]
 # Without PROMPTs, each line of stdin is a turn. Exit codes: 0 done, 1 loop detected,
 # 2 usage, 3 session not found, 4 a program or the model server failed.
+#
+# The model: by default Ollama on this machine (http://127.0.0.1:11434, llama3.2:3b, through
+# its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`. The README's
+# "Your model" shows llama-server, vLLM and LM Studio too (--model-url, --model, or
+# AGENT_MODEL_URL, AGENT_MODEL). The server is checked before a session is created.
+# AGENT_MAX_STEPS, AGENT_LOOK_FIRST (1) and AGENT_MAX_TOKENS set the defaults of those options.
 set -u
 
 api=openai
-model_url=${AGENT_MODEL_URL:-http://127.0.0.1:8089}
-model=${AGENT_MODEL:-smollm2}
-max_steps=6
-look_first=0
-max_tokens=200
+default_url=http://127.0.0.1:11434
+default_model=llama3.2:3b
+model_url=${AGENT_MODEL_URL:-$default_url}
+model=${AGENT_MODEL:-$default_model}
+max_steps=${AGENT_MAX_STEPS:-6}
+look_first=${AGENT_LOOK_FIRST:-0}
+max_tokens=${AGENT_MAX_TOKENS:-200}
 context_limit=8192
 run_timeout=30
 strategy=hybrid
@@ -61,6 +69,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $api in openai | ollama) ;; *) die 2 "--api must be openai or ollama" ;; esac
+case $look_first in 0 | 1) ;; *) die 2 "AGENT_LOOK_FIRST must be 0 or 1" ;; esac
 case $strategy in hybrid | summarize | truncate) ;; *) die 2 "--compress-strategy must be hybrid, summarize or truncate" ;; esac
 for n in "$max_steps" "$max_tokens" "$context_limit" "$run_timeout"; do
   is_count "$n" || die 2 "not a whole number: '$n'"
@@ -74,15 +83,31 @@ tmp=$(mktemp -d) || die 4 "cannot create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-# ---- the session
+start_hint() {
+  echo "no model server answers at $model_url. Start one: \`ollama serve\` and \`ollama pull $default_model\`" \
+    "(the default, $default_url), or give --model-url and --model of a running llama-server, vLLM or" \
+    "LM Studio (README: \"Your model\")"
+}
+
+# Any HTTP answer (even 401 or 404) means a server is there; curl fails only when none is.
+check_model() {
+  if [ "$api" = ollama ]; then probe=$model_url/api/tags; else probe=$model_url/v1/models; fi
+  curl -sS -o /dev/null -m 10 "$probe" 2>"$tmp/probe.err" ||
+    die 4 "$(start_hint) ($(head -n 1 "$tmp/probe.err"))"
+}
+
+# ---- the session: the one to resume (exit 3 when there is none), or a new one, created
+# only once the model server answers, so a failed start leaves no empty session.
 if [ -n "$resume" ]; then
   if [ "$resume" = last ]; then ollm session get --last --format json >"$tmp/session.json"
   else ollm session get "$resume" --format json >"$tmp/session.json"; fi
   rc=$?
   [ $rc -eq 0 ] || die "$([ $rc -eq 3 ] && echo 3 || echo 4)" "no session to resume"
+  check_model
   sid=$(jq -r .sessionId "$tmp/session.json")
   say "resuming session $sid"
 else
+  check_model
   sid=$(ollm session create --model "$model" --provider "$api" | jq -r .sessionId)
   is_uuid "$sid" || die 4 "cannot create a session"
   say "new session $sid"
@@ -163,8 +188,11 @@ ask() { # $1: the offered tools as a JSON array; the reply's content goes to $tm
   if [ "$api" = openai ] && [ -n "${OPENAI_API_KEY:-}" ]; then
     printf 'Authorization: Bearer %s\n' "$OPENAI_API_KEY" >>"$tmp/headers"
   fi
-  curl -fsS -m 300 -H "@$tmp/headers" --data-binary "@$tmp/request.json" \
-    "$endpoint" >"$tmp/response.json" || die 4 "model server $endpoint failed"
+  status=$(curl -sS -m 300 -o "$tmp/response.json" -w '%{http_code}' -H "@$tmp/headers" \
+    --data-binary "@$tmp/request.json" "$endpoint" 2>"$tmp/curl.err") ||
+    die 4 "model server $endpoint: $(head -n 1 "$tmp/curl.err"); $(start_hint)"
+  # The server explains itself in the body ("model 'x' not found, try pulling it first").
+  case $status in 2??) ;; *) die 4 "model server $endpoint: HTTP $status: $(head -c 300 "$tmp/response.json")" ;; esac
   jq -er "$pick" "$tmp/response.json" >"$tmp/reply" || die 4 "unexpected reply from $endpoint"
 }
 

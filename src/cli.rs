@@ -80,6 +80,19 @@ fn clap_one_line(err: &clap::Error) -> String {
     format!("{message} (try --help)")
 }
 
+/// Refuses to wait on a terminal for input that is meant to be piped in
+/// (`source` is `-`, stdin a terminal): one line saying what to give
+/// instead, `nothing to WHAT: HOW (try --help)`, exit code 2.
+pub fn require_piped_stdin(source: &str, what: &str, how: &str) -> Result<()> {
+    use std::io::IsTerminal;
+    if source == "-" && std::io::stdin().is_terminal() {
+        return Err(Error::usage(format!(
+            "nothing to {what}: {how} (try --help)"
+        )));
+    }
+    Ok(())
+}
+
 /// The `after_help` footer every program shows: its examples, then the exit codes.
 pub fn footer(examples: &str) -> String {
     format!(

@@ -58,6 +58,11 @@ pub fn into_utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
     })
 }
 
+/// `count` with its noun in the right number: "1 message", "2 messages".
+pub fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// Parses `text` as JSON into `T`, with the path of a wrong-typed field and
 /// the line and column of a syntax error in the one-line message.
 pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
@@ -288,6 +293,13 @@ pub fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(plural(1u64, "tool call", "tool calls"), "1 tool call");
+        assert_eq!(plural(0u64, "time", "times"), "0 times");
+        assert_eq!(plural(2u64, "time", "times"), "2 times");
+    }
 
     #[test]
     fn a_key_holding_a_newline_keeps_the_error_on_one_line() {

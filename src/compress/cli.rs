@@ -16,10 +16,10 @@ use crate::error::{ExitCode, Result};
 use crate::io_util;
 use crate::session::{Snapshots, Store};
 
-const EXAMPLES: &str =
-    "  ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
+const EXAMPLES: &str = "  ollm session get ID --messages > history.json     # a history to work on
+  ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
   ollm-compress --strategy truncate --limit 8192 history.json
-  ollm-compress --summarizer-cmd 'llm -m mini' --force session.json
+  ollm-compress --summarizer-cmd 'llm -m mini' --force session.json   # ollm session get ID > session.json
   ollm-compress count history.json | jq .total
   ollm-compress check --limit 8192 history.json >/dev/null || ollm-compress history.json
   ollm-compress config --show-origin";
@@ -34,6 +34,13 @@ const EXAMPLES: &str =
 /// kept or removed together with its result. When the summarizer fails
 /// (unreachable, timeout, empty reply) the history is truncated instead and
 /// `status` says so: compression never fails the turn.
+///
+/// The summarizer is, by default, Ollama on this machine
+/// (http://127.0.0.1:11434, model llama3.2:3b: `ollama serve` and `ollama
+/// pull llama3.2:3b`), asked through the OpenAI-compatible API that Ollama,
+/// llama.cpp's llama-server, vLLM and LM Studio all serve; name another
+/// with --summarizer-url and --summarizer-model (`ollm config` shows the
+/// values in force).
 #[derive(Debug, Parser)]
 #[command(
     name = "ollm-compress",
@@ -57,12 +64,12 @@ pub enum Command {
     /// Exit code 0 whenever a result is printed; `status` tells what happened:
     /// compressed, not-needed, disabled, fallback-truncate, rejected-not-smaller.
     #[command(after_help = footer("  ollm-compress compress history.json
-  ollm-compress compress --strategy summarize --summarizer-url http://127.0.0.1:8089 --force < h.json
+  ollm-compress compress --strategy summarize --summarizer-url http://127.0.0.1:8080 --force < h.json
   ollm-compress compress --summarizer-api ollama --summarizer-url http://127.0.0.1:11434 h.json"))]
     Compress(CompressArgs),
     /// Count tokens: the total and each message's and tool call's.
     #[command(after_help = footer("  ollm-compress count history.json
-  ollm-compress count --tokenizer server --tokenizer-url http://127.0.0.1:8089 < h.json"))]
+  ollm-compress count --tokenizer server --tokenizer-url http://127.0.0.1:8080 < h.json"))]
     Count(CountArgs),
     /// Say whether compression is needed (exit code 1 when it is, 0 when not),
     /// with the numbers behind the verdict as JSON.
@@ -173,13 +180,14 @@ pub struct CompressArgs {
     /// prompt on its stdin, the summary on its stdout.
     #[arg(long, value_name = "COMMAND")]
     pub summarizer_cmd: Option<String>,
-    /// openai (/v1/chat/completions) or ollama (/api/chat).
+    /// openai (/v1/chat/completions, the default; Ollama serves it too) or
+    /// ollama (/api/chat).
     #[arg(long, value_enum, value_name = "API")]
     pub summarizer_api: Option<ApiArg>,
-    /// The model server's base URL.
+    /// The model server's base URL (default http://127.0.0.1:11434, Ollama's).
     #[arg(long, value_name = "URL")]
     pub summarizer_url: Option<String>,
-    /// The model to ask for the summary.
+    /// The model to ask for the summary (default llama3.2:3b).
     #[arg(long, value_name = "NAME")]
     pub summarizer_model: Option<String>,
     /// Seconds to wait for the summarizer before truncating instead.
@@ -346,7 +354,8 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
     Tokenizer::from_name(&config.tokenizer, url, timeout_of(config))
 }
 
-fn read_history(input: &InputArgs, config: &config::Config) -> Result<History> {
+/// The history to work on; `what` names the work for the terminal hint.
+fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Result<History> {
     if let Some(id) = &input.session {
         if input.input != "-" {
             return Err(crate::Error::usage(
@@ -356,6 +365,11 @@ fn read_history(input: &InputArgs, config: &config::Config) -> Result<History> {
         return super::session::stored_history(&Store::from_config(config), id);
     }
     let source = input.input.as_str();
+    crate::cli::require_piped_stdin(
+        source,
+        what,
+        "pipe a JSON history in, or name a file or --session ID",
+    )?;
     let text = io_util::read_text(source)?;
     let name = if source == "-" {
         "standard input"
@@ -439,7 +453,7 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
         io_util::print_json(&out)?;
         return Ok(ExitCode::Success);
     }
-    let history = read_history(&args.input, &loaded.config)?;
+    let history = read_history(&args.input, &loaded.config, "compress")?;
     let outcome = engine::compress(&history, &tokenizer, &settings, summarizer.as_ref())?;
     for warning in &outcome.warnings {
         crate::diag::warn(warning);
@@ -453,7 +467,7 @@ fn run_count(global: &GlobalOpts, args: &CountArgs) -> Result<ExitCode> {
     args.input.overrides(&mut flags);
     let loaded = load(global, flags)?;
     let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
-    let history = read_history(&args.input, &loaded.config)?;
+    let history = read_history(&args.input, &loaded.config, "count")?;
     let counts = count_items(&tokenizer, &history.items)?;
     let mut messages = Vec::new();
     let mut calls = Vec::new();
@@ -472,6 +486,7 @@ fn run_count(global: &GlobalOpts, args: &CountArgs) -> Result<ExitCode> {
     }
     let mut out = json!({
         "tokenizer": counts.tokenizer,
+        "tokenizerError": counts.tokenizer_error,
         "total": counts.total,
         "messageOverhead": super::tokens::MESSAGE_OVERHEAD,
         "messages": messages,
@@ -490,7 +505,7 @@ fn run_check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     let loaded = load(global, flags)?;
     let config = &loaded.config.services.compression;
     let tokenizer = tokenizer_of(config)?;
-    let history = read_history(&args.input, &loaded.config)?;
+    let history = read_history(&args.input, &loaded.config, "check")?;
     let counts = count_items(&tokenizer, &history.items)?;
     let verdict = engine::check(
         &history,
@@ -501,6 +516,7 @@ fn run_check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     );
     let mut out = serde_json::to_value(&verdict).unwrap_or(Value::Null);
     out["tokenizer"] = json!(counts.tokenizer);
+    out["tokenizerError"] = json!(counts.tokenizer_error);
     io_util::print_json(&out)?;
     Ok(if verdict.needed {
         ExitCode::Verdict

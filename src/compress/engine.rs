@@ -65,7 +65,12 @@ pub struct Outcome {
     pub removed_items: usize,
     pub summary_tokens: u64,
     pub summarizer: Option<String>,
+    /// Why the summarizer failed, when it did (the result then says so
+    /// whatever its status).
+    pub summarizer_error: Option<String>,
     pub tokenizer: String,
+    /// Why the configured tokenizer was not used, when its server failed.
+    pub tokenizer_error: Option<String>,
     pub verdict: Verdict,
     /// Warnings for the caller to print (the summarizer failed, …).
     pub warnings: Vec<String>,
@@ -102,7 +107,9 @@ impl Outcome {
             "removedCount": self.removed_items,
             "summaryTokens": self.summary_tokens,
             "summarizer": self.summarizer,
+            "summarizerError": self.summarizer_error,
             "tokenizer": self.tokenizer,
+            "tokenizerError": self.tokenizer_error,
             "check": self.verdict,
             "compressedMessages": messages,
         });
@@ -179,7 +186,9 @@ pub fn compress_with(
         removed_items: 0,
         summary_tokens: 0,
         summarizer: None,
+        summarizer_error: None,
         tokenizer: counts.tokenizer.clone(),
+        tokenizer_error: counts.tokenizer_error.clone(),
         verdict: verdict.clone(),
         warnings: Vec::new(),
     };
@@ -245,6 +254,7 @@ pub fn compress_with(
                 out.status = Status::FallbackTruncate;
                 out.reason = Some(format!("summarizer failed: {err}"));
                 out.summarizer = Some(summarizer.describe());
+                out.summarizer_error = Some(err.to_string());
                 out.warnings
                     .push(format!("{err}; falling back to truncate"));
                 out
@@ -258,15 +268,20 @@ pub fn compress_with(
     outcome.target = target;
     outcome.preserved_recent_tokens = recent_tokens;
     outcome.tokenizer = counts.tokenizer.clone();
+    outcome.tokenizer_error = counts.tokenizer_error.clone();
     outcome.verdict = verdict.clone();
     if outcome.compressed_tokens >= counts.total {
-        let reason = format!(
+        let mut reason = format!(
             "the result ({} tokens) would not be smaller than the input ({} tokens)",
             outcome.compressed_tokens, counts.total
         );
+        if let Some(err) = &outcome.summarizer_error {
+            reason = format!("summarizer failed: {err}; truncating instead: {reason}");
+        }
         let mut out = unchanged(Status::RejectedNotSmaller, Some(reason));
         out.preserved_recent_tokens = recent_tokens;
         out.summarizer = outcome.summarizer;
+        out.summarizer_error = outcome.summarizer_error;
         out.warnings = outcome.warnings;
         return Ok(out);
     }
@@ -347,7 +362,9 @@ fn truncated(build: &Build, unit_tokens: &[u64], target: u64) -> Outcome {
         preserved_recent_tokens: 0,
         summary_tokens: 0,
         summarizer: None,
+        summarizer_error: None,
         tokenizer: String::new(),
+        tokenizer_error: None,
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
         warnings: Vec::new(),
     }
@@ -421,7 +438,9 @@ fn summarize(
         preserved_recent_tokens: 0,
         summary_tokens,
         summarizer: Some(summarizer.describe()),
+        summarizer_error: None,
         tokenizer: String::new(),
+        tokenizer_error: None,
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
         warnings: Vec::new(),
     })

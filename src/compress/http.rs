@@ -37,6 +37,12 @@ impl From<ureq::Error> for HttpError {
             || matches!(&err, ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut);
         let message = match &err {
             ureq::Error::Timeout(_) => "timed out".to_string(),
+            ureq::Error::Io(e) if unreachable(e.kind()) => {
+                format!("no server answers ({})", crate::error::describe_io(e))
+            }
+            ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => {
+                format!("no server answers ({err})")
+            }
             ureq::Error::Io(e) => crate::error::describe_io(e),
             ureq::Error::BadUri(uri) => format!("invalid URL {uri:?}"),
             other => other.to_string(),
@@ -46,6 +52,20 @@ impl From<ureq::Error> for HttpError {
             timed_out,
         }
     }
+}
+
+/// Errors that mean nothing listens at the URL (as opposed to a server
+/// that answered badly).
+fn unreachable(kind: std::io::ErrorKind) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        kind,
+        ConnectionRefused
+            | ConnectionReset
+            | HostUnreachable
+            | NetworkUnreachable
+            | AddrNotAvailable
+    )
 }
 
 /// POSTs a JSON body and parses the JSON reply; a non-2xx status is an

@@ -115,13 +115,18 @@ pub fn estimate(text: &str) -> u64 {
 fn server_count(agent: &ureq::Agent, url: &str, text: &str) -> Result<u64> {
     let endpoint = format!("{url}/tokenize");
     let body = json!({ "content": text }).to_string();
-    let reply: Value = super::http::post_json(agent, &endpoint, &body)
-        .map_err(|e| Error::Input(format!("tokenizer {endpoint}: {e}")))?;
+    let reply: Value = super::http::post_json(agent, &endpoint, &body).map_err(|e| Error::Io {
+        path: format!("tokenizer server {endpoint}").into(),
+        message: e.to_string(),
+    })?;
     reply
         .get("tokens")
         .and_then(Value::as_array)
         .map(|tokens| tokens.len() as u64)
-        .ok_or_else(|| Error::Input(format!("tokenizer {endpoint}: reply has no `tokens` array")))
+        .ok_or_else(|| Error::Io {
+            path: format!("tokenizer server {endpoint}").into(),
+            message: "reply has no `tokens` array".into(),
+        })
 }
 
 /// Token counts of a timeline, per item and in total.
@@ -131,6 +136,8 @@ pub struct Counts {
     pub total: u64,
     /// The tokenizer that produced the counts.
     pub tokenizer: String,
+    /// Why the configured tokenizer was not used (its server failed).
+    pub tokenizer_error: Option<String>,
 }
 
 impl Counts {
@@ -147,7 +154,9 @@ pub fn count_items(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
         Ok(counts) => Ok(counts),
         Err(err) if matches!(tokenizer, Tokenizer::Server { .. }) => {
             diag::warn(format!("{err}; counting with cl100k_base instead"));
-            count_with(&Tokenizer::Cl100k, items)
+            let mut counts = count_with(&Tokenizer::Cl100k, items)?;
+            counts.tokenizer_error = Some(err.to_string());
+            Ok(counts)
         }
         Err(err) => Err(err),
     }
@@ -162,6 +171,7 @@ fn count_with(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
         total: per_item.iter().sum(),
         per_item,
         tokenizer: tokenizer.name(),
+        tokenizer_error: None,
     })
 }
 

@@ -11,8 +11,10 @@ pub use load::{
 };
 pub use schema::*;
 
+use serde_json::Value;
+
 use crate::error::Result;
-use crate::io_util;
+use crate::{io_util, paths};
 
 /// `config` subcommand options, shared by every program.
 #[derive(Debug, Clone, clap::Args)]
@@ -36,10 +38,17 @@ pub fn show(config_file: Option<std::path::PathBuf>, args: &ConfigArgs) -> Resul
 /// Prints the effective configuration: JSON, or with `--show-origin` one row
 /// per key (JSON when piped, aligned text on a terminal).
 pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
+    let effective = in_force(&loaded.config);
     if !args.show_origin {
-        return io_util::print_json(&loaded.config);
+        return io_util::print_json(&effective);
     }
-    let rows = loaded.rows();
+    let mut rows = loaded.rows();
+    for row in &mut rows {
+        let pointer = format!("/{}", row.key.replace('.', "/"));
+        if let Some(value) = effective.pointer(&pointer) {
+            row.value = value.clone();
+        }
+    }
     if !io_util::stdout_is_terminal() {
         return io_util::print_json(&rows);
     }
@@ -56,4 +65,102 @@ pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
         text.push('\n');
     }
     io_util::print_text(&text)
+}
+
+/// The configuration as the programs apply it: `~` and `$OLLM_HOME` in
+/// paths expanded, and the environment lists with the built-in entries that
+/// extend them (the spec's defaults and the extended deny list, unless
+/// `replaceDefaults`), so `config` shows what is in force, not what was written.
+pub fn in_force(config: &Config) -> Value {
+    let mut value = serde_json::to_value(config).unwrap_or(Value::Null);
+    for pointer in ["/services/session/dataDir", "/snapshots/dir"] {
+        if let Some(slot) = value.pointer_mut(pointer)
+            && let Some(path) = slot.as_str()
+        {
+            *slot = Value::String(paths::expand(path).display().to_string());
+        }
+    }
+    let env = &config.services.environment;
+    let builtin = |lists: &[&[&str]]| -> Vec<String> {
+        if env.replace_defaults {
+            return Vec::new();
+        }
+        lists
+            .iter()
+            .flat_map(|l| l.iter().map(|s| s.to_string()))
+            .collect()
+    };
+    let allow = with_builtin(builtin(&[DEFAULT_ALLOW]), &env.allow_list);
+    let deny = with_builtin(
+        builtin(&[DEFAULT_DENY, EXTENDED_DENY, CONNECTION_DENY]),
+        &env.deny_patterns,
+    );
+    if let Some(slot) = value.pointer_mut("/services/environment/allowList") {
+        *slot = allow.into();
+    }
+    if let Some(slot) = value.pointer_mut("/services/environment/denyPatterns") {
+        *slot = deny.into();
+    }
+    value
+}
+
+/// `builtin` then `configured`, each name once (compared case-insensitively,
+/// as the policy matches names).
+fn with_builtin(mut builtin: Vec<String>, configured: &[String]) -> Vec<String> {
+    builtin.extend(configured.iter().cloned());
+    let mut seen = std::collections::HashSet::new();
+    builtin.retain(|item| seen.insert(item.to_ascii_uppercase()));
+    builtin
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_in_force_expands_paths_and_shows_the_builtin_lists() {
+        let mut config = Config::default();
+        config
+            .services
+            .environment
+            .deny_patterns
+            .push("MY_*".into());
+        let shown = in_force(&config);
+        let data_dir = shown["services"]["session"]["dataDir"].as_str().unwrap();
+        assert!(!data_dir.contains("$OLLM_HOME"), "{data_dir}");
+        assert!(data_dir.ends_with("session-data"), "{data_dir}");
+        let deny = &shown["services"]["environment"]["denyPatterns"];
+        let deny: Vec<&str> = deny
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        for pattern in DEFAULT_DENY
+            .iter()
+            .chain(EXTENDED_DENY)
+            .chain(CONNECTION_DENY)
+        {
+            assert_eq!(
+                deny.iter().filter(|d| *d == pattern).count(),
+                1,
+                "{pattern}"
+            );
+        }
+        assert_eq!(deny.last(), Some(&"MY_*"));
+        let allow = &shown["services"]["environment"]["allowList"];
+        assert_eq!(allow.as_array().unwrap().len(), DEFAULT_ALLOW.len());
+    }
+
+    #[test]
+    fn replace_defaults_shows_only_the_configured_lists() {
+        let mut config = Config::default();
+        config.services.environment.replace_defaults = true;
+        config.services.environment.deny_patterns = vec!["ONLY_*".into()];
+        let shown = in_force(&config);
+        assert_eq!(
+            shown["services"]["environment"]["denyPatterns"],
+            serde_json::json!(["ONLY_*"])
+        );
+    }
 }

@@ -160,6 +160,11 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
         ..LoadOptions::default()
     })?;
     let settings = Settings::from(&loaded.config.services.loop_detection);
+    crate::cli::require_piped_stdin(
+        &args.input,
+        "check",
+        "pipe NDJSON events in, or name a session file",
+    )?;
     let name = input_name(&args.input);
     let found = if args.stream {
         if args.format == Format::Session {

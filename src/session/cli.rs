@@ -84,6 +84,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-session record ID --role user --text 'Hello'
   ollm-session record ID --tool read_file --args '{\"path\":\"a.txt\"}' --result 'contents'
   ollm-session record ID < message.json
+  ollm-session get OTHER_ID | jq -c '.messages[]' > events.ndjson   # one record a line
   tail -f events.ndjson | ollm-session record ID"))]
     Record(RecordArgs),
     /// Print a whole session as the spec's JSON (a transcript on a terminal).
@@ -100,7 +101,8 @@ pub enum Command {
         /// The most recently active session.
         #[arg(long, conflicts_with = "id")]
         last: bool,
-        /// Only the messages array.
+        /// Only the messages (as a JSON array, or without the header and
+        /// tool calls in markdown).
         #[arg(long)]
         messages: bool,
         /// json (default when piped) or markdown (default on a terminal).
@@ -148,11 +150,14 @@ pub enum Command {
     },
     /// Export a session as the spec's JSON or a Markdown transcript.
     #[command(after_help = footer("  ollm-session export ID --output chat-history.json
+  ollm-session export ID --output chat.md          # Markdown, from the extension
   ollm-session export ID --format markdown > chat.md"))]
     Export {
         id: String,
-        #[arg(long, value_enum, default_value = "json")]
-        format: Format,
+        /// json, or markdown (default: markdown when --output ends in .md
+        /// or .markdown, else json).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
         /// Write here (atomically, owner-only 0600) instead of stdout. An
         /// existing file is replaced only with --force; anything that is
         /// not a regular file is refused (`-` and /dev/stdout are stdout).
@@ -191,13 +196,13 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Start a new session from the history before message index N (with
-    /// the tool calls of the turns kept); records parentSessionId and
-    /// branchPoint.
+    /// Start a new session that keeps the first N messages (with the tool
+    /// calls made among them); records parentSessionId and branchPoint.
     #[command(after_help = footer("  ollm-session branch ID --at 4 --title 'try another fix'"))]
     Branch {
         id: String,
-        /// The message index to branch at (0 to the message count).
+        /// How many messages the branch keeps: the first N (0 to the
+        /// message count; `--at 1` keeps only message 0).
         #[arg(long, value_name = "N")]
         at: u64,
         #[arg(long)]
@@ -331,7 +336,25 @@ impl Context {
         })
     }
 
+    /// The store, for a command that reads it: a data directory named by a
+    /// flag, a variable or a configuration file must exist (a typo is not an
+    /// empty store), while the default one not existing yet is empty.
     fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
+        let loaded = self.load(flags)?;
+        let key = "services.session.dataDir";
+        let named = loaded.origin_of(key);
+        let store = Store::from_config(&loaded.config);
+        if named != config::Origin::Default && !store.dir().exists() {
+            return Err(Error::NotFound(format!(
+                "{}: no such session data directory (from {named}; `ollm-session create` makes it)",
+                store.dir().display()
+            )));
+        }
+        Ok((store, loaded.config))
+    }
+
+    /// The store for `create`, which makes its directory when missing.
+    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
         let loaded = self.load(flags)?;
         Ok((Store::from_config(&loaded.config), loaded.config))
     }
@@ -359,7 +382,7 @@ pub fn main() -> Result<ExitCode> {
                     flag: "--max-sessions",
                 });
             }
-            let (store, _) = ctx.store(flags)?;
+            let (store, _) = ctx.store_to_create(flags)?;
             let created = store.create(&NewSession {
                 model,
                 provider,
@@ -391,7 +414,10 @@ pub fn main() -> Result<ExitCode> {
             match (format, messages) {
                 (Format::Json, true) => io_util::print_json(&loaded.session.messages)?,
                 (Format::Json, false) => io_util::print_json(&loaded.session)?,
-                (Format::Markdown, _) => io_util::print_text(&export::markdown(&loaded))?,
+                (Format::Markdown, true) => {
+                    io_util::print_text(&export::messages_markdown(&loaded.session.messages))?
+                }
+                (Format::Markdown, false) => io_util::print_text(&export::markdown(&loaded))?,
             }
         }
         Command::List {
@@ -490,6 +516,10 @@ pub fn main() -> Result<ExitCode> {
                 Some(path) => crate::fs::export_target(path, force)?,
                 None => crate::fs::Target::Stdout,
             };
+            let format = format.unwrap_or(match &output {
+                Some(path) if export::is_markdown_path(path) => Format::Markdown,
+                _ => Format::Json,
+            });
             let loaded = store.load(&id)?;
             let text = match format {
                 Format::Json => {
@@ -531,14 +561,15 @@ pub fn main() -> Result<ExitCode> {
             let (store, _) = ctx.store(Vec::new())?;
             if !dry_run && !yes {
                 let count = store.ids()?.len() + store.corrupt()?.len();
+                let sessions = io_util::plural(count as u64, "session", "sessions");
                 if count > 0
                     && !confirm(&format!(
-                        "Delete all {count} sessions and their snapshots in {}? [y/N] ",
+                        "Delete all {sessions} and their snapshots in {}? [y/N] ",
                         store.dir().display()
                     ))?
                 {
                     return Err(Error::usage(format!(
-                        "not confirmed: {count} sessions kept (pass --yes to clear without asking)"
+                        "not confirmed: {sessions} kept (pass --yes to clear without asking)"
                     )));
                 }
             }
@@ -751,11 +782,11 @@ fn record(store: &Store, args: RecordArgs) -> Result<()> {
         return io_util::print_json_line(&ack);
     }
     let source = args.input.clone().unwrap_or_else(|| "-".into());
-    if source == "-" && std::io::stdin().is_terminal() {
-        return Err(Error::usage(
-            "nothing to record: pipe JSON records in, or use --role/--text or --tool (try --help)",
-        ));
-    }
+    crate::cli::require_piped_stdin(
+        &source,
+        "record",
+        "pipe JSON records in, or use --role/--text or --tool",
+    )?;
     let name = if source == "-" {
         "standard input".to_string()
     } else {

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::model::{Message, ToolCall};
 use super::store::{Loaded, Slot};
+use crate::io_util::plural;
 
 /// The Markdown transcript of a session.
 pub fn markdown(loaded: &Loaded) -> String {
@@ -21,16 +22,17 @@ pub fn markdown(loaded: &Loaded) -> String {
         (
             "Records",
             format!(
-                "{} messages, {} tool calls",
-                s.messages.len(),
-                s.tool_calls.len()
+                "{}, {}",
+                plural(s.messages.len() as u64, "message", "messages"),
+                plural(s.tool_calls.len() as u64, "tool call", "tool calls")
             ),
         ),
         (
             "Tokens",
             format!(
-                "{} (compressed {} times)",
-                s.metadata.token_count, s.metadata.compression_count
+                "{} (compressed {})",
+                s.metadata.token_count,
+                plural(s.metadata.compression_count, "time", "times")
             ),
         ),
     ];
@@ -54,6 +56,24 @@ pub fn markdown(loaded: &Loaded) -> String {
         }
     }
     out
+}
+
+/// Only the messages, as the transcript shows them (`get --messages` on a
+/// terminal or with `--format markdown`): no header, no tool calls.
+pub fn messages_markdown(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for (index, m) in messages.iter().enumerate() {
+        message(&mut out, index, m);
+    }
+    out
+}
+
+/// Whether an output path names a Markdown file (`.md`, `.markdown`), so
+/// `export --output chat.md` writes Markdown without `--format`.
+pub fn is_markdown_path(path: &std::path::Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
 fn message(out: &mut String, index: usize, m: &Message) {
@@ -117,6 +137,16 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_is_inferred_from_the_extension_only() {
+        use std::path::Path;
+        assert!(is_markdown_path(Path::new("chat.md")));
+        assert!(is_markdown_path(Path::new("out/Chat.MARKDOWN")));
+        assert!(!is_markdown_path(Path::new("chat.json")));
+        assert!(!is_markdown_path(Path::new("md")));
+        assert!(!is_markdown_path(Path::new("chat.md.json")));
+    }
 
     #[test]
     fn fences_outgrow_the_backticks_inside() {

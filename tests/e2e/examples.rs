@@ -236,6 +236,22 @@ fn resuming_an_unknown_session_is_not_found(example: Example) {
     assert!(sessions(&sandbox).is_empty());
 }
 
+/// With no model server at the URL the agent stops before creating a
+/// session (exit 4), naming what to start and how.
+fn an_unreachable_model_leaves_no_session(example: Example) {
+    let sandbox = Sandbox::new();
+    let out = agent(&sandbox, example, "http://127.0.0.1:9", &[], &["hello"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no model server answers at http://127.0.0.1:9")
+            && err.contains("ollama serve")
+            && err.contains("--model-url"),
+        "{err}"
+    );
+    assert!(sessions(&sandbox).is_empty(), "no empty session is left");
+}
+
 /// The request each API gets, checked on a local test server (no model
 /// answers Ollama's `/api/chat` here): the system prompt carries the
 /// workspace's context entries, the schema offers only `answer` on the last
@@ -255,7 +271,8 @@ fn request_and_reply_over(example: Example, api: &str) {
     } else {
         json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": step}}]})
     };
-    let (url, seen) = serve(reply, Duration::ZERO, 1);
+    // Two requests: the check that a server answers, then the step.
+    let (url, seen) = serve(reply, Duration::ZERO, 2);
     let out = agent(
         &sandbox,
         example,
@@ -275,8 +292,14 @@ fn request_and_reply_over(example: Example, api: &str) {
     assert_eq!(stdout(&out).trim(), "A small Rust program.");
 
     let seen = seen.lock().unwrap();
-    assert_eq!(seen.len(), 1);
-    let (line, body) = &seen[0];
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let probe = if api == "ollama" {
+        "GET /api/tags "
+    } else {
+        "GET /v1/models "
+    };
+    assert!(seen[0].0.starts_with(probe), "{seen:?}");
+    let (line, body) = &seen[1];
     let body: Value = serde_json::from_str(body).unwrap();
     assert_eq!(body["model"], "m1");
     let schema = if api == "ollama" {
@@ -360,4 +383,14 @@ fn python_agent_resuming_an_unknown_session_is_not_found() {
 #[test]
 fn shell_agent_resuming_an_unknown_session_is_not_found() {
     resuming_an_unknown_session_is_not_found(Example::Shell);
+}
+
+#[test]
+fn python_agent_with_no_model_server_says_what_to_start() {
+    an_unreachable_model_leaves_no_session(Example::Python);
+}
+
+#[test]
+fn shell_agent_with_no_model_server_says_what_to_start() {
+    an_unreachable_model_leaves_no_session(Example::Shell);
 }
