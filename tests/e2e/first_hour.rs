@@ -3,7 +3,9 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stderr, stdout};
+use crate::support::{
+    Sandbox, assert_one_line_error, at_a_terminal, bin_path, json, stderr, stdout,
+};
 
 fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
     sb.cmd("ollm-session").args(args).output().unwrap()
@@ -364,26 +366,6 @@ fn a_refused_tokenizer_server_is_not_invalid_input() {
         .output()
         .unwrap();
     assert_eq!(json(&out)["tokenizerError"], Value::Null);
-}
-
-/// Runs `argv` with a terminal as stdin (util-linux `script`); its output
-/// (stdout and stderr, through the terminal) and exit code.
-fn at_a_terminal(sb: &Sandbox, argv: &str) -> Option<(String, Option<i32>)> {
-    if std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: no `script` (util-linux) to give a program a terminal");
-        return None;
-    }
-    let out = sb
-        .program("script")
-        .args(["-qec", argv, "/dev/null"])
-        .timeout(std::time::Duration::from_secs(30))
-        .output()
-        .unwrap();
-    Some((stdout(&out), out.status.code()))
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod loopcheck;
 mod session;
 mod storage;
 mod support;
+mod terminal;
 mod timeline;
 
 mod bad_input;

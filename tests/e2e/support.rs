@@ -192,3 +192,37 @@ fn answer(stream: TcpStream, reply: &Value, delay: Duration, seen: &Seen) -> std
     )?;
     stream.flush()
 }
+
+/// Runs `argv` (a shell command line) with a terminal as stdin, stdout and
+/// stderr (util-linux `script`); what the terminal received and the exit
+/// code. `None` (with a visible SKIPPED) where `script` is missing.
+pub fn at_a_terminal(sb: &Sandbox, argv: &str) -> Option<(String, Option<i32>)> {
+    terminal_bytes(sb, argv, &[])
+        .map(|(bytes, code)| (String::from_utf8_lossy(&bytes).into_owned(), code))
+}
+
+/// As [`at_a_terminal`], with extra environment variables, returning the raw bytes.
+pub fn terminal_bytes(
+    sb: &Sandbox,
+    argv: &str,
+    env: &[(&str, &str)],
+) -> Option<(Vec<u8>, Option<i32>)> {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no `script` (util-linux) to give a program a terminal");
+        return None;
+    }
+    let mut cmd = sb.program("script");
+    cmd.args(["-qec", argv, "/dev/null"]);
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let out = cmd
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .expect("run script");
+    Some((out.stdout, out.status.code()))
+}
