@@ -227,7 +227,13 @@ impl Store {
     }
 
     fn store_lock(&self) -> Result<Lock> {
+        self.check_locks_dir()?;
         Lock::exclusive(&self.dir.join(LOCKS).join("store.lock"))
+    }
+
+    /// The lock directory is inside the store: a link there is refused.
+    fn check_locks_dir(&self) -> Result<()> {
+        sfs::check_dir_or_absent(&self.dir.join(LOCKS))
     }
 
     /// Creates the data directory (0700) or tightens an existing one.
@@ -241,6 +247,7 @@ impl Store {
     /// session and of its snapshots).
     pub fn lock_session(&self, id: &str) -> Result<Lock> {
         check_id(id, "session")?;
+        self.check_locks_dir()?;
         Lock::exclusive(&self.lock_path(id))
     }
 
@@ -469,7 +476,7 @@ impl Store {
     /// the summary. `make` gets the record's `at` (the new lastActivity).
     fn append(&self, id: &str, make: impl FnOnce(&str) -> Vec<u8>) -> Result<SessionSummary> {
         check_id(id, "session")?;
-        let mut lock = Lock::exclusive(&self.lock_path(id))?;
+        let mut lock = self.lock_session(id)?;
         let dir = self.session_dir(id);
         let path = dir.join(JOURNAL);
         if !path.is_file() {

@@ -280,6 +280,21 @@ fn a_dangling_lock_file_link_creates_nothing() {
     assert!(!target.exists());
 }
 
+#[test]
+fn a_lock_directory_planted_as_a_link_is_refused() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let outside = sb.work.join("locks-elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    let locks = data_dir(&sb).join(".locks");
+    std::fs::remove_dir_all(&locks).unwrap();
+    std::os::unix::fs::symlink(&outside, &locks).unwrap();
+    let out = record(&sb, &id, "hello");
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+}
+
 // ------------------------------------------------ special files
 
 #[test]
@@ -742,7 +757,8 @@ fn a_snapshot_of_a_context_too_deep_for_readers_is_refused() {
     let id = create(&sb);
     let context = format!(
         r#"[{{"role":"user","parts":[{{"type":"data","n":{}}}],"timestamp":"2026-01-01T00:00:00Z"}}]"#,
-        nested(124)
+        // The deepest input the parser takes: one level deeper in the file.
+        nested(123)
     );
     let out = sb
         .cmd("ollm-session")

@@ -59,6 +59,7 @@ pub fn watch(opts: Arc<Options>, wopts: &WatchOptions) -> Result<Stop> {
         opts: Arc::clone(&opts),
         limit_warned: false,
         root_id: dir_id(&opts.root),
+        _root_held: std::fs::File::open(&opts.root).ok(),
     };
     session.root_watched(&mut watcher)?;
     let mut tracker = Tracker::new(Arc::clone(&opts), &mut session.dirs(&mut watcher));
@@ -80,6 +81,20 @@ struct Session {
     /// The root's device and inode when the watch began: a root removed,
     /// moved away or replaced by another directory ends the watch.
     root_id: Option<(u64, u64)>,
+    /// Held open so the root's inode cannot be reused by a directory made
+    /// at its path after it is removed (which then compares as the same).
+    _root_held: Option<std::fs::File>,
+}
+
+const ROOT_CHECK: Duration = Duration::from_secs(1);
+
+/// Whether an event on the root itself says the root is gone: removed, or
+/// moved away (a new directory at the same path may even reuse the inode).
+fn root_went(kind: &RawKind) -> bool {
+    matches!(
+        kind,
+        RawKind::Remove(_) | RawKind::Modify(notify::event::ModifyKind::Name(_))
+    )
 }
 
 fn dir_id(path: &Path) -> Option<(u64, u64)> {
@@ -117,7 +132,9 @@ impl Session {
                     let due = (last + debounce).min(first + max_wait);
                     due.saturating_duration_since(Instant::now())
                 }
-                _ => Duration::from_secs(3600),
+                // The root's own removal sends no event while a process
+                // (this one) has it open: look at it every second.
+                _ => ROOT_CHECK,
             };
             match rx.recv_timeout(timeout) {
                 Ok(Msg::Stop(stop)) => {
@@ -129,14 +146,17 @@ impl Session {
                 }
                 Ok(Msg::Fs(Ok(event))) => {
                     self.note(&event, &mut pending);
-                    if event.paths.iter().any(|p| p == &self.opts.root)
-                        && dir_id(&self.opts.root) != self.root_id
-                    {
-                        return self.root_gone(watcher, tracker, pending);
+                    let on_root = event.paths.iter().any(|p| p == &self.opts.root);
+                    if (on_root && root_went(&event.kind)) || self.root_changed() {
+                        return self.root_gone();
                     }
                 }
                 Ok(Msg::Fs(Err(err))) => self.warn_watch_error(err),
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.root_changed() {
+                        return self.root_gone();
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(Error::Io {
                         path: self.opts.root.clone(),
@@ -158,18 +178,15 @@ impl Session {
         }
     }
 
-    /// Reports what changed, then the root itself as unlinked, and ends the
-    /// watch with an error: its watch went with the directory, so going on
-    /// would mean going silent.
-    fn root_gone(
-        &mut self,
-        watcher: &mut impl Watcher,
-        tracker: &mut Tracker,
-        pending: Pending,
-    ) -> Result<Stop> {
-        if pending.first.is_some() {
-            self.flush(watcher, tracker, pending)?;
-        }
+    /// Whether the root's path no longer names the directory being watched.
+    fn root_changed(&self) -> bool {
+        dir_id(&self.opts.root) != self.root_id
+    }
+
+    /// Reports the root itself as unlinked (what was below it went with
+    /// it; a directory made at its path since is not the one watched) and
+    /// ends the watch with an error: going on would mean going silent.
+    fn root_gone(&mut self) -> Result<Stop> {
         let gone = Event::new(
             EventKind::Unlink,
             &self.opts.root,
