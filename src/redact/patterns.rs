@@ -76,12 +76,15 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     ),
     shape(
         "github-token",
-        &["gh", "github_pat_"],
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
     ),
     shape(
         "gitlab-token",
-        &["gl"],
+        &[
+            "glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-",
+            "glagent-", "glwt-", "glffct-",
+        ],
         r"(?-u:\b)(?:glpat|gldt|glrt|glptt|glcbt|gloas|glsoat|glft|glimt|glagent|glwt|glffct)-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
@@ -142,7 +145,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     ),
     shape(
         "shopify-token",
-        &["shp"],
+        &["shpat_", "shpss_", "shpca_", "shppa_"],
         r"(?-u:\b)shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
     ),
     shape(
