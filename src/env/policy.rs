@@ -68,31 +68,124 @@ impl Decision {
 }
 
 /// A compiled set of case-insensitive globs that remembers their source text.
+/// Simple globs (letters, digits, `_`, `*`, `[...]` classes: all the
+/// built-in ones) are matched directly, without compiling anything; the
+/// others go through a `GlobSet`.
 #[derive(Debug, Clone)]
 struct Patterns {
     texts: Vec<String>,
+    /// Indices (into `texts`) of the globs in `set`, in order.
+    complex: Vec<usize>,
     set: GlobSet,
 }
 
 impl Patterns {
     fn build(texts: &[String]) -> Result<Patterns, String> {
         let mut builder = GlobSetBuilder::new();
-        for text in texts {
-            builder.add(compile(text)?);
+        let mut complex = Vec::new();
+        for (index, text) in texts.iter().enumerate() {
+            let glob = compile(text)?;
+            if !is_simple(text) {
+                builder.add(glob);
+                complex.push(index);
+            }
         }
-        let set = builder.build().map_err(|e| e.to_string())?;
+        let set = if complex.is_empty() {
+            GlobSet::empty()
+        } else {
+            builder.build().map_err(|e| e.to_string())?
+        };
         Ok(Patterns {
             texts: texts.to_vec(),
+            complex,
             set,
         })
     }
 
     fn first_match(&self, name: &str) -> Option<&str> {
-        self.set
-            .matches(name)
-            .first()
-            .map(|&i| self.texts[i].as_str())
+        let hits: Vec<usize> = if self.complex.is_empty() {
+            Vec::new()
+        } else {
+            self.set
+                .matches(name)
+                .into_iter()
+                .map(|i| self.complex[i])
+                .collect()
+        };
+        self.texts
+            .iter()
+            .enumerate()
+            .find(|(index, text)| {
+                if self.complex.contains(index) {
+                    hits.contains(index)
+                } else {
+                    simple_match(text.as_bytes(), name.as_bytes())
+                }
+            })
+            .map(|(_, text)| text.as_str())
     }
+}
+
+/// Whether a glob uses only what [`simple_match`] knows.
+fn is_simple(text: &str) -> bool {
+    let mut in_class = false;
+    for b in text.bytes() {
+        match b {
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'*' if !in_class => {}
+            b if b.is_ascii_alphanumeric() || b == b'_' => {}
+            _ => return false,
+        }
+    }
+    !in_class
+}
+
+/// Case-insensitive match of a simple glob (`*`, `[abc]`, literals), in
+/// O(glob × name) steps whatever the stars: after a mismatch only the last
+/// `*` is retried, one byte further.
+fn simple_match(glob: &[u8], name: &[u8]) -> bool {
+    // One glob item at `g`: its length in the glob, and whether it takes `c`.
+    let item = |g: usize, c: u8| -> (usize, bool) {
+        if glob[g] == b'[' {
+            let close = glob[g..]
+                .iter()
+                .position(|&b| b == b']')
+                .map_or(glob.len(), |p| g + p);
+            let takes = glob[g + 1..close]
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(&c));
+            (close + 1 - g, takes)
+        } else {
+            (1, glob[g].eq_ignore_ascii_case(&c))
+        }
+    };
+    let (mut g, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        if g < glob.len() && glob[g] == b'*' {
+            star = Some((g, n));
+            g += 1;
+            continue;
+        }
+        if g < glob.len() {
+            let (len, takes) = item(g, name[n]);
+            if takes {
+                g += len;
+                n += 1;
+                continue;
+            }
+        }
+        match star {
+            Some((star_g, star_n)) => {
+                g = star_g + 1;
+                n = star_n + 1;
+                star = Some((star_g, star_n + 1));
+            }
+            None => return false,
+        }
+    }
+    glob[g..].iter().all(|&b| b == b'*')
 }
 
 fn compile(text: &str) -> Result<Glob, String> {
@@ -254,6 +347,7 @@ fn split_valid(texts: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
 fn empty_patterns() -> Patterns {
     Patterns {
         texts: Vec::new(),
+        complex: Vec::new(),
         set: GlobSet::empty(),
     }
 }
@@ -338,6 +432,39 @@ mod tests {
         ] {
             assert!(!policy.decide(name, "plain").is_removed(), "{name}");
         }
+    }
+
+    #[test]
+    fn simple_globs_match_as_globset_does() {
+        let names: Vec<&str> = include_str!("../../tests/data/secret-names.txt")
+            .lines()
+            .chain(include_str!("../../tests/data/ordinary-names.txt").lines())
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split('=').next().unwrap_or(l))
+            .chain(["", "x", "LC_", "lc_all", "DB_URLX", "A_KEY_", "_KEY"])
+            .collect();
+        for text in DEFAULT_DENY
+            .iter()
+            .chain(EXTENDED_DENY)
+            .chain(CONNECTION_DENY)
+            .chain(DEFAULT_ALLOW)
+        {
+            assert!(is_simple(text), "{text}");
+            let glob = compile(text).unwrap().compile_matcher();
+            for name in &names {
+                assert_eq!(
+                    simple_match(text.as_bytes(), name.as_bytes()),
+                    glob.is_match(name),
+                    "{text} vs {name}"
+                );
+            }
+        }
+        assert!(!is_simple("{A,B}_X") && !is_simple("A?") && !is_simple("[unclosed"));
+        let many_stars = format!("{}x", "*".repeat(60));
+        assert!(!simple_match(
+            many_stars.as_bytes(),
+            "a".repeat(200).as_bytes()
+        ));
     }
 
     #[test]

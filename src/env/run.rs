@@ -181,15 +181,16 @@ fn spawn_error(program: &str, err: &std::io::Error) -> Error {
 }
 
 fn start_redacting(child: &mut Child, removed: &[String]) -> Vec<std::thread::JoinHandle<()>> {
+    // One matcher for both streams: building it is most of the start-up cost.
+    let redactor = Redactor::new(removed);
     let mut pumps = Vec::new();
     if let Some(stdout) = child.stdout.take() {
-        let redactor = Redactor::new(removed);
+        let redactor = redactor.clone();
         pumps.push(std::thread::spawn(move || {
             pump(stdout, std::io::stdout(), redactor)
         }));
     }
     if let Some(stderr) = child.stderr.take() {
-        let redactor = Redactor::new(removed);
         pumps.push(std::thread::spawn(move || {
             pump(stderr, std::io::stderr(), redactor)
         }));

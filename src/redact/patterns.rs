@@ -23,13 +23,33 @@ pub enum Keep {
 /// A kind of credential recognisable by its value.
 pub struct ValuePattern {
     pub name: &'static str,
+    /// Literals one of which every match contains (lower case for a
+    /// case-insensitive `(?i)` pattern): a value holding none of them is
+    /// not matched against the regex at all.
+    pub triggers: &'static [&'static str],
     pub regex: &'static str,
     pub keep: Keep,
 }
 
-const fn shape(name: &'static str, regex: &'static str) -> ValuePattern {
+impl ValuePattern {
+    fn is_triggered(&self, value: &str, lower: &mut Option<String>) -> bool {
+        if self.regex.starts_with("(?i)") {
+            let lower = lower.get_or_insert_with(|| value.to_ascii_lowercase());
+            self.triggers.iter().any(|t| lower.contains(t))
+        } else {
+            self.triggers.iter().any(|t| value.contains(t))
+        }
+    }
+}
+
+const fn shape(
+    name: &'static str,
+    triggers: &'static [&'static str],
+    regex: &'static str,
+) -> ValuePattern {
     ValuePattern {
         name,
+        triggers,
         regex,
         keep: Keep::Nothing,
     }
@@ -39,99 +59,175 @@ const fn shape(name: &'static str, regex: &'static str) -> ValuePattern {
 pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "private-key",
+        &["PRIVATE KEY"],
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
     ),
-    shape("age-secret-key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    shape(
+        "age-secret-key",
+        &["AGE-SECRET-KEY-"],
+        r"AGE-SECRET-KEY-1[0-9A-Z]{58}",
+    ),
     shape(
         "aws-access-key-id",
+        &[
+            "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA", "A3T",
+        ],
         r"(?-u:\b)(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[0-9A-Z]{16}(?-u:\b)",
     ),
     shape(
         "github-token",
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
     ),
     shape(
         "gitlab-token",
+        &[
+            "glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-",
+            "glagent-", "glwt-", "glffct-",
+        ],
         r"(?-u:\b)(?:glpat|gldt|glrt|glptt|glcbt|gloas|glsoat|glft|glimt|glagent|glwt|glffct)-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "gitlab-runner-registration",
+        &["GR1348941"],
         r"(?-u:\b)GR1348941[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "api-key-sk",
+        &["sk-"],
         r"(?-u:\b)sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "slack-token",
+        &["xox", "xapp-"],
         r"(?-u:\b)(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}|(?-u:\b)xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}",
     ),
     shape(
         "stripe-key",
+        &["_live_", "_test_", "whsec_"],
         r"(?-u:\b)(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?-u:\b)whsec_[A-Za-z0-9]{16,}",
     ),
-    shape("google-api-key", r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}"),
-    shape("npm-token", r"(?-u:\b)npm_[A-Za-z0-9]{36}"),
-    shape("pypi-token", r"(?-u:\b)pypi-AgE[A-Za-z0-9_\-]{16,}"),
-    shape("digitalocean-token", r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}"),
+    shape(
+        "google-api-key",
+        &["AIza"],
+        r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}",
+    ),
+    shape("npm-token", &["npm_"], r"(?-u:\b)npm_[A-Za-z0-9]{36}"),
+    shape(
+        "pypi-token",
+        &["pypi-"],
+        r"(?-u:\b)pypi-AgE[A-Za-z0-9_\-]{16,}",
+    ),
+    shape(
+        "digitalocean-token",
+        &["_v1_"],
+        r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}",
+    ),
     shape(
         "jwt",
+        &["eyJ"],
         r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.(?:eyJ[A-Za-z0-9_\-]*|e30)\.[A-Za-z0-9_\-]*",
     ),
-    shape("huggingface-token", r"(?-u:\b)hf_[A-Za-z0-9]{30,}"),
+    shape(
+        "huggingface-token",
+        &["hf_"],
+        r"(?-u:\b)hf_[A-Za-z0-9]{30,}",
+    ),
     shape(
         "sendgrid-key",
+        &["SG."],
         r"(?-u:\b)SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
     ),
-    shape("google-oauth-token", r"(?-u:\b)ya29\.[0-9A-Za-z_\-]{20,}"),
+    shape(
+        "google-oauth-token",
+        &["ya29."],
+        r"(?-u:\b)ya29\.[0-9A-Za-z_\-]{20,}",
+    ),
     shape(
         "shopify-token",
+        &["shpat_", "shpss_", "shpca_", "shppa_"],
         r"(?-u:\b)shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
     ),
     shape(
         "hashicorp-vault-token",
+        &["hvs.", "hvb."],
         r"(?-u:\b)hv[sb]\.[A-Za-z0-9_\-]{24,}",
     ),
-    shape("tailscale-key", r"(?-u:\b)tskey-[a-z]+-[A-Za-z0-9\-]{16,}"),
-    shape("docker-hub-token", r"(?-u:\b)dckr_pat_[A-Za-z0-9_\-]{20,}"),
-    shape("databricks-token", r"(?-u:\b)dapi[a-f0-9]{32}"),
-    shape("groq-key", r"(?-u:\b)gsk_[A-Za-z0-9]{40,}"),
-    shape("linear-key", r"(?-u:\b)lin_api_[A-Za-z0-9]{32,}"),
-    shape("postman-key", r"(?-u:\b)PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
-    shape("grafana-token", r"(?-u:\b)gl(?:c|sa)_[A-Za-z0-9_=+/]{32,}"),
-    shape("sentry-token", r"(?-u:\b)sntr[ysu]_[A-Za-z0-9+/=_]{32,}"),
-    shape("atlassian-token", r"(?-u:\b)ATATT3[A-Za-z0-9_\-=]{32,}"),
+    shape(
+        "tailscale-key",
+        &["tskey-"],
+        r"(?-u:\b)tskey-[a-z]+-[A-Za-z0-9\-]{16,}",
+    ),
+    shape(
+        "docker-hub-token",
+        &["dckr_pat_"],
+        r"(?-u:\b)dckr_pat_[A-Za-z0-9_\-]{20,}",
+    ),
+    shape("databricks-token", &["dapi"], r"(?-u:\b)dapi[a-f0-9]{32}"),
+    shape("groq-key", &["gsk_"], r"(?-u:\b)gsk_[A-Za-z0-9]{40,}"),
+    shape(
+        "linear-key",
+        &["lin_api_"],
+        r"(?-u:\b)lin_api_[A-Za-z0-9]{32,}",
+    ),
+    shape(
+        "postman-key",
+        &["PMAK-"],
+        r"(?-u:\b)PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+    ),
+    shape(
+        "grafana-token",
+        &["glc_", "glsa_"],
+        r"(?-u:\b)gl(?:c|sa)_[A-Za-z0-9_=+/]{32,}",
+    ),
+    shape(
+        "sentry-token",
+        &["sntr"],
+        r"(?-u:\b)sntr[ysu]_[A-Za-z0-9+/=_]{32,}",
+    ),
+    shape(
+        "atlassian-token",
+        &["ATATT3"],
+        r"(?-u:\b)ATATT3[A-Za-z0-9_\-=]{32,}",
+    ),
     ValuePattern {
         name: "azure-account-key",
+        triggers: &["accountkey="],
         regex: r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}",
         keep: Keep::Key,
     },
     ValuePattern {
         name: "azure-sas-signature",
+        triggers: &["sig="],
         regex: r"(?i)(?-u:\b)sig=[A-Za-z0-9%+/=]{16,}",
         keep: Keep::Key,
     },
     ValuePattern {
         name: "password-parameter",
+        triggers: &["password=", "passwd=", "pwd="],
         regex: r"(?i)(?-u:\b)(?:password|passwd|pwd)=[^\s&;]+",
         keep: Keep::Key,
     },
     ValuePattern {
         name: "authorization-header",
+        triggers: &["authorization:"],
         regex: r"(?i)(?-u:\b)authorization:[ \t]*(?:basic|bearer|token|negotiate|digest)[ \t]+[A-Za-z0-9+/=._~\-]{8,}",
         keep: Keep::Key,
     },
     ValuePattern {
         name: "docker-auth",
+        triggers: &["\"auth\"", "\"identitytoken\""],
         regex: r#""(?:auth|identitytoken)"[ \t]*:[ \t]*"[A-Za-z0-9+/=._\-]{8,}""#,
         keep: Keep::Key,
     },
     shape(
         "webhook-url",
+        &["https://"],
         r"(?i)https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
     ),
     ValuePattern {
         name: "url-token-userinfo",
+        triggers: &["://"],
         regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[A-Za-z0-9_\-]{16,}@",
         keep: Keep::UrlUserinfo,
     },
@@ -139,6 +235,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     // a `/`, but not right after a port number (`https://h:443/@scope/pkg`).
     ValuePattern {
         name: "url-credentials",
+        triggers: &["://"],
         regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[^\s/:@]*:(?:[^\s@/]*[^\s@/0-9][^\s@/]*(?:/[^\s@]*)?|[^\s@/]+)@",
         keep: Keep::UrlUserinfo,
     },
@@ -211,79 +308,44 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// The name of the credential shape `value` contains (the leftmost one), if any.
-pub fn credential_kind(value: &str) -> Option<&'static str> {
-    // A literal scan rules out almost every value without compiling anything.
-    if !has_trigger(value) {
-        return None;
-    }
-    let captures = shapes()?.captures(value.as_bytes())?;
-    matched_pattern(&captures).map(|p| p.name)
+/// One pattern's own regex, compiled the first time a value triggers it:
+/// deciding a variable then costs only the patterns its value could match.
+fn single(index: usize) -> Option<&'static Regex> {
+    static EACH: OnceLock<Vec<OnceLock<Option<Regex>>>> = OnceLock::new();
+    let each = EACH.get_or_init(|| VALUE_PATTERNS.iter().map(|_| OnceLock::new()).collect());
+    each.get(index)?
+        .get_or_init(|| {
+            RegexBuilder::new(VALUE_PATTERNS[index].regex)
+                .unicode(false)
+                .build()
+                .ok()
+        })
+        .as_ref()
 }
 
-/// Literals one of which every case-sensitive credential shape contains
-/// (see [`VALUE_PATTERNS`]); a value holding none of them cannot match.
-const TRIGGERS: &[&str] = &[
-    "PRIVATE KEY",
-    "AGE-SECRET-KEY-",
-    "AKIA",
-    "ASIA",
-    "AGPA",
-    "AIDA",
-    "AROA",
-    "ANPA",
-    "ANVA",
-    "AIPA",
-    "A3T",
-    "gh",
-    "github_pat_",
-    "gl",
-    "GR1348941",
-    "sk-",
-    "xox",
-    "xapp-",
-    "_live_",
-    "_test_",
-    "whsec_",
-    "AIza",
-    "npm_",
-    "pypi-",
-    "_v1_",
-    "eyJ",
-    "://",
-    "hf_",
-    "SG.",
-    "ya29.",
-    "shp",
-    "hvs.",
-    "hvb.",
-    "tskey-",
-    "dckr_pat_",
-    "dapi",
-    "gsk_",
-    "lin_api_",
-    "PMAK-",
-    "sntr",
-    "ATATT3",
-    "\"",
-];
-
-/// Triggers of the case-insensitive patterns, compared in lower case.
-const LOWERCASE_TRIGGERS: &[&str] = &[
-    "accountkey=",
-    "sig=",
-    "password=",
-    "passwd=",
-    "pwd=",
-    "authorization:",
-];
+/// The name of the credential shape `value` contains (the leftmost one;
+/// on a tie, the first in [`VALUE_PATTERNS`]), if any.
+pub fn credential_kind(value: &str) -> Option<&'static str> {
+    let mut lower = None;
+    let mut best: Option<(usize, &'static str)> = None;
+    for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
+        if !pattern.is_triggered(value, &mut lower) {
+            continue;
+        }
+        if let Some(found) = single(index).and_then(|re| re.find(value.as_bytes()))
+            && best.is_none_or(|(start, _)| found.start() < start)
+        {
+            best = Some((found.start(), pattern.name));
+        }
+    }
+    best.map(|(_, name)| name)
+}
 
 fn has_trigger(value: &str) -> bool {
-    TRIGGERS.iter().any(|t| value.contains(t))
-        || ((value.contains('=') || value.contains(':'))
-            && LOWERCASE_TRIGGERS
-                .iter()
-                .any(|t| value.to_ascii_lowercase().contains(t)))
+    let mut lower = None;
+    VALUE_PATTERNS
+        .iter()
+        .any(|p| p.is_triggered(value, &mut lower))
 }
 
 /// Replaces every credential-shaped substring of `text` with `[REDACTED]`.

@@ -24,6 +24,7 @@ pub const WINDOW: usize = 8 * 1024;
 
 const REDACTED: &[u8] = b"[REDACTED]";
 
+#[derive(Clone)]
 pub struct Redactor {
     matcher: Regex,
     pending: Vec<u8>,
