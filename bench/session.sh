@@ -107,4 +107,4 @@ hits=$("$BIN" --data-dir "$LIST" search zanzibar --format json | python3 -c 'imp
 echo "3. search ($count sessions; the word is in $hits of them)"
 printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "substring" "$search_ms" "$rg_ms" "$(ratio "$search_ms" "$rg_ms")"
 printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "substring, ignoring case" "$search_i_ms" "$rg_i_ms" "$(ratio "$search_i_ms" "$rg_i_ms")"
-printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "regular expression (parses every record)" "$regex_ms" "$rg_regex_ms" "$(ratio "$regex_ms" "$rg_regex_ms")"
+printf '   %-48s %10s ms   rg: %8s ms   ratio %sx\n' "regular expression (prefiltered by its literals)" "$regex_ms" "$rg_regex_ms" "$(ratio "$regex_ms" "$rg_regex_ms")"

@@ -1,3 +1,3 @@
-fn main() {
-    ollm::cli::main_with("ollm-compress", ollm::compress::cli::main)
-}
+// No Rust runtime set-up: see `ollm::program_main!`.
+#![no_main]
+ollm::program_main!("ollm-compress", ollm::compress::cli::main);

@@ -1,3 +1,3 @@
-fn main() {
-    ollm::cli::main_with("ollm-session", ollm::session::cli::main)
-}
+// No Rust runtime set-up: see `ollm::program_main!`.
+#![no_main]
+ollm::program_main!("ollm-session", ollm::session::cli::main);
