@@ -125,6 +125,16 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         Rule::AtLeast,
         "detects fewer cycles",
     ),
+    (
+        "services.loopDetection.contentChunkSize",
+        Rule::AtMost,
+        "only longer repeated passages count",
+    ),
+    (
+        "services.loopDetection.contentRepeatThreshold",
+        Rule::AtMost,
+        "allows more repeats within one output",
+    ),
     ("services.fileDiscovery.maxDepth", Rule::Free, ""),
     (
         "services.fileDiscovery.followSymlinks",

@@ -51,7 +51,8 @@ cp -R "$README_EXAMPLES" examples"#,
         "ollm-env",
         r#"printf '#!/bin/sh\necho "tool ran: $*"\n' > tool && chmod +x tool
 printf '#!/bin/sh\necho deployed\n' > deploy && chmod +x deploy
-stub npm 'echo "npm $*: ok"'"#,
+stub npm 'echo "npm $*: ok"'
+printf 'NODE_ENV=test\nAPI_BASE=http://127.0.0.1:9\n' > .env.test"#,
     ),
     (
         "ollm-loopcheck",
