@@ -170,7 +170,7 @@ impl Default for LoopDetectionConfig {
             similarity_threshold: 0.9,
             cycle_max_length: 3,
             content_chunk_size: 50,
-            content_repeat_threshold: 10,
+            content_repeat_threshold: 4,
         }
     }
 }

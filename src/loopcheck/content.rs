@@ -133,13 +133,13 @@ struct Index {
 }
 
 impl ContentTracker {
-    /// Forgets everything: a new output (a turn, a tool call, a user message).
+    /// Forgets everything: a new output (a turn, a tool call, a user
+    /// message). Keeps the allocations, as a new output comes every turn.
     pub fn reset(&mut self) {
-        *self = ContentTracker {
-            chunk: self.chunk,
-            threshold: self.threshold,
-            ..ContentTracker::default()
-        };
+        self.restart();
+        self.head.clear();
+        self.line = None;
+        self.in_code = false;
     }
 
     /// Feeds the next piece of an output; returns the loop it completes or
@@ -222,8 +222,9 @@ impl ContentTracker {
         self.text.clear();
         self.base = 0;
         self.next = 0;
-        self.indexed = false;
-        self.ensure_index();
+        self.index.newest.clear();
+        self.index.previous.clear();
+        self.index.rolled = None;
     }
 
     fn feed(&mut self, c: char, found: &mut Option<Repetition>) {
@@ -272,7 +273,7 @@ impl ContentTracker {
     fn index_window(&mut self, at: u64) -> u64 {
         let hash = self.hash_at(at);
         let horizon = self.settings().horizon();
-        let newest = self.index.newest.get(&hash).copied();
+        let newest = self.index.newest.insert(hash, at);
         let previous = match newest {
             Some(q) if q >= self.base && q + horizon >= at && self.window(q) == self.window(at) => {
                 q
@@ -280,7 +281,6 @@ impl ContentTracker {
             _ => NONE,
         };
         self.index.previous.push_back(previous);
-        self.index.newest.insert(hash, at);
         previous
     }
 

@@ -6,6 +6,7 @@ mod context;
 mod discover;
 mod examples;
 mod loopcheck;
+mod repeated_content;
 mod session;
 mod storage;
 mod support;
