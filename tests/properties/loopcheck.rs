@@ -117,8 +117,8 @@ proptest! {
         }
     }
 
-    /// Property 15: N consecutive identical outputs are a loop, whatever
-    /// turns and tool calls come between them. (Blank outputs, from turns
+    /// Property 15: N consecutive identical outputs are a repeated-output
+    /// loop, whatever turns and tool calls come between them. (Blank outputs, from turns
     /// that only call tools, are not outputs to repeat and are ignored.)
     #[test]
     fn property_15_repeated_output_detection(
@@ -143,8 +143,12 @@ proptest! {
             }
             reports.push(detector.push(&Event::Output { text: text.clone() }, &settings));
         }
+        // Fewer than N make no repeated-output loop. (Outputs with nothing
+        // between them are also one text to repeated-content, which may
+        // rightly report a short text repeated back to back earlier.)
         for early in &reports[..reports.len() - 1] {
-            prop_assert!(early.is_none());
+            let kind = early.as_ref().and_then(|v| v.pattern.as_ref()).map(|p| p.kind);
+            prop_assert!(kind.is_none() || kind == Some(PatternType::RepeatedContent), "{:?}", kind);
         }
         let pattern = reports.last().cloned().flatten().and_then(|v| v.pattern).expect("a loop");
         prop_assert_eq!(pattern.kind, PatternType::RepeatedOutput);
