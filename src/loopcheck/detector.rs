@@ -306,11 +306,9 @@ impl Detector {
         None
     }
 
-    /// Blank outputs (a turn that only called tools) are ignored. An
-    /// identical output always repeats the previous one (Property 15); a
-    /// merely similar one only when the tool calls before it were the same
-    /// as before the previous output, so templated progress messages about
-    /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
+    /// An output: compared whole with the previous one (repeated-output,
+    /// reported first), and added to the current output's text
+    /// (repeated-content).
     fn push_output(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
         let repeated = self.push_output_whole(text, settings);
         let content = self.content.push(text, settings.content());
@@ -327,7 +325,11 @@ impl Detector {
         })
     }
 
-    /// Whole outputs compared with the previous one (repeated-output).
+    /// Blank outputs (a turn that only called tools) are ignored. An
+    /// identical output always repeats the previous one (Property 15); a
+    /// merely similar one only when the tool calls before it were the same
+    /// as before the previous output, so templated progress messages about
+    /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
     fn push_output_whole(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
         if text.trim().is_empty() {
             return None;
@@ -550,6 +552,45 @@ mod tests {
         assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
         let blanks = vec![Event::Output { text: " \n".into() }; 5];
         assert_eq!(first(&blanks), None);
+    }
+
+    #[test]
+    fn one_output_repeating_a_sentence_is_repeated_content_across_its_chunks() {
+        let sentence = "I will read the configuration file again to be sure. ";
+        let whole = Event::Output {
+            text: sentence.repeat(6),
+        };
+        let p = first(&[Event::Turn, whole]).unwrap();
+        assert_eq!(p.kind, PatternType::RepeatedContent);
+        assert!(
+            p.count >= 4 && p.details.contains("configuration file"),
+            "{p:?}"
+        );
+        // Streamed as chunks, the same; a tool call between them starts a new output.
+        let chunks: Vec<Event> = (0..6)
+            .map(|_| Event::Output {
+                text: sentence.into(),
+            })
+            .collect();
+        let s = Settings {
+            repeat_threshold: 100,
+            ..Settings::default()
+        };
+        let streamed = all_reports(&chunks, &s);
+        assert_eq!(
+            streamed[0].pattern.as_ref().unwrap().kind,
+            PatternType::RepeatedContent
+        );
+        let mut interrupted = Vec::new();
+        for chunk in chunks {
+            interrupted.push(chunk);
+            interrupted.push(tool("read", json!({"path": "config.yaml"})));
+        }
+        let kinds: Vec<PatternType> = all_reports(&interrupted, &s)
+            .into_iter()
+            .filter_map(|v| v.pattern.map(|p| p.kind))
+            .collect();
+        assert!(!kinds.contains(&PatternType::RepeatedContent), "{kinds:?}");
     }
 
     #[test]
