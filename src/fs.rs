@@ -121,8 +121,16 @@ pub fn check_dir_or_absent(path: &Path) -> Result<()> {
 /// blocking on a FIFO; `None` when it does not exist. Anything else at the
 /// path is an error naming it.
 pub fn open_regular(path: &Path) -> Result<Option<File>> {
-    let file = match OpenOptions::new()
-        .read(true)
+    let mut options = OpenOptions::new();
+    options.read(true);
+    Ok(open_checked(path, &mut options)?.map(|(file, _)| file))
+}
+
+/// Opens `path` with `options` plus no-follow and non-blocking flags, and
+/// keeps the file only when it is a regular one (then blocking again): a
+/// link or a special file is an error naming it, a missing one `None`.
+fn open_checked(path: &Path, options: &mut OpenOptions) -> Result<Option<(File, Metadata)>> {
+    let file = match options
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
         .open(path)
     {
@@ -141,7 +149,7 @@ pub fn open_regular(path: &Path) -> Result<Option<File>> {
         return Err(not_regular(path, &meta));
     }
     clear_nonblock(&file);
-    Ok(Some(file))
+    Ok(Some((file, meta)))
 }
 
 fn clear_nonblock(file: &File) {
@@ -170,29 +178,15 @@ pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>> {
 /// Opens (creating, 0600) a regular file for appending and reading,
 /// refusing a link or a special file.
 pub fn open_append(path: &Path, create: bool) -> Result<Option<File>> {
-    let file = match OpenOptions::new()
+    let mut options = OpenOptions::new();
+    options
         .read(true)
         .append(true)
         .create(create)
-        .mode(FILE_MODE)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
-    {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return match entry(path)? {
-                Some(meta) => Err(not_regular(path, &meta)),
-                None => Ok(None),
-            };
-        }
-        Err(e) => return Err(Error::io(path, &e)),
+        .mode(FILE_MODE);
+    let Some((file, meta)) = open_checked(path, &mut options)? else {
+        return Ok(None);
     };
-    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
-    if !meta.file_type().is_file() {
-        return Err(not_regular(path, &meta));
-    }
-    clear_nonblock(&file);
     tighten_file(&file, &meta, path);
     Ok(Some(file))
 }
