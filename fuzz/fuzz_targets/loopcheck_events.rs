@@ -29,6 +29,9 @@ fuzz_target!(|data: &[u8]| {
             repeat_threshold: 2,
             similarity_threshold: 0.5,
             cycle_max_length: 16,
+            // The smallest window and threshold: repeated-content at its most eager.
+            content_chunk_size: 10,
+            content_repeat_threshold: 2,
         },
     ];
     for settings in &settings {
