@@ -478,7 +478,7 @@ fn merge_known(
     }
 }
 
-fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
+pub(super) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {

@@ -531,27 +531,12 @@ pub fn inspect(dir: &Path) -> Result<Workspace> {
 mod tests {
     use super::*;
 
-    fn leaves(value: &Value, prefix: String, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) => {
-                for (key, child) in map {
-                    let path = if prefix.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{prefix}.{key}")
-                    };
-                    leaves(child, path, out);
-                }
-            }
-            _ => out.push(prefix),
-        }
-    }
-
     #[test]
     fn every_schema_key_is_classified_and_every_rule_names_a_key() {
         let defaults = serde_json::to_value(crate::config::Config::default()).unwrap();
-        let mut keys = Vec::new();
-        leaves(&defaults, String::new(), &mut keys);
+        let mut leaves = Vec::new();
+        crate::config::load::collect_leaves(&defaults, String::new(), &mut leaves);
+        let keys: Vec<String> = leaves.into_iter().map(|(key, _)| key).collect();
         for key in &keys {
             assert!(
                 KEY_RULES.iter().any(|(k, _, _)| k == key),
