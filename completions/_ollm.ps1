@@ -22,7 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
     $completions = @(switch ($command) {
         'ollm' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the tools found (name and path); JSON when piped')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the tools found (name and path): a table at a terminal, JSON when piped')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -35,7 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Keep prioritized context entries and render them as system-prompt additions')
             [CompletionResult]::new('compress', 'compress', [CompletionResultType]::ParameterValue, 'Count tokens of a conversation and compress it to fit a context window')
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Durable, searchable, branchable session history (the spec''s session format), with snapshots')
-            [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'List a project''s files the way git sees them, fast, as NDJSON or paths')
+            [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'List a project''s files the way git sees them: a table at a terminal, NDJSON or paths when piped')
             break
         }
         'ollm;help' {
@@ -54,7 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;trust' {
             [CompletionResult]::new('--revoke', '--revoke', [CompletionResultType]::ParameterName, 'Revoke trust in this workspace (exit 3 when it was not trusted)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the trusted workspaces, as JSON; `current` says whether the configuration is still the one trusted')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the trusted workspaces: a table at a terminal, JSON when piped; `current` says whether the configuration is still the one trusted')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -66,7 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)')
-            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
             break
@@ -144,10 +144,11 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an entry (exit 3 when there is none, unless --missing-ok)')
-            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove every entry, or only those of one source. Prints how many went')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Print the live entries as a JSON array, in insertion order')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`')
+            [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the live entries in insertion order: a table at a terminal, a JSON array when piped')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print one entry as JSON (exit 3 when missing or expired)')
             [CompletionResult]::new('prompt', 'prompt', [CompletionResultType]::ParameterValue, 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
@@ -156,7 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;context;add' {
             [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Read the content from this file')
             [CompletionResult]::new('--priority', '--priority', [CompletionResultType]::ParameterName, 'Higher priorities come first in the prompt')
-            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Who added the entry (`clear --source` removes one source''s entries)')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
@@ -174,8 +175,17 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'ollm;context;delete' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
+            [CompletionResult]::new('--missing-ok', '--missing-ok', [CompletionResultType]::ParameterName, 'Exit 0 even when the key is not in the store')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'ollm;context;clear' {
-            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Remove only the entries of this source')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
@@ -184,19 +194,20 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;context;list' {
-            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'source')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'List only the entries of this source')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The output format [default: table at a terminal, json when piped]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;context;get' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Use the per-session store of this session (a UUID)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this store file')
-            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'Print only the content, as is')
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'Print only the content, ending in a newline (one is added when the content has none)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -602,22 +613,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;discover' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'ndjson: one entry a line, streamed (the default when piped); table: type, size, modified time and path, sorted (the default at a terminal); json: one sorted array; text: relative paths, as --paths')
             [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (a link back to an ancestor is reported, not followed)')
             [CompletionResult]::new('--no-hidden', '--no-hidden', [CompletionResultType]::ParameterName, 'Skip names starting with a dot')
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'List names starting with a dot (the default)')
-            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Print relative paths, one a line, instead of NDJSON entries')
-            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Print relative paths, one a line, instead of NDJSON entries')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`')
+            [CompletionResult]::new('--paths', '--paths', [CompletionResultType]::ParameterName, 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`')
             [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'End each path with NUL instead of a newline (with --paths)')
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'End each path with NUL instead of a newline (with --paths)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
-            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order). Tables and JSON arrays are always sorted')
+            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort by relative path, byte by byte (git''s order). Tables and JSON arrays are always sorted')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -629,9 +641,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         }
         'ollm;discover;watch' {
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')

@@ -25,6 +25,9 @@ _ollm__context() {
             ollm__context,config)
                 cmd="ollm__context__subcmd__config"
                 ;;
+            ollm__context,delete)
+                cmd="ollm__context__subcmd__remove"
+                ;;
             ollm__context,get)
                 cmd="ollm__context__subcmd__get"
                 ;;
@@ -71,7 +74,7 @@ _ollm__context() {
 
     case "${cmd}" in
         ollm__context)
-            opts="-h -V --config --session --file --help --version add remove clear list get prompt config help"
+            opts="-h -V --config --session --file --help --version add remove delete clear list get prompt config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,7 +350,7 @@ _ollm__context() {
             return 0
             ;;
         ollm__subcmd__context__subcmd__list)
-            opts="-h --source --config --session --file --help"
+            opts="-h --source --format --config --session --file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -355,6 +358,10 @@ _ollm__context() {
             case "${prev}" in
                 --source)
                     COMPREPLY=($(compgen -W "hook extension user system" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

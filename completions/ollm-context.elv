@@ -25,10 +25,11 @@ set edit:completion:arg-completer[ollm-context] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
-            cand remove 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
-            cand clear 'Remove every entry, or only those of one source. Prints how many went'
-            cand list 'Print the live entries as a JSON array, in insertion order'
+            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
+            cand remove 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand delete 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand clear 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand list 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
             cand get 'Print one entry as JSON (exit 3 when missing or expired)'
             cand prompt 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -37,7 +38,7 @@ set edit:completion:arg-completer[ollm-context] = {|@words|
         &'ollm-context;add'= {
             cand --from-file 'Read the content from this file'
             cand --priority 'Higher priorities come first in the prompt'
-            cand --source 'source'
+            cand --source 'Who added the entry (`clear --source` removes one source''s entries)'
             cand --ttl 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
@@ -53,8 +54,16 @@ set edit:completion:arg-completer[ollm-context] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ollm-context;delete'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand --missing-ok 'Exit 0 even when the key is not in the store'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ollm-context;clear'= {
-            cand --source 'source'
+            cand --source 'Remove only the entries of this source'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
@@ -62,18 +71,19 @@ set edit:completion:arg-completer[ollm-context] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-context;list'= {
-            cand --source 'source'
+            cand --source 'List only the entries of this source'
+            cand --format 'The output format [default: table at a terminal, json when piped]'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-context;get'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
-            cand --content 'Print only the content, as is'
+            cand --content 'Print only the content, ending in a newline (one is added when the content has none)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -94,10 +104,10 @@ set edit:completion:arg-completer[ollm-context] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-context;help'= {
-            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
-            cand remove 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
-            cand clear 'Remove every entry, or only those of one source. Prints how many went'
-            cand list 'Print the live entries as a JSON array, in insertion order'
+            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
+            cand remove 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand clear 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand list 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
             cand get 'Print one entry as JSON (exit 3 when missing or expired)'
             cand prompt 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
             cand config 'Print the effective configuration (JSON), or every key with its origin'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_discover_global_optspecs
-    string join \n config= max-depth= i/include= e/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort no-cache h/help V/version
+    string join \n config= max-depth= g/include= E/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort format= no-cache h/help V/version
 end
 
 function __fish_ollm_discover_needs_command
@@ -26,17 +26,21 @@ end
 
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l format -d 'ndjson: one entry a line, streamed (the default when piped); table: type, size, modified time and path, sorted (the default at a terminal); json: one sorted array; text: relative paths, as --paths' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l no-hidden -d 'Skip names starting with a dot'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l hidden -d 'List names starting with a dot (the default)'
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s p -l paths -d 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order). Tables and JSON arrays are always sorted'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s V -l version -d 'Print version'
@@ -44,8 +48,8 @@ complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "watch" -d 
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"

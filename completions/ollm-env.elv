@@ -24,7 +24,7 @@ set edit:completion:arg-completer[ollm-env] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
-            cand report 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed'
+            cand report 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
             cand explain 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -67,7 +67,7 @@ set edit:completion:arg-completer[ollm-env] = {|@words|
         }
         &'ollm-env;help'= {
             cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
-            cand report 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed'
+            cand report 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
             cand explain 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'

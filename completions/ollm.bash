@@ -64,6 +64,9 @@ _ollm() {
             ollm__subcmd__context,config)
                 cmd="ollm__subcmd__context__subcmd__config"
                 ;;
+            ollm__subcmd__context,delete)
+                cmd="ollm__subcmd__context__subcmd__remove"
+                ;;
             ollm__subcmd__context,get)
                 cmd="ollm__subcmd__context__subcmd__get"
                 ;;
@@ -455,7 +458,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__context)
-            opts="-h -V --config --session --file --help --version add remove clear list get prompt config"
+            opts="-h -V --config --session --file --help --version add remove delete clear list get prompt config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -605,7 +608,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__context__subcmd__list)
-            opts="-h --source --config --session --file --help"
+            opts="-h --source --format --config --session --file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +616,10 @@ _ollm() {
             case "${prev}" in
                 --source)
                     COMPREPLY=($(compgen -W "hook extension user system" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -687,7 +694,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__discover)
-            opts="-i -e -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --no-cache --help --version watch config"
+            opts="-g -E -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --format --no-cache --help --version watch config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +712,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -713,7 +720,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -723,6 +730,10 @@ _ollm() {
                     ;;
                 -t)
                     COMPREPLY=($(compgen -W "file directory symlink" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -751,7 +762,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__discover__subcmd__watch)
-            opts="-i -e -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
+            opts="-g -E -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,7 +776,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -773,7 +784,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -19,7 +19,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
     var completions = [
         &'ollm'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
-            cand --list 'List the tools found (name and path); JSON when piped'
+            cand --list 'List the tools found (name and path): a table at a terminal, JSON when piped'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -32,7 +32,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand context 'Keep prioritized context entries and render them as system-prompt additions'
             cand compress 'Count tokens of a conversation and compress it to fit a context window'
             cand session 'Durable, searchable, branchable session history (the spec''s session format), with snapshots'
-            cand discover 'List a project''s files the way git sees them, fast, as NDJSON or paths'
+            cand discover 'List a project''s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -48,7 +48,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;trust'= {
             cand --revoke 'Revoke trust in this workspace (exit 3 when it was not trusted)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
-            cand --list 'List the trusted workspaces, as JSON; `current` says whether the configuration is still the one trusted'
+            cand --list 'List the trusted workspaces: a table at a terminal, JSON when piped; `current` says whether the configuration is still the one trusted'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -59,7 +59,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
-            cand report 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed'
+            cand report 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
             cand explain 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
         }
@@ -130,10 +130,11 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
-            cand remove 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
-            cand clear 'Remove every entry, or only those of one source. Prints how many went'
-            cand list 'Print the live entries as a JSON array, in insertion order'
+            cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
+            cand remove 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand delete 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand clear 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+            cand list 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
             cand get 'Print one entry as JSON (exit 3 when missing or expired)'
             cand prompt 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -141,7 +142,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;context;add'= {
             cand --from-file 'Read the content from this file'
             cand --priority 'Higher priorities come first in the prompt'
-            cand --source 'source'
+            cand --source 'Who added the entry (`clear --source` removes one source''s entries)'
             cand --ttl 'Drop the entry after this long: 30s, 10m, 2h, 1d, 1h30m, or seconds'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
@@ -157,8 +158,16 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ollm;context;delete'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --session 'Use the per-session store of this session (a UUID)'
+            cand --file 'Use this store file'
+            cand --missing-ok 'Exit 0 even when the key is not in the store'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ollm;context;clear'= {
-            cand --source 'source'
+            cand --source 'Remove only the entries of this source'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
@@ -166,18 +175,19 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;context;list'= {
-            cand --source 'source'
+            cand --source 'List only the entries of this source'
+            cand --format 'The output format [default: table at a terminal, json when piped]'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm;context;get'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'
-            cand --content 'Print only the content, as is'
+            cand --content 'Print only the content, ending in a newline (one is added when the content has none)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -546,22 +556,23 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;discover'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
-            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -g 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
             cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
-            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -E 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand -t 'Report only this type (repeatable) [default: file and symlink]'
             cand --type 'Report only this type (repeatable) [default: file and symlink]'
+            cand --format 'ndjson: one entry a line, streamed (the default when piped); table: type, size, modified time and path, sorted (the default at a terminal); json: one sorted array; text: relative paths, as --paths'
             cand -L 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
             cand --follow 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
             cand --no-hidden 'Skip names starting with a dot'
             cand --hidden 'List names starting with a dot (the default)'
-            cand -p 'Print relative paths, one a line, instead of NDJSON entries'
-            cand --paths 'Print relative paths, one a line, instead of NDJSON entries'
+            cand -p 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`'
+            cand --paths 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`'
             cand -0 'End each path with NUL instead of a newline (with --paths)'
             cand --null 'End each path with NUL instead of a newline (with --paths)'
-            cand -s 'Sort by relative path, byte by byte (git''s order)'
-            cand --sort 'Sort by relative path, byte by byte (git''s order)'
+            cand -s 'Sort by relative path, byte by byte (git''s order). Tables and JSON arrays are always sorted'
+            cand --sort 'Sort by relative path, byte by byte (git''s order). Tables and JSON arrays are always sorted'
             cand --no-cache 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -572,9 +583,9 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;discover;watch'= {
             cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
-            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -g 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
             cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
-            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -E 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand -t 'Report only this type (repeatable) [default: file and symlink]'
             cand --type 'Report only this type (repeatable) [default: file and symlink]'

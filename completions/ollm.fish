@@ -25,7 +25,7 @@ function __fish_ollm_using_subcommand
 end
 
 complete -c ollm -n "__fish_ollm_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_needs_command" -l list -d 'List the tools found (name and path); JSON when piped'
+complete -c ollm -n "__fish_ollm_needs_command" -l list -d 'List the tools found (name and path): a table at a terminal, JSON when piped'
 complete -c ollm -n "__fish_ollm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
@@ -36,7 +36,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "loopcheck" -d 'Detect run
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep prioritized context entries and render them as system-prompt additions'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "compress" -d 'Count tokens of a conversation and compress it to fit a context window'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
-complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them, fast, as NDJSON or paths'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -44,13 +44,13 @@ complete -c ollm -n "__fish_ollm_using_subcommand config" -l show-origin -d 'Sho
 complete -c ollm -n "__fish_ollm_using_subcommand config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand trust" -l revoke -d 'Revoke trust in this workspace (exit 3 when it was not trusted)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand trust" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand trust" -l list -d 'List the trusted workspaces, as JSON; `current` says whether the configuration is still the one trusted'
+complete -c ollm -n "__fish_ollm_using_subcommand trust" -l list -d 'List the trusted workspaces: a table at a terminal, JSON when piped; `current` says whether the configuration is still the one trusted'
 complete -c ollm -n "__fish_ollm_using_subcommand trust" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "run" -d 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
-complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "report" -d 'Print, as JSON, every variable name kept and removed with the rule that decided it. Values are never printed'
+complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "report" -d 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "explain" -d 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and not __fish_seen_subcommand_from run report explain config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from run" -l allow -d 'Also keep this variable (exact name, or a glob such as \'MYAPP_*\'). An exact name is kept even when its value looks like a credential' -r
@@ -95,21 +95,22 @@ complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l session -d 'Use the per-session store of this session (a UUID)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -l file -d 'Use this store file' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -s V -l version -d 'Print version'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "add" -d 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "remove" -d 'Remove an entry (exit 3 when there is none, unless --missing-ok)'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "clear" -d 'Remove every entry, or only those of one source. Prints how many went'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "list" -d 'Print the live entries as a JSON array, in insertion order'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "get" -d 'Print one entry as JSON (exit 3 when missing or expired)'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "prompt" -d 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove clear list get prompt config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "add" -d 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "remove" -d 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "delete" -d 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "clear" -d 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "list" -d 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "get" -d 'Print one entry as JSON (exit 3 when missing or expired)'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "prompt" -d 'Print the system-prompt additions: one markdown section (`## KEY`, blank line, content) per live entry, highest priority first, ties in insertion order. Nothing when the store is empty'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and not __fish_seen_subcommand_from add remove delete clear list get prompt config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l from-file -d 'Read the content from this file' -r
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l priority -d 'Higher priorities come first in the prompt' -r
-complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l source -r -f -a "hook\t''
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from add" -l source -d 'Who added the entry (`clear --source` removes one source\'s entries)' -r -f -a "hook\t''
 extension\t''
 user\t''
 system\t''"
@@ -123,7 +124,12 @@ complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l file -d 'Use this store file' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -l missing-ok -d 'Exit 0 even when the key is not in the store'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l source -r -f -a "hook\t''
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from delete" -l session -d 'Use the per-session store of this session (a UUID)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from delete" -l file -d 'Use this store file' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from delete" -l missing-ok -d 'Exit 0 even when the key is not in the store'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l source -d 'Remove only the entries of this source' -r -f -a "hook\t''
 extension\t''
 user\t''
 system\t''"
@@ -131,18 +137,22 @@ complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l session -d 'Use the per-session store of this session (a UUID)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -l file -d 'Use this store file' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l source -r -f -a "hook\t''
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l source -d 'List only the entries of this source' -r -f -a "hook\t''
 extension\t''
 user\t''
 system\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l format -d 'The output format [default: table at a terminal, json when piped]' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l session -d 'Use the per-session store of this session (a UUID)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -l file -d 'Use this store file' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l session -d 'Use the per-session store of this session (a UUID)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l file -d 'Use this store file' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l content -d 'Print only the content, as is'
+complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -l content -d 'Print only the content, ending in a newline (one is added when the content has none)'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subcommand_from prompt" -l session -d 'Use the per-session store of this session (a UUID)' -r
@@ -367,25 +377,29 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l format -d 'ndjson: one entry a line, streamed (the default when piped); table: type, size, modified time and path, sorted (the default at a terminal); json: one sorted array; text: relative paths, as --paths' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s L -l follow -d 'Follow symbolic links (a link back to an ancestor is reported, not followed)'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-hidden -d 'Skip names starting with a dot'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l hidden -d 'List names starting with a dot (the default)'
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s p -l paths -d 'Print relative paths, one a line, instead of NDJSON entries'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s p -l paths -d 'Print relative paths, one a line (raw bytes when piped, for xargs; control characters made visible at a terminal); as `--format text`'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s 0 -l null -d 'End each path with NUL instead of a newline (with --paths)'
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order)'
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s s -l sort -d 'Sort by relative path, byte by byte (git\'s order). Tables and JSON arrays are always sorted'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l no-cache -d 'Walk the tree even if a cached listing of it is still valid [config: services.fileDiscovery.cache, default true]'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"

@@ -1,5 +1,8 @@
 //! `ollm`: the git-style dispatcher. `ollm NAME ARGS…` runs `ollm-NAME ARGS…`,
-//! found beside this executable first, then on `PATH`.
+//! found beside this executable first, then on `PATH`. Its own commands:
+//! `help`, `config` (shared with every program) and `trust` (its own file).
+
+mod trust;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -9,14 +12,14 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs};
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::ConfigArgs;
 use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
+use crate::output::Tabular;
 
 const EXAMPLES: &str = "  ollm env run -- env               # runs ollm-env run -- env
   ollm help env                     # ollm-env --help
-  ollm --list                       # the tools found, as JSON when piped
+  ollm --list                       # the tools found: a table, or JSON when piped
   ollm config --show-origin";
 
 /// Names that stand for another tool, so the command lines of the sessions
@@ -39,7 +42,7 @@ pub const ALIASES: &[(&str, &str)] = &[("sessions", "session")];
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
-    /// List the tools found (name and path); JSON when piped.
+    /// List the tools found (name and path): a table at a terminal, JSON when piped.
     #[arg(long)]
     pub list: bool,
     #[command(subcommand)]
@@ -60,8 +63,8 @@ pub enum Command {
     /// Trust a workspace's .ollm/ as it is now (its configuration may then
     /// weaken safety, its context entries reach the prompt), list trusted
     /// workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it.
-    #[command(after_help = footer(crate::trust_cli::EXAMPLES))]
-    Trust(crate::trust_cli::TrustArgs),
+    #[command(after_help = footer(trust::EXAMPLES))]
+    Trust(trust::TrustArgs),
     #[command(external_subcommand)]
     External(Vec<OsString>),
 }
@@ -71,6 +74,16 @@ pub enum Command {
 pub struct Tool {
     pub name: String,
     pub path: PathBuf,
+}
+
+impl Tabular for Tool {
+    fn headers() -> &'static [&'static str] {
+        &["TOOL", "PATH"]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![self.name.clone(), self.path.display().to_string()]
+    }
 }
 
 /// Every `ollm-*` executable beside `own_dir` and on `path_var`, first found
@@ -183,17 +196,10 @@ fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
 /// The `ollm` program.
 pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
+    let ctx = Ctx::new(cli.global.clone());
     if cli.list {
         let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
-        if io_util::stdout_is_terminal() {
-            let text: String = tools
-                .iter()
-                .map(|t| format!("{:<12} {}\n", t.name, t.path.display()))
-                .collect();
-            io_util::print_text(&text)?;
-        } else {
-            io_util::print_json(&tools)?;
-        }
+        ctx.printer.list(&tools)?;
         return Ok(ExitCode::Success);
     }
     match cli.command {
@@ -205,15 +211,12 @@ pub fn main() -> Result<ExitCode> {
             for tool in &tools {
                 text.push_str(&format!("  {}\n", tool.name));
             }
-            io_util::print_text(&text)?;
+            ctx.printer.text(&text)?;
             Ok(ExitCode::Success)
         }
         Some(Command::Help { name: Some(name) }) => exec_tool(&name, &["--help".into()]),
-        Some(Command::Config(args)) => {
-            config::show(cli.global.config.clone(), &args)?;
-            Ok(ExitCode::Success)
-        }
-        Some(Command::Trust(args)) => crate::trust_cli::run(&args),
+        Some(Command::Config(args)) => crate::cli::show_config(&ctx, &args),
+        Some(Command::Trust(args)) => trust::run(&ctx, &args),
         Some(Command::External(argv)) => {
             let (name, rest) = argv
                 .split_first()

@@ -23,6 +23,5 @@ pub mod programs;
 pub mod redact;
 pub mod session;
 pub mod timestamp;
-pub mod trust_cli;
 
 pub use error::{Error, ExitCode, Result};

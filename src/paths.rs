@@ -63,6 +63,21 @@ pub fn find_workspace_dir(start: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The `.ollm/` a workspace command uses from `start`: the nearest existing
+/// one ([`find_workspace_dir`]), else `.ollm/` at the top of the git work
+/// tree `start` is in (the nearest ancestor holding `.git`, a directory or a
+/// worktree's file), else `.ollm/` in `start` itself.
+pub fn workspace_dir_for(start: &Path) -> PathBuf {
+    if let Some(found) = find_workspace_dir(start) {
+        return found;
+    }
+    start
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+        .unwrap_or(start)
+        .join(".ollm")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +95,21 @@ mod tests {
         std::fs::create_dir_all(root.path().join("a/b")).unwrap();
         let found = find_workspace_dir(&root.path().join("a/b")).unwrap();
         assert_eq!(found, root.path().join(".ollm"));
+    }
+
+    #[test]
+    fn a_new_workspace_dir_goes_to_the_top_of_the_git_work_tree() {
+        let root = tempfile::tempdir().unwrap();
+        let sub = root.path().join("repo/src/deep");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(root.path().join("repo/.git")).unwrap();
+        assert_eq!(workspace_dir_for(&sub), root.path().join("repo/.ollm"));
+        // An existing .ollm/ nearer than the top of the work tree wins.
+        std::fs::create_dir_all(root.path().join("repo/src/.ollm")).unwrap();
+        assert_eq!(workspace_dir_for(&sub), root.path().join("repo/src/.ollm"));
+        // Outside any work tree: here.
+        let plain = root.path().join("plain");
+        std::fs::create_dir_all(&plain).unwrap();
+        assert_eq!(workspace_dir_for(&plain), plain.join(".ollm"));
     }
 }

@@ -527,6 +527,51 @@ pub fn inspect(dir: &Path) -> Result<Workspace> {
     })
 }
 
+/// A trusted workspace as `ollm trust --list` shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    #[serde(flatten)]
+    pub record: Record,
+    /// Whether the workspace's configuration is still the one trusted.
+    pub current: bool,
+}
+
+/// Every trusted workspace, and whether its configuration is still the one trusted.
+pub fn list() -> Result<Vec<Listed>> {
+    Ok(Store::load()?
+        .workspaces
+        .into_iter()
+        .map(|record| {
+            let current = inspect(&record.path)
+                .map(|ws| ws.root == record.path && ws.fingerprint == record.config)
+                .unwrap_or(false);
+            Listed { record, current }
+        })
+        .collect())
+}
+
+/// What `ollm trust --revoke` changed.
+#[derive(Debug, Serialize)]
+pub struct Revoked {
+    pub revoked: PathBuf,
+}
+
+/// Revokes trust in the workspace at `dir` (not found: it was not trusted).
+pub fn revoke(dir: &Path) -> Result<Revoked> {
+    let root = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let _lock = lock()?;
+    let mut store = Store::load()?;
+    if !store.revoke(&root) {
+        return Err(Error::NotFound(format!(
+            "{} is not a trusted workspace (see ollm trust --list)",
+            root.display()
+        )));
+    }
+    store.save()?;
+    Ok(Revoked { revoked: root })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

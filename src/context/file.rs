@@ -8,11 +8,10 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// The store for the workspace: the nearest `.ollm/` above the current
-/// directory, or `.ollm/` in it when there is none (created on first write).
+/// directory, or when there is none `.ollm/` at the top of the git work
+/// tree, or in the current directory outside one (created on first write).
 pub fn workspace_store(cwd: &Path) -> PathBuf {
-    paths::find_workspace_dir(cwd)
-        .unwrap_or_else(|| cwd.join(".ollm"))
-        .join("context.json")
+    paths::workspace_dir_for(cwd).join("context.json")
 }
 
 /// The per-session store `$OLLM_HOME/context/<id>.json`. The id must be a

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod entry;
 pub mod file;
 pub mod locked_file;
+pub mod ops;
 pub mod store;
 
 pub use entry::{Entry, Source, parse_ttl};

@@ -45,8 +45,9 @@ impl Store {
 
     /// Adds an entry. Re-adding a key replaces it but keeps its place in
     /// insertion order, as the spec's Map does, so a hook refreshing its
-    /// entry every turn does not reorder the prompt.
-    pub fn add(&mut self, new: NewEntry, now: jiff::Timestamp) {
+    /// entry every turn does not reorder the prompt. Whether a live entry
+    /// was replaced.
+    pub fn add(&mut self, new: NewEntry, now: jiff::Timestamp) -> bool {
         self.prune(now);
         let expires_at = new.ttl.and_then(|ttl| {
             jiff::SignedDuration::try_from(ttl)
@@ -62,8 +63,14 @@ impl Store {
             expires_at,
         };
         match self.entries.iter_mut().find(|e| e.key == entry.key) {
-            Some(slot) => *slot = entry,
-            None => self.entries.push(entry),
+            Some(slot) => {
+                *slot = entry;
+                true
+            }
+            None => {
+                self.entries.push(entry);
+                false
+            }
         }
     }
 
@@ -75,13 +82,15 @@ impl Store {
         self.entries.len() != before
     }
 
-    /// Removes every entry, or those of one source; how many live ones went.
-    pub fn clear(&mut self, source: Option<Source>, now: jiff::Timestamp) -> usize {
+    /// Removes every entry, or those of one source; the keys of the live
+    /// ones that went, in insertion order.
+    pub fn clear(&mut self, source: Option<Source>, now: jiff::Timestamp) -> Vec<String> {
         self.prune(now);
-        let before = self.entries.len();
-        self.entries
-            .retain(|e| source.is_some_and(|s| e.source != s));
-        before - self.entries.len()
+        let (gone, kept) = std::mem::take(&mut self.entries)
+            .into_iter()
+            .partition(|e| source.is_none_or(|s| e.source == s));
+        self.entries = kept;
+        gone.into_iter().map(|e: Entry| e.key).collect::<Vec<_>>()
     }
 
     /// Live entries in insertion order, optionally of one source.
@@ -180,6 +189,15 @@ mod tests {
     }
 
     #[test]
+    fn add_says_whether_it_replaced_a_live_entry() {
+        let mut store = Store::new();
+        assert!(!store.add(new("k", 1, Some(10)), at(0)));
+        assert!(store.add(new("k", 2, Some(10)), at(5)));
+        // An expired entry is gone, not replaced.
+        assert!(!store.add(new("k", 3, None), at(20)));
+    }
+
+    #[test]
     fn expired_entries_drop_out() {
         let mut store = Store::new();
         store.add(new("short", 1, Some(10)), at(0));
@@ -197,9 +215,9 @@ mod tests {
         let mut hook = new("h", 1, None);
         hook.source = Source::Hook;
         store.add(hook, at(0));
-        assert_eq!(store.clear(Some(Source::Hook), at(0)), 1);
+        assert_eq!(store.clear(Some(Source::Hook), at(0)), ["h"]);
         assert_eq!(store.live(None, at(0)).len(), 1);
-        assert_eq!(store.clear(None, at(0)), 1);
+        assert_eq!(store.clear(None, at(0)), ["u"]);
         assert!(store.entries.is_empty());
     }
 

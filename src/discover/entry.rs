@@ -68,6 +68,42 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// The relative path's exact bytes.
+    pub fn relative_bytes(&self) -> &[u8] {
+        self.relative_path_bytes
+            .as_deref()
+            .unwrap_or(self.relative_path.as_bytes())
+    }
+}
+
+/// An entry as a row of the listing at a terminal; a name that is not
+/// valid UTF-8 shows its bad bytes as `\xNN`.
+impl crate::output::Tabular for Entry {
+    fn headers() -> &'static [&'static str] {
+        &["TYPE", "SIZE", "MODIFIED", "PATH"]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let kind = match self.kind {
+            EntryType::File => "file",
+            EntryType::Directory => "directory",
+            EntryType::Symlink => "symlink",
+        };
+        let path = crate::output::escape_bytes(self.relative_bytes());
+        vec![
+            kind.into(),
+            self.size.to_string(),
+            self.modified.clone(),
+            String::from_utf8_lossy(&path).into_owned(),
+        ]
+    }
+
+    fn numeric() -> &'static [usize] {
+        &[1]
+    }
+}
+
 /// The path as text, plus its exact bytes when the text is lossy.
 pub fn text_and_bytes(path: &Path) -> (String, Option<Vec<u8>>) {
     match path.to_str() {
@@ -104,6 +140,16 @@ mod tests {
         let (text, bytes) = text_and_bytes(Path::new(OsStr::from_bytes(raw)));
         assert_eq!(text, "a/\u{fffd}\u{fffd}.txt");
         assert_eq!(bytes.unwrap(), raw.to_vec());
+    }
+
+    #[test]
+    fn a_table_row_shows_bad_bytes_and_controls_escaped() {
+        use crate::output::Tabular;
+        let raw = b"a/\xff\x1b]0;x\x07.txt";
+        let path = Path::new(OsStr::from_bytes(raw));
+        let meta = std::fs::metadata(".").unwrap();
+        let entry = Entry::new(path, path, EntryType::File, &meta);
+        assert_eq!(entry.cells()[3], "a/\\xff\\x1b]0;x\\x07.txt");
     }
 
     #[test]

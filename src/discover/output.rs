@@ -25,6 +25,8 @@ pub enum Format {
     Paths { nul: bool },
     /// One JSON entry per line.
     Json,
+    /// Entries kept in memory and returned sorted ([`collect`]), for a table.
+    Collect,
 }
 
 const BLOCK: usize = 64 * 1024;
@@ -37,6 +39,7 @@ struct Shared {
     sort: bool,
     failure: Mutex<Option<Error>>,
     sorted: Mutex<Vec<Row>>,
+    collected: Mutex<Vec<Entry>>,
     count: AtomicU64,
     tracked: Option<Tracked>,
     /// Tracked paths the walk listed.
@@ -56,9 +59,26 @@ pub fn list(
     sort: bool,
     cache_dir: Option<&Path>,
 ) -> Result<u64> {
+    walk(opts, format, sort, cache_dir).map(|(count, _)| count)
+}
+
+/// The listing's entries, sorted by relative path bytes (git's order),
+/// for a person to read (a table) rather than a stream.
+pub fn collect(opts: &Arc<Options>) -> Result<Vec<Entry>> {
+    let (_, mut entries) = walk(opts, Format::Collect, false, None)?;
+    entries.sort_unstable_by(|a, b| a.relative_bytes().cmp(b.relative_bytes()));
+    Ok(entries)
+}
+
+fn walk(
+    opts: &Arc<Options>,
+    format: Format,
+    sort: bool,
+    cache_dir: Option<&Path>,
+) -> Result<(u64, Vec<Entry>)> {
     let key = cache_dir.map(|dir| cache::Key::new(opts, dir));
     if let Some(paths) = key.as_ref().and_then(cache::load) {
-        return replay(paths, format, sort);
+        return replay(paths, format, sort).map(|count| (count, Vec::new()));
     }
     let started = SystemTime::now();
     let shared = Shared {
@@ -69,6 +89,7 @@ pub fn list(
         sort,
         failure: Mutex::new(None),
         sorted: Mutex::new(Vec::new()),
+        collected: Mutex::new(Vec::new()),
         count: AtomicU64::new(0),
         tracked: Tracked::load(opts),
         seen: Mutex::new(HashSet::new()),
@@ -115,7 +136,8 @@ pub fn list(
         let printed = shared.printed.into_inner().unwrap_or_default();
         cache::store(key, opts, started, &entered, &printed);
     }
-    Ok(shared.count.into_inner())
+    let collected = shared.collected.into_inner().unwrap_or_default();
+    Ok((shared.count.into_inner(), collected))
 }
 
 /// A path as printed: raw bytes when piped (what `xargs` needs) or with
@@ -159,6 +181,7 @@ fn replay(mut paths: Vec<Vec<u8>>, format: Format, sort: bool) -> Result<u64> {
 struct ThreadOut<'a> {
     buf: Vec<u8>,
     rows: Vec<Row>,
+    entries: Vec<Entry>,
     seen: Vec<Vec<u8>>,
     entered: Vec<PathBuf>,
     paths: Vec<Vec<u8>>,
@@ -171,6 +194,7 @@ impl<'a> ThreadOut<'a> {
         ThreadOut {
             buf: Vec::with_capacity(BLOCK),
             rows: Vec::new(),
+            entries: Vec::new(),
             seen: Vec::new(),
             entered: Vec::new(),
             paths: Vec::new(),
@@ -217,7 +241,7 @@ impl<'a> ThreadOut<'a> {
                     .extend_from_slice(&shown(relative.as_os_str().as_bytes(), nul));
                 self.buf.push(if nul { 0 } else { b'\n' });
             }
-            Format::Json => {
+            Format::Json | Format::Collect => {
                 let meta = match metadata() {
                     Ok(meta) => meta,
                     Err(err) => {
@@ -226,6 +250,11 @@ impl<'a> ThreadOut<'a> {
                     }
                 };
                 let entry = Entry::new(path, relative, kind, &meta);
+                if self.shared.format == Format::Collect {
+                    self.entries.push(entry);
+                    self.printed += 1;
+                    return true;
+                }
                 let Ok(json) = serde_json::to_string(&entry) else {
                     return true;
                 };
@@ -283,6 +312,11 @@ impl<'a> ThreadOut<'a> {
             if let Ok(mut printed) = self.shared.printed.lock() {
                 printed.append(&mut self.paths);
             }
+        }
+        if !self.entries.is_empty()
+            && let Ok(mut all) = self.shared.collected.lock()
+        {
+            all.append(&mut self.entries);
         }
         if self.shared.sort {
             if let Ok(mut all) = self.shared.sorted.lock() {

@@ -6,6 +6,7 @@ use std::os::unix::ffi::OsStrExt;
 use serde::Serialize;
 
 use super::policy::{Decision, Policy, Reason};
+use crate::output::Table;
 
 #[derive(Debug, Serialize)]
 pub struct NameDecision {
@@ -22,6 +23,29 @@ pub struct Report {
     pub removed: Vec<NameDecision>,
     /// Names set explicitly with `--set`.
     pub set: Vec<String>,
+}
+
+impl Report {
+    /// The report at a terminal: one row per name, in name order.
+    pub fn table(&self) -> Table {
+        let mut rows: Vec<(&str, &str, &str)> = self
+            .kept
+            .iter()
+            .map(|d| (d.name.as_str(), "kept", d.why.as_str()))
+            .chain(
+                self.removed
+                    .iter()
+                    .map(|d| (d.name.as_str(), "removed", d.why.as_str())),
+            )
+            .chain(self.set.iter().map(|n| (n.as_str(), "set", "set by --set")))
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(b.1)));
+        let mut table = Table::new(["NAME", "DECISION", "RULE"]);
+        for (name, decision, why) in rows {
+            table.row([name, decision, why]);
+        }
+        table
+    }
 }
 
 /// Decides every variable of this process's environment.
@@ -90,5 +114,35 @@ pub fn explain(policy: &Policy, name: &str) -> Explanation {
         why: decision.reason().to_string(),
         reason: decision.reason().clone(),
         how_to_allow,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decided(name: &str, reason: Reason) -> NameDecision {
+        NameDecision {
+            name: name.into(),
+            why: reason.to_string(),
+            reason,
+        }
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_name_in_name_order_and_no_value() {
+        let report = Report {
+            kept: vec![decided("PATH", Reason::NoDenyMatch)],
+            removed: vec![decided(
+                "AWS_SECRET",
+                Reason::DenyPattern("*SECRET*".into()),
+            )],
+            set: vec![],
+        };
+        let text = report.table().render(None, false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "NAME        DECISION  RULE");
+        assert_eq!(lines[1], "AWS_SECRET  removed   deny pattern *SECRET*");
+        assert_eq!(lines[2], "PATH        kept      matches no deny pattern");
     }
 }

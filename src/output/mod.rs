@@ -11,6 +11,8 @@
 //!   - [`Printer::list`] — a listing (items implement [`Tabular`]): a table at
 //!     a terminal, a pretty JSON array when piped;
 //!   - [`Printer::object`] — a result object: pretty JSON (escaped at a terminal);
+//!   - [`Printer::object_or_table`] — a report made of lists: a table at a
+//!     terminal, the object as pretty JSON when piped;
 //!   - [`Printer::changed`] — a mutation: what it changed, as one compact JSON
 //!     object line, at a terminal and piped alike;
 //!   - [`Printer::record`] — one NDJSON record of a stream, flushed;

@@ -150,6 +150,19 @@ impl Printer {
         }
     }
 
+    /// A result object whose terminal form is a table (a report holding
+    /// lists): `table` at a terminal, pretty JSON of `value` when piped.
+    pub fn object_or_table<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        table: impl FnOnce() -> Table,
+    ) -> Result<()> {
+        if self.terminal {
+            return self.table(&table());
+        }
+        self.object(value)
+    }
+
     /// A table, fitted to [`Printer::width`].
     pub fn table(&self, table: &Table) -> Result<()> {
         io_util::write_stdout(&[table.render(self.width(), self.color).as_bytes()])

@@ -78,14 +78,15 @@ impl Table {
             .iter()
             .map(|row| row.iter().map(|c| escape_line(c).into_owned()).collect())
             .collect();
-        let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+        let header_widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+        let mut widths = header_widths.clone();
         for row in &rows {
             for (slot, cell) in widths.iter_mut().zip(row) {
                 *slot = (*slot).max(cell.width());
             }
         }
         if let Some(width) = width {
-            fit(&mut widths, width);
+            fit(&mut widths, &header_widths, width);
         }
         let mut out = String::new();
         let header_line = self.line(&header, &widths);
@@ -125,36 +126,48 @@ impl Table {
     }
 }
 
-/// Narrows the widest columns, a step at a time, until the columns and the
-/// gaps between them fit `total`, or every column is one character wide.
-fn fit(widths: &mut [usize], total: usize) {
+/// Narrows the widest columns until the columns and the gaps between them
+/// fit `total`: first no column below its header's width, then, if that is
+/// not enough, down to one character each.
+fn fit(widths: &mut [usize], headers: &[usize], total: usize) {
     let gaps = GAP.len() * widths.len().saturating_sub(1);
     let available = total.saturating_sub(gaps);
+    let floors: Vec<usize> = widths
+        .iter()
+        .zip(headers)
+        .map(|(&w, &h)| w.min(h).max(1))
+        .collect();
+    if !shrink(widths, &floors, available) {
+        shrink(widths, &vec![1; widths.len()], available);
+    }
+}
+
+/// Narrows the widest column that is above its floor, a step at a time;
+/// whether the columns now fit `available`.
+fn shrink(widths: &mut [usize], floors: &[usize], available: usize) -> bool {
     loop {
         let sum: usize = widths.iter().sum();
         if sum <= available {
-            return;
+            return true;
         }
         let Some((widest, &max)) = widths
             .iter()
             .enumerate()
-            .max_by_key(|&(i, w)| (*w, usize::MAX - i))
+            .filter(|&(i, &w)| w > floors[i])
+            .max_by_key(|&(i, &w)| (w, usize::MAX - i))
         else {
-            return;
+            return false;
         };
-        if max <= 1 {
-            return;
-        }
         let next = widths
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != widest)
+            .filter(|&(i, &w)| i != widest && w < max && w > floors[i])
             .map(|(_, &w)| w)
-            .filter(|&w| w < max)
             .max()
-            .unwrap_or(1);
+            .unwrap_or(0)
+            .max(floors[widest]);
         // Down to the next-widest column, or as little as makes it fit.
-        let step = (max - next.max(1)).min(sum - available).max(1);
+        let step = (max - next).min(sum - available).max(1);
         widths[widest] = max - step;
     }
 }
@@ -241,6 +254,17 @@ mod tests {
         let row = text.lines().nth(1).unwrap();
         assert!(row.ends_with(&"c".repeat(10)), "{row}");
         assert_eq!(row.matches('…').count(), 2, "{row}");
+    }
+
+    #[test]
+    fn headers_are_cut_only_when_the_cells_cannot_give_enough() {
+        let mut table = Table::new(["KEY", "PRIORITY", "CONTENT"]);
+        table.row(["k", "5", &"x".repeat(60)]);
+        let text = table.render(Some(30), false);
+        assert_eq!(text.lines().next().unwrap(), "KEY  PRIORITY  CONTENT");
+        assert_eq!(widest_line(&text), 30, "{text}");
+        let tiny = table.render(Some(12), false);
+        assert!(widest_line(&tiny) <= 12, "{tiny}");
     }
 
     #[test]

@@ -191,7 +191,7 @@ fn the_store_is_the_workspace_the_session_or_a_named_file() {
         .current_dir(sandbox.work.join("src/deep"))
         .output()
         .unwrap();
-    assert_eq!(stdout(&out), "v");
+    assert_eq!(stdout(&out), "v\n");
 
     ok(
         &sandbox,
@@ -227,6 +227,90 @@ fn the_store_is_the_workspace_the_session_or_a_named_file() {
             .unwrap()
             .count(),
         2
+    );
+}
+
+#[test]
+fn in_a_subdirectory_of_a_git_work_tree_the_store_is_at_its_top() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.work.join("repo");
+    let deep = repo.join("src/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "k", "v"])
+        .current_dir(&deep)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let store = repo.join(".ollm/context.json");
+    assert!(store.is_file(), "no store at the work tree's top");
+    assert!(!deep.join(".ollm").exists(), "a store in the subdirectory");
+    assert_eq!(
+        json(&out)["store"].as_str().unwrap(),
+        store.to_str().unwrap()
+    );
+    // The top's store is the one read from anywhere in the tree, and the
+    // workspace it created is trusted (its entries reach the prompt).
+    let prompt = sandbox
+        .cmd(BIN)
+        .arg("prompt")
+        .current_dir(repo.join("src"))
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&prompt), "## k\n\nv\n");
+}
+
+#[test]
+fn mutations_print_what_they_changed_as_one_json_line() {
+    let sandbox = Sandbox::new();
+    let store = sandbox.work.join(".ollm/context.json");
+    let store = store.to_str().unwrap();
+    let added = ok(&sandbox, &["add", "k", "v", "--source", "hook"]);
+    assert_eq!(stdout(&added).lines().count(), 1);
+    assert_eq!(
+        json(&added),
+        serde_json::json!({"added": "k", "replaced": false, "store": store})
+    );
+    assert_eq!(json(&ok(&sandbox, &["add", "k", "w"]))["replaced"], true);
+    ok(&sandbox, &["add", "h", "x", "--source", "hook"]);
+    let removed = ok(&sandbox, &["delete", "k"]);
+    assert_eq!(stdout(&removed).lines().count(), 1);
+    assert_eq!(
+        json(&removed),
+        serde_json::json!({"removed": 1, "keys": ["k"], "store": store})
+    );
+    assert_eq!(
+        json(&ok(&sandbox, &["remove", "k", "--missing-ok"])),
+        serde_json::json!({"removed": 0, "keys": [], "store": store})
+    );
+    assert_eq!(
+        json(&ok(&sandbox, &["clear", "--source", "hook"])),
+        serde_json::json!({"removed": 1, "keys": ["h"], "store": store})
+    );
+    let help = stdout(&ok(&sandbox, &["--help"]));
+    assert!(help.contains("remove") && help.contains("delete"), "{help}");
+}
+
+#[test]
+fn get_content_ends_with_one_newline() {
+    let sandbox = Sandbox::new();
+    ok(&sandbox, &["add", "bare", "no newline"]);
+    assert_eq!(
+        stdout(&ok(&sandbox, &["get", "bare", "--content"])),
+        "no newline\n"
+    );
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "ended", "-"])
+        .write_stdin("ends\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&ok(&sandbox, &["get", "ended", "--content"])),
+        "ends\n"
     );
 }
 

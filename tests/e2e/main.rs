@@ -11,6 +11,7 @@ mod session;
 mod storage;
 mod support;
 mod terminal;
+mod terminal_views;
 mod timeline;
 
 mod bad_input;
@@ -19,6 +20,7 @@ mod dispatch;
 mod env;
 mod env_process;
 mod first_hour;
+mod flag_help;
 mod policy_lists;
 mod readme;
 mod reliability;

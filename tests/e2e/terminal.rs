@@ -9,7 +9,7 @@ use crate::support::{Sandbox, json, terminal_bytes};
 
 /// CSI, OSC (window title, OSC 52 clipboard write), 8-bit CSI, bidi
 /// overrides and isolates, NUL, BEL, backspace, DEL and a lone CR.
-const HOSTILE: &[&str] = &[
+pub(crate) const HOSTILE: &[&str] = &[
     "\u{1b}]0;PWNED\u{7}",
     "\u{1b}]52;c;ZXZpbCBjbGlwYm9hcmQ=\u{7}",
     "\u{1b}[2J\u{1b}[H",
@@ -22,13 +22,13 @@ const HOSTILE: &[&str] = &[
     "ok\rFAKE PROMPT $ ",
 ];
 
-fn hostile_text() -> String {
+pub(crate) fn hostile_text() -> String {
     HOSTILE.join(" | ")
 }
 
 /// The raw control characters in what a terminal received. The terminal's
 /// own line ends (`\r\n`, from the tty's output processing) are layout.
-fn live_controls(received: &[u8]) -> Vec<String> {
+pub(crate) fn live_controls(received: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(received);
     let chars: Vec<char> = text.chars().collect();
     let mut found = Vec::new();

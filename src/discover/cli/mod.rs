@@ -1,17 +1,17 @@
-//! The `ollm-discover` command line.
+//! The `ollm-discover` command line: the program's options here, one file
+//! per subcommand (the listing, `watch`) with its arguments and `run`.
+
+mod list;
+mod watch;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::options::{Options, PathGlobs, TypeSet, UNLIMITED_DEPTH};
-use super::output::{self, Format};
-use super::watch::{WatchOptions, watch};
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions, Loaded};
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::{ConfigArgs, FlagOverride, Loaded};
 use crate::error::{ExitCode, Result};
-use std::time::Duration;
 
 const EXAMPLES: &str = "  ollm-discover --paths                   # what git tracks or could add, minus built-ins and .ollmignore
   ollm-discover src --include '*.rs' --sort
@@ -20,7 +20,7 @@ const EXAMPLES: &str = "  ollm-discover --paths                   # what git tra
   ollm-discover watch --ready             # NDJSON add/change/unlink events
   ollm-discover config --show-origin";
 
-/// List a project's files the way git sees them, fast, as NDJSON or paths.
+/// List a project's files the way git sees them: a table at a terminal, NDJSON or paths when piped.
 ///
 /// Ignore rules follow git exactly: `.gitignore` in every directory (and in
 /// parent directories up to the work tree's top), `.git/info/exclude` and
@@ -47,7 +47,7 @@ pub struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(flatten)]
-    pub list: ListArgs,
+    pub list: list::ListArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -63,7 +63,7 @@ pub enum Command {
     /// when standard input (a pipe or socket) is closed.
     #[command(after_help = footer("  ollm-discover watch --ready
   ollm-discover watch src --include '*.rs' --debounce-ms 50"))]
-    Watch(WatchArgs),
+    Watch(watch::WatchArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-discover config
   ollm-discover config --show-origin"))]
@@ -91,11 +91,11 @@ pub struct FilterArgs {
     pub max_depth: Option<u64>,
     /// Report only entries matching this glob (repeatable). Without `/` it
     /// matches a name at any depth; with `/`, the path below the root.
-    #[arg(long, short = 'i', value_name = "GLOB")]
+    #[arg(long, short = 'g', value_name = "GLOB")]
     pub include: Vec<String>,
     /// Skip entries matching this glob (repeatable); a matching directory is
     /// not entered.
-    #[arg(long, short = 'e', value_name = "GLOB")]
+    #[arg(long, short = 'E', value_name = "GLOB")]
     pub exclude: Vec<String>,
     /// Follow symbolic links (a link back to an ancestor is reported, not followed).
     #[arg(long, short = 'L')]
@@ -109,38 +109,6 @@ pub struct FilterArgs {
     /// List names starting with a dot (the default).
     #[arg(long)]
     pub hidden: bool,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct ListArgs {
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    /// Print relative paths, one a line, instead of NDJSON entries.
-    #[arg(long, short = 'p')]
-    pub paths: bool,
-    /// End each path with NUL instead of a newline (with --paths).
-    #[arg(long, short = '0', requires = "paths")]
-    pub null: bool,
-    /// Sort by relative path, byte by byte (git's order).
-    #[arg(long, short = 's')]
-    pub sort: bool,
-    /// Walk the tree even if a cached listing of it is still valid
-    /// [config: services.fileDiscovery.cache, default true].
-    #[arg(long)]
-    pub no_cache: bool,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct WatchArgs {
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    /// Quiet time before a burst of changes is reported
-    /// [config: services.fileDiscovery.debounceMs, default 100].
-    #[arg(long, value_name = "MS")]
-    pub debounce_ms: Option<u64>,
-    /// Print `{"event":"ready",…}` once the watch is in place.
-    #[arg(long)]
-    pub ready: bool,
 }
 
 fn parse_depth(text: &str) -> std::result::Result<u64, String> {
@@ -182,14 +150,10 @@ impl FilterArgs {
         flags
     }
 
-    fn load(&self, global: &GlobalOpts, extra: Vec<FlagOverride>) -> Result<Loaded> {
+    fn load<'c>(&self, ctx: &'c Ctx, extra: Vec<FlagOverride>) -> Result<&'c Loaded> {
         let mut flags = self.overrides();
         flags.extend(extra);
-        config::load(&LoadOptions {
-            config_file: global.config.clone(),
-            flags,
-            ..LoadOptions::default()
-        })
+        ctx.config_with(flags)
     }
 
     fn options(&self, loaded: &Loaded) -> Result<Options> {
@@ -213,52 +177,10 @@ impl FilterArgs {
 /// The `ollm-discover` program.
 pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
+    let ctx = Ctx::new(cli.global);
     match cli.command {
-        None => {
-            let args = cli.list;
-            let mut extra = Vec::new();
-            if args.no_cache {
-                extra.push(FlagOverride {
-                    key: "services.fileDiscovery.cache",
-                    value: false.into(),
-                    flag: "--no-cache",
-                });
-            }
-            let loaded = args.filter.load(&cli.global, extra)?;
-            let opts = Arc::new(args.filter.options(&loaded)?);
-            let format = if args.paths {
-                Format::Paths { nul: args.null }
-            } else {
-                Format::Json
-            };
-            let cache = (loaded.config.services.file_discovery.cache
-                && format != Format::Json
-                && !opts.follow_symlinks)
-                .then(|| crate::paths::ollm_home().join("cache/discover"));
-            output::list(&opts, format, args.sort, cache.as_deref())?;
-            Ok(ExitCode::Success)
-        }
-        Some(Command::Watch(args)) => {
-            let mut extra = Vec::new();
-            if let Some(ms) = args.debounce_ms {
-                extra.push(FlagOverride {
-                    key: "services.fileDiscovery.debounceMs",
-                    value: ms.into(),
-                    flag: "--debounce-ms",
-                });
-            }
-            let loaded = args.filter.load(&cli.global, extra)?;
-            let opts = Arc::new(args.filter.options(&loaded)?);
-            let wopts = WatchOptions {
-                debounce: Duration::from_millis(loaded.config.services.file_discovery.debounce_ms),
-                ready: args.ready,
-            };
-            watch(opts, &wopts)?;
-            Ok(ExitCode::Success)
-        }
-        Some(Command::Config(args)) => {
-            config::show(cli.global.config.clone(), &args)?;
-            Ok(ExitCode::Success)
-        }
+        None => list::run(&ctx, &cli.list),
+        Some(Command::Watch(args)) => watch::run(&ctx, &args),
+        Some(Command::Config(args)) => crate::cli::show_config(&ctx, &args),
     }
 }

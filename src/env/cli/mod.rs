@@ -1,15 +1,16 @@
-//! The `ollm-env` command line.
+//! The `ollm-env` command line: the program's options here, one file per
+//! subcommand with its arguments and `run`.
 
-use std::ffi::OsString;
+mod explain;
+mod report;
+mod run;
 
 use clap::{Args, Parser, Subcommand};
 
 use super::policy::{ExtraRules, Policy};
-use super::{dotenv, report, run};
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
-use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::{ConfigArgs, FlagOverride};
+use crate::error::{ExitCode, Result};
 
 const EXAMPLES: &str =
     "  ollm-env run -- env                      # the environment a tool would see
@@ -50,9 +51,10 @@ pub enum Command {
   ollm-env run --allow DATABASE_URL --redact-output -- sh -c 'echo $DATABASE_URL'
   ollm-env run --env-file .env.test -- npm test
   ollm-env run --deny 'STRIPE_*' --allow DATABASE_URL -- ./migrate"))]
-    Run(RunArgs),
-    /// Print, as JSON, every variable name kept and removed with the rule that
-    /// decided it. Values are never printed.
+    Run(run::RunArgs),
+    /// Print every variable name kept and removed with the rule that decided
+    /// it: a table at a terminal, JSON `{kept, removed, set}` when piped.
+    /// Values are never printed.
     #[command(after_help = footer("  ollm-env report | jq '.removed[].name'
   ollm-env report --deny 'MY_*'"))]
     Report(PolicyArgs),
@@ -61,12 +63,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-env explain GITHUB_TOKEN
   ollm-env explain DATABASE_URL
   ollm-env explain --allow DATABASE_URL DATABASE_URL"))]
-    Explain {
-        /// The variable name.
-        name: String,
-        #[command(flatten)]
-        policy: PolicyArgs,
-    },
+    Explain(explain::ExplainArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-env config
   ollm-env config --show-origin"))]
@@ -93,49 +90,6 @@ pub struct PolicyArgs {
     pub no_scan_values: bool,
 }
 
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub policy: PolicyArgs,
-    /// Set variables from this file in the tool's environment (after
-    /// sanitizing): the dotenv format of docker and compose (NAME=VALUE
-    /// lines, # comments, quotes). For values that must not appear on a
-    /// command line. `-` reads stdin.
-    #[arg(long, value_name = "FILE")]
-    pub env_file: Vec<String>,
-    /// Set NAME=VALUE in the tool's environment (after sanitizing; after
-    /// --env-file). The value is on ollm-env's command line, which every
-    /// local user can read (ps): use --env-file for a secret.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_assignment)]
-    pub set: Vec<(String, String)>,
-    /// Replace removed secret values and credential-shaped text in the tool's
-    /// stdout and stderr with [REDACTED]. Encoded forms (base64, hex) are
-    /// not recognised.
-    #[arg(long)]
-    pub redact_output: bool,
-    /// The command and its arguments.
-    #[arg(
-        required = true,
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "CMD"
-    )]
-    pub command: Vec<OsString>,
-}
-
-fn parse_assignment(text: &str) -> std::result::Result<(String, String), String> {
-    let (name, value) = text
-        .split_once('=')
-        .ok_or_else(|| "expected NAME=VALUE".to_string())?;
-    let valid = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !valid {
-        return Err(format!("{name:?} is not a valid variable name"));
-    }
-    Ok((name.to_string(), value.to_string()))
-}
-
 impl PolicyArgs {
     fn overrides(&self) -> Vec<FlagOverride> {
         let mut flags = Vec::new();
@@ -156,12 +110,8 @@ impl PolicyArgs {
         flags
     }
 
-    fn policy(&self, global: &GlobalOpts) -> Result<Policy> {
-        let loaded = config::load(&LoadOptions {
-            config_file: global.config.clone(),
-            flags: self.overrides(),
-            ..LoadOptions::default()
-        })?;
+    fn policy(&self, ctx: &Ctx) -> Result<Policy> {
+        let loaded = ctx.config_with(self.overrides())?;
         let extra = ExtraRules {
             allow: self.allow.clone(),
             deny: self.deny.clone(),
@@ -176,57 +126,11 @@ impl PolicyArgs {
 /// The `ollm-env` program.
 pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
+    let ctx = Ctx::new(cli.global);
     match cli.command {
-        Command::Run(args) => {
-            let policy = args.policy.policy(&cli.global)?;
-            let (program, rest) = args
-                .command
-                .split_first()
-                .ok_or_else(|| Error::usage("no command given (try --help)"))?;
-            let mut set = Vec::new();
-            for file in &args.env_file {
-                set.extend(dotenv::read(file)?);
-            }
-            set.extend(args.set);
-            run::run(
-                &policy,
-                &run::RunRequest {
-                    program: program.clone(),
-                    args: rest.to_vec(),
-                    set,
-                    redact_output: args.redact_output,
-                },
-            )
-        }
-        Command::Report(policy_args) => {
-            let policy = policy_args.policy(&cli.global)?;
-            io_util::print_json(&report::report(&policy, &[]))?;
-            Ok(ExitCode::Success)
-        }
-        Command::Explain { name, policy } => {
-            let policy = policy.policy(&cli.global)?;
-            io_util::print_json(&report::explain(&policy, &name))?;
-            Ok(ExitCode::Success)
-        }
-        Command::Config(args) => {
-            config::show(cli.global.config.clone(), &args)?;
-            Ok(ExitCode::Success)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn assignments_need_a_valid_name() {
-        assert_eq!(
-            parse_assignment("A_1=x=y").unwrap(),
-            ("A_1".to_string(), "x=y".to_string())
-        );
-        assert!(parse_assignment("novalue").is_err());
-        assert!(parse_assignment("1A=x").is_err());
-        assert!(parse_assignment("A-B=x").is_err());
+        Command::Run(args) => run::run(&ctx, args),
+        Command::Report(args) => report::run(&ctx, &args),
+        Command::Explain(args) => explain::run(&ctx, &args),
+        Command::Config(args) => crate::cli::show_config(&ctx, &args),
     }
 }

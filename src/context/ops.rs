@@ -1,0 +1,199 @@
+//! What the `ollm-context` commands do, as functions of a located store:
+//! finding the store, changing it, and the typed results the commands print.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::entry::{Entry, Source, validate_key};
+use super::file;
+use super::store::NewEntry;
+use crate::config::trust::{self, Workspace};
+use crate::error::Result;
+use crate::output::Tabular;
+
+/// The store a command uses, and for the workspace's store, the workspace.
+#[derive(Debug)]
+pub struct Located {
+    pub path: PathBuf,
+    /// `Some` for the workspace store: the workspace, if one exists yet.
+    pub workspace: Option<Option<Workspace>>,
+    /// Where the workspace was looked for from.
+    start: PathBuf,
+}
+
+/// The store named by `--file`, else the session's (`--session`), else the
+/// workspace's: the nearest `.ollm/` above `cwd`, or a new one at the top of
+/// the git work tree (not in a subdirectory of it).
+pub fn locate(file: Option<&Path>, session: Option<&str>, cwd: &Path) -> Result<Located> {
+    let start = cwd.to_path_buf();
+    if let Some(path) = file {
+        return Ok(Located {
+            path: path.to_path_buf(),
+            workspace: None,
+            start,
+        });
+    }
+    if let Some(id) = session {
+        return Ok(Located {
+            path: file::session_store(id)?,
+            workspace: None,
+            start,
+        });
+    }
+    // Refuses a .ollm/ owned by another user.
+    let workspace = trust::find(cwd)?;
+    Ok(Located {
+        path: file::workspace_store(cwd),
+        workspace: Some(workspace),
+        start,
+    })
+}
+
+/// What `add` changed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Added {
+    /// The key added.
+    pub added: String,
+    /// Whether it replaced a live entry with that key.
+    pub replaced: bool,
+    pub store: PathBuf,
+}
+
+/// What `remove` and `clear` changed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Removed {
+    /// How many live entries went.
+    pub removed: usize,
+    /// Their keys, in insertion order.
+    pub keys: Vec<String>,
+    pub store: PathBuf,
+}
+
+/// Adds (or replaces) an entry. A workspace store that this add creates
+/// is the user's own, so its new `.ollm/` is trusted as it is created.
+pub fn add(located: &Located, new: NewEntry, now: jiff::Timestamp) -> Result<Added> {
+    validate_key(&new.key)?;
+    let key = new.key.clone();
+    let replaced = file::update(&located.path, |store| Ok(store.add(new, now)))?;
+    if let Some(None) = located.workspace
+        && let Some(created) = trust::find(&located.start)?
+    {
+        trust::trust_workspace(&created)?;
+    }
+    Ok(Added {
+        added: key,
+        replaced,
+        store: located.path.clone(),
+    })
+}
+
+/// Removes one entry; `removed` is 0 when there was none.
+pub fn remove(path: &Path, key: &str, now: jiff::Timestamp) -> Result<Removed> {
+    let found = file::update(path, |store| Ok(store.remove(key, now)))?;
+    let keys = if found { vec![key.to_string()] } else { vec![] };
+    Ok(Removed {
+        removed: keys.len(),
+        keys,
+        store: path.to_path_buf(),
+    })
+}
+
+/// Removes every entry, or those of one source.
+pub fn clear(path: &Path, source: Option<Source>, now: jiff::Timestamp) -> Result<Removed> {
+    let keys = file::update(path, |store| Ok(store.clear(source, now)))?;
+    Ok(Removed {
+        removed: keys.len(),
+        keys,
+        store: path.to_path_buf(),
+    })
+}
+
+/// The entries that go into the prompt, in prompt order. A workspace that is
+/// not trusted contributes none (with a warning saying how to trust it).
+pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Entry>> {
+    let store = file::read(&located.path)?;
+    let ordered: Vec<Entry> = store.prompt_order(now).into_iter().cloned().collect();
+    if let Some(Some(workspace)) = &located.workspace
+        && !workspace.trusted
+        && !ordered.is_empty()
+    {
+        crate::diag::warn(format!(
+            "{}: {} context entries left out of the prompt: the workspace is not trusted; if you trust it: {}",
+            located.path.display(),
+            ordered.len(),
+            workspace.trust_hint()
+        ));
+        return Ok(Vec::new());
+    }
+    Ok(ordered)
+}
+
+/// A context entry as a row of `list` at a terminal.
+impl Tabular for Entry {
+    fn headers() -> &'static [&'static str] {
+        &["KEY", "PRIORITY", "SOURCE", "EXPIRES", "CONTENT"]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        let source = serde_json::to_value(self.source)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let expires = self
+            .expires_at
+            .map(|at| crate::timestamp::format_millis(at.as_millisecond()))
+            .unwrap_or_else(|| "-".into());
+        vec![
+            self.key.clone(),
+            self.priority.to_string(),
+            source,
+            expires,
+            self.content.clone(),
+        ]
+    }
+
+    fn numeric() -> &'static [usize] {
+        &[1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(source: Source) -> NewEntry {
+        NewEntry {
+            key: "k".into(),
+            content: "c".into(),
+            priority: 1,
+            source,
+            ttl: None,
+        }
+    }
+
+    #[test]
+    fn mutations_report_what_they_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("context.json");
+        let located = locate(Some(&path), None, dir.path()).unwrap();
+        let now = jiff::Timestamp::now();
+        let added = add(&located, entry(Source::Hook), now).unwrap();
+        assert_eq!((added.added.as_str(), added.replaced), ("k", false));
+        assert!(add(&located, entry(Source::Hook), now).unwrap().replaced);
+        let missing = remove(&path, "nope", now).unwrap();
+        assert_eq!((missing.removed, missing.keys.len()), (0, 0));
+        let cleared = clear(&path, Some(Source::Hook), now).unwrap();
+        assert_eq!((cleared.removed, cleared.keys), (1, vec!["k".to_string()]));
+    }
+
+    #[test]
+    fn a_list_row_shows_the_entry_with_no_expiry_as_a_dash() {
+        let mut store = super::super::Store::new();
+        store.add(entry(Source::User), jiff::Timestamp::UNIX_EPOCH);
+        let cells = store.entries[0].cells();
+        assert_eq!(cells, ["k", "1", "user", "-", "c"]);
+    }
+}
