@@ -196,10 +196,11 @@ fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
 /// The `ollm` program.
 pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
-    let ctx = Ctx::new(cli.global.clone());
+    // Made only for the dispatcher's own commands: running a tool costs nothing more.
+    let ctx = || Ctx::new(cli.global.clone());
     if cli.list {
         let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
-        ctx.printer.list(&tools)?;
+        ctx().printer.list(&tools)?;
         return Ok(ExitCode::Success);
     }
     match cli.command {
@@ -211,12 +212,12 @@ pub fn main() -> Result<ExitCode> {
             for tool in &tools {
                 text.push_str(&format!("  {}\n", tool.name));
             }
-            ctx.printer.text(&text)?;
+            ctx().printer.text(&text)?;
             Ok(ExitCode::Success)
         }
         Some(Command::Help { name: Some(name) }) => exec_tool(&name, &["--help".into()]),
-        Some(Command::Config(args)) => crate::cli::show_config(&ctx, &args),
-        Some(Command::Trust(args)) => trust::run(&ctx, &args),
+        Some(Command::Config(args)) => crate::cli::show_config(&ctx(), &args),
+        Some(Command::Trust(args)) => trust::run(&ctx(), &args),
         Some(Command::External(argv)) => {
             let (name, rest) = argv
                 .split_first()

@@ -180,18 +180,24 @@ impl Printer {
     }
 
     fn text_rows<T: Tabular>(&self, items: &[T]) -> Result<()> {
-        let mut out = String::new();
-        for item in items {
-            let cells: Vec<String> = item
-                .cells()
-                .iter()
-                .map(|c| escape_line(c).into_owned())
-                .collect();
-            out.push_str(&cells.join("\t"));
-            out.push('\n');
-        }
-        io_util::write_stdout(&[out.as_bytes()])
+        io_util::write_stdout(&[render_text_rows(items).as_bytes()])
     }
+}
+
+/// `--format text`: one item a line, its cells tab-separated and escaped
+/// (so a tab or newline in a cell cannot shift a column or add a line).
+fn render_text_rows<T: Tabular>(items: &[T]) -> String {
+    let mut out = String::new();
+    for item in items {
+        let cells: Vec<String> = item
+            .cells()
+            .iter()
+            .map(|c| escape_line(c).into_owned())
+            .collect();
+        out.push_str(&cells.join("\t"));
+        out.push('\n');
+    }
+    out
 }
 
 fn table_of<T: Tabular>(items: &[T]) -> Table {
@@ -270,6 +276,21 @@ mod tests {
             at_terminal.render_table(&rows),
             "NAME      SIZE\na\\x1b[2J    12\n"
         );
+    }
+
+    #[test]
+    fn text_rows_are_tab_separated_and_a_cell_cannot_add_a_column_or_line() {
+        let rows = [
+            Row {
+                name: "a\tb\nc".into(),
+                size: 1,
+            },
+            Row {
+                name: "d".into(),
+                size: 22,
+            },
+        ];
+        assert_eq!(render_text_rows(&rows), "a\\tb\\nc\t1\nd\t22\n");
     }
 
     #[test]
