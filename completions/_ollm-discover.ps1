@@ -23,9 +23,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-discover' -ScriptBlock {
         'ollm-discover' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
@@ -51,9 +51,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-discover' -ScriptBlock {
         }
         'ollm-discover;watch' {
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
+            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries matching this glob (repeatable); a matching directory is not entered')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Report only this type (repeatable) [default: file and symlink]')

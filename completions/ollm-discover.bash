@@ -41,7 +41,7 @@ _ollm__discover() {
 
     case "${cmd}" in
         ollm__discover)
-            opts="-i -e -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --no-cache --help --version watch config help"
+            opts="-g -E -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --no-cache --help --version watch config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -59,7 +59,7 @@ _ollm__discover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -67,7 +67,7 @@ _ollm__discover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -161,7 +161,7 @@ _ollm__discover() {
             return 0
             ;;
         ollm__subcmd__discover__subcmd__watch)
-            opts="-i -e -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
+            opts="-g -E -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -175,7 +175,7 @@ _ollm__discover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -183,7 +183,7 @@ _ollm__discover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

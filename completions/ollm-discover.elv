@@ -20,9 +20,9 @@ set edit:completion:arg-completer[ollm-discover] = {|@words|
         &'ollm-discover'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
-            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -g 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
             cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
-            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -E 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand -t 'Report only this type (repeatable) [default: file and symlink]'
             cand --type 'Report only this type (repeatable) [default: file and symlink]'
@@ -47,9 +47,9 @@ set edit:completion:arg-completer[ollm-discover] = {|@words|
         }
         &'ollm-discover;watch'= {
             cand --max-depth 'Directory levels entered below the root (0: only the root''s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]'
-            cand -i 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
+            cand -g 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
             cand --include 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root'
-            cand -e 'Skip entries matching this glob (repeatable); a matching directory is not entered'
+            cand -E 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand --exclude 'Skip entries matching this glob (repeatable); a matching directory is not entered'
             cand -t 'Report only this type (repeatable) [default: file and symlink]'
             cand --type 'Report only this type (repeatable) [default: file and symlink]'

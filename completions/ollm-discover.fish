@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_discover_global_optspecs
-    string join \n config= max-depth= i/include= e/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort no-cache h/help V/version
+    string join \n config= max-depth= g/include= E/exclude= L/follow t/type= no-hidden hidden p/paths 0/null s/sort no-cache h/help V/version
 end
 
 function __fish_ollm_discover_needs_command
@@ -26,8 +26,8 @@ end
 
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"
@@ -44,8 +44,8 @@ complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "watch" -d 
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-discover -n "__fish_ollm_discover_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm-discover -n "__fish_ollm_discover_using_subcommand watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"

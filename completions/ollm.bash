@@ -191,7 +191,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,6 +210,10 @@ _ollm() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -269,7 +273,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__check)
-            opts="-h --tokenizer --tokenizer-url --session --limit --threshold --trigger --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -284,6 +288,10 @@ _ollm() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -311,7 +319,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,6 +334,10 @@ _ollm() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -687,7 +699,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__discover)
-            opts="-i -e -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --no-cache --help --version watch config"
+            opts="-g -E -L -t -p -0 -s -h -V --config --max-depth --include --exclude --follow --type --no-hidden --hidden --paths --null --sort --no-cache --help --version watch config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +717,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -713,7 +725,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -751,7 +763,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__discover__subcmd__watch)
-            opts="-i -e -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
+            opts="-g -E -L -t -h --max-depth --include --exclude --follow --type --no-hidden --hidden --debounce-ms --ready --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,7 +777,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -i)
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -773,7 +785,7 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -e)
+                -E)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -941,7 +953,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__loopcheck)
-            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -953,6 +965,10 @@ _ollm() {
                     ;;
                 --state)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input-format)
+                    COMPREPLY=($(compgen -W "auto events session" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -79,9 +79,12 @@ complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcomman
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l state -d 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call\'s events, save the state. The verdict is the first loop this call\'s events report' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'The input format' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
-events\t''
-session\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l input-format -d 'The input format: NDJSON events, a session document, or auto (decided by the input itself)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
@@ -158,7 +161,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -185,7 +189,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -213,7 +218,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subc
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -367,8 +373,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"
@@ -384,8 +390,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "watch" -d 'Watch the tree and print NDJSON events `{event, path, relativePath, type}` (event: add, change, unlink) for paths the listing would show'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and not __fish_seen_subcommand_from watch config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -l max-depth -d 'Directory levels entered below the root (0: only the root\'s own entries), or `unlimited` [config: services.fileDiscovery.maxDepth, default 10]' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s i -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
-complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s e -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s g -l include -d 'Report only entries matching this glob (repeatable). Without `/` it matches a name at any depth; with `/`, the path below the root' -r
+complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s E -l exclude -d 'Skip entries matching this glob (repeatable); a matching directory is not entered' -r
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from watch" -s t -l type -d 'Report only this type (repeatable) [default: file and symlink]' -r -f -a "file\t''
 directory\t''
 symlink\t''"

@@ -54,7 +54,7 @@ pub const EXIT_CODE_TABLE: &[(i32, &str)] = &[
     (0, "success"),
     (1, "negative verdict (loop detected, compression needed)"),
     (2, "usage error or invalid input"),
-    (3, "not found (session, snapshot, key)"),
+    (3, "not found (session, snapshot, key, input file)"),
     (4, "storage or I/O failure"),
     (5, "invalid configuration"),
     (

@@ -91,11 +91,11 @@ pub struct FilterArgs {
     pub max_depth: Option<u64>,
     /// Report only entries matching this glob (repeatable). Without `/` it
     /// matches a name at any depth; with `/`, the path below the root.
-    #[arg(long, short = 'i', value_name = "GLOB")]
+    #[arg(long, short = 'g', value_name = "GLOB")]
     pub include: Vec<String>,
     /// Skip entries matching this glob (repeatable); a matching directory is
     /// not entered.
-    #[arg(long, short = 'e', value_name = "GLOB")]
+    #[arg(long, short = 'E', value_name = "GLOB")]
     pub exclude: Vec<String>,
     /// Follow symbolic links (a link back to an ancestor is reported, not followed).
     #[arg(long, short = 'L')]

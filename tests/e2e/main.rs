@@ -15,6 +15,7 @@ mod timeline;
 
 mod bad_input;
 mod config;
+mod contract;
 mod dispatch;
 mod env;
 mod env_process;
