@@ -16,6 +16,9 @@ _ollm() {
             ",$1")
                 cmd="ollm"
                 ;;
+            ollm,completions)
+                cmd="ollm__subcmd__completions"
+                ;;
             ollm,compress)
                 cmd="ollm__subcmd__compress"
                 ;;
@@ -36,6 +39,9 @@ _ollm() {
                 ;;
             ollm,loopcheck)
                 cmd="ollm__subcmd__loopcheck"
+                ;;
+            ollm,man)
+                cmd="ollm__subcmd__man"
                 ;;
             ollm,session)
                 cmd="ollm__subcmd__session"
@@ -173,8 +179,26 @@ _ollm() {
 
     case "${cmd}" in
         ollm)
-            opts="-h -V --config --list --help --version help config trust env loopcheck context compress session discover"
+            opts="-h -V --config --list --help --version help completions man config trust env loopcheck context compress session discover"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__completions)
+            opts="-h --config --help bash elvish fish powershell zsh"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1005,6 +1029,24 @@ _ollm() {
         ollm__subcmd__loopcheck__subcmd__config)
             opts="-h --show-origin --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__man)
+            opts="-h --list --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -24,7 +24,9 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand help 'Show help for ollm, or for one tool (`ollm help session`)'
+            cand help 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
+            cand man 'Print a man page (roff), for `man -l -` or for installing'
             cand config 'Print the effective shared configuration, or every key with its origin'
             cand trust 'Trust a workspace''s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
             cand env 'Run a tool with secrets stripped from its environment'
@@ -36,6 +38,17 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;completions'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;man'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --list 'Print the name of every page, one a line'
             cand -h 'Print help'
             cand --help 'Print help'
         }

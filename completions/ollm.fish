@@ -28,7 +28,9 @@ complete -c ollm -n "__fish_ollm_needs_command" -l config -d 'Read this YAML con
 complete -c ollm -n "__fish_ollm_needs_command" -l list -d 'List the tools found (name and path); JSON when piped'
 complete -c ollm -n "__fish_ollm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print version'
-complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "man" -d 'Print a man page (roff), for `man -l -` or for installing'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "trust" -d 'Trust a workspace\'s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
@@ -39,6 +41,11 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, sea
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them, fast, as NDJSON or paths'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand completions" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand man" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand man" -l list -d 'Print the name of every page, one a line'
+complete -c ollm -n "__fish_ollm_using_subcommand man" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -s h -l help -d 'Print help'

@@ -16,19 +16,6 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
     ]
 }
 
-/// Calls `visit(path, command)` for `command` and every subcommand below it
-/// (clap's generated `help` subcommand excluded), `path` being the words
-/// that run it (`ollm-session snapshot list`).
-pub fn walk(command: &clap::Command, path: &str, visit: &mut dyn FnMut(&str, &clap::Command)) {
-    let path = format!("{path} {}", command.get_name()).trim().to_string();
-    visit(&path, command);
-    for sub in command.get_subcommands() {
-        if sub.get_name() != "help" {
-            walk(sub, &path, visit);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -38,7 +25,7 @@ mod tests {
     fn every_command(visit: &mut dyn FnMut(&str, &clap::Command)) {
         for (_, mut command) in all() {
             command.build();
-            walk(&command, "", visit);
+            crate::cli::walk(&command, "", visit);
         }
     }
 

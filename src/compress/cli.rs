@@ -392,7 +392,9 @@ fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Resul
         what,
         "pipe a JSON history in, or name a file or --session ID",
     )?;
-    let text = io_util::read_text(source)?;
+    let text = io_util::read_text(source).map_err(|err| {
+        crate::cli::hint_subcommand(err, source, &<Cli as clap::CommandFactory>::command())
+    })?;
     let name = if source == "-" {
         "standard input"
     } else {

@@ -169,6 +169,10 @@ impl CheckArgs {
     }
 }
 
+fn hint(err: Error, input: &str) -> Error {
+    crate::cli::hint_subcommand(err, input, &<Cli as clap::CommandFactory>::command())
+}
+
 fn input_name(input: &str) -> String {
     if input == "-" {
         "standard input".into()
@@ -201,11 +205,11 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
         if args.input == "-" {
             run::stream(std::io::stdin().lock(), &name, &settings, emit)?
         } else {
-            let file = io_util::open_input(&args.input)?;
+            let file = io_util::open_input(&args.input).map_err(|err| hint(err, &args.input))?;
             run::stream(BufReader::new(file), &name, &settings, emit)?
         }
     } else {
-        let text = io_util::read_text(&args.input)?;
+        let text = io_util::read_text(&args.input).map_err(|err| hint(err, &args.input))?;
         let session = match format {
             Format::Session => true,
             Format::Events => false,

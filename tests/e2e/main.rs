@@ -20,6 +20,7 @@ mod dispatch;
 mod env;
 mod env_process;
 mod first_hour;
+mod help;
 mod policy_lists;
 mod readme;
 mod reliability;
