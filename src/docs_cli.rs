@@ -50,11 +50,12 @@ pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
     } else {
         format!("ollm-{}", args.program)
     };
-    let script = crate::docs::completions(args.shell, &program)
-        .ok_or_else(|| {
-            let names = programs.iter().map(|n| n.strip_prefix("ollm-").unwrap_or(n));
-            not_found("program", &args.program, names)
-        })?;
+    let script = crate::docs::completions(args.shell, &program).ok_or_else(|| {
+        let names = programs
+            .iter()
+            .map(|n| n.strip_prefix("ollm-").unwrap_or(n));
+        not_found("program", &args.program, names)
+    })?;
     print(&script)
 }
 

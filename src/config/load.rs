@@ -320,6 +320,8 @@ impl Layers {
                 "{name}: expected a mapping of settings at the top level"
             )));
         }
+        let mut layer = layer;
+        super::keys::resolve_aliases(&mut layer);
         self.check_types(&layer, origin)?;
         Ok(Some(layer))
     }
@@ -340,8 +342,11 @@ impl Layers {
             ));
         }
         for key in unknown {
+            let hint = super::keys::nearest_key(&key, &self.defaults)
+                .map(|close| format!("; did you mean `{close}`?"))
+                .unwrap_or_default();
             diag::warn(format!(
-                "{}: unknown configuration key `{key}` (ignored)",
+                "{}: unknown configuration key `{key}` (ignored){hint}",
                 describe_origin(origin)
             ));
         }
@@ -361,6 +366,14 @@ impl Layers {
     }
 
     fn apply_env(&mut self) -> Result<()> {
+        // Once per process, however many times a program loads its configuration.
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            let names = std::env::vars_os().filter_map(|(name, _)| name.into_string().ok());
+            for warning in super::keys::unknown_variables(names, &self.defaults) {
+                diag::warn(warning);
+            }
+        });
         let mut leaves = Vec::new();
         collect_leaves(&self.defaults, String::new(), &mut leaves);
         for (key, default) in leaves {
@@ -496,7 +509,7 @@ fn merge_known(
     }
 }
 
-pub(super) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
+pub(crate) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {

@@ -169,3 +169,65 @@ fn an_out_of_range_flag_is_a_usage_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
 }
+
+/// The sessions document's (003) configuration works as written.
+#[test]
+fn the_sessions_documents_top_level_keys_are_accepted() {
+    let sandbox = Sandbox::new();
+    std::fs::write(
+        sandbox.ollm_home.join("config.yaml"),
+        "sessions:\n  maxSessions: 7\n  autoSave: true\ncompression:\n  strategy: summarize\n  preserveRecent: 2048\n",
+    )
+    .unwrap();
+    let out = sandbox.cmd("ollm").arg("config").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let config = json(&out);
+    assert_eq!(config["services"]["session"]["maxSessions"], 7);
+    assert_eq!(config["services"]["compression"]["strategy"], "summarize");
+    assert_eq!(config["services"]["compression"]["preserveRecent"], 2048);
+    assert!(config.get("sessions").is_none());
+}
+
+#[test]
+fn a_misspelled_key_names_the_key_that_was_meant() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.ollm_home.join("config.yaml");
+    std::fs::write(&file, "services:\n  sesion:\n    maxSessions: 3\n").unwrap();
+    let out = sandbox.cmd("ollm-session").arg("config").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ollm-session: warning: {}: unknown configuration key `services.sesion` (ignored); did you mean `services.session`?\n",
+            file.display()
+        )
+    );
+}
+
+#[test]
+fn an_unknown_ollm_variable_is_named_with_the_one_that_was_meant() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .cmd("ollm-loopcheck")
+        .env("OLLM_LOOP_DETECTION_MAX_TURN", "5")
+        .arg("config")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        "ollm-loopcheck: warning: environment variable OLLM_LOOP_DETECTION_MAX_TURN sets no configuration key (ignored); did you mean OLLM_LOOP_DETECTION_MAX_TURNS?\n"
+    );
+    // Variables the programs and their tests use are not configuration keys.
+    let out = sandbox
+        .cmd("ollm-loopcheck")
+        .env("OLLM_TEST_LLM_URL", "http://127.0.0.1:9")
+        .env("OLLM_SESSION_STORE", "file")
+        .env("OLLM_LOOP_DETECTION_MAX_TURNS", "5")
+        .arg("config")
+        .output()
+        .unwrap();
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert_eq!(json(&out)["services"]["loopDetection"]["maxTurns"], 5);
+}
