@@ -89,8 +89,8 @@ echo "python tiktoken:       $(ms "$t_py")"
 echo "ratio tiktoken/ollm:   $(ratio "$t_py" "$t_ours")x"
 
 limit=$(( ours_total / 2 ))
-t_trunc=$(best 3 "$bin" --strategy truncate --limit "$limit" --preserve-recent 4096 "$work/big.json")
-t_hyb=$(best 3 "$bin" --strategy hybrid --limit "$limit" --preserve-recent 4096 \
+t_trunc=$(best 3 "$bin" --strategy truncate --token-limit "$limit" --preserve-recent 4096 "$work/big.json")
+t_hyb=$(best 3 "$bin" --strategy hybrid --token-limit "$limit" --preserve-recent 4096 \
   --summarizer-cmd 'cat >/dev/null; echo "Goal: import CSV files fast and correctly"' "$work/big.json")
 echo
 echo "== planning on 10,000 messages (limit $limit tokens; best of 3, incl. counting and output)"

@@ -23,7 +23,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-loopcheck' -ScriptBlock {
         'ollm-loopcheck' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The input format')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'The input format: NDJSON events, a session document, or auto (decided by the input itself)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Deprecated spelling of --input-format (`--format` names the output format in every other program)')
             [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)')
             [CompletionResult]::new('--repeat-threshold', '--repeat-threshold', [CompletionResultType]::ParameterName, 'Repeats that make a loop (services.loopDetection.repeatThreshold)')
             [CompletionResult]::new('--similarity-threshold', '--similarity-threshold', [CompletionResultType]::ParameterName, 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)')

@@ -27,7 +27,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Show help for ollm, or for one tool (`ollm help session`)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff), for `man -l -` or for installing')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective shared configuration, or every key with its origin')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a workspace''s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Run a tool with secrets stripped from its environment')
@@ -40,6 +42,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         }
         'ollm;help' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;completions' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;man' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print the name of every page, one a line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -114,7 +129,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;loopcheck' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The input format')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'The input format: NDJSON events, a session document, or auto (decided by the input itself)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Deprecated spelling of --input-format (`--format` names the output format in every other program)')
             [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)')
             [CompletionResult]::new('--repeat-threshold', '--repeat-threshold', [CompletionResultType]::ParameterName, 'Repeats that make a loop (services.loopDetection.repeatThreshold)')
             [CompletionResult]::new('--similarity-threshold', '--similarity-threshold', [CompletionResultType]::ParameterName, 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)')
@@ -235,7 +251,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
             [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it')
             [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target')
@@ -263,7 +280,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
             [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it')
             [CompletionResult]::new('--strategy', '--strategy', [CompletionResultType]::ParameterName, 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target')
@@ -295,7 +313,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
             [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_compress_global_optspecs
-    string join \n config= tokenizer= tokenizer-url= session= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= h/help V/version
+    string join \n config= tokenizer= tokenizer-url= session= token-limit= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= h/help V/version
 end
 
 function __fish_ollm_compress_needs_command
@@ -28,7 +28,8 @@ complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l config -d '
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -56,7 +57,8 @@ complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "help" -d '
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -84,7 +86,8 @@ complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -s h 
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"

@@ -35,7 +35,7 @@ _ollm__loopcheck() {
 
     case "${cmd}" in
         ollm__loopcheck)
-            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -47,6 +47,10 @@ _ollm__loopcheck() {
                     ;;
                 --state)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input-format)
+                    COMPREPLY=($(compgen -W "auto events session" -- "${cur}"))
                     return 0
                     ;;
                 --format)

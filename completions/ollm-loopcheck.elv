@@ -20,7 +20,8 @@ set edit:completion:arg-completer[ollm-loopcheck] = {|@words|
         &'ollm-loopcheck'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --state 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report'
-            cand --format 'The input format'
+            cand --input-format 'The input format: NDJSON events, a session document, or auto (decided by the input itself)'
+            cand --format 'Deprecated spelling of --input-format (`--format` names the output format in every other program)'
             cand --max-turns 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)'
             cand --repeat-threshold 'Repeats that make a loop (services.loopDetection.repeatThreshold)'
             cand --similarity-threshold 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_loopcheck_global_optspecs
-    string join \n config= stream state= format= warn-only max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= h/help V/version
+    string join \n config= stream state= input-format= format= warn-only max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= h/help V/version
 end
 
 function __fish_ollm_loopcheck_needs_command
@@ -26,9 +26,12 @@ end
 
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l state -d 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call\'s events, save the state. The verdict is the first loop this call\'s events report' -r -F
-complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l format -d 'The input format' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
-events\t''
-session\t''"
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l input-format -d 'The input format: NDJSON events, a session document, or auto (decided by the input itself)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r

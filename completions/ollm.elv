@@ -24,7 +24,9 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand help 'Show help for ollm, or for one tool (`ollm help session`)'
+            cand help 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
+            cand man 'Print a man page (roff), for `man -l -` or for installing'
             cand config 'Print the effective shared configuration, or every key with its origin'
             cand trust 'Trust a workspace''s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
             cand env 'Run a tool with secrets stripped from its environment'
@@ -36,6 +38,17 @@ set edit:completion:arg-completer[ollm] = {|@words|
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;completions'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;man'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --list 'Print the name of every page, one a line'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -102,7 +115,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;loopcheck'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --state 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report'
-            cand --format 'The input format'
+            cand --input-format 'The input format: NDJSON events, a session document, or auto (decided by the input itself)'
+            cand --format 'Deprecated spelling of --input-format (`--format` names the output format in every other program)'
             cand --max-turns 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)'
             cand --repeat-threshold 'Repeats that make a loop (services.loopDetection.repeatThreshold)'
             cand --similarity-threshold 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)'
@@ -212,7 +226,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
-            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --token-limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --limit 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)'
             cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
             cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
             cand --strategy 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target'
@@ -239,7 +254,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
-            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --token-limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --limit 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)'
             cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
             cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
             cand --strategy 'hybrid (default): summarize the old part, keep the recent `preserveRecent` tokens. summarize: summarize all but the system prompt and user messages. truncate: drop the oldest until within target'
@@ -269,7 +285,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --tokenizer 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)'
             cand --tokenizer-url 'The server for `--tokenizer server` (default: the summarizer URL)'
             cand --session 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold'
-            cand --limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --token-limit 'The context size in tokens (default: services.compression.tokenLimit)'
+            cand --limit 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)'
             cand --threshold 'Fraction of the limit above which compression is needed (default 0.8)'
             cand --trigger 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'

@@ -28,7 +28,9 @@ complete -c ollm -n "__fish_ollm_needs_command" -l config -d 'Read this YAML con
 complete -c ollm -n "__fish_ollm_needs_command" -l list -d 'List the tools found (name and path): a table at a terminal, JSON when piped'
 complete -c ollm -n "__fish_ollm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print version'
-complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, or for one tool (`ollm help session`)'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "man" -d 'Print a man page (roff), for `man -l -` or for installing'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "trust" -d 'Trust a workspace\'s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'
@@ -39,6 +41,11 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, sea
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand completions" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand man" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand man" -l list -d 'Print the name of every page, one a line'
+complete -c ollm -n "__fish_ollm_using_subcommand man" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand config" -s h -l help -d 'Print help'
@@ -79,9 +86,12 @@ complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcomman
 complete -c ollm -n "__fish_ollm_using_subcommand env; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l state -d 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call\'s events, save the state. The verdict is the first loop this call\'s events report' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'The input format' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
-events\t''
-session\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l input-format -d 'The input format: NDJSON events, a session document, or auto (decided by the input itself)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
+events\t'NDJSON events, one object a line'
+session\t'One session document (Requirement 2 format)'"
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
@@ -168,7 +178,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -195,7 +206,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
@@ -223,7 +235,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subc
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"

@@ -4,8 +4,8 @@
 Every turn:
   1. system prompt  = a base prompt + `ollm context prompt` (the workspace's context entries)
   2. the user's message is recorded with `ollm session record`
-  3. `ollm compress check --session ID --limit N` (exit 1: needed) and, when needed,
-     `ollm compress --session ID --limit N`: the model is sent the compressed history,
+  3. `ollm compress check --session ID --token-limit N` (exit 1: needed) and, when needed,
+     `ollm compress --session ID --token-limit N`: the model is sent the compressed history,
      while the session store keeps every message
   4. steps, at most --max-steps: call the model, whose reply is constrained to
      {"tool": "list_files"|"read_file"|"run"|"answer", "arg": "..."};
@@ -405,13 +405,13 @@ class Agent:
     def history(self):
         """What the model is sent: the stored history, compressed when it no longer fits."""
         limit = str(self.opts.context_limit)
-        verdict, code = self.ollm.json("compress", "check", "--session", self.session_id, "--limit", limit, ok=(0, 1))
+        verdict, code = self.ollm.json("compress", "check", "--session", self.session_id, "--token-limit", limit, ok=(0, 1))
         if code == 0:
             session, _ = self.ollm.json("session", "get", self.session_id, "--format", "json")
             return chat_history(session["messages"], session["toolCalls"])
         say(f"compressing: {verdict['tokenCount']} tokens over {verdict['triggerAt']:.0f} (limit {limit})")
         result, _ = self.ollm.json(
-            "compress", "--session", self.session_id, "--limit", limit,
+            "compress", "--session", self.session_id, "--token-limit", limit,
             "--strategy", self.opts.compress_strategy,
             "--summarizer-api", self.opts.api, "--summarizer-url", self.opts.model_url,
             "--summarizer-model", self.opts.model,

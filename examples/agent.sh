@@ -133,12 +133,12 @@ to_chat='
 summaries='[.messages // [] | .[] | select(.role == "system") | [.parts[]? | .text? // empty] | join("")] | join("\n\n")'
 
 history() {
-  ollm compress check --session "$sid" --limit "$context_limit" >"$tmp/check.json"
+  ollm compress check --session "$sid" --token-limit "$context_limit" >"$tmp/check.json"
   case $? in
     0) ollm session get "$sid" --format json >"$tmp/history.json" || die 4 "cannot read session $sid" ;;
     1)
       say "compressing: $(jq -r '"\(.tokenCount) tokens over \(.triggerAt)"' "$tmp/check.json")"
-      ollm compress --session "$sid" --limit "$context_limit" --strategy "$strategy" --summarizer-api "$api" \
+      ollm compress --session "$sid" --token-limit "$context_limit" --strategy "$strategy" --summarizer-api "$api" \
         --summarizer-url "$model_url" --summarizer-model "$model" >"$tmp/compressed.json" ||
         die 4 "ollm compress failed"
       say "compressed: $(jq -r '"\(.status), \(.originalTokenCount) -> \(.compressedTokenCount) tokens"' "$tmp/compressed.json")"

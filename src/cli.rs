@@ -132,17 +132,68 @@ pub fn parse<C: Parser>() -> Result<C> {
     C::try_parse().map_err(|err| {
         use clap::error::ErrorKind;
         match err.kind() {
-            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            ErrorKind::DisplayVersion => {
                 let _ = err.print();
                 std::process::exit(0);
             }
+            ErrorKind::DisplayHelp => {
+                print_help(&err, &C::command());
+                std::process::exit(0);
+            }
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                let _ = err.print();
+                print_help(&err, &C::command());
                 std::process::exit(ExitCode::Usage.code());
             }
             _ => Error::usage(clap_one_line(&err)),
         }
     })
+}
+
+/// Prints the help clap rendered for `err`, its examples as written.
+fn print_help(err: &clap::Error, root: &clap::Command) {
+    // Plain text: print_text would show clap's colour codes as `\x1b`.
+    let rendered = err.render().to_string();
+    let _ = crate::io_util::print_text(&with_verbatim_examples(&rendered, root));
+}
+
+/// `rendered` help with its footer (examples and exit codes), which clap
+/// re-wraps to the terminal's width, replaced by the footer as written: an
+/// example is a command line to paste, and a wrapped one is two commands.
+pub fn with_verbatim_examples(rendered: &str, root: &clap::Command) -> String {
+    let Some(at) = rendered.find("Examples:\n") else {
+        return rendered.to_string();
+    };
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let wrapped = words(&rendered[at..]);
+    let mut footer = None;
+    walk(root, "", &mut |_, command| {
+        for after in [command.get_after_help(), command.get_after_long_help()]
+            .into_iter()
+            .flatten()
+        {
+            let after = after.to_string();
+            if footer.is_none() && words(&after) == wrapped {
+                footer = Some(after);
+            }
+        }
+    });
+    match footer {
+        Some(footer) => format!("{}{}\n", &rendered[..at], footer.trim_end()),
+        None => rendered.to_string(),
+    }
+}
+
+/// Calls `visit(path, command)` for `command` and every subcommand below it
+/// (clap's generated `help` subcommand excluded), `path` being the words
+/// that run it (`ollm-session snapshot list`).
+pub fn walk(command: &clap::Command, path: &str, visit: &mut dyn FnMut(&str, &clap::Command)) {
+    let path = format!("{path} {}", command.get_name()).trim().to_string();
+    visit(&path, command);
+    for sub in command.get_subcommands() {
+        if sub.get_name() != "help" {
+            walk(sub, &path, visit);
+        }
+    }
 }
 
 fn clap_one_line(err: &clap::Error) -> String {
@@ -160,7 +211,22 @@ fn clap_one_line(err: &clap::Error) -> String {
     } else {
         message
     };
-    format!("{message} (try --help)")
+    match suggestion(err) {
+        Some(close) => format!("{message}; did you mean '{close}'? (try --help)"),
+        None => format!("{message} (try --help)"),
+    }
+}
+
+/// The subcommand or flag clap found close to a mistyped one.
+fn suggestion(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg]
+        .into_iter()
+        .find_map(|kind| match err.get(kind)? {
+            ContextValue::String(close) => Some(close.clone()),
+            ContextValue::Strings(close) => close.first().cloned(),
+            _ => None,
+        })
 }
 
 /// Refuses to wait on a terminal for input that is meant to be piped in
@@ -183,4 +249,22 @@ pub fn footer(examples: &str) -> String {
     static EXIT_CODES: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(crate::error::exit_code_help);
     format!("Examples:\n{examples}\n\n{}", *EXIT_CODES)
+}
+
+/// A missing input file named like a subcommand (`ollm compress chek`)
+/// was meant as that subcommand: say so instead of only "no such file".
+pub fn hint_subcommand(err: Error, input: &str, command: &clap::Command) -> Error {
+    let Error::NotFound(message) = err else {
+        return err;
+    };
+    let names = command
+        .get_subcommands()
+        .flat_map(|sub| std::iter::once(sub.get_name()).chain(sub.get_all_aliases()))
+        .filter(|name| *name != "help");
+    match crate::suggest::closest(input, names) {
+        Some(close) => Error::NotFound(format!(
+            "{message}; did you mean the subcommand '{close}'? (try --help)"
+        )),
+        None => Error::NotFound(message),
+    }
 }

@@ -51,12 +51,21 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Show help for ollm, or for one tool (`ollm help session`).
-    #[command(after_help = footer("  ollm help\n  ollm help env"))]
+    /// Show help for ollm, for one of its own commands (`ollm help config`),
+    /// or for a tool and its subcommands (`ollm help session list`).
+    #[command(after_help = footer("  ollm help\n  ollm help env\n  ollm help session list\n  ollm help config"))]
     Help {
-        /// The tool to show help for.
-        name: Option<String>,
+        /// The tool or command, then its subcommands.
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
     },
+    /// Print a shell completion script (bash, zsh, fish, powershell,
+    /// elvish), for installing when ollm came from `cargo install`.
+    #[command(after_help = footer(crate::docs_cli::COMPLETIONS_EXAMPLES))]
+    Completions(crate::docs_cli::CompletionsArgs),
+    /// Print a man page (roff), for `man -l -` or for installing.
+    #[command(after_help = footer(crate::docs_cli::MAN_EXAMPLES))]
+    Man(crate::docs_cli::ManArgs),
     /// Print the effective shared configuration, or every key with its origin.
     #[command(after_help = footer("  ollm config\n  ollm config --show-origin"))]
     Config(ConfigArgs),
@@ -138,16 +147,7 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The known name closest to `name`, if any is close enough to be a typo.
-pub fn suggest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let allowed = 1 + name.chars().count() / 4;
-    known
-        .into_iter()
-        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), candidate))
-        .filter(|(distance, _)| *distance <= allowed)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
+pub use crate::suggest::closest as suggest;
 
 fn own_dir() -> Option<PathBuf> {
     std::env::current_exe()
@@ -163,16 +163,23 @@ fn resolve_alias(name: &str) -> &str {
         .unwrap_or(name)
 }
 
+fn tool_names() -> Vec<String> {
+    let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
+    tools.into_iter().map(|t| t.name).collect()
+}
+
 /// Replaces this process with `ollm-NAME ARGS…`; returns only on failure.
-fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
+pub fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
     let name = resolve_alias(name);
     let dir = own_dir();
     let Some(path) = find_tool(name, dir.as_deref(), std::env::var_os("PATH")) else {
         let tools = find_tools(dir.as_deref(), std::env::var_os("PATH"));
+        let own = <Cli as clap::CommandFactory>::command();
         let known: Vec<&str> = tools
             .iter()
             .map(|t| t.name.as_str())
             .chain(ALIASES.iter().map(|(alias, _)| *alias))
+            .chain(own.get_subcommands().map(|sub| sub.get_name()))
             .collect();
         let hint = match suggest(name, known) {
             Some(close) => format!("; did you mean '{close}'?"),
@@ -204,18 +211,10 @@ pub fn main() -> Result<ExitCode> {
         return Ok(ExitCode::Success);
     }
     match cli.command {
-        None | Some(Command::Help { name: None }) => {
-            let mut command = <Cli as clap::CommandFactory>::command();
-            let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
-            let mut text = command.render_long_help().to_string();
-            text.push_str("\nTools found:\n");
-            for tool in &tools {
-                text.push_str(&format!("  {}\n", tool.name));
-            }
-            ctx().printer.text(&text)?;
-            Ok(ExitCode::Success)
-        }
-        Some(Command::Help { name: Some(name) }) => exec_tool(&name, &["--help".into()]),
+        None => crate::docs_cli::help(&[], &tool_names()),
+        Some(Command::Help { names }) => crate::docs_cli::help(&names, &tool_names()),
+        Some(Command::Completions(args)) => crate::docs_cli::completions(&args),
+        Some(Command::Man(args)) => crate::docs_cli::man(&args),
         Some(Command::Config(args)) => crate::cli::show_config(&ctx(), &args),
         Some(Command::Trust(args)) => trust::run(&ctx(), &args),
         Some(Command::External(argv)) => {
@@ -239,15 +238,6 @@ pub fn main() -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn typos_get_the_closest_name() {
-        let known = ["session", "env", "discover", "compress"];
-        assert_eq!(suggest("sesion", known), Some("session"));
-        assert_eq!(suggest("dicsover", known), Some("discover"));
-        assert_eq!(suggest("evn", known), Some("env"));
-        assert_eq!(suggest("zzzzzz", known), None);
-    }
 
     #[test]
     fn the_sessions_alias_names_the_session_tool() {

@@ -50,28 +50,34 @@ impl ExitCode {
 }
 
 /// The exit-code table as (code, meaning) rows, for help texts and man pages.
-pub const EXIT_CODE_TABLE: &[(i32, &str)] = &[
-    (0, "success"),
-    (1, "negative verdict (loop detected, compression needed)"),
-    (2, "usage error or invalid input"),
-    (3, "not found (session, snapshot, key)"),
-    (4, "storage or I/O failure"),
-    (5, "invalid configuration"),
+pub const EXIT_CODE_TABLE: &[(&str, &str)] = &[
+    ("0", "success"),
+    ("1", "negative verdict (loop detected, compression needed)"),
     (
-        6,
+        "2",
+        "usage error or invalid input (a flag value out of range too)",
+    ),
+    ("3", "not found (session, snapshot, key, input file)"),
+    ("4", "storage or I/O failure"),
+    ("5", "invalid configuration"),
+    (
+        "6",
         "stored data is corrupt (it was set aside, not overwritten)",
     ),
-    (70, "internal error (a bug: please report it)"),
-    (126, "command found but not executable"),
-    (127, "command not found"),
-    (128, "+N: the child process died of signal N (ollm-env run)"),
+    ("70", "internal error (a bug: please report it)"),
+    ("126", "command found but not executable"),
+    ("127", "command not found"),
+    (
+        "128+N",
+        "the child process died of signal N (ollm-env run --redact-output)",
+    ),
 ];
 
 /// Renders the exit-code table as help text.
 pub fn exit_code_help() -> String {
     let mut text = String::from("Exit codes:\n");
     for (code, meaning) in EXIT_CODE_TABLE {
-        text.push_str(&format!("  {code:<4} {meaning}\n"));
+        text.push_str(&format!("  {code:<6} {meaning}\n"));
     }
     text
 }
@@ -156,7 +162,10 @@ mod tests {
 
     #[test]
     fn every_error_kind_has_a_distinct_documented_code() {
-        let documented: Vec<i32> = EXIT_CODE_TABLE.iter().map(|(code, _)| *code).collect();
+        let documented: Vec<String> = EXIT_CODE_TABLE
+            .iter()
+            .map(|(code, _)| code.to_string())
+            .collect();
         for error in [
             Error::usage("x"),
             Error::input("x"),
@@ -170,8 +179,19 @@ mod tests {
             Error::CannotExecute("x".into()),
             Error::CommandNotFound("x".into()),
         ] {
-            assert!(documented.contains(&error.exit_code().code()), "{error:?}");
+            let code = error.exit_code().code().to_string();
+            assert!(documented.contains(&code), "{error:?}");
         }
+    }
+
+    #[test]
+    fn the_help_table_shows_each_code_once_in_its_own_column() {
+        let help = exit_code_help();
+        assert!(
+            help.contains("\n  128+N  the child process died of signal N"),
+            "{help}"
+        );
+        assert!(!help.contains("+N:"), "{help}");
     }
 
     #[test]

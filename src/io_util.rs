@@ -22,8 +22,7 @@ pub fn read_text(source: &str) -> Result<String> {
     let bytes = if source == "-" {
         read_bounded(io::stdin().lock(), "standard input")?
     } else {
-        let file = std::fs::File::open(source).map_err(|e| Error::io(source, &e))?;
-        read_bounded(file, source)?
+        read_bounded(open_input(source)?, source)?
     };
     let name = if source == "-" {
         "standard input"
@@ -31,6 +30,16 @@ pub fn read_text(source: &str) -> Result<String> {
         source
     };
     into_utf8(bytes, name)
+}
+
+/// Opens an input file named on the command line. A file that does not
+/// exist is "not found" (exit code 3) in every program, as a missing session
+/// or directory is; other failures are I/O errors (exit code 4).
+pub fn open_input(path: &str) -> Result<std::fs::File> {
+    std::fs::File::open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => Error::NotFound(format!("{path}: no such file")),
+        _ => Error::io(path, &e),
+    })
 }
 
 fn read_bounded(reader: impl Read, name: &str) -> Result<Vec<u8>> {

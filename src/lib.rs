@@ -11,6 +11,8 @@ pub mod context;
 pub mod diag;
 pub mod discover;
 pub mod dispatch;
+pub mod docs;
+pub mod docs_cli;
 pub mod env;
 pub mod error;
 pub mod fs;
@@ -22,6 +24,7 @@ pub mod paths;
 pub mod programs;
 pub mod redact;
 pub mod session;
+pub mod suggest;
 pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

@@ -18,10 +18,10 @@ use crate::session::{Snapshots, Store};
 
 const EXAMPLES: &str = "  ollm session get ID --messages > history.json     # a history to work on
   ollm-compress < history.json > compressed.json   # hybrid, summary by the configured model
-  ollm-compress --strategy truncate --limit 8192 history.json
+  ollm-compress --strategy truncate --token-limit 8192 history.json
   ollm-compress --summarizer-cmd 'llm -m mini' --force session.json   # ollm session get ID > session.json
   ollm-compress count history.json | jq .total
-  ollm-compress check --limit 8192 history.json >/dev/null || ollm-compress history.json
+  ollm-compress check --token-limit 8192 history.json >/dev/null || ollm-compress history.json
   ollm-compress config --show-origin";
 
 /// Count tokens of a conversation and compress it to fit a context window.
@@ -73,8 +73,8 @@ pub enum Command {
     Count(CountArgs),
     /// Say whether compression is needed (exit code 1 when it is, 0 when not),
     /// with the numbers behind the verdict as JSON.
-    #[command(after_help = footer("  ollm-compress check --limit 8192 history.json
-  ollm-compress check --limit 8192 --threshold 0.7 --trigger dynamic < h.json && echo fits"))]
+    #[command(after_help = footer("  ollm-compress check --token-limit 8192 history.json
+  ollm-compress check --token-limit 8192 --threshold 0.7 --trigger dynamic < h.json && echo fits"))]
     Check(CheckArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-compress config
@@ -131,7 +131,15 @@ pub enum ApiArg {
 pub struct BudgetArgs {
     /// The context size in tokens (default: services.compression.tokenLimit).
     #[arg(long, value_name = "TOKENS")]
-    pub limit: Option<u64>,
+    pub token_limit: Option<u64>,
+    /// Deprecated spelling of --token-limit (`--limit` counts rows elsewhere).
+    #[arg(
+        long = "limit",
+        value_name = "TOKENS",
+        hide = true,
+        conflicts_with = "token_limit"
+    )]
+    pub deprecated_limit: Option<u64>,
     /// Fraction of the limit above which compression is needed (default 0.8).
     #[arg(long, value_name = "FRACTION")]
     pub threshold: Option<f64>,
@@ -220,10 +228,18 @@ impl InputArgs {
 
 impl BudgetArgs {
     fn overrides(&self, flags: &mut Vec<FlagOverride>) {
-        if let Some(limit) = self.limit {
+        if let Some(limit) = self.deprecated_limit {
+            crate::diag::warn("--limit is deprecated here: use --token-limit");
             flags.push(flag(
                 "services.compression.tokenLimit",
                 "--limit",
+                json!(limit),
+            ));
+        }
+        if let Some(limit) = self.token_limit {
+            flags.push(flag(
+                "services.compression.tokenLimit",
+                "--token-limit",
                 json!(limit),
             ));
         }
@@ -344,6 +360,12 @@ pub fn timeout_of(config: &CompressionConfig) -> Duration {
         .min(Duration::from_secs(86_400))
 }
 
+/// The tokenizer in force; an unknown name is blamed on where it came from.
+fn tokenizer_in(loaded: &Loaded) -> Result<Tokenizer> {
+    tokenizer_of(&loaded.config.services.compression)
+        .map_err(|err| loaded.blame("services.compression.tokenizer", err))
+}
+
 /// The tokenizer configured in `config`.
 pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
     let url = if config.tokenizer_url.trim().is_empty() {
@@ -370,7 +392,9 @@ fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Resul
         what,
         "pipe a JSON history in, or name a file or --session ID",
     )?;
-    let text = io_util::read_text(source)?;
+    let text = io_util::read_text(source).map_err(|err| {
+        crate::cli::hint_subcommand(err, source, &<Cli as clap::CommandFactory>::command())
+    })?;
     let name = if source == "-" {
         "standard input"
     } else {
@@ -417,7 +441,7 @@ pub fn summarizer_of(config: &CompressionConfig, command: Option<&str>) -> Box<d
 fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
     let loaded = load(global, args.overrides())?;
     let config = &loaded.config.services.compression;
-    let tokenizer = tokenizer_of(config)?;
+    let tokenizer = tokenizer_in(&loaded)?;
     let summarizer = summarizer_of(config, args.summarizer_cmd.as_deref());
     let settings = settings_of(config, args.force);
     if let Some(id) = &args.input.session {
@@ -466,7 +490,7 @@ fn run_count(global: &GlobalOpts, args: &CountArgs) -> Result<ExitCode> {
     let mut flags = Vec::new();
     args.input.overrides(&mut flags);
     let loaded = load(global, flags)?;
-    let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
+    let tokenizer = tokenizer_in(&loaded)?;
     let history = read_history(&args.input, &loaded.config, "count")?;
     let counts = count_items(&tokenizer, &history.items)?;
     let mut messages = Vec::new();
@@ -504,7 +528,7 @@ fn run_check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     args.budget.overrides(&mut flags);
     let loaded = load(global, flags)?;
     let config = &loaded.config.services.compression;
-    let tokenizer = tokenizer_of(config)?;
+    let tokenizer = tokenizer_in(&loaded)?;
     let history = read_history(&args.input, &loaded.config, "check")?;
     let counts = count_items(&tokenizer, &history.items)?;
     let verdict = engine::check(

@@ -117,6 +117,15 @@ impl Loaded {
             .collect()
     }
 
+    /// `err`, a configuration error about the value of `key`, as a usage
+    /// error when that value came from a flag (exit code 2, not 5).
+    pub fn blame(&self, key: &str, err: Error) -> Error {
+        match (err, self.origin_of(key)) {
+            (Error::Config(message), origin) => origin_error(&origin, message),
+            (other, _) => other,
+        }
+    }
+
     pub fn origin_of(&self, key: &str) -> Origin {
         self.origins.get(key).cloned().unwrap_or(Origin::Default)
     }
@@ -176,6 +185,15 @@ fn describe_origin(origin: &Origin) -> String {
     }
 }
 
+/// A bad value is a usage error (exit code 2) when a flag gave it, and a
+/// configuration error (exit code 5) when a file or a variable did.
+fn origin_error(origin: &Origin, message: String) -> Error {
+    match origin {
+        Origin::Flag(_) => Error::Usage(format!("{message} (try --help)")),
+        _ => Error::Config(message),
+    }
+}
+
 struct Layers {
     defaults: Value,
     tree: Value,
@@ -200,10 +218,10 @@ impl Layers {
             .map_err(|e| Error::Config(format!("configuration: {e}")))?;
         if let Err((key, expected)) = config.check_ranges() {
             let origin = self.origins.get(key).cloned().unwrap_or(Origin::Default);
-            return Err(Error::Config(format!(
-                "{}: `{key}` must be {expected}",
-                describe_origin(&origin)
-            )));
+            return Err(origin_error(
+                &origin,
+                format!("{}: `{key}` must be {expected}", describe_origin(&origin)),
+            ));
         }
         Ok(Loaded {
             config,
@@ -302,6 +320,8 @@ impl Layers {
                 "{name}: expected a mapping of settings at the top level"
             )));
         }
+        let mut layer = layer;
+        super::keys::resolve_aliases(&mut layer);
         self.check_types(&layer, origin)?;
         Ok(Some(layer))
     }
@@ -316,14 +336,17 @@ impl Layers {
         if let Err(err) = checked {
             let key = err.path().to_string();
             let message = friendly_expectation(&err.into_inner().to_string());
-            return Err(Error::Config(format!(
-                "{}: `{key}`: {message}",
-                describe_origin(origin)
-            )));
+            return Err(origin_error(
+                origin,
+                format!("{}: `{key}`: {message}", describe_origin(origin)),
+            ));
         }
         for key in unknown {
+            let hint = super::keys::nearest_key(&key, &self.defaults)
+                .map(|close| format!("; did you mean `{close}`?"))
+                .unwrap_or_default();
             diag::warn(format!(
-                "{}: unknown configuration key `{key}` (ignored)",
+                "{}: unknown configuration key `{key}` (ignored){hint}",
                 describe_origin(origin)
             ));
         }
@@ -343,6 +366,14 @@ impl Layers {
     }
 
     fn apply_env(&mut self) -> Result<()> {
+        // Once per process, however many times a program loads its configuration.
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            let names = std::env::vars_os().filter_map(|(name, _)| name.into_string().ok());
+            for warning in super::keys::unknown_variables(names, &self.defaults) {
+                diag::warn(warning);
+            }
+        });
         let mut leaves = Vec::new();
         collect_leaves(&self.defaults, String::new(), &mut leaves);
         for (key, default) in leaves {
@@ -478,7 +509,7 @@ fn merge_known(
     }
 }
 
-pub(super) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
+pub(crate) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {

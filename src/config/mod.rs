@@ -2,6 +2,7 @@
 //! layered loader with per-key origins.
 
 mod depth;
+pub mod keys;
 mod load;
 mod schema;
 pub mod trust;

@@ -68,7 +68,7 @@ pub struct CompressionConfig {
     /// `static` (tokens > threshold × limit) or `dynamic` (document 003:
     /// threshold × the budget left after the system prompt and earlier summaries).
     pub trigger: TriggerMode,
-    /// The context size compression is measured against, unless `--limit` is given.
+    /// The context size compression is measured against, unless `--token-limit` is given.
     pub token_limit: u64,
     /// Size to compress to; 0 means threshold × limit.
     pub target_tokens: u64,

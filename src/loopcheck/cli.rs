@@ -57,7 +57,9 @@ pub enum Format {
     /// A session document when the input is one JSON object with
     /// `messages` or `toolCalls`, NDJSON events otherwise.
     Auto,
+    /// NDJSON events, one object a line.
     Events,
+    /// One session document (Requirement 2 format).
     Session,
 }
 
@@ -76,9 +78,20 @@ pub struct CheckArgs {
     /// is the first loop this call's events report.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// The input format.
-    #[arg(long, value_enum, default_value_t = Format::Auto)]
-    pub format: Format,
+    /// The input format: NDJSON events, a session document, or auto
+    /// (decided by the input itself).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
+    pub input_format: Format,
+    /// Deprecated spelling of --input-format (`--format` names the output
+    /// format in every other program).
+    #[arg(
+        long = "format",
+        value_enum,
+        value_name = "FORMAT",
+        hide = true,
+        conflicts_with = "input_format"
+    )]
+    pub deprecated_format: Option<Format>,
     /// Print the verdict but exit 0 even when a loop is found, for callers
     /// that nudge the model rather than stop it.
     #[arg(long)]
@@ -104,6 +117,17 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
+    /// The input format in force, warning once about the deprecated `--format`.
+    fn input_format(&self) -> Format {
+        match self.deprecated_format {
+            Some(format) => {
+                crate::diag::warn("--format is deprecated here: use --input-format");
+                format
+            }
+            None => self.input_format,
+        }
+    }
+
     fn overrides(&self) -> Vec<FlagOverride> {
         let mut flags = Vec::new();
         if let Some(n) = self.max_turns {
@@ -145,6 +169,10 @@ impl CheckArgs {
     }
 }
 
+fn hint(err: Error, input: &str) -> Error {
+    crate::cli::hint_subcommand(err, input, &<Cli as clap::CommandFactory>::command())
+}
+
 fn input_name(input: &str) -> String {
     if input == "-" {
         "standard input".into()
@@ -166,8 +194,9 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
         "pipe NDJSON events in, or name a session file",
     )?;
     let name = input_name(&args.input);
+    let format = args.input_format();
     let found = if args.stream {
-        if args.format == Format::Session {
+        if format == Format::Session {
             return Err(Error::usage(
                 "--stream reads NDJSON events; check a session without --stream",
             ));
@@ -176,12 +205,12 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
         if args.input == "-" {
             run::stream(std::io::stdin().lock(), &name, &settings, emit)?
         } else {
-            let file = std::fs::File::open(&args.input).map_err(|e| Error::io(&args.input, &e))?;
+            let file = io_util::open_input(&args.input).map_err(|err| hint(err, &args.input))?;
             run::stream(BufReader::new(file), &name, &settings, emit)?
         }
     } else {
-        let text = io_util::read_text(&args.input)?;
-        let session = match args.format {
+        let text = io_util::read_text(&args.input).map_err(|err| hint(err, &args.input))?;
+        let session = match format {
             Format::Session => true,
             Format::Events => false,
             Format::Auto => event::looks_like_session(&text),

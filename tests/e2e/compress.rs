@@ -115,7 +115,7 @@ fn check_exits_1_when_compression_is_needed_and_0_when_not() {
 
     let needed = run(
         &sandbox,
-        &["check", "--limit", &(count).to_string()],
+        &["check", "--token-limit", &(count).to_string()],
         &input,
     );
     assert_eq!(needed.status.code(), Some(1), "{}", stderr(&needed));
@@ -129,7 +129,7 @@ fn check_exits_1_when_compression_is_needed_and_0_when_not() {
         &sandbox,
         &[
             "check",
-            "--limit",
+            "--token-limit",
             &(count * 2).to_string(),
             "--threshold",
             "0.5",
@@ -149,7 +149,7 @@ fn the_dynamic_trigger_leaves_out_the_system_prompt_and_earlier_summaries() {
     input.as_array_mut().unwrap().insert(1, summary);
     let out = run(
         &sandbox,
-        &["check", "--limit", "1000", "--trigger", "dynamic"],
+        &["check", "--token-limit", "1000", "--trigger", "dynamic"],
         &input,
     );
     let v = json(&out);
@@ -165,7 +165,7 @@ fn the_dynamic_trigger_leaves_out_the_system_prompt_and_earlier_summaries() {
         Some(if v["needed"] == true { 1 } else { 0 })
     );
     // The same history under the static trigger counts everything.
-    let stat = json(&run(&sandbox, &["check", "--limit", "1000"], &input));
+    let stat = json(&run(&sandbox, &["check", "--token-limit", "1000"], &input));
     assert_eq!(stat["comparedTokens"], stat["tokenCount"]);
 }
 
@@ -203,21 +203,21 @@ fn bad_input_is_one_line_and_exit_2() {
         .args(["check", "missing.json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(out.status.code(), Some(3));
     assert_one_line_error(&out, "ollm-compress");
     let out = run(
         &sandbox,
         &["count", "--tokenizer", "gpt7"],
         &conversation(1, 1),
     );
-    assert_eq!(out.status.code(), Some(5));
+    assert_eq!(out.status.code(), Some(2));
     assert_one_line_error(&out, "ollm-compress");
     let out = run(
         &sandbox,
         &["check", "--threshold", "1.5"],
         &conversation(1, 1),
     );
-    assert_eq!(out.status.code(), Some(5));
+    assert_eq!(out.status.code(), Some(2));
     assert_one_line_error(&out, "ollm-compress");
 }
 
@@ -232,7 +232,7 @@ fn truncate_keeps_the_system_prompt_user_messages_recent_turns_and_whole_tool_ca
         &[
             "--strategy",
             "truncate",
-            "--limit",
+            "--token-limit",
             "1500",
             "--preserve-recent",
             "300",
@@ -282,7 +282,7 @@ fn below_the_trigger_nothing_changes_unless_forced() {
 
 fn hybrid_args(url: &str) -> Vec<String> {
     [
-        "--limit",
+        "--token-limit",
         "600",
         "--preserve-recent",
         "150",
@@ -420,7 +420,7 @@ fn a_summarizer_command_gets_the_prompt_on_stdin() {
     let out = run(
         &sandbox,
         &[
-            "--limit",
+            "--token-limit",
             "600",
             "--preserve-recent",
             "150",
@@ -440,7 +440,7 @@ fn a_summarizer_command_gets_the_prompt_on_stdin() {
     let out = run(
         &sandbox,
         &[
-            "--limit",
+            "--token-limit",
             "600",
             "--summarizer-cmd",
             "echo broken >&2; exit 3",
@@ -463,7 +463,7 @@ fn hybrid_with_a_real_model_over_the_openai_api() {
     let out = run(
         &sandbox,
         &[
-            "--limit",
+            "--token-limit",
             "300",
             "--preserve-recent",
             "60",
@@ -640,7 +640,7 @@ fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
         &id,
         "--strategy",
         "truncate",
-        "--limit",
+        "--token-limit",
         "1700",
         "--preserve-recent",
         "300",
@@ -680,7 +680,7 @@ fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
     // A run that changes nothing does not count.
     let out = sandbox
         .cmd("ollm-compress")
-        .args(["--session", &id, "--limit", "100000"])
+        .args(["--session", &id, "--token-limit", "100000"])
         .output()
         .unwrap();
     assert_eq!(json(&out)["status"], "not-needed");
@@ -693,7 +693,7 @@ fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
             &id,
             "--strategy",
             "truncate",
-            "--limit",
+            "--token-limit",
             "4000",
             "--target",
             "1200",
@@ -754,7 +754,7 @@ fn the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal() {
     let out = sandbox
         .cmd("ollm-compress")
         .args(["--session", &id, "--strategy", "truncate"])
-        .args(["--limit", "1700", "--preserve-recent", "300"])
+        .args(["--token-limit", "1700", "--preserve-recent", "300"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -781,7 +781,7 @@ fn an_unwritable_snapshot_is_a_warning_not_a_failed_turn() {
         .cmd("ollm-compress")
         .env("OLLM_SNAPSHOTS_DIR", &blocked)
         .args(["--session", &id, "--strategy", "truncate"])
-        .args(["--limit", "1700", "--preserve-recent", "300"])
+        .args(["--token-limit", "1700", "--preserve-recent", "300"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));

@@ -274,7 +274,7 @@ fn an_unreachable_summarizer_is_named_in_the_result() {
     for (args, status) in [
         (vec!["--preserve-recent", "0"], "rejected-not-smaller"),
         (
-            vec!["--strategy", "summarize", "--limit", "30"],
+            vec!["--strategy", "summarize", "--token-limit", "30"],
             "fallback-truncate",
         ),
     ] {

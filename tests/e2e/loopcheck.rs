@@ -405,7 +405,7 @@ fn bad_input_is_one_line_and_exit_two() {
         }
     }
     let out = sandbox.cmd(BIN).arg("missing.ndjson").output().unwrap();
-    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(out.status.code(), Some(3));
     assert_one_line_error(&out, BIN);
     let out = sandbox
         .cmd(BIN)
@@ -413,7 +413,7 @@ fn bad_input_is_one_line_and_exit_two() {
         .write_stdin("")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(5));
+    assert_eq!(out.status.code(), Some(2));
     assert_one_line_error(&out, BIN);
 }
 

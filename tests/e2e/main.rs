@@ -16,11 +16,12 @@ mod timeline;
 
 mod bad_input;
 mod config;
+mod contract;
 mod dispatch;
 mod env;
 mod env_process;
 mod first_hour;
-mod flag_help;
+mod help;
 mod policy_lists;
 mod readme;
 mod reliability;

@@ -101,7 +101,13 @@ fn session_compress_and_loopcheck_see_one_order_whatever_the_offsets_and_fractio
     for input in [&["--session", ID][..], &[file.to_str().unwrap()][..]] {
         let out = sandbox
             .cmd("ollm-compress")
-            .args(["--strategy", "summarize", "--force", "--limit", "100000"])
+            .args([
+                "--strategy",
+                "summarize",
+                "--force",
+                "--token-limit",
+                "100000",
+            ])
             .args(["--summarizer-cmd", "cat > prompt.txt; echo 'Goal: build'"])
             .args(input)
             .output()

@@ -5,8 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use clap_complete::Shell;
-
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -14,100 +12,8 @@ fn repo_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".."))
 }
 
-/// The `ollm` dispatcher's command for completions: its own options plus
-/// every tool as a subcommand, so `ollm env run --<TAB>` completes.
-fn dispatcher_with_tools(programs: &[(&'static str, clap::Command)]) -> clap::Command {
-    let mut ollm = programs
-        .iter()
-        .find(|(name, _)| *name == "ollm")
-        .map(|(_, cmd)| cmd.clone())
-        .unwrap_or_else(|| clap::Command::new("ollm"));
-    for (name, command) in programs {
-        if let Some(tool) = name.strip_prefix("ollm-") {
-            let mut sub = command
-                .clone()
-                .name(tool.to_string())
-                .bin_name(format!("ollm {tool}"));
-            for (alias, target) in ollm::dispatch::ALIASES {
-                if *target == tool {
-                    sub = sub.alias(*alias);
-                }
-            }
-            ollm = ollm.subcommand(sub);
-        }
-    }
-    ollm
-}
-
-fn exit_status_section() -> String {
-    let mut roff = String::from(".SH \"EXIT STATUS\"\n");
-    for (code, meaning) in ollm::error::EXIT_CODE_TABLE {
-        let code = if *code == 128 {
-            "128+N".to_string()
-        } else {
-            code.to_string()
-        };
-        roff.push_str(&format!(".TP\n\\fB{code}\\fR\n{meaning}\n"));
-    }
-    roff
-}
-
-fn man_page(command: &clap::Command) -> Vec<u8> {
-    let mut out = Vec::new();
-    // Writing to a Vec cannot fail.
-    let _ = clap_mangen::Man::new(command.clone()).render(&mut out);
-    out.extend_from_slice(exit_status_section().as_bytes());
-    out
-}
-
-/// Every generated file: (path relative to the repository, contents).
 fn generate() -> Vec<(PathBuf, Vec<u8>)> {
-    let programs = ollm::programs::all();
-    let mut files = Vec::new();
-    for (name, command) in &programs {
-        let mut completion_command = if *name == "ollm" {
-            dispatcher_with_tools(&programs)
-        } else {
-            command.clone()
-        };
-        completion_command.build();
-        for shell in [
-            Shell::Bash,
-            Shell::Zsh,
-            Shell::Fish,
-            Shell::PowerShell,
-            Shell::Elvish,
-        ] {
-            let mut out = Vec::new();
-            clap_complete::generate(shell, &mut completion_command.clone(), *name, &mut out);
-            let file = match shell {
-                Shell::Bash => format!("{name}.bash"),
-                Shell::Zsh => format!("_{name}"),
-                Shell::Fish => format!("{name}.fish"),
-                Shell::PowerShell => format!("_{name}.ps1"),
-                _ => format!("{name}.elv"),
-            };
-            files.push((PathBuf::from("completions").join(file), out));
-        }
-        let mut command = command.clone();
-        command.build();
-        files.push((
-            PathBuf::from("man").join(format!("{name}.1")),
-            man_page(&command),
-        ));
-        for sub in command.get_subcommands() {
-            if sub.get_name() == "help" {
-                continue;
-            }
-            let page_name = format!("{name}-{}", sub.get_name());
-            let sub = sub.clone().name(page_name.clone());
-            files.push((
-                PathBuf::from("man").join(format!("{page_name}.1")),
-                man_page(&sub),
-            ));
-        }
-    }
-    files
+    ollm::docs::generate()
 }
 
 /// Files that differ from what would be generated, and generated-looking
@@ -230,12 +136,5 @@ mod tests {
             missing.is_empty(),
             "no examples in the help of: {missing:?}"
         );
-    }
-
-    #[test]
-    fn man_pages_document_the_exit_codes() {
-        let page = man_page(&clap::Command::new("x"));
-        let text = String::from_utf8(page).unwrap();
-        assert!(text.contains("EXIT STATUS") && text.contains("127"));
     }
 }

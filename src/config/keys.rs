@@ -1,0 +1,201 @@
+//! The configuration's key names as users write them: the spec's sessions
+//! document's top-level aliases, the nearest key for a misspelled one, and
+//! `OLLM_*` variables that name no key.
+
+use serde_json::{Map, Value};
+
+use super::load::{collect_leaves, env_var_name};
+
+/// Top-level keys of the spec's sessions document (003) and the keys of
+/// the schema they stand for: `sessions:` is `services.session:`,
+/// `compression:` is `services.compression:`.
+pub const ALIASES: &[(&str, &str, &str)] = &[
+    ("sessions", "services", "session"),
+    ("compression", "services", "compression"),
+];
+
+/// `OLLM_*` variables that are not configuration keys but are read by the
+/// programs, their tests or their tools: never reported as unknown.
+pub const OTHER_VARIABLES: &[&str] = &["OLLM_HOME", "OLLM_SESSION_STORE"];
+
+/// Prefixes of `OLLM_*` variables of the test suite, soak runs, fuzzers,
+/// benchmarks and session stores: never reported as unknown.
+pub const OTHER_PREFIXES: &[&str] = &[
+    "OLLM_TEST_",
+    "OLLM_SOAK_",
+    "OLLM_FUZZ_",
+    "OLLM_BENCH_",
+    "OLLM_SESSION_STORE_",
+];
+
+/// Rewrites the aliases of [`ALIASES`] in one layer to the schema's keys.
+/// A key given both ways keeps the schema's spelling.
+pub fn resolve_aliases(layer: &mut Value) {
+    let Value::Object(top) = layer else {
+        return;
+    };
+    for (alias, parent, child) in ALIASES {
+        let Some(value) = top.remove(*alias) else {
+            continue;
+        };
+        let parent = top
+            .entry(parent.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(parent) = parent else {
+            continue;
+        };
+        match parent.get_mut(*child) {
+            Some(existing) => fill_missing(existing, value),
+            None => {
+                parent.insert(child.to_string(), value);
+            }
+        }
+    }
+}
+
+fn fill_missing(target: &mut Value, extra: Value) {
+    if let (Value::Object(target), Value::Object(extra)) = (target, extra) {
+        for (key, value) in extra {
+            match target.get_mut(&key) {
+                Some(existing) => fill_missing(existing, value),
+                None => {
+                    target.insert(key, value);
+                }
+            }
+        }
+    }
+}
+
+/// Every key of the schema, sections (`services.session`) and leaves
+/// (`services.session.maxSessions`) alike.
+fn all_keys(defaults: &Value) -> Vec<String> {
+    fn walk(value: &Value, prefix: &str, out: &mut Vec<String>) {
+        if let Value::Object(map) = value {
+            for (key, child) in map {
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                out.push(path.clone());
+                walk(child, &path, out);
+            }
+        }
+    }
+    let mut keys = Vec::new();
+    walk(defaults, "", &mut keys);
+    keys
+}
+
+/// The schema key `unknown` was probably meant to be: the closest by spelling,
+/// also when `services.` was left out.
+pub fn nearest_key(unknown: &str, defaults: &Value) -> Option<String> {
+    let keys = all_keys(defaults);
+    let short: Vec<&str> = keys
+        .iter()
+        .map(|k| k.strip_prefix("services.").unwrap_or(k))
+        .collect();
+    let close = crate::suggest::closest(unknown, keys.iter().map(String::as_str))
+        .map(str::to_string)
+        .or_else(|| {
+            let found = crate::suggest::closest(unknown, short.iter().copied())?;
+            let at = short.iter().position(|s| *s == found)?;
+            Some(keys[at].clone())
+        })?;
+    (close != unknown).then_some(close)
+}
+
+/// Warnings for the `OLLM_*` variables of `vars` that set no key and are
+/// not otherwise known, each with the nearest key's variable when one is close.
+pub fn unknown_variables(vars: impl IntoIterator<Item = String>, defaults: &Value) -> Vec<String> {
+    let mut leaves = Vec::new();
+    collect_leaves(defaults, String::new(), &mut leaves);
+    let known: Vec<String> = leaves.iter().map(|(key, _)| env_var_name(key)).collect();
+    let mut warnings = Vec::new();
+    for name in vars {
+        if !name.starts_with("OLLM_")
+            || known.contains(&name)
+            || OTHER_VARIABLES.contains(&name.as_str())
+            || OTHER_PREFIXES.iter().any(|p| name.starts_with(p))
+        {
+            continue;
+        }
+        let hint = crate::suggest::closest(&name, known.iter().map(String::as_str))
+            .map(|close| format!("; did you mean {close}?"))
+            .unwrap_or_default();
+        warnings.push(format!(
+            "environment variable {name} sets no configuration key (ignored){hint}"
+        ));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::config::Config;
+
+    fn defaults() -> Value {
+        serde_json::to_value(Config::default()).unwrap()
+    }
+
+    #[test]
+    fn the_sessions_documents_top_level_keys_are_the_schemas() {
+        let mut layer = json!({
+            "sessions": {"maxSessions": 7, "autoSave": false},
+            "compression": {"strategy": "truncate"},
+            "services": {"session": {"maxSessions": 9}},
+        });
+        resolve_aliases(&mut layer);
+        assert_eq!(
+            layer,
+            json!({"services": {
+                "session": {"maxSessions": 9, "autoSave": false},
+                "compression": {"strategy": "truncate"},
+            }})
+        );
+    }
+
+    #[test]
+    fn a_misspelled_key_gets_the_nearest_one() {
+        let defaults = defaults();
+        assert_eq!(
+            nearest_key("services.sesion", &defaults).as_deref(),
+            Some("services.session")
+        );
+        assert_eq!(
+            nearest_key("services.loopDetection.maxTurn", &defaults).as_deref(),
+            Some("services.loopDetection.maxTurns")
+        );
+        assert_eq!(
+            nearest_key("loopDetection.maxTurns", &defaults).as_deref(),
+            Some("services.loopDetection.maxTurns")
+        );
+        assert_eq!(nearest_key("colour.theme", &defaults), None);
+    }
+
+    #[test]
+    fn unknown_ollm_variables_are_reported_with_the_nearest_known_one() {
+        let vars = [
+            "OLLM_LOOP_DETECTION_MAX_TURN",
+            "OLLM_LOOP_DETECTION_MAX_TURNS",
+            "OLLM_HOME",
+            "OLLM_TEST_LLM_URL",
+            "OLLM_SESSION_STORE",
+            "OLLM_SOAK_SEED",
+            "PATH",
+            "OLLM_WHATEVER_ELSE_ENTIRELY",
+        ]
+        .map(String::from);
+        let warnings = unknown_variables(vars, &defaults());
+        assert_eq!(
+            warnings,
+            [
+                "environment variable OLLM_LOOP_DETECTION_MAX_TURN sets no configuration key (ignored); did you mean OLLM_LOOP_DETECTION_MAX_TURNS?",
+                "environment variable OLLM_WHATEVER_ELSE_ENTIRELY sets no configuration key (ignored)",
+            ]
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! `ollm completions`, `ollm man` and `ollm help NAME…`: the generated
+//! documentation for those who installed with `cargo install`, and help
+//! for any command the dispatcher knows.
+
+use std::ffi::OsString;
+
+use clap::{Args, CommandFactory};
+
+use crate::error::{Error, ExitCode, Result};
+use crate::io_util;
+
+pub const COMPLETIONS_EXAMPLES: &str =
+    "  ollm completions bash > ~/.local/share/bash-completion/completions/ollm
+  ollm completions zsh > ~/.zfunc/_ollm        # a directory on your $fpath
+  ollm completions fish > ~/.config/fish/completions/ollm.fish
+  ollm completions bash ollm-session > ~/.local/share/bash-completion/completions/ollm-session";
+
+pub const MAN_EXAMPLES: &str = "  ollm man session-list | man -l -
+  ollm man --list
+  mkdir -p ~/.local/share/man/man1 && for p in $(ollm man --list); do ollm man \"$p\" > ~/.local/share/man/man1/\"$p\".1; done";
+
+/// `ollm completions SHELL [PROGRAM]`.
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+    /// The program whose completions to print (`ollm` completes every tool
+    /// as `ollm NAME` too).
+    #[arg(value_name = "PROGRAM", default_value = "ollm")]
+    pub program: String,
+}
+
+/// `ollm man [PAGE]`.
+#[derive(Debug, Clone, Args)]
+pub struct ManArgs {
+    /// The page: a program (`ollm-session`), a subcommand's page
+    /// (`ollm-session-list`), or either without its `ollm-` prefix.
+    #[arg(value_name = "PAGE", default_value = "ollm", conflicts_with = "list")]
+    pub page: String,
+    /// Print the name of every page, one a line.
+    #[arg(long)]
+    pub list: bool,
+}
+
+pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
+    let programs: Vec<&str> = crate::programs::all().iter().map(|(n, _)| *n).collect();
+    let program = if programs.contains(&args.program.as_str()) {
+        args.program.clone()
+    } else {
+        format!("ollm-{}", args.program)
+    };
+    let script = crate::docs::completions(args.shell, &program).ok_or_else(|| {
+        let names = programs
+            .iter()
+            .map(|n| n.strip_prefix("ollm-").unwrap_or(n));
+        not_found("program", &args.program, names)
+    })?;
+    print(&script)
+}
+
+pub fn man(args: &ManArgs) -> Result<ExitCode> {
+    let pages = crate::docs::man_pages();
+    if args.list {
+        let names: String = pages.iter().map(|(name, _)| format!("{name}\n")).collect();
+        io_util::print_text(&names)?;
+        return Ok(ExitCode::Success);
+    }
+    let wanted = [args.page.clone(), format!("ollm-{}", args.page)];
+    let Some((_, command)) = pages.iter().find(|(name, _)| wanted.contains(name)) else {
+        let names = pages
+            .iter()
+            .map(|(name, _)| name.strip_prefix("ollm-").unwrap_or(name));
+        return Err(not_found("man page", &args.page, names));
+    };
+    print(&crate::docs::man_page(command))
+}
+
+/// `ollm help [NAME [SUBCOMMAND…]]`: the dispatcher's own commands
+/// (`config`, `trust`, …) are shown here; a tool shows its own help.
+pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
+    let mut root = crate::dispatch::Cli::command();
+    root.build();
+    let Some((first, rest)) = names.split_first() else {
+        let mut text =
+            crate::cli::with_verbatim_examples(&root.render_long_help().to_string(), &root);
+        text.push_str("\nTools found:\n");
+        for tool in tools_found {
+            text.push_str(&format!("  {tool}\n"));
+        }
+        io_util::print_text(&text)?;
+        return Ok(ExitCode::Success);
+    };
+    if let Some(own) = root.find_subcommand(first) {
+        let mut own = own.clone();
+        for name in rest {
+            let Some(sub) = own.find_subcommand(name) else {
+                let names = own
+                    .get_subcommands()
+                    .map(|s| s.get_name().to_string())
+                    .collect::<Vec<_>>();
+                return Err(not_found(
+                    "subcommand",
+                    name,
+                    names.iter().map(String::as_str),
+                ));
+            };
+            own = sub.clone();
+        }
+        let text = own.render_long_help().to_string();
+        io_util::print_text(&crate::cli::with_verbatim_examples(&text, &root))?;
+        return Ok(ExitCode::Success);
+    }
+    let mut args: Vec<OsString> = rest.iter().map(OsString::from).collect();
+    args.push("--help".into());
+    crate::dispatch::exec_tool(first, &args)
+}
+
+fn print(bytes: &[u8]) -> Result<ExitCode> {
+    io_util::print_text(&String::from_utf8_lossy(bytes))?;
+    Ok(ExitCode::Success)
+}
+
+fn not_found<'a>(what: &str, name: &str, known: impl IntoIterator<Item = &'a str>) -> Error {
+    match crate::suggest::closest(name, known) {
+        Some(close) => Error::NotFound(format!("no {what} '{name}'; did you mean '{close}'?")),
+        None => Error::NotFound(format!("no {what} '{name}'")),
+    }
+}
