@@ -387,6 +387,7 @@ pub fn main() -> Result<ExitCode> {
                 model,
                 provider,
                 title,
+                workspace: None,
             })?;
             io_util::print_json(&created)?;
         }
