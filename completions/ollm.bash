@@ -133,8 +133,11 @@ _ollm() {
             ollm__subcmd__session,record)
                 cmd="ollm__subcmd__session__subcmd__record"
                 ;;
-            ollm__subcmd__session,resume)
-                cmd="ollm__subcmd__session__subcmd__get"
+            ollm__subcmd__session,remove)
+                cmd="ollm__subcmd__session__subcmd__delete"
+                ;;
+            ollm__subcmd__session,rename)
+                cmd="ollm__subcmd__session__subcmd__rename"
                 ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
@@ -160,8 +163,14 @@ _ollm() {
             ollm__subcmd__session__subcmd__snapshot,list)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__list"
                 ;;
+            ollm__subcmd__session__subcmd__snapshot,remove)
+                cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__delete"
+                ;;
             ollm__subcmd__session__subcmd__snapshot,restore)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__restore"
+                ;;
+            ollm__subcmd__session__subcmd__snapshot,rm)
+                cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__delete"
                 ;;
             ollm__subcmd__session__subcmd__snapshot,show)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__show"
@@ -1005,7 +1014,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config"
+            opts="-h -V --config --data-dir --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1027,7 +1036,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --at --title --config --data-dir --help"
+            opts="-h --last --here --at --title --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1057,7 +1066,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1191,7 +1200,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --config --data-dir --help"
+            opts="-h --last --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1213,7 +1222,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --format --output --force --config --data-dir --help"
+            opts="-o -f -h --last --here --format --output --force --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1247,7 +1256,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --messages --format --config --data-dir --help"
+            opts="-h --last --here --messages --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1273,7 +1282,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1289,6 +1298,14 @@ _ollm() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1307,7 +1324,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --help"
+            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1321,6 +1338,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --text-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --tool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1329,7 +1350,15 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --args-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1345,6 +1374,28 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__rename)
+            opts="-h --last --here --clear --config --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1395,7 +1446,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --help create list show restore delete"
+            opts="-h --config --data-dir --help create list show restore delete rm remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1417,7 +1468,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --summary --stdin --max-count --config --data-dir --help"
+            opts="-h --last --here --summary --stdin --max-count --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1473,7 +1524,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -19,6 +19,7 @@ mod dispatch;
 mod env;
 mod env_process;
 mod first_hour;
+mod people;
 mod policy_lists;
 mod readme;
 mod reliability;
