@@ -250,7 +250,7 @@ fn list_filters_by_model_since_and_workspace() {
             .collect()
     };
     let here = ok(session(&t.sb, &t.repo_sub, &["list", "--here"]));
-    assert_eq!(ids(&here), [t.alpha.clone()]);
+    assert_eq!(ids(&here), vec![t.alpha.clone()]);
     assert!(
         json(&here)[0]["workspace"]
             .as_str()
