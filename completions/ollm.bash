@@ -200,7 +200,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -278,7 +278,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__check)
-            opts="-h --tokenizer --tokenizer-url --session --limit --threshold --trigger --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --limit --threshold --trigger --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -320,7 +320,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,7 +416,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__count)
-            opts="-h --tokenizer --tokenizer-url --session --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,7 +950,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__loopcheck)
-            opts="-h -V --config --stream --state --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
+            opts="-h -V --config --stream --state --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -966,6 +966,10 @@ _ollm() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto events session" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-turns)

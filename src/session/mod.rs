@@ -73,6 +73,7 @@ pub mod ingest;
 pub mod journal;
 
 pub mod model;
+pub mod option;
 pub mod search;
 pub mod select;
 pub mod snapshot;
@@ -81,6 +82,7 @@ pub mod store;
 mod tests;
 
 pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
+pub use option::SessionOption;
 pub use select::{Selector, select};
 pub use snapshot::Snapshots;
 pub use store::{Created, Listing, NewSession, Store, StoreOptions};

@@ -391,3 +391,66 @@ fn a_10_mb_tool_result_is_recorded_from_stdin_or_a_file() {
     let again = json(&ok(session(&t.sb, &t.sb.work, &["get", &t.beta])));
     assert_eq!(again["toolCalls"].as_array().unwrap().len(), 3);
 }
+
+#[test]
+fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
+    let t = two();
+    // alpha loops (the same tool call three times); beta does not.
+    for _ in 0..3 {
+        ok(session(
+            &t.sb,
+            &t.sb.work,
+            &[
+                "record", &t.alpha, "--tool", "ls", "--args", "{}", "--result", "same",
+            ],
+        ));
+    }
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["record", &t.beta, "--role", "assistant", "--text", "done"],
+    ));
+    let prefix = &t.alpha[..8];
+    let forms: [(&[&str], bool, &Path); 5] = [
+        (&["--session", prefix], true, &t.sb.work),
+        (&["--session", "alpha"], true, &t.sb.work),
+        (&["--last"], false, &t.sb.work),
+        (&["--here"], true, &t.repo_sub),
+        (&["--session", &t.beta[..6]], false, &t.sb.work),
+    ];
+    for (args, loops, dir) in forms {
+        let out =
+            t.sb.cmd("ollm-loopcheck")
+                .current_dir(dir)
+                .args(args)
+                .output()
+                .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(if loops { 1 } else { 0 }),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        let verdict = json(&out);
+        assert_eq!(verdict["loop"], loops, "{args:?}");
+        // compress reads the same session: alpha has 1 message, beta 2.
+        let out =
+            t.sb.cmd("ollm-compress")
+                .current_dir(dir)
+                .arg("count")
+                .args(args)
+                .output()
+                .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let messages = json(&out)["messages"].as_array().unwrap().len();
+        assert_eq!(messages, if loops { 1 } else { 2 }, "{args:?}");
+    }
+    // A stored session and an input file at once is a usage error.
+    let out =
+        t.sb.cmd("ollm-loopcheck")
+            .args(["--last", "events.ndjson"])
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-loopcheck");
+}
