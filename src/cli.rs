@@ -1,12 +1,25 @@
 //! What every program's `main` shares: one-line diagnostics, the exit-code
-//! table, clap errors as one line, and the `--config` option.
+//! table, clap errors as one line, the `--config` option, and the program
+//! context ([`Ctx`]) every command's `run(ctx, args)` receives.
+//!
+//! ```ignore
+//! pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
+//!     let config = &ctx.config_with(args.overrides())?.config; // loaded once, lazily
+//!     let items: Vec<Item> = service::list(config)?;           // typed, Serialize + Tabular
+//!     ctx.printer.list(&items)?;                               // table at a terminal, JSON piped
+//!     Ok(ExitCode::Success)
+//! }
+//! ```
 
+use std::cell::OnceCell;
 use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions, Loaded};
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
+use crate::output::Printer;
 
 /// Options every program takes.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -15,6 +28,54 @@ pub struct GlobalOpts {
     /// and the environment's settings (flags still win).
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+/// The program context: the global options, the printer, and the
+/// configuration, loaded at most once per process and only by the commands
+/// that ask for it (start-up is measured: `--version` and `context get`
+/// read no configuration file).
+#[derive(Debug)]
+pub struct Ctx {
+    pub global: GlobalOpts,
+    pub printer: Printer,
+    loaded: OnceCell<Loaded>,
+}
+
+impl Ctx {
+    pub fn new(global: GlobalOpts) -> Ctx {
+        Ctx {
+            global,
+            printer: Printer::detect(),
+            loaded: OnceCell::new(),
+        }
+    }
+
+    /// The effective configuration (files, environment, `--config`).
+    pub fn config(&self) -> Result<&Loaded> {
+        self.config_with(Vec::new())
+    }
+
+    /// The effective configuration with this command's flag overrides. The
+    /// first call loads it; a command gives all its flags on that call.
+    pub fn config_with(&self, flags: Vec<FlagOverride>) -> Result<&Loaded> {
+        if let Some(loaded) = self.loaded.get() {
+            debug_assert!(flags.is_empty(), "configuration already loaded");
+            return Ok(loaded);
+        }
+        let loaded = config::load(&LoadOptions {
+            config_file: self.global.config.clone(),
+            flags,
+            ..LoadOptions::default()
+        })?;
+        Ok(self.loaded.get_or_init(|| loaded))
+    }
+}
+
+/// The `config` subcommand every program has: the effective configuration
+/// as JSON, or with `--show-origin` every key and where it came from.
+pub fn show_config(ctx: &Ctx, args: &ConfigArgs) -> Result<ExitCode> {
+    config::print_config_with(ctx.config()?, args, &ctx.printer)?;
+    Ok(ExitCode::Success)
 }
 
 /// The C `main` of a program whose binary is `#![no_main]`. The programs

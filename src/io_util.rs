@@ -233,7 +233,7 @@ pub fn for_each_line(
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     if stdout_is_terminal() {
         let json = serde_json::to_string_pretty(value).map_err(stdout_json_error)?;
-        return print_raw(&[output::escape_json(&json).as_bytes(), b"\n"]);
+        return write_stdout(&[output::escape_json(&json).as_bytes(), b"\n"]);
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
@@ -246,7 +246,7 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     if stdout_is_terminal() {
         let json = serde_json::to_string(value).map_err(stdout_json_error)?;
-        return print_raw(&[output::escape_json(&json).as_bytes(), b"\n"]);
+        return write_stdout(&[output::escape_json(&json).as_bytes(), b"\n"]);
     }
     let mut out = io::stdout().lock();
     serde_json::to_writer(&mut out, value).map_err(stdout_json_error)?;
@@ -258,12 +258,13 @@ pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 /// made visible at a terminal ([`output::escape_text`]).
 pub fn print_text(text: &str) -> Result<()> {
     if stdout_is_terminal() {
-        return print_raw(&[output::escape_text(text).as_bytes()]);
+        return write_stdout(&[output::escape_text(text).as_bytes()]);
     }
-    print_raw(&[text.as_bytes()])
+    write_stdout(&[text.as_bytes()])
 }
 
-fn print_raw(parts: &[&[u8]]) -> Result<()> {
+/// Writes `parts` to stdout as they are and flushes (a closed pipe ends the program quietly).
+pub fn write_stdout(parts: &[&[u8]]) -> Result<()> {
     let mut out = io::stdout().lock();
     for part in parts {
         out.write_all(part).map_err(stdout_error)?;

@@ -14,7 +14,8 @@ pub use schema::*;
 use serde_json::Value;
 
 use crate::error::Result;
-use crate::{io_util, paths};
+use crate::output::{Printer, Tabular};
+use crate::paths;
 
 /// `config` subcommand options, shared by every program.
 #[derive(Debug, Clone, clap::Args)]
@@ -26,7 +27,8 @@ pub struct ConfigArgs {
 }
 
 /// The `config` subcommand of every program: loads the configuration (with
-/// `--config FILE` when given) and prints it.
+/// `--config FILE` when given) and prints it. Commands with a program
+/// context use `cli::show_config`, which loads it once.
 pub fn show(config_file: Option<std::path::PathBuf>, args: &ConfigArgs) -> Result<()> {
     let loaded = load(&LoadOptions {
         config_file,
@@ -35,12 +37,17 @@ pub fn show(config_file: Option<std::path::PathBuf>, args: &ConfigArgs) -> Resul
     print_config(&loaded, args)
 }
 
-/// Prints the effective configuration: JSON, or with `--show-origin` one row
-/// per key (JSON when piped, aligned text on a terminal).
+/// Prints the effective configuration: pretty JSON, or with `--show-origin`
+/// one row per key (a JSON array when piped, a table at a terminal).
 pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
+    print_config_with(loaded, args, &Printer::detect())
+}
+
+/// [`print_config`] through a program's printer.
+pub fn print_config_with(loaded: &Loaded, args: &ConfigArgs, printer: &Printer) -> Result<()> {
     let effective = in_force(&loaded.config);
     if !args.show_origin {
-        return io_util::print_json(&effective);
+        return printer.object(&effective);
     }
     let mut rows = loaded.rows();
     for row in &mut rows {
@@ -49,22 +56,26 @@ pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
             row.value = value.clone();
         }
     }
-    if !io_util::stdout_is_terminal() {
-        return io_util::print_json(&rows);
+    printer.list(&rows)
+}
+
+impl Tabular for OriginRow {
+    fn headers() -> &'static [&'static str] {
+        &["ORIGIN", "KEY", "VALUE", "NOTE"]
     }
-    let width = rows.iter().map(|r| r.origin.len()).max().unwrap_or(0);
-    let mut text = String::new();
-    for row in rows {
-        text.push_str(&format!(
-            "{:<width$}  {} = {}",
-            row.origin, row.key, row.value
-        ));
-        if let Some(why) = &row.ignored {
-            text.push_str(&format!("  (ignored: {why})"));
-        }
-        text.push('\n');
+
+    fn cells(&self) -> Vec<String> {
+        let value = match &self.value {
+            Value::String(text) => text.clone(),
+            other => Printer::json_cell(other),
+        };
+        let note = self
+            .ignored
+            .as_ref()
+            .map(|why| format!("ignored: {why}"))
+            .unwrap_or_default();
+        vec![self.origin.clone(), self.key.clone(), value, note]
     }
-    io_util::print_text(&text)
 }
 
 /// The configuration as the programs apply it: `~` and `$OLLM_HOME` in

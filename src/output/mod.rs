@@ -1,0 +1,29 @@
+//! How every program speaks: one place renders results, so a terminal gets
+//! the same shapes from every command and never a live control character.
+//!
+//! - [`escape`] (re-exported here): control characters made visible
+//!   (`escape_text`, `escape_line`, `escape_json`, `escape_bytes`).
+//! - [`Table`]: a header row, columns fitted to the terminal's width (the
+//!   widest cells cut with `…`), display width of wide characters counted,
+//!   every cell escaped; the header bold only where colour is allowed.
+//! - [`Printer`]: made once per process ([`Printer::detect`]); commands hand
+//!   it typed `Serialize` results and it picks the form:
+//!   - [`Printer::list`] — a listing (items implement [`Tabular`]): a table at
+//!     a terminal, a pretty JSON array when piped;
+//!   - [`Printer::object`] — a result object: pretty JSON (escaped at a terminal);
+//!   - [`Printer::changed`] — a mutation: what it changed, as one compact JSON
+//!     object line, at a terminal and piped alike;
+//!   - [`Printer::record`] — one NDJSON record of a stream, flushed;
+//!   - [`Printer::text`] — text (Markdown, content), escaped at a terminal;
+//!   - [`Printer::list_as`] with a [`Format`] for commands that take `--format`.
+//!
+//! Piped output is JSON whatever the terminal would show, so scripts keep
+//! working; human forms appear only at a terminal or when asked for.
+
+pub mod escape;
+mod printer;
+mod table;
+
+pub use escape::{escape_bytes, escape_json, escape_line, escape_text, is_hostile};
+pub use printer::{Format, Printer, Tabular};
+pub use table::{Align, Table};
