@@ -635,6 +635,41 @@ impl Store {
         }
     }
 
+    /// The text of the session's first user message, for a listing's
+    /// preview of an untitled session. Reads a journal only up to that
+    /// message (line by line), a plain file whole; `None` when there is none.
+    pub fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        fn first(mut messages: impl Iterator<Item = Message>) -> Option<String> {
+            messages
+                .find(|m| m.role() == "user")
+                .map(|m| m.text_content())
+        }
+        match self.kind(id)? {
+            Kind::Plain => Ok(first(self.read_plain(id, None)?.messages.into_iter())),
+            Kind::Journal => {
+                use std::io::BufRead;
+                let path = self.session_dir(id).join(JOURNAL);
+                let Some(file) = sfs::open_regular(&path)? else {
+                    return Err(not_found(id));
+                };
+                let mut lines = std::io::BufReader::new(file).split(b'\n');
+                let messages = std::iter::from_fn(|| {
+                    lines.find_map(|line| {
+                        let line = line.ok()?;
+                        match journal::parse_line(&line, false) {
+                            Ok(Record::Entry {
+                                entry: Entry::Message(m),
+                                ..
+                            }) => Some(m),
+                            _ => None,
+                        }
+                    })
+                });
+                Ok(first(messages))
+            }
+        }
+    }
+
     /// The complete session in the spec's format.
     pub fn get(&self, id: &str) -> Result<Session> {
         Ok(self.load(id)?.session)

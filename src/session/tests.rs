@@ -447,3 +447,21 @@ fn the_workspace_is_kept_in_the_head_and_inherited_by_branches() {
         Some("/src/project")
     );
 }
+
+#[test]
+fn the_first_user_message_previews_an_untitled_session() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    assert_eq!(f.store.first_user_text(&id).unwrap(), None);
+    f.store
+        .record(&id, &msg("system", "be brief"), None)
+        .unwrap();
+    f.store
+        .record(&id, &msg("user", "fix the parser"), None)
+        .unwrap();
+    f.store.record(&id, &msg("user", "later"), None).unwrap();
+    assert_eq!(
+        f.store.first_user_text(&id).unwrap().as_deref(),
+        Some("fix the parser")
+    );
+}
