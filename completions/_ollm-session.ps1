@@ -27,18 +27,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)')
-            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
             [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
-            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
-            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
-            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
-            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
@@ -49,9 +50,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;create' {
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'model')
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A name for the session (additive field `title`)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model the session talks to (the spec''s `model`)')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The model''s provider, e.g. ollama or openai (the spec''s `provider`)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A name for the session (additive field `title`); commands then take it in place of the id')
             [CompletionResult]::new('--max-sessions', '--max-sessions', [CompletionResultType]::ParameterName, 'Sessions to keep (services.session.maxSessions; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
@@ -62,14 +63,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;record' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Shorthand: a plain text message with this role')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Shorthand: the message''s text (`-` reads it from stdin)')
+            [CompletionResult]::new('--text-file', '--text-file', [CompletionResultType]::ParameterName, 'Shorthand: the message''s text, read from FILE')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Shorthand: a tool call with this tool name')
-            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The tool call''s arguments (a JSON object)')
-            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The tool''s result for the model (llmContent)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The tool call''s arguments, a JSON object (`-` reads it from stdin; default {})')
+            [CompletionResult]::new('--args-file', '--args-file', [CompletionResultType]::ParameterName, 'The tool call''s arguments, read from FILE')
+            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The tool''s result for the model (llmContent; `-` reads it from stdin)')
+            [CompletionResult]::new('--result-file', '--result-file', [CompletionResultType]::ParameterName, 'The tool''s result for the model, read from FILE')
             [CompletionResult]::new('--display', '--display', [CompletionResultType]::ParameterName, 'The tool''s result for display (returnDisplay)')
             [CompletionResult]::new('--call-id', '--call-id', [CompletionResultType]::ParameterName, 'The tool call''s id (default: a new one)')
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -79,9 +85,10 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;view' {
@@ -89,55 +96,52 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            break
-        }
-        'ollm-session;resume' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or markdown (default on a terminal)')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
-            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;list' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--corrupt', '--corrupt', [CompletionResultType]::ParameterName, 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;ls' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--corrupt', '--corrupt', [CompletionResultType]::ParameterName, 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;search' {
-            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls)')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls, `title` only titles)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N hits, the newest')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
             [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'i')
-            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'ignore-case')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match regardless of case')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;export' {
@@ -146,8 +150,20 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace an existing output file')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing output file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm-session;rename' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the title instead')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -155,6 +171,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;delete' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -162,12 +180,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;rm' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;remove' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;cleanup' {
-            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'keep')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'How many sessions to keep, the most recently active')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted')
@@ -181,26 +210,30 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Required: delete all sessions')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'dry-run')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;branch' {
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A title for the branch (default: the parent''s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;branches' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;snapshot' {
@@ -212,7 +245,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -225,48 +260,58 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ollm-session;snapshot;create' {
-            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'What the snapshot holds, in a few words')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;snapshots;create' {
-            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'What the snapshot holds, in a few words')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;snapshot;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;snapshots;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-session;snapshot;show' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -274,7 +319,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshots;show' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -282,7 +327,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshot;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
@@ -291,7 +336,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshots;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
@@ -300,7 +345,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshot;delete' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;rm' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshot;remove' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -308,7 +369,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshots;delete' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;rm' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm-session;snapshots;remove' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -320,7 +397,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -347,7 +424,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -378,14 +455,15 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;help' {
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)')
-            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
-            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
@@ -412,6 +490,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;help;export' {
             break
         }
+        'ollm-session;help;rename' {
+            break
+        }
         'ollm-session;help;delete' {
             break
         }
@@ -432,7 +513,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             break
         }
         'ollm-session;help;snapshot;create' {

@@ -131,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call''s events, save the state. The verdict is the first loop this call''s events report')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'The input format: NDJSON events, a session document, or auto (decided by the input itself)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Deprecated spelling of --input-format (`--format` names the output format in every other program)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title')
             [CompletionResult]::new('--max-turns', '--max-turns', [CompletionResultType]::ParameterName, 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)')
             [CompletionResult]::new('--repeat-threshold', '--repeat-threshold', [CompletionResultType]::ParameterName, 'Repeats that make a loop (services.loopDetection.repeatThreshold)')
             [CompletionResult]::new('--similarity-threshold', '--similarity-threshold', [CompletionResultType]::ParameterName, 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)')
@@ -138,6 +139,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--content-repeat-threshold', '--content-repeat-threshold', [CompletionResultType]::ParameterName, 'Close occurrences of one window that make a repeated-content loop; below 2 turns it off (services.loopDetection.contentRepeatThreshold)')
             [CompletionResult]::new('--stream', '--stream', [CompletionResultType]::ParameterName, 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found')
             [CompletionResult]::new('--warn-only', '--warn-only', [CompletionResultType]::ParameterName, 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -250,7 +253,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title')
             [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
@@ -264,6 +267,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL (default http://127.0.0.1:11434, Ollama''s)')
             [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Compress even when the history is below the trigger (or compression is disabled)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -279,7 +284,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;compress;compress' {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title')
             [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
@@ -294,6 +299,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Compress even when the history is below the trigger (or compression is disabled)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -303,8 +310,10 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;compress;count' {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -312,12 +321,14 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;compress;check' {
             [CompletionResult]::new('--tokenizer', '--tokenizer', [CompletionResultType]::ParameterName, 'How to count tokens: cl100k, o200k (built in), a path to the model''s own tokenizer.json, server (the model server''s /tokenize), estimate (characters / 4)')
             [CompletionResult]::new('--tokenizer-url', '--tokenizer-url', [CompletionResultType]::ParameterName, 'The server for `--tokenizer server` (default: the summarizer URL)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title')
             [CompletionResult]::new('--token-limit', '--token-limit', [CompletionResultType]::ParameterName, 'The context size in tokens (default: services.compression.tokenLimit)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Fraction of the limit above which compression is needed (default 0.8)')
             [CompletionResult]::new('--trigger', '--trigger', [CompletionResultType]::ParameterName, 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -336,18 +347,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)')
-            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
             [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
-            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
-            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
-            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation')
-            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written)')
+            [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
@@ -357,9 +369,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;create' {
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'model')
-            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'provider')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A name for the session (additive field `title`)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model the session talks to (the spec''s `model`)')
+            [CompletionResult]::new('--provider', '--provider', [CompletionResultType]::ParameterName, 'The model''s provider, e.g. ollama or openai (the spec''s `provider`)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A name for the session (additive field `title`); commands then take it in place of the id')
             [CompletionResult]::new('--max-sessions', '--max-sessions', [CompletionResultType]::ParameterName, 'Sessions to keep (services.session.maxSessions; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
@@ -370,14 +382,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;session;record' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Shorthand: a plain text message with this role')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Shorthand: the message''s text (`-` reads it from stdin)')
+            [CompletionResult]::new('--text-file', '--text-file', [CompletionResultType]::ParameterName, 'Shorthand: the message''s text, read from FILE')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Shorthand: a tool call with this tool name')
-            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The tool call''s arguments (a JSON object)')
-            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The tool''s result for the model (llmContent)')
+            [CompletionResult]::new('--args', '--args', [CompletionResultType]::ParameterName, 'The tool call''s arguments, a JSON object (`-` reads it from stdin; default {})')
+            [CompletionResult]::new('--args-file', '--args-file', [CompletionResultType]::ParameterName, 'The tool call''s arguments, read from FILE')
+            [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'The tool''s result for the model (llmContent; `-` reads it from stdin)')
+            [CompletionResult]::new('--result-file', '--result-file', [CompletionResultType]::ParameterName, 'The tool''s result for the model, read from FILE')
             [CompletionResult]::new('--display', '--display', [CompletionResultType]::ParameterName, 'The tool''s result for display (returnDisplay)')
             [CompletionResult]::new('--call-id', '--call-id', [CompletionResultType]::ParameterName, 'The tool call''s id (default: a new one)')
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -387,9 +404,10 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;view' {
@@ -397,55 +415,52 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            break
-        }
-        'ollm;session;resume' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or markdown (default on a terminal)')
-            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
-            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
-            [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;list' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--corrupt', '--corrupt', [CompletionResultType]::ParameterName, 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;ls' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'offset')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--corrupt', '--corrupt', [CompletionResultType]::ParameterName, 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;search' {
-            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls)')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls, `title` only titles)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N hits, the newest')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
             [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'i')
-            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'ignore-case')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match regardless of case')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;export' {
@@ -454,8 +469,20 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Replace an existing output file')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing output file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm;session;rename' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Remove the title instead')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -463,6 +490,8 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;session;delete' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -470,12 +499,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;session;rm' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;session;remove' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;cleanup' {
-            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'keep')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'How many sessions to keep, the most recently active')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted')
@@ -489,26 +529,30 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Required: delete all sessions')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask; required when stdin or stderr is not a terminal')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'dry-run')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be deleted')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;branch' {
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'title')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A title for the branch (default: the parent''s)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;branches' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;snapshot' {
@@ -520,7 +564,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             break
         }
         'ollm;session;snapshots' {
@@ -532,47 +578,57 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'A session''s snapshots, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print a whole snapshot')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}')
             break
         }
         'ollm;session;snapshot;create' {
-            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'What the snapshot holds, in a few words')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;snapshots;create' {
-            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'summary')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'What the snapshot holds, in a few words')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Snapshots kept per session (snapshots.maxCount; 0: no limit)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the context to snapshot (a JSON array of messages) from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;snapshot;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;snapshots;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm;session;snapshot;show' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -580,7 +636,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;snapshots;show' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -588,7 +644,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;snapshot;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
@@ -597,7 +653,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;snapshots;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--as-session', '--as-session', [CompletionResultType]::ParameterName, 'Create a new session holding the context; prints its id')
@@ -606,7 +662,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;snapshot;delete' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;session;snapshot;rm' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;session;snapshot;remove' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -614,7 +686,23 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;session;snapshots;delete' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;session;snapshots;rm' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;session;snapshots;remove' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

@@ -53,7 +53,7 @@ _ollm__compress() {
 
     case "${cmd}" in
         ollm__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config help"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -135,7 +135,7 @@ _ollm__compress() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__check)
-            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,7 +181,7 @@ _ollm__compress() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,7 +281,7 @@ _ollm__compress() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__count)
-            opts="-h --tokenizer --tokenizer-url --session --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_compress_global_optspecs
-    string join \n config= tokenizer= tokenizer-url= session= token-limit= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= h/help V/version
+    string join \n config= tokenizer= tokenizer-url= session= last here token-limit= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= h/help V/version
 end
 
 function __fish_ollm_compress_needs_command
@@ -27,7 +27,7 @@ end
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
@@ -45,6 +45,8 @@ ollama\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -56,7 +58,7 @@ complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "config" -d
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
@@ -75,23 +77,29 @@ complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -s h -l help -d 'Print help'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -s h -l help -d 'Print help'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand check" -s h -l help -d 'Print help'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'

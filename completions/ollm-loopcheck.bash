@@ -35,7 +35,7 @@ _ollm__loopcheck() {
 
     case "${cmd}" in
         ollm__loopcheck)
-            opts="-h -V --config --stream --state --input-format --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -55,6 +55,10 @@ _ollm__loopcheck() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto events session" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-turns)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_loopcheck_global_optspecs
-    string join \n config= stream state= input-format= format= warn-only max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= h/help V/version
+    string join \n config= stream state= input-format= format= warn-only session= last here max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= h/help V/version
 end
 
 function __fish_ollm_loopcheck_needs_command
@@ -32,6 +32,7 @@ session\t'One session document (Requirement 2 format)'"
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
 events\t'NDJSON events, one object a line'
 session\t'One session document (Requirement 2 format)'"
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
@@ -39,6 +40,8 @@ complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-c
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-repeat-threshold -d 'Close occurrences of one window that make a repeated-content loop; below 2 turns it off (services.loopDetection.contentRepeatThreshold)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l stream -d 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l warn-only -d 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -s V -l version -d 'Print version'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'

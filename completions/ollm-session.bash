@@ -55,8 +55,11 @@ _ollm__session() {
             ollm__session,record)
                 cmd="ollm__session__subcmd__record"
                 ;;
-            ollm__session,resume)
-                cmd="ollm__session__subcmd__get"
+            ollm__session,remove)
+                cmd="ollm__session__subcmd__delete"
+                ;;
+            ollm__session,rename)
+                cmd="ollm__session__subcmd__rename"
                 ;;
             ollm__session,rm)
                 cmd="ollm__session__subcmd__delete"
@@ -109,6 +112,9 @@ _ollm__session() {
             ollm__session__subcmd__help,record)
                 cmd="ollm__session__subcmd__help__subcmd__record"
                 ;;
+            ollm__session__subcmd__help,rename)
+                cmd="ollm__session__subcmd__help__subcmd__rename"
+                ;;
             ollm__session__subcmd__help,search)
                 cmd="ollm__session__subcmd__help__subcmd__search"
                 ;;
@@ -142,8 +148,14 @@ _ollm__session() {
             ollm__session__subcmd__snapshot,list)
                 cmd="ollm__session__subcmd__snapshot__subcmd__list"
                 ;;
+            ollm__session__subcmd__snapshot,remove)
+                cmd="ollm__session__subcmd__snapshot__subcmd__delete"
+                ;;
             ollm__session__subcmd__snapshot,restore)
                 cmd="ollm__session__subcmd__snapshot__subcmd__restore"
+                ;;
+            ollm__session__subcmd__snapshot,rm)
+                cmd="ollm__session__subcmd__snapshot__subcmd__delete"
                 ;;
             ollm__session__subcmd__snapshot,show)
                 cmd="ollm__session__subcmd__snapshot__subcmd__show"
@@ -173,7 +185,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config help"
+            opts="-h -V --config --data-dir --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -195,7 +207,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --at --title --config --data-dir --help"
+            opts="-h --last --here --at --title --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -225,7 +237,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,7 +371,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --config --data-dir --help"
+            opts="-h --last --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -381,7 +393,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --format --output --force --config --data-dir --help"
+            opts="-o -f -h --last --here --format --output --force --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -415,7 +427,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --messages --format --config --data-dir --help"
+            opts="-h --last --here --messages --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,7 +453,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get list search export delete cleanup clear branch branches snapshot config help"
+            opts="create record get list search export rename delete cleanup clear branch branches snapshot config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -622,6 +634,20 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__help__subcmd__rename)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -721,7 +747,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +763,14 @@ _ollm__session() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -755,7 +789,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --help"
+            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -769,6 +803,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --text-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --tool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -777,7 +815,15 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --args-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -793,6 +839,28 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__rename)
+            opts="-h --last --here --clear --config --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -843,7 +911,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --help create list show restore delete help"
+            opts="-h --config --data-dir --help create list show restore delete rm remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -865,7 +933,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --summary --stdin --max-count --config --data-dir --help"
+            opts="-h --last --here --summary --stdin --max-count --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,7 +1087,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -24,18 +24,19 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand create 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+            cand create 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT'
             cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
             cand view 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
-            cand resume 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
-            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-            cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-            cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+            cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+            cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
-            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-            cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+            cand rename 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand remove 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
@@ -45,9 +46,9 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-session;create'= {
-            cand --model 'model'
-            cand --provider 'provider'
-            cand --title 'A name for the session (additive field `title`)'
+            cand --model 'The model the session talks to (the spec''s `model`)'
+            cand --provider 'The model''s provider, e.g. ollama or openai (the spec''s `provider`)'
+            cand --title 'A name for the session (additive field `title`); commands then take it in place of the id'
             cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
@@ -57,14 +58,19 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;record'= {
             cand --role 'Shorthand: a plain text message with this role'
             cand --text 'Shorthand: the message''s text (`-` reads it from stdin)'
+            cand --text-file 'Shorthand: the message''s text, read from FILE'
             cand --tool 'Shorthand: a tool call with this tool name'
-            cand --args 'The tool call''s arguments (a JSON object)'
-            cand --result 'The tool''s result for the model (llmContent)'
+            cand --args 'The tool call''s arguments, a JSON object (`-` reads it from stdin; default {})'
+            cand --args-file 'The tool call''s arguments, read from FILE'
+            cand --result 'The tool''s result for the model (llmContent; `-` reads it from stdin)'
+            cand --result-file 'The tool''s result for the model, read from FILE'
             cand --display 'The tool''s result for display (returnDisplay)'
             cand --call-id 'The tool call''s id (default: a new one)'
             cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -73,60 +79,59 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;view'= {
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-        }
-        &'ollm-session;resume'= {
-            cand --format 'json (default when piped) or markdown (default on a terminal)'
-            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
-            cand --data-dir 'The session data directory (services.session.dataDir)'
-            cand --last 'The most recently active session'
-            cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;list'= {
-            cand --limit 'limit'
-            cand --offset 'offset'
-            cand --format 'format'
+            cand --limit 'Show at most N sessions'
+            cand --offset 'Skip the N newest sessions first (with --limit: pages)'
+            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --model 'Only sessions with this model'
+            cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;ls'= {
-            cand --limit 'limit'
-            cand --offset 'offset'
-            cand --format 'format'
+            cand --limit 'Show at most N sessions'
+            cand --offset 'Skip the N newest sessions first (with --limit: pages)'
+            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --model 'Only sessions with this model'
+            cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;search'= {
-            cand --role 'Only messages of this role (`tool` also matches tool calls)'
-            cand --limit 'limit'
-            cand --format 'format'
+            cand --role 'Only messages of this role (`tool` also matches tool calls, `title` only titles)'
+            cand --limit 'Show at most N hits, the newest'
+            cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -e 'PATTERN is a regular expression (Rust regex syntax)'
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
-            cand -i 'i'
-            cand --ignore-case 'ignore-case'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -i 'Match regardless of case'
+            cand --ignore-case 'Match regardless of case'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;export'= {
             cand --format 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)'
@@ -134,25 +139,48 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -f 'Replace an existing output file'
             cand --force 'Replace an existing output file'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm-session;rename'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --clear 'Remove the title instead'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;delete'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;rm'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;remove'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;cleanup'= {
-            cand --keep 'keep'
+            cand --keep 'How many sessions to keep, the most recently active'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --dry-run 'Show what would be deleted'
@@ -165,24 +193,28 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --all 'Required: delete all sessions'
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
-            cand --dry-run 'dry-run'
+            cand --dry-run 'Show what would be deleted'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;branch'= {
             cand --at 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)'
-            cand --title 'title'
+            cand --title 'A title for the branch (default: the parent''s)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;branches'= {
-            cand --format 'format'
+            cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;snapshot'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -193,7 +225,9 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'A session''s snapshots, newest first'
             cand show 'Print a whole snapshot'
             cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
-            cand delete 'Delete a snapshot'
+            cand delete 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+            cand rm 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+            cand remove 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-session;snapshots'= {
@@ -205,57 +239,67 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'A session''s snapshots, newest first'
             cand show 'Print a whole snapshot'
             cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
-            cand delete 'Delete a snapshot'
+            cand delete 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+            cand rm 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+            cand remove 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-session;snapshot;create'= {
-            cand --summary 'summary'
+            cand --summary 'What the snapshot holds, in a few words'
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshots;create'= {
-            cand --summary 'summary'
+            cand --summary 'What the snapshot holds, in a few words'
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshot;list'= {
-            cand --format 'format'
+            cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;snapshots;list'= {
-            cand --format 'format'
+            cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --last 'The most recently active session'
+            cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;snapshot;show'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshots;show'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshot;restore'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --as-session 'Create a new session holding the context; prints its id'
@@ -263,7 +307,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-session;snapshots;restore'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --as-session 'Create a new session holding the context; prints its id'
@@ -271,14 +315,42 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-session;snapshot;delete'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;rm'= {
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshot;remove'= {
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshots;delete'= {
-            cand --session 'session'
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;rm'= {
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm-session;snapshots;remove'= {
+            cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -h 'Print help'
@@ -289,7 +361,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'A session''s snapshots, newest first'
             cand show 'Print a whole snapshot'
             cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
-            cand delete 'Delete a snapshot'
+            cand delete 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-session;snapshot;help;create'= {
@@ -309,7 +381,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'A session''s snapshots, newest first'
             cand show 'Print a whole snapshot'
             cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
-            cand delete 'Delete a snapshot'
+            cand delete 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-session;snapshots;help;create'= {
@@ -332,14 +404,15 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-session;help'= {
-            cand create 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+            cand create 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+            cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT'
             cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
-            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-            cand search 'Search every session''s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+            cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+            cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
-            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+            cand rename 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
@@ -359,6 +432,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         }
         &'ollm-session;help;export'= {
         }
+        &'ollm-session;help;rename'= {
+        }
         &'ollm-session;help;delete'= {
         }
         &'ollm-session;help;cleanup'= {
@@ -374,7 +449,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand list 'A session''s snapshots, newest first'
             cand show 'Print a whole snapshot'
             cand restore 'Print the snapshot''s context as a message list in its original order, or re-create it as a new session'
-            cand delete 'Delete a snapshot'
+            cand delete 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
         }
         &'ollm-session;help;snapshot;create'= {
         }

@@ -28,18 +28,19 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -l config -d 'Re
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s V -l version -d 'Print version'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "view" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "resume" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "remove" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branches" -d 'List the sessions branched from a session'
@@ -47,9 +48,9 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshot"
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l model -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l provider -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l title -d 'A name for the session (additive field `title`)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l model -d 'The model the session talks to (the spec\'s `model`)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l provider -d 'The model\'s provider, e.g. ollama or openai (the spec\'s `provider`)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l title -d 'A name for the session (additive field `title`); commands then take it in place of the id' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l max-sessions -d 'Sessions to keep (services.session.maxSessions; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -59,75 +60,98 @@ assistant\t''
 system\t''
 tool\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l text -d 'Shorthand: the message\'s text (`-` reads it from stdin)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l text-file -d 'Shorthand: the message\'s text, read from FILE' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l tool -d 'Shorthand: a tool call with this tool name' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l args -d 'The tool call\'s arguments (a JSON object)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l result -d 'The tool\'s result for the model (llmContent)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l args -d 'The tool call\'s arguments, a JSON object (`-` reads it from stdin; default {})' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l args-file -d 'The tool call\'s arguments, read from FILE' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l result -d 'The tool\'s result for the model (llmContent; `-` reads it from stdin)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l result-file -d 'The tool\'s result for the model, read from FILE' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l display -d 'The tool\'s result for display (returnDisplay)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l call-id -d 'The tool call\'s id (default: a new one)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l tokens -d 'The record\'s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l last -d 'The most recently active session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -d 'Show at most N sessions' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l model -d 'Only sessions with this model' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -d 'Show at most N sessions' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l model -d 'Only sessions with this model' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls, `title` only titles)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -d 'Show at most N hits, the newest' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case -d 'Match regardless of case'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s f -l force -d 'Replace an existing output file'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l clear -d 'Remove the title instead'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l keep -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l keep -d 'How many sessions to keep, the most recently active' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l dry-run -d 'Show what would be deleted'
@@ -136,116 +160,149 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l conf
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l all -d 'Required: delete all sessions'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run -d 'Show what would be deleted'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -d 'A title for the branch (default: the parent\'s)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "list" -d 'A session\'s snapshots, newest first'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "show" -d 'Print a whole snapshot'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "delete" -d 'Delete a snapshot'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l summary -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "rm" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "remove" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l summary -d 'What the snapshot holds, in a few words' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print a whole snapshot'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "list" -d 'A session\'s snapshots, newest first'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "show" -d 'Print a whole snapshot'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "delete" -d 'Delete a snapshot'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l summary -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "show" -d 'Print a whole snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "rm" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "remove" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l summary -d 'What the snapshot holds, in a few words' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l session -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print a whole snapshot'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "branches" -d 'List the sessions branched from a session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export delete cleanup clear branch branches snapshot config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'

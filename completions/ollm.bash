@@ -142,8 +142,11 @@ _ollm() {
             ollm__subcmd__session,record)
                 cmd="ollm__subcmd__session__subcmd__record"
                 ;;
-            ollm__subcmd__session,resume)
-                cmd="ollm__subcmd__session__subcmd__get"
+            ollm__subcmd__session,remove)
+                cmd="ollm__subcmd__session__subcmd__delete"
+                ;;
+            ollm__subcmd__session,rename)
+                cmd="ollm__subcmd__session__subcmd__rename"
                 ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
@@ -169,8 +172,14 @@ _ollm() {
             ollm__subcmd__session__subcmd__snapshot,list)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__list"
                 ;;
+            ollm__subcmd__session__subcmd__snapshot,remove)
+                cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__delete"
+                ;;
             ollm__subcmd__session__subcmd__snapshot,restore)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__restore"
+                ;;
+            ollm__subcmd__session__subcmd__snapshot,rm)
+                cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__delete"
                 ;;
             ollm__subcmd__session__subcmd__snapshot,show)
                 cmd="ollm__subcmd__session__subcmd__snapshot__subcmd__show"
@@ -218,7 +227,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -300,7 +309,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__check)
-            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,7 +355,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -446,7 +455,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__count)
-            opts="-h --tokenizer --tokenizer-url --session --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -988,7 +997,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__loopcheck)
-            opts="-h -V --config --stream --state --input-format --format --warn-only --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1008,6 +1017,10 @@ _ollm() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto events session" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-turns)
@@ -1074,7 +1087,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config"
+            opts="-h -V --config --data-dir --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1096,7 +1109,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --at --title --config --data-dir --help"
+            opts="-h --last --here --at --title --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,7 +1139,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1260,7 +1273,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --config --data-dir --help"
+            opts="-h --last --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1282,7 +1295,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --format --output --force --config --data-dir --help"
+            opts="-o -f -h --last --here --format --output --force --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1316,7 +1329,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --messages --format --config --data-dir --help"
+            opts="-h --last --here --messages --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1342,7 +1355,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1358,6 +1371,14 @@ _ollm() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1376,7 +1397,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --help"
+            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1390,6 +1411,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --text-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --tool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1398,7 +1423,15 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --args-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1414,6 +1447,28 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__rename)
+            opts="-h --last --here --clear --config --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1464,7 +1519,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --help create list show restore delete"
+            opts="-h --config --data-dir --help create list show restore delete rm remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1486,7 +1541,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --summary --stdin --max-count --config --data-dir --help"
+            opts="-h --last --here --summary --stdin --max-count --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1542,7 +1597,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --last --here --format --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -92,6 +92,7 @@ session\t'One session document (Requirement 2 format)'"
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
 events\t'NDJSON events, one object a line'
 session\t'One session document (Requirement 2 format)'"
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
@@ -99,6 +100,8 @@ complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l content-repeat-threshold -d 'Close occurrences of one window that make a repeated-content loop; below 2 turns it off (services.loopDetection.contentRepeatThreshold)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l stream -d 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l warn-only -d 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_using_subcommand loopcheck; and not __fish_seen_subcommand_from config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
@@ -177,7 +180,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand context; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
@@ -195,6 +198,8 @@ ollama\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -205,7 +210,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
@@ -224,52 +229,59 @@ complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subc
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from count" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read the history of this stored session (ollm-session) instead of INPUT. The session file is never rewritten; `compress` increases its compressionCount and snapshots it first at snapshots.autoThreshold' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l token-limit -d 'The context size in tokens (default: services.compression.tokenLimit)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l limit -d 'Deprecated spelling of --token-limit (`--limit` counts rows elsewhere)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l threshold -d 'Fraction of the limit above which compression is needed (default 0.8)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l trigger -d 'static: tokens > threshold × limit (default). dynamic: the history after the system prompt and earlier summaries > threshold × what the limit leaves for it' -r -f -a "static\t''
 dynamic\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l last -d 'Read the most recently active stored session instead of INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -s V -l version -d 'Print version'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "view" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "resume" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount (JSON when piped, a table on a terminal)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "search" -d 'Search every session\'s messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "branches" -d 'List the sessions branched from a session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l model -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l provider -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l title -d 'A name for the session (additive field `title`)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "view" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "ls" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "rm" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "remove" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and not __fish_seen_subcommand_from create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l model -d 'The model the session talks to (the spec\'s `model`)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l provider -d 'The model\'s provider, e.g. ollama or openai (the spec\'s `provider`)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l title -d 'A name for the session (additive field `title`); commands then take it in place of the id' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l max-sessions -d 'Sessions to keep (services.session.maxSessions; 0: no limit)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -279,75 +291,98 @@ assistant\t''
 system\t''
 tool\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l text -d 'Shorthand: the message\'s text (`-` reads it from stdin)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l text-file -d 'Shorthand: the message\'s text, read from FILE' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l tool -d 'Shorthand: a tool call with this tool name' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l args -d 'The tool call\'s arguments (a JSON object)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l result -d 'The tool\'s result for the model (llmContent)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l args -d 'The tool call\'s arguments, a JSON object (`-` reads it from stdin; default {})' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l args-file -d 'The tool call\'s arguments, read from FILE' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l result -d 'The tool\'s result for the model (llmContent; `-` reads it from stdin)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l result-file -d 'The tool\'s result for the model, read from FILE' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l display -d 'The tool\'s result for display (returnDisplay)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l call-id -d 'The tool call\'s id (default: a new one)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l tokens -d 'The record\'s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from record" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t''
-markdown\t''"
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l last -d 'The most recently active session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l offset -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -d 'Show at most N sessions' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l model -d 'Only sessions with this model' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l offset -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N sessions' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l model -d 'Only sessions with this model' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l role -d 'Only messages of this role (`tool` also matches tool calls)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l role -d 'Only messages of this role (`tool` also matches tool calls, `title` only titles)' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -d 'Show at most N hits, the newest' -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s i -l ignore-case
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t''
-markdown\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s i -l ignore-case -d 'Match regardless of case'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t'The spec\'s JSON'
+markdown\t'A readable transcript'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s f -l force -d 'Replace an existing output file'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -l clear -d 'Remove the title instead'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rename" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l keep -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from remove" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from remove" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l keep -d 'How many sessions to keep, the most recently active' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from cleanup" -l dry-run -d 'Show what would be deleted'
@@ -356,18 +391,22 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l all -d 'Required: delete all sessions'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l dry-run
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -l dry-run -d 'Show what would be deleted'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l title -r
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l title -d 'A title for the branch (default: the parent\'s)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l format -r -f -a "json\t''
-table\t''"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
+table\t'A table with a header, fitted to the terminal'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l last -d 'The most recently active session'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -s h -l help -d 'Print help'
@@ -375,7 +414,9 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "rm" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshot" -f -a "remove" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -s h -l help -d 'Print help'
@@ -383,7 +424,9 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "show" -d 'Print a whole snapshot'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "delete" -d 'Delete a snapshot'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "rm" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from snapshots" -f -a "remove" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'

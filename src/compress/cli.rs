@@ -95,11 +95,10 @@ pub struct InputArgs {
     /// The server for `--tokenizer server` (default: the summarizer URL).
     #[arg(long, value_name = "URL")]
     pub tokenizer_url: Option<String>,
-    /// Read the history of this stored session (ollm-session) instead of
-    /// INPUT. The session file is never rewritten; `compress` increases
-    /// its compressionCount and snapshots it first at snapshots.autoThreshold.
-    #[arg(long, value_name = "ID")]
-    pub session: Option<String>,
+    // A stored session is never rewritten; `compress` increases its
+    // compressionCount and snapshots it first at snapshots.autoThreshold.
+    #[command(flatten)]
+    pub session: crate::session::SessionOption,
 }
 
 #[derive(Debug, Clone, Default, Args)]
@@ -378,7 +377,7 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
 
 /// The history to work on; `what` names the work for the terminal hint.
 fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Result<History> {
-    if let Some(id) = &input.session {
+    if let Some(id) = &input.session.resolve(&Store::from_config(config))? {
         if input.input != "-" {
             return Err(crate::Error::usage(
                 "give INPUT or --session, not both (try --help)",
@@ -444,7 +443,11 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
     let tokenizer = tokenizer_in(&loaded)?;
     let summarizer = summarizer_of(config, args.summarizer_cmd.as_deref());
     let settings = settings_of(config, args.force);
-    if let Some(id) = &args.input.session {
+    if let Some(id) = &args
+        .input
+        .session
+        .resolve(&Store::from_config(&loaded.config))?
+    {
         if args.input.input != "-" {
             return Err(crate::Error::usage(
                 "give INPUT or --session, not both (try --help)",

@@ -96,6 +96,8 @@ pub struct CheckArgs {
     /// that nudge the model rather than stop it.
     #[arg(long)]
     pub warn_only: bool,
+    #[command(flatten)]
+    pub session: crate::session::SessionOption,
     /// Report a loop on the first turn beyond N (services.loopDetection.maxTurns).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u64>,
@@ -188,8 +190,19 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
         ..LoadOptions::default()
     })?;
     let settings = Settings::from(&loaded.config.services.loop_detection);
+    let stored = if args.session.is_given() {
+        if args.input != "-" || args.stream || args.state.is_some() {
+            return Err(Error::usage(
+                "--session/--last read a whole stored session: give no INPUT, --stream or --state with them",
+            ));
+        }
+        args.session
+            .document(&crate::session::Store::from_config(&loaded.config))?
+    } else {
+        None
+    };
     crate::cli::require_piped_stdin(
-        &args.input,
+        if stored.is_some() { "" } else { &args.input },
         "check",
         "pipe NDJSON events in, or name a session file",
     )?;
@@ -209,8 +222,16 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
             run::stream(BufReader::new(file), &name, &settings, emit)?
         }
     } else {
-        let text = io_util::read_text(&args.input).map_err(|err| hint(err, &args.input))?;
+        let from_store = stored.is_some();
+        let (name, text) = match stored {
+            Some((id, text)) => (format!("session {id}"), text),
+            None => (
+                name,
+                io_util::read_text(&args.input).map_err(|err| hint(err, &args.input))?,
+            ),
+        };
         let session = match format {
+            _ if from_store => true,
             Format::Session => true,
             Format::Events => false,
             Format::Auto => event::looks_like_session(&text),

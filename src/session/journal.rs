@@ -5,6 +5,7 @@
 //! {"type":"message","at":"2024-01-15T10:30:00.000Z","tokens":6,"message":{"role":"user","parts":[…],"timestamp":…}}
 //! {"type":"toolCall","at":"…","tokens":12,"toolCall":{"id":…,"name":…,"args":{…},"result":{…},"timestamp":…}}
 //! {"type":"compression","at":"…","compression":{…details}}
+//! {"type":"title","at":"…","title":"a new name"}      (no `title`: the name is removed)
 //! ```
 //!
 //! The first line is the session's head (the spec object without its
@@ -103,6 +104,7 @@ struct FullLine {
     message: Option<Message>,
     tool_call: Option<ToolCall>,
     compression: Option<Map<String, Value>>,
+    title: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -117,6 +119,7 @@ struct LightLine {
     message: Option<IgnoredAny>,
     tool_call: Option<IgnoredAny>,
     compression: Option<IgnoredAny>,
+    title: Option<String>,
 }
 
 /// One parsed record.
@@ -132,6 +135,9 @@ pub enum Record {
         at: String,
         details: Map<String, Value>,
     },
+    /// The session was renamed (`None`: its title removed). Not activity:
+    /// `lastActivity` stays as it was.
+    Title(Option<String>),
     /// A record kind this version does not know (written by a newer one).
     Other {
         at: Option<String>,
@@ -179,6 +185,10 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
             at: need_at(raw.at)?,
             details: raw.compression.unwrap_or_default(),
         },
+        "title" => {
+            need_at(raw.at)?;
+            Record::Title(raw.title)
+        }
         _ => Record::Other { at: raw.at },
     };
     if !first && matches!(record, Record::Head(_)) {
@@ -205,6 +215,10 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         ("session", Some(_)) => return Err(bad(line, "a second session head")),
         (kind, Some(s)) => {
             let at = raw.at.ok_or_else(|| bad(line, "no `at`"))?;
+            if kind == "title" {
+                s.title = raw.title;
+                return Ok(());
+            }
             match kind {
                 "message" if raw.message.is_some() => s.message_count += 1,
                 "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
@@ -240,6 +254,7 @@ pub fn summary_of_head(head: &SessionHead) -> SessionSummary {
         title: head.title.clone(),
         parent_session_id: head.parent_session_id.clone(),
         branch_point: head.branch_point,
+        workspace: head.workspace.clone(),
     }
 }
 
@@ -296,6 +311,23 @@ pub fn entry_line(entry: &Entry, at: &str, tokens: Option<u64>) -> Vec<u8> {
         message,
         tool_call,
         compression: None,
+    })
+}
+
+/// The line renaming a session (`None` removes its title).
+pub fn title_line(at: &str, title: Option<&str>) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct TitleOut<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        at: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<&'a str>,
+    }
+    line(&TitleOut {
+        kind: "title",
+        at,
+        title,
     })
 }
 

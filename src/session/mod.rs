@@ -69,15 +69,20 @@
 
 pub mod cli;
 pub mod export;
+pub mod ingest;
 pub mod journal;
 
 pub mod model;
+pub mod option;
 pub mod search;
+pub mod select;
 pub mod snapshot;
 pub mod store;
 #[cfg(test)]
 mod tests;
 
 pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
+pub use option::SessionOption;
+pub use select::{Selector, select};
 pub use snapshot::Snapshots;
 pub use store::{Created, Listing, NewSession, Store, StoreOptions};

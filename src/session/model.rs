@@ -338,6 +338,10 @@ pub struct Session {
     /// it were copied). Additive.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch_point: Option<u64>,
+    /// Where the session was made: the git top-level of the working
+    /// directory, else the directory itself. Additive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
     #[serde(default)]
     pub messages: Vec<Message>,
     #[serde(default)]
@@ -367,6 +371,8 @@ pub struct SessionHead {
     pub parent_session_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch_point: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
     #[serde(default)]
     pub metadata: Metadata,
     #[serde(flatten)]
@@ -389,6 +395,7 @@ impl Session {
             title: head.title,
             parent_session_id: head.parent_session_id,
             branch_point: head.branch_point,
+            workspace: head.workspace,
             messages,
             tool_calls,
             metadata: head.metadata,
@@ -407,6 +414,7 @@ impl Session {
             title: self.title.clone(),
             parent_session_id: self.parent_session_id.clone(),
             branch_point: self.branch_point,
+            workspace: self.workspace.clone(),
             metadata: self.metadata.clone(),
             extra: self.extra.clone(),
         }
@@ -432,6 +440,8 @@ pub struct SessionSummary {
     pub parent_session_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch_point: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
 }
 
 impl Session {
@@ -450,6 +460,7 @@ impl Session {
             title: self.title.clone(),
             parent_session_id: self.parent_session_id.clone(),
             branch_point: self.branch_point,
+            workspace: self.workspace.clone(),
         }
     }
 

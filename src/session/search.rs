@@ -241,6 +241,9 @@ pub fn search(store: &Store, query: &Query) -> Result<Found> {
             }),
         }
     }
+    if query.role.as_deref().is_none_or(|r| r == "title") {
+        found.hits.extend(title_hits(store, &matcher)?);
+    }
     let key = |h: &Hit| timestamp::parse(&h.timestamp).unwrap_or(i64::MIN);
     found.hits.sort_by(|a, b| {
         key(b)
@@ -250,6 +253,27 @@ pub fn search(store: &Store, query: &Query) -> Result<Found> {
             .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
     });
     Ok(found)
+}
+
+/// Sessions whose title matches, as hits of role `title` (stamped with
+/// the session's last activity). Reads only the summaries.
+fn title_hits(store: &Store, matcher: &Matcher) -> Result<Vec<Hit>> {
+    Ok(store
+        .list()?
+        .sessions
+        .into_iter()
+        .filter_map(|s| {
+            let title = s.title?;
+            matcher.text.is_match(&title).then(|| Hit {
+                session_id: s.session_id,
+                message_index: None,
+                tool_call_index: None,
+                role: "title".into(),
+                timestamp: s.last_activity,
+                snippet: title.split_whitespace().collect::<Vec<_>>().join(" "),
+            })
+        })
+        .collect())
 }
 
 fn search_loaded(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>) -> Result<()> {

@@ -504,11 +504,12 @@ impl Snapshots {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        let original = store.summary(&snapshot.session_id).ok();
         let provider = match snapshot.metadata.get("provider").and_then(Value::as_str) {
             Some(provider) => provider.to_string(),
-            None => store
-                .summary(&snapshot.session_id)
-                .map(|s| s.provider)
+            None => original
+                .as_ref()
+                .map(|s| s.provider.clone())
                 .unwrap_or_default(),
         };
         let entries = snapshot.restored_entries();
@@ -516,6 +517,7 @@ impl Snapshots {
             model,
             provider,
             title: Some(format!("restored from snapshot {id}")),
+            workspace: original.and_then(|s| s.workspace),
         };
         store.create_from(&new, Some(&snapshot.session_id), &entries)
     }

@@ -79,6 +79,8 @@ pub struct NewSession {
     pub model: String,
     pub provider: String,
     pub title: Option<String>,
+    /// Where the session is made (see [`Session::workspace`]).
+    pub workspace: Option<String>,
 }
 
 /// What `record` acknowledges once the record is on disk.
@@ -288,6 +290,7 @@ impl Store {
             title: new.title.clone(),
             parent_session_id: None,
             branch_point: None,
+            workspace: new.workspace.clone(),
             metadata: Default::default(),
             extra: Map::new(),
         };
@@ -320,6 +323,7 @@ impl Store {
             title: new.title.clone(),
             parent_session_id: parent.map(str::to_string),
             branch_point: None,
+            workspace: new.workspace.clone(),
             metadata: Default::default(),
             extra: Map::new(),
         };
@@ -470,6 +474,13 @@ impl Store {
     pub fn record_compression(&self, id: &str, details: &Map<String, Value>) -> Result<u64> {
         let summary = self.append(id, |at| journal::compression_line(at, details))?;
         Ok(summary.compression_count)
+    }
+
+    /// Renames a session (`None` removes its title). The journal keeps the
+    /// old name in its head and appends the new one; `lastActivity` is
+    /// unchanged, so renaming does not make a session the latest.
+    pub fn rename(&self, id: &str, title: Option<&str>) -> Result<SessionSummary> {
+        self.append(id, |at| journal::title_line(at, title))
     }
 
     /// Appends one line under the session's lock, fsyncs it, and updates
@@ -624,6 +635,41 @@ impl Store {
         }
     }
 
+    /// The text of the session's first user message, for a listing's
+    /// preview of an untitled session. Reads a journal only up to that
+    /// message (line by line), a plain file whole; `None` when there is none.
+    pub fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        fn first(mut messages: impl Iterator<Item = Message>) -> Option<String> {
+            messages
+                .find(|m| m.role() == "user")
+                .map(|m| m.text_content())
+        }
+        match self.kind(id)? {
+            Kind::Plain => Ok(first(self.read_plain(id, None)?.messages.into_iter())),
+            Kind::Journal => {
+                use std::io::BufRead;
+                let path = self.session_dir(id).join(JOURNAL);
+                let Some(file) = sfs::open_regular(&path)? else {
+                    return Err(not_found(id));
+                };
+                let mut lines = std::io::BufReader::new(file).split(b'\n');
+                let messages = std::iter::from_fn(|| {
+                    lines.find_map(|line| {
+                        let line = line.ok()?;
+                        match journal::parse_line(&line, false) {
+                            Ok(Record::Entry {
+                                entry: Entry::Message(m),
+                                ..
+                            }) => Some(m),
+                            _ => None,
+                        }
+                    })
+                });
+                Ok(first(messages))
+            }
+        }
+    }
+
     /// The complete session in the spec's format.
     pub fn get(&self, id: &str) -> Result<Session> {
         Ok(self.load(id)?.session)
@@ -668,6 +714,7 @@ impl Store {
         let mut history = Vec::new();
         let mut token_sum = 0u64;
         let mut last_at: Option<String> = None;
+        let mut renamed: Option<Option<String>> = None;
         let scan = journal::scan(&bytes, true, |line| {
             let record = journal::parse_line(line, head.is_none())?;
             match record {
@@ -698,6 +745,7 @@ impl Store {
                     history.push(Value::Object(note));
                     last_at = Some(at);
                 }
+                Record::Title(title) => renamed = Some(title),
                 Record::Other { at } => {
                     if at.is_some() {
                         last_at = at;
@@ -722,6 +770,9 @@ impl Store {
         }
         if let Some(at) = last_at {
             session.last_activity = at;
+        }
+        if let Some(title) = renamed {
+            session.title = title;
         }
         session.metadata.token_count = session.metadata.token_count.saturating_add(token_sum);
         session.metadata.compression_count += history.len() as u64;
@@ -1191,6 +1242,7 @@ impl Store {
             title: title.or_else(|| source.title.clone()),
             parent_session_id: Some(id.to_string()),
             branch_point: Some(at),
+            workspace: source.workspace.clone(),
             metadata,
             extra: source.extra.clone(),
         };

@@ -45,6 +45,7 @@ fn new_session(store: &Store) -> String {
             model: "llama3.1:8b".into(),
             provider: "ollama".into(),
             title: None,
+            workspace: None,
         })
         .unwrap()
         .session_id
@@ -184,6 +185,7 @@ fn max_sessions_deletes_the_oldest_but_never_a_locked_one() {
             model: "m".into(),
             provider: "p".into(),
             title: None,
+            workspace: None,
         })
         .unwrap();
     assert_eq!(created.removed, vec![ids[1].clone()]);
@@ -394,4 +396,72 @@ fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
         .collect();
     assert_eq!(texts, ["one", "two", "three"]);
     assert_eq!(f.store.summary(&id).unwrap().message_count, 3);
+}
+
+#[test]
+fn renaming_changes_the_title_everywhere_but_not_the_last_activity() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "hi"), None).unwrap();
+    let before = f.store.summary(&id).unwrap();
+    let renamed = f.store.rename(&id, Some("refactor")).unwrap();
+    assert_eq!(renamed.title.as_deref(), Some("refactor"));
+    assert_eq!(renamed.last_activity, before.last_activity);
+    assert_eq!(renamed.message_count, 1);
+    assert_eq!(f.store.get(&id).unwrap().title.as_deref(), Some("refactor"));
+    // The summary cache and a fresh read of the journal agree.
+    std::fs::remove_file(f.store.session_dir(&id).join(SUMMARY)).unwrap();
+    assert_eq!(
+        f.store.summary(&id).unwrap().title.as_deref(),
+        Some("refactor")
+    );
+    // Recording after a rename keeps it; removing the title clears it.
+    f.store.record(&id, &msg("user", "again"), None).unwrap();
+    assert_eq!(f.store.get(&id).unwrap().title.as_deref(), Some("refactor"));
+    f.store.rename(&id, None).unwrap();
+    assert_eq!(f.store.get(&id).unwrap().title, None);
+    assert_eq!(f.store.summary(&id).unwrap().title, None);
+}
+
+#[test]
+fn the_workspace_is_kept_in_the_head_and_inherited_by_branches() {
+    let f = fixture(0);
+    let id = f
+        .store
+        .create(&NewSession {
+            model: "m".into(),
+            provider: "p".into(),
+            title: None,
+            workspace: Some("/src/project".into()),
+        })
+        .unwrap()
+        .session_id;
+    f.store.record(&id, &msg("user", "hi"), None).unwrap();
+    assert_eq!(
+        f.store.summary(&id).unwrap().workspace.as_deref(),
+        Some("/src/project")
+    );
+    let branch = f.store.branch(&id, 1, None).unwrap().session_id;
+    assert_eq!(
+        f.store.get(&branch).unwrap().workspace.as_deref(),
+        Some("/src/project")
+    );
+}
+
+#[test]
+fn the_first_user_message_previews_an_untitled_session() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    assert_eq!(f.store.first_user_text(&id).unwrap(), None);
+    f.store
+        .record(&id, &msg("system", "be brief"), None)
+        .unwrap();
+    f.store
+        .record(&id, &msg("user", "fix the parser"), None)
+        .unwrap();
+    f.store.record(&id, &msg("user", "later"), None).unwrap();
+    assert_eq!(
+        f.store.first_user_text(&id).unwrap().as_deref(),
+        Some("fix the parser")
+    );
 }

@@ -726,7 +726,8 @@ fn session_errors_are_one_line_with_the_documented_codes() {
         .args(["--session", "../etc/passwd"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Not a whole id: looked up as a prefix or title, never as a path.
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert_one_line_error(&out, "ollm-compress");
     let (id, _) = stored_session(&sandbox);
     let out = sandbox

@@ -22,6 +22,7 @@ mod env;
 mod env_process;
 mod first_hour;
 mod help;
+mod people;
 mod policy_lists;
 mod readme;
 mod reliability;

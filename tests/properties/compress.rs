@@ -266,7 +266,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().join("sessions"), StoreOptions::default());
         let snapshots = Snapshots::new(dir.path().join("snapshots"), 5);
-        let id = store.create(&NewSession { model: "m".into(), provider: "p".into(), title: None })
+        let id = store.create(&NewSession { model: "m".into(), provider: "p".into(), title: None, workspace: None })
             .unwrap().session_id;
         for m in &messages {
             store.record(&id, &Entry::from_input(m.clone(), "2026-01-27T10:00:00Z").unwrap(), None).unwrap();

@@ -40,6 +40,7 @@ fn new_session(store: &Store) -> String {
             model: "llama3.1:8b".into(),
             provider: "ollama".into(),
             title: None,
+            workspace: None,
         })
         .unwrap()
         .session_id

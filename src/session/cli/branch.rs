@@ -1,0 +1,31 @@
+//! `ollm-session branch`.
+
+use clap::Args;
+
+use super::{Context, SessionRef};
+use crate::cli::footer;
+use crate::error::Result;
+use crate::io_util;
+
+/// Start a new session that keeps the first N messages (with the tool
+/// calls made among them); records parentSessionId and branchPoint.
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session branch ID --at 4 --title 'try another fix'
+  ollm-session branch --last --at 2"))]
+pub struct BranchArgs {
+    #[command(flatten)]
+    session: SessionRef,
+    /// How many messages the branch keeps: the first N (0 to the
+    /// message count; `--at 1` keeps only message 0).
+    #[arg(long, value_name = "N")]
+    at: u64,
+    /// A title for the branch (default: the parent's).
+    #[arg(long)]
+    title: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
+    let (store, _) = ctx.store(Vec::new())?;
+    let id = args.session.resolve(&store)?;
+    io_util::print_json(&store.branch(&id, args.at, args.title)?)
+}

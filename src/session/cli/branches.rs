@@ -1,0 +1,27 @@
+//! `ollm-session branches`.
+
+use clap::Args;
+
+use super::{Context, ListFormat, SessionRef};
+use crate::cli::footer;
+use crate::error::Result;
+
+/// List the sessions branched from a session.
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session branches ID
+  ollm-session branches --last --format json"))]
+pub struct BranchesArgs {
+    #[command(flatten)]
+    session: SessionRef,
+    /// json (default when piped) or table (default on a terminal).
+    #[arg(long, value_enum)]
+    format: Option<ListFormat>,
+}
+
+pub fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
+    let (store, _) = ctx.store(Vec::new())?;
+    let id = args.session.resolve(&store)?;
+    store.kind(&id)?;
+    let rows = store.branches(&id)?;
+    super::list::print_summaries(&rows, args.format)
+}

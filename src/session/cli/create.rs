@@ -1,0 +1,52 @@
+//! `ollm-session create`.
+
+use clap::Args;
+
+use super::Context;
+use crate::cli::footer;
+use crate::config::FlagOverride;
+use crate::error::Result;
+use crate::io_util;
+use crate::session::select::current_workspace;
+use crate::session::store::NewSession;
+
+/// Create a session; prints {"sessionId": …}. Records the workspace it was
+/// made in (the git top level, else the current directory) for --here.
+/// Deletes the oldest sessions beyond maxSessions (never a locked one).
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session create --model llama3.1:8b --provider ollama
+  ollm-session create --model gpt-4o --provider openai --title 'refactor'"))]
+pub struct CreateArgs {
+    /// The model the session talks to (the spec's `model`).
+    #[arg(long)]
+    model: String,
+    /// The model's provider, e.g. ollama or openai (the spec's `provider`).
+    #[arg(long)]
+    provider: String,
+    /// A name for the session (additive field `title`); commands then take
+    /// it in place of the id.
+    #[arg(long)]
+    title: Option<String>,
+    /// Sessions to keep (services.session.maxSessions; 0: no limit).
+    #[arg(long, value_name = "N")]
+    max_sessions: Option<u64>,
+}
+
+pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
+    let mut flags = Vec::new();
+    if let Some(max) = args.max_sessions {
+        flags.push(FlagOverride {
+            key: "services.session.maxSessions",
+            value: max.into(),
+            flag: "--max-sessions",
+        });
+    }
+    let (store, _) = ctx.store_to_create(flags)?;
+    let created = store.create(&NewSession {
+        model: args.model,
+        provider: args.provider,
+        title: args.title,
+        workspace: Some(current_workspace()?),
+    })?;
+    io_util::print_json(&created)
+}

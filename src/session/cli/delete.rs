@@ -1,0 +1,29 @@
+//! `ollm-session delete`.
+
+use clap::Args;
+
+use super::{Context, SessionRef};
+use crate::cli::footer;
+use crate::error::Result;
+use crate::io_util;
+
+/// Delete a session with its snapshots and any copies of it set aside as
+/// corrupt, as one operation. Prints {"deleted": [ID]}.
+#[derive(Debug, Args)]
+#[command(
+    visible_aliases = ["rm", "remove"],
+    after_help = footer("  ollm-session delete 907a1a54-0b4e-4a5e-9a51-8d3c0c2a1f7e
+  ollm-session rm 907a                # a unique prefix
+  ollm-session delete --last")
+)]
+pub struct DeleteArgs {
+    #[command(flatten)]
+    session: SessionRef,
+}
+
+pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
+    let (store, _) = ctx.store(Vec::new())?;
+    let id = args.session.resolve(&store)?;
+    store.delete(&id)?;
+    io_util::print_json(&serde_json::json!({ "deleted": [id] }))
+}

@@ -1,0 +1,68 @@
+//! `ollm-session export`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{Context, Format, SessionRef};
+use crate::cli::footer;
+use crate::error::{Error, Result};
+use crate::fs::{self as sfs, Target};
+use crate::io_util;
+use crate::session::export;
+
+/// Export a session as the spec's JSON or a Markdown transcript.
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session export ID --output chat-history.json
+  ollm-session export ID --output chat.md          # Markdown, from the extension
+  ollm-session export --last --format markdown > chat.md"))]
+pub struct ExportArgs {
+    #[command(flatten)]
+    session: SessionRef,
+    /// json, or markdown (default: markdown when --output ends in .md
+    /// or .markdown, else json).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write here (atomically, owner-only 0600) instead of stdout. An
+    /// existing file is replaced only with --force; anything that is
+    /// not a regular file is refused (`-` and /dev/stdout are stdout).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long, short = 'f', requires = "output")]
+    force: bool,
+}
+
+pub fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
+    let (store, _) = ctx.store(Vec::new())?;
+    let target = match &args.output {
+        Some(path) => sfs::export_target(path, args.force)?,
+        None => Target::Stdout,
+    };
+    let format = args.format.unwrap_or(match &args.output {
+        Some(path) if export::is_markdown_path(path) => Format::Markdown,
+        _ => Format::Json,
+    });
+    let id = args.session.resolve(&store)?;
+    let loaded = store.load(&id)?;
+    let text = match format {
+        Format::Json => {
+            let mut text = serde_json::to_string_pretty(&loaded.session)
+                .map_err(|e| Error::input(format!("cannot encode the session: {e}")))?;
+            text.push('\n');
+            text
+        }
+        Format::Markdown => export::markdown(&loaded),
+    };
+    match target {
+        Target::File(path) => {
+            sfs::write_atomic(&path, text.as_bytes(), sfs::Durability::Synced)?;
+            io_util::print_json(&serde_json::json!({
+                "exported": id,
+                "output": path,
+                "bytes": text.len(),
+            }))
+        }
+        Target::Stdout => io_util::print_text(&text),
+    }
+}

@@ -1,0 +1,253 @@
+//! The `ollm-session` command line: one file per subcommand, each holding
+//! its clap arguments and a `run(ctx, args)`.
+
+mod branch;
+mod branches;
+mod cleanup;
+mod clear;
+mod create;
+mod delete;
+mod export;
+mod get;
+mod list;
+mod record;
+mod rename;
+mod search;
+mod snapshot;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde_json::Value;
+
+use super::select::{self, Selector};
+use super::store::{Problem, Store};
+use crate::cli::{GlobalOpts, footer};
+use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
+use crate::error::{Error, ExitCode, Result};
+use crate::{diag, io_util};
+
+const EXAMPLES: &str = "  ollm-session list                                # your sessions, newest first
+  ollm-session resume                              # pick one (arrow keys, type to filter)
+  ollm-session get 907a                            # read it: an id prefix or a title works
+  ollm-session get --last --here                   # the latest session of this project
+  id=$(ollm-session create --model llama3.2:3b --provider ollama | jq -r .sessionId)
+  ollm-session record \"$id\" --role user --text 'Hello'
+  cargo test 2>&1 | ollm-session record \"$id\" --tool run --args '{\"cmd\":\"cargo test\"}' --result -
+  ollm-session get --last --messages | ollm-compress
+  ollm-session search 'keyword'
+  ollm-session export \"$id\" --format markdown --output chat.md
+  ollm sessions cleanup --keep 10";
+
+/// Durable, searchable, branchable session history (the spec's session
+/// format), with snapshots.
+///
+/// Sessions live in services.session.dataDir ($OLLM_HOME/session-data), one
+/// directory per session holding an append-only journal; `get` and `export`
+/// print the spec's JSON. Output is JSON when piped and a readable table or
+/// transcript on a terminal. Wherever a session id is taken, a unique prefix
+/// of it (4+ characters), its title, --last (the latest session) or --here
+/// (the latest made in this workspace) work too. The command lines of the
+/// sessions document work as written: `ollm sessions
+/// list|view|export|search|delete|clear --all|cleanup --keep N`.
+#[derive(Debug, Parser)]
+#[command(name = "ollm-session", version, after_help = footer(EXAMPLES))]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalOpts,
+    /// The session data directory (services.session.dataDir).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How a session is printed.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// The spec's JSON.
+    Json,
+    /// A readable transcript.
+    Markdown,
+}
+
+/// How a listing is printed.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ListFormat {
+    /// A JSON array.
+    Json,
+    /// A table with a header, fitted to the terminal.
+    Table,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Create(create::CreateArgs),
+    Record(Box<record::RecordArgs>),
+    Get(get::GetArgs),
+    List(list::ListArgs),
+    Search(search::SearchArgs),
+    Export(export::ExportArgs),
+    Rename(rename::RenameArgs),
+    Delete(delete::DeleteArgs),
+    Cleanup(cleanup::CleanupArgs),
+    Clear(clear::ClearArgs),
+    Branch(branch::BranchArgs),
+    Branches(branches::BranchesArgs),
+    /// Context snapshots: create, list, show, restore, delete.
+    #[command(
+        subcommand,
+        visible_alias = "snapshots",
+        after_help = footer("  ollm-session snapshot create ID
+  ollm-session snapshots list ID
+  ollm-session snapshot restore SNAPSHOT_ID --as-session")
+    )]
+    Snapshot(snapshot::SnapshotCommand),
+    /// Print the effective configuration (JSON), or every key with its origin.
+    #[command(after_help = footer("  ollm-session config --show-origin"))]
+    Config(ConfigArgs),
+}
+
+/// The session a command works on: an id, a unique prefix, a title,
+/// `--last` or `--here`.
+#[derive(Debug, Clone, Args)]
+pub struct SessionRef {
+    /// The session: its id, a unique prefix of it (4+ characters) or its title.
+    #[arg(value_name = "ID", required_unless_present_any = ["last", "here"])]
+    pub id: Option<String>,
+    /// The most recently active session.
+    #[arg(long)]
+    pub last: bool,
+    /// Only sessions made in this workspace (the git top level, else the
+    /// current directory); without ID, the latest of them.
+    #[arg(long)]
+    pub here: bool,
+}
+
+impl SessionRef {
+    fn selector(&self) -> Selector {
+        Selector {
+            reference: self.id.clone(),
+            last: self.last,
+            here: self.here,
+        }
+    }
+
+    /// The whole id this names in `store`.
+    pub fn resolve(&self, store: &Store) -> Result<String> {
+        select::select(store, &self.selector())
+    }
+}
+
+/// What every subcommand gets: the global options, and the configuration
+/// loaded once with the subcommand's own flags.
+pub struct Context {
+    global: GlobalOpts,
+    data_dir: Option<PathBuf>,
+}
+
+impl Context {
+    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<config::Loaded> {
+        if let Some(dir) = &self.data_dir {
+            flags.push(FlagOverride {
+                key: "services.session.dataDir",
+                value: Value::String(dir.display().to_string()),
+                flag: "--data-dir",
+            });
+        }
+        config::load(&LoadOptions {
+            config_file: self.global.config.clone(),
+            flags,
+            ..LoadOptions::default()
+        })
+    }
+
+    /// The store, for a command that reads it: a data directory named by a
+    /// flag, a variable or a configuration file must exist (a typo is not an
+    /// empty store), while the default one not existing yet is empty.
+    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
+        let loaded = self.load(flags)?;
+        let key = "services.session.dataDir";
+        let named = loaded.origin_of(key);
+        let store = Store::from_config(&loaded.config);
+        if named != config::Origin::Default && !store.dir().exists() {
+            return Err(Error::NotFound(format!(
+                "{}: no such session data directory (from {named}; `ollm-session create` makes it)",
+                store.dir().display()
+            )));
+        }
+        Ok((store, loaded.config))
+    }
+
+    /// The store for `create`, which makes its directory when missing.
+    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
+        let loaded = self.load(flags)?;
+        Ok((Store::from_config(&loaded.config), loaded.config))
+    }
+}
+
+/// The `ollm-session` program.
+pub fn main() -> Result<ExitCode> {
+    let cli: Cli = crate::cli::parse()?;
+    let ctx = Context {
+        global: cli.global,
+        data_dir: cli.data_dir,
+    };
+    match cli.command {
+        Command::Create(args) => create::run(&ctx, args)?,
+        Command::Record(args) => record::run(&ctx, *args)?,
+        Command::Get(args) => get::run(&ctx, args)?,
+        Command::List(args) => list::run(&ctx, args)?,
+        Command::Search(args) => search::run(&ctx, args)?,
+        Command::Export(args) => export::run(&ctx, args)?,
+        Command::Rename(args) => rename::run(&ctx, args)?,
+        Command::Delete(args) => delete::run(&ctx, args)?,
+        Command::Cleanup(args) => cleanup::run(&ctx, args)?,
+        Command::Clear(args) => clear::run(&ctx, args)?,
+        Command::Branch(args) => branch::run(&ctx, args)?,
+        Command::Branches(args) => branches::run(&ctx, args)?,
+        Command::Snapshot(command) => snapshot::run(&ctx, command)?,
+        Command::Config(args) => config::print_config(&ctx.load(Vec::new())?, &args)?,
+    }
+    Ok(ExitCode::Success)
+}
+
+/// Whether a listing is printed as a table: asked for, or stdout is a
+/// terminal and JSON was not asked for.
+fn table(format: Option<ListFormat>) -> bool {
+    match format {
+        Some(ListFormat::Table) => true,
+        Some(ListFormat::Json) => false,
+        None => io_util::stdout_is_terminal(),
+    }
+}
+
+fn report_problems(problems: &[Problem]) {
+    for problem in problems {
+        diag::warn(&problem.message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    fn undocumented(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+        for arg in command.get_arguments() {
+            let id = arg.get_id().as_str();
+            if arg.get_help().is_none() && !matches!(id, "help" | "version") {
+                missing.push(format!("{path} {id}"));
+            }
+        }
+        for sub in command.get_subcommands() {
+            undocumented(sub, &format!("{path} {}", sub.get_name()), missing);
+        }
+    }
+
+    #[test]
+    fn every_session_flag_and_argument_has_help_text() {
+        let mut missing = Vec::new();
+        undocumented(&super::Cli::command(), "ollm-session", &mut missing);
+        assert_eq!(missing, Vec::<String>::new());
+    }
+}

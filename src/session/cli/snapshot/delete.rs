@@ -1,0 +1,29 @@
+//! `ollm-session snapshot delete`.
+
+use clap::Args;
+
+use super::super::Context;
+use super::SnapshotRef;
+use crate::cli::footer;
+use crate::error::Result;
+use crate::io_util;
+use crate::session::Snapshots;
+
+/// Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}.
+#[derive(Debug, Args)]
+#[command(
+    visible_aliases = ["rm", "remove"],
+    after_help = footer("  ollm-session snapshot delete SNAPSHOT_ID")
+)]
+pub struct DeleteArgs {
+    #[command(flatten)]
+    snapshot: SnapshotRef,
+}
+
+pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
+    let (store, config) = ctx.store(Vec::new())?;
+    let session = args.snapshot.session(&store)?;
+    let id = &args.snapshot.snapshot;
+    Snapshots::from_config(&config).delete(&store, id, session.as_deref())?;
+    io_util::print_json(&serde_json::json!({ "deleted": [id] }))
+}

@@ -1,0 +1,354 @@
+//! Finding the session a person means: a whole id, a unique id prefix (at
+//! least [`MIN_PREFIX`] characters, as git and docker take them), a title,
+//! or the latest one (`--last`), optionally among the sessions made in this
+//! workspace (`--here`). Every command that takes a session id, and
+//! `ollm-compress`/`ollm-loopcheck --session`, resolves it here.
+
+use std::path::{Path, PathBuf};
+
+use super::model::{SessionSummary, is_uuid};
+use super::store::Store;
+use crate::error::{Error, Result};
+use crate::timestamp::Millis;
+
+/// The shortest id prefix taken.
+pub const MIN_PREFIX: usize = 4;
+
+/// Candidates named in an "ambiguous" error before "and N more".
+const SHOWN_CANDIDATES: usize = 5;
+
+/// What a person gave to name a session.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selector {
+    /// An id, a unique id prefix or a title.
+    pub reference: Option<String>,
+    /// The most recently active session.
+    pub last: bool,
+    /// Only sessions made in this workspace; alone, the latest of them.
+    pub here: bool,
+}
+
+/// The workspace a directory belongs to: the nearest ancestor holding
+/// `.git` (the repository's top level), else the directory itself.
+pub fn workspace_of(dir: &Path) -> PathBuf {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+        .unwrap_or(dir)
+}
+
+/// The workspace of the current directory, as stored in a session.
+pub fn current_workspace() -> Result<String> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", &e))?;
+    Ok(workspace_of(&cwd).display().to_string())
+}
+
+/// The id `selector` names. A whole id is taken as given (the command then
+/// says whether it exists); anything else is looked up among the listed
+/// sessions, newest first.
+pub fn select(store: &Store, selector: &Selector) -> Result<String> {
+    if selector.last && selector.reference.is_some() {
+        return Err(Error::usage("give a session id or --last, not both"));
+    }
+    let workspace = if selector.here {
+        Some(current_workspace()?)
+    } else {
+        None
+    };
+    match &selector.reference {
+        Some(reference) if is_uuid(reference) => Ok(reference.clone()),
+        Some(reference) => {
+            let sessions = listed(store, workspace.as_deref())?;
+            resolve_in(&sessions, reference, workspace.as_deref())
+        }
+        None if selector.last || selector.here => latest_in(
+            &listed(store, workspace.as_deref())?,
+            workspace.as_deref(),
+            store,
+        ),
+        None => Err(Error::usage(
+            "name a session: its id, a prefix, its title, or --last",
+        )),
+    }
+}
+
+/// [`select`] for an optional reference: `None` when nothing names a
+/// session (no reference, no `--last`, no `--here`).
+pub fn select_optional(store: &Store, selector: &Selector) -> Result<Option<String>> {
+    if selector.reference.is_none() && !selector.last && !selector.here {
+        return Ok(None);
+    }
+    select(store, selector).map(Some)
+}
+
+/// Resolves a reference that is not necessarily a whole id.
+pub fn resolve(store: &Store, reference: &str) -> Result<String> {
+    select(
+        store,
+        &Selector {
+            reference: Some(reference.to_string()),
+            ..Selector::default()
+        },
+    )
+}
+
+fn listed(store: &Store, workspace: Option<&str>) -> Result<Vec<SessionSummary>> {
+    let mut sessions = store.list()?.sessions;
+    if let Some(workspace) = workspace {
+        sessions.retain(|s| s.workspace.as_deref() == Some(workspace));
+    }
+    Ok(sessions)
+}
+
+fn latest_in(
+    sessions: &[SessionSummary],
+    workspace: Option<&str>,
+    store: &Store,
+) -> Result<String> {
+    sessions
+        .first()
+        .map(|s| s.session_id.clone())
+        .ok_or_else(|| match workspace {
+            Some(w) => Error::NotFound(format!("no sessions made in this workspace ({w})")),
+            None => Error::NotFound(format!("no sessions in {}", store.dir().display())),
+        })
+}
+
+/// The one session among `sessions` (newest first) whose title is
+/// `reference` or whose id starts with it.
+pub fn resolve_in(
+    sessions: &[SessionSummary],
+    reference: &str,
+    workspace: Option<&str>,
+) -> Result<String> {
+    let prefix = reference.to_ascii_lowercase();
+    let is_prefix =
+        prefix.len() >= MIN_PREFIX && prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    let matches: Vec<&SessionSummary> = sessions
+        .iter()
+        .filter(|s| {
+            s.title.as_deref() == Some(reference)
+                || (is_prefix && s.session_id.starts_with(&prefix))
+        })
+        .collect();
+    let shown = crate::io_util::one_line(reference);
+    match matches.as_slice() {
+        [one] => Ok(one.session_id.clone()),
+        [] => {
+            let looks_like_short_prefix = !reference.is_empty()
+                && reference.len() < MIN_PREFIX
+                && reference.chars().all(|c| c.is_ascii_hexdigit());
+            if looks_like_short_prefix {
+                return Err(Error::usage(format!(
+                    "session id prefix {shown:?} is too short: give at least {MIN_PREFIX} characters"
+                )));
+            }
+            let place = match workspace {
+                Some(w) => format!(" made in this workspace ({w})"),
+                None => String::new(),
+            };
+            Err(Error::NotFound(format!(
+                "no session{place} has the id prefix or title {shown:?}"
+            )))
+        }
+        many => {
+            let mut names: Vec<String> = many
+                .iter()
+                .take(SHOWN_CANDIDATES)
+                .map(|s| match &s.title {
+                    Some(title) => {
+                        format!("{} ({})", s.session_id, crate::io_util::one_line(title))
+                    }
+                    None => s.session_id.clone(),
+                })
+                .collect();
+            if many.len() > SHOWN_CANDIDATES {
+                names.push(format!("and {} more", many.len() - SHOWN_CANDIDATES));
+            }
+            Err(Error::usage(format!(
+                "{shown:?} names {} sessions: {}; give more of the id",
+                many.len(),
+                names.join(", ")
+            )))
+        }
+    }
+}
+
+/// Which sessions `list` shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only sessions with this model.
+    pub model: Option<String>,
+    /// Only sessions active at or after this time.
+    pub since: Option<Millis>,
+    /// Only sessions made in this workspace.
+    pub workspace: Option<String>,
+}
+
+impl ListFilter {
+    pub fn keeps(&self, s: &SessionSummary) -> bool {
+        self.model.as_deref().is_none_or(|m| s.model == m)
+            && self.since.is_none_or(|since| {
+                crate::timestamp::parse(&s.last_activity).is_some_and(|t| t >= since)
+            })
+            && self
+                .workspace
+                .as_deref()
+                .is_none_or(|w| s.workspace.as_deref() == Some(w))
+    }
+}
+
+/// The time `--since` names, relative to `now`: a duration back from now
+/// (`90m`, `2h`, `3d`, `1week`) or a date or date-time (`2026-01-15`,
+/// `2026-01-15T10:30:00Z`).
+pub fn parse_since(text: &str, now: Millis) -> Result<Millis> {
+    if let Some(time) = crate::timestamp::parse(text) {
+        return Ok(time);
+    }
+    let ago = humantime::parse_duration(text).map_err(|_| {
+        Error::usage(format!(
+            "--since {:?}: expected a duration (2h, 3d, 1week) or a date (2026-01-15)",
+            crate::io_util::one_line(text)
+        ))
+    })?;
+    Ok(now.saturating_sub(ago.as_millis().min(i64::MAX as u128) as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_takes_a_duration_back_from_now_or_a_date() {
+        let now = 1_700_000_000_000;
+        assert_eq!(parse_since("2h", now).unwrap(), now - 7_200_000);
+        assert_eq!(parse_since("3d", now).unwrap(), now - 3 * 86_400_000);
+        assert_eq!(
+            parse_since("2024-01-15", now).unwrap(),
+            crate::timestamp::parse("2024-01-15T00:00:00Z").unwrap()
+        );
+        assert!(matches!(parse_since("soon", now), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn the_list_filter_keeps_what_matches_every_condition() {
+        let mut s = summary("907a1a54-0000-4000-8000-000000000001", None);
+        s.last_activity = "2024-01-15T10:00:00.000Z".into();
+        s.workspace = Some("/w".into());
+        let at = crate::timestamp::parse("2024-01-15T10:00:00Z").unwrap();
+        let keeps = |f: ListFilter| f.keeps(&s);
+        assert!(keeps(ListFilter::default()));
+        assert!(keeps(ListFilter {
+            model: Some("m".into()),
+            since: Some(at),
+            workspace: Some("/w".into()),
+        }));
+        assert!(!keeps(ListFilter {
+            model: Some("other".into()),
+            ..ListFilter::default()
+        }));
+        assert!(!keeps(ListFilter {
+            since: Some(at + 1),
+            ..ListFilter::default()
+        }));
+        assert!(!keeps(ListFilter {
+            workspace: Some("/elsewhere".into()),
+            ..ListFilter::default()
+        }));
+    }
+
+    fn summary(id: &str, title: Option<&str>) -> SessionSummary {
+        SessionSummary {
+            session_id: id.into(),
+            start_time: String::new(),
+            last_activity: String::new(),
+            model: "m".into(),
+            message_count: 0,
+            token_count: 0,
+            provider: "p".into(),
+            tool_call_count: 0,
+            compression_count: 0,
+            title: title.map(str::to_string),
+            parent_session_id: None,
+            branch_point: None,
+            workspace: None,
+        }
+    }
+
+    fn sessions() -> Vec<SessionSummary> {
+        vec![
+            summary("907a1a54-0000-4000-8000-000000000001", Some("refactor")),
+            summary("907a2b00-0000-4000-8000-000000000002", None),
+            summary("c0ffee00-0000-4000-8000-000000000003", Some("907a")),
+        ]
+    }
+
+    #[test]
+    fn a_unique_prefix_names_its_session_whatever_its_case() {
+        assert_eq!(
+            resolve_in(&sessions(), "907A1", None).unwrap(),
+            "907a1a54-0000-4000-8000-000000000001"
+        );
+        assert_eq!(
+            resolve_in(&sessions(), "c0ff", None).unwrap(),
+            "c0ffee00-0000-4000-8000-000000000003"
+        );
+    }
+
+    #[test]
+    fn a_title_names_its_session() {
+        assert_eq!(
+            resolve_in(&sessions(), "refactor", None).unwrap(),
+            "907a1a54-0000-4000-8000-000000000001"
+        );
+    }
+
+    #[test]
+    fn an_ambiguous_reference_lists_every_candidate_and_is_a_usage_error() {
+        let err = resolve_in(&sessions(), "907a", None).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::Usage(_)), "{err:?}");
+        assert!(text.contains("3 sessions"), "{text}");
+        assert!(
+            text.contains("907a1a54-0000-4000-8000-000000000001 (refactor)"),
+            "{text}"
+        );
+        assert!(text.contains("907a2b00"), "{text}");
+        assert!(!text.contains('\n'));
+    }
+
+    #[test]
+    fn a_prefix_shorter_than_four_is_refused_and_an_unknown_one_is_not_found() {
+        assert!(matches!(
+            resolve_in(&sessions(), "907", None),
+            Err(Error::Usage(_))
+        ));
+        assert!(matches!(
+            resolve_in(&sessions(), "dead", None),
+            Err(Error::NotFound(_))
+        ));
+        assert!(matches!(
+            resolve_in(&sessions(), "no such title", None),
+            Err(Error::NotFound(_))
+        ));
+    }
+
+    #[test]
+    fn the_workspace_is_the_git_top_level_else_the_directory() {
+        let root = tempfile::tempdir().unwrap();
+        let repo = root.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+        std::fs::create_dir_all(root.path().join("plain/sub")).unwrap();
+        let canonical = |p: PathBuf| p.canonicalize().unwrap();
+        assert_eq!(
+            workspace_of(&repo.join("src/deep")),
+            canonical(repo.clone())
+        );
+        assert_eq!(
+            workspace_of(&root.path().join("plain/sub")),
+            canonical(root.path().join("plain/sub"))
+        );
+    }
+}

@@ -1,0 +1,456 @@
+//! `ollm-session` for a person at a terminal (issue 12): referring to a
+//! session by id prefix, title, `--last` and `--here` on every command that
+//! takes one; rename; list filters; title search; large tool results from
+//! files and stdin.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{Sandbox, assert_one_line_error, json, stderr, stdout};
+
+struct Two {
+    sb: Sandbox,
+    /// Made in `repo/` (a git work tree), titled "alpha", older.
+    alpha: String,
+    /// Made in `other/`, untitled, the latest.
+    beta: String,
+    repo_sub: PathBuf,
+}
+
+fn session(sb: &Sandbox, dir: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = sb.cmd("ollm-session");
+    cmd.current_dir(dir).args(args);
+    cmd
+}
+
+fn ok(mut cmd: assert_cmd::Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+fn create_in(sb: &Sandbox, dir: &Path, title: Option<&str>) -> String {
+    let mut args = vec!["create", "--model", "m1", "--provider", "p"];
+    if let Some(title) = title {
+        args.extend(["--title", title]);
+    }
+    let out = ok(session(sb, dir, &args));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
+fn two() -> Two {
+    let sb = Sandbox::new();
+    let repo = sb.work.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let repo_sub = repo.join("src/deep");
+    std::fs::create_dir_all(&repo_sub).unwrap();
+    let other = sb.work.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let alpha = create_in(&sb, &repo_sub, Some("alpha"));
+    ok(session(
+        &sb,
+        &repo,
+        &["record", &alpha, "--role", "user", "--text", "first words"],
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let beta = create_in(&sb, &other, None);
+    ok(session(
+        &sb,
+        &other,
+        &["record", &beta, "--role", "user", "--text", "beta words"],
+    ));
+    Two {
+        sb,
+        alpha,
+        beta,
+        repo_sub,
+    }
+}
+
+/// The session a command acted on, from its JSON output.
+fn acted_on(out: &std::process::Output) -> String {
+    let text = stdout(out);
+    let first = text.lines().next().unwrap_or_default();
+    let value: Value = serde_json::from_str(first)
+        .or_else(|_| serde_json::from_str(&text))
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    for key in ["sessionId", "parentSessionId"] {
+        if let Some(id) = value.get(key).and_then(Value::as_str) {
+            if key == "sessionId" && value.get("parentSessionId").is_some() {
+                continue;
+            }
+            return id.to_string();
+        }
+    }
+    if let Some(id) = value["deleted"][0].as_str() {
+        return id.to_string();
+    }
+    panic!("no session id in {text}")
+}
+
+#[test]
+fn every_command_taking_an_id_takes_a_prefix_a_title_last_and_here() {
+    // (arguments before the reference, arguments after it)
+    let commands: &[(&[&str], &[&str])] = &[
+        (&["get"], &[]),
+        (&["export"], &[]),
+        (&["record"], &["--role", "user", "--text", "hi"]),
+        (&["branch"], &["--at", "0", "--title", "b"]),
+        (&["snapshot", "create"], &[]),
+        (&["rename"], &["renamed"]),
+    ];
+    for (before, after) in commands {
+        // A fresh pair each time: branch makes new (latest) sessions.
+        let t = two();
+        let prefix = &t.alpha[..8];
+        let forms: [(Vec<&str>, &str, &Path); 4] = [
+            (vec!["--last"], &t.beta, &t.sb.work),
+            (vec!["--here"], &t.alpha, &t.repo_sub),
+            (vec![prefix], &t.alpha, &t.sb.work),
+            (vec!["alpha"], &t.alpha, &t.sb.work),
+        ];
+        for (reference, expected, dir) in forms {
+            let args: Vec<&str> = before
+                .iter()
+                .chain(&reference)
+                .chain(after.iter())
+                .copied()
+                .collect();
+            let out = ok(session(&t.sb, dir, &args));
+            assert_eq!(&acted_on(&out), expected, "{args:?}");
+            if before == &["rename"] {
+                // Put the titles back for the next forms.
+                if expected == t.beta {
+                    ok(session(&t.sb, dir, &["rename", &t.beta, "--clear"]));
+                } else {
+                    ok(session(&t.sb, dir, &["rename", expected, "alpha"]));
+                }
+            }
+        }
+    }
+    // Listings by reference: branches and snapshots of alpha.
+    let t = two();
+    let prefix = &t.alpha[..8];
+    ok(session(&t.sb, &t.sb.work, &["snapshot", "create", "alpha"]));
+    for (reference, dir) in [
+        (prefix, &t.sb.work),
+        ("alpha", &t.sb.work),
+        ("--here", &t.repo_sub),
+    ] {
+        let out = ok(session(&t.sb, dir, &["snapshot", "list", reference]));
+        assert_eq!(json(&out)[0]["sessionId"], t.alpha.as_str(), "{reference}");
+    }
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["branch", prefix, "--at", "1", "--title", "b"],
+    ));
+    for reference in [prefix, "alpha"] {
+        let out = ok(session(&t.sb, &t.sb.work, &["branches", reference]));
+        assert_eq!(json(&out)[0]["parentSessionId"], t.alpha.as_str());
+    }
+    // delete (and its alias remove).
+    let out = ok(session(&t.sb, &t.sb.work, &["remove", &t.beta[..5]]));
+    assert_eq!(json(&out)["deleted"][0], t.beta.as_str());
+    let out = ok(session(&t.sb, &t.sb.work, &["delete", "alpha"]));
+    assert_eq!(json(&out)["deleted"][0], t.alpha.as_str());
+    let out = ok(session(&t.sb, &t.sb.work, &["rm", "--last"]));
+    assert_eq!(json(&out)["deleted"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn an_ambiguous_prefix_lists_the_candidates_and_exits_2() {
+    let sb = Sandbox::new();
+    let data = sb.ollm_home.join("session-data");
+    std::fs::create_dir_all(&data).unwrap();
+    let spec = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spec-example-session.json"),
+    )
+    .unwrap();
+    let ids = [
+        "abcd0000-0000-4000-8000-000000000001",
+        "abcd1111-0000-4000-8000-000000000002",
+    ];
+    for id in ids {
+        let text = spec.replace("550e8400-e29b-41d4-a716-446655440000", id);
+        std::fs::write(data.join(format!("{id}.json")), text).unwrap();
+    }
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", "abcd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    for id in ids {
+        assert!(stderr(&out).contains(id), "{}", stderr(&out));
+    }
+    // One more character settles it; fewer than four is refused.
+    let out = ok({
+        let mut c = sb.cmd("ollm-session");
+        c.args(["get", "abcd1"]);
+        c
+    });
+    assert_eq!(json(&out)["sessionId"], ids[1]);
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", "abc"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("at least 4"), "{}", stderr(&out));
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", "ffff"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_one_line_error(&out, "ollm-session");
+}
+
+#[test]
+fn rename_changes_the_title_list_shows_and_search_finds() {
+    let t = two();
+    let out = ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["rename", &t.beta[..6], "Parser Fix"],
+    ));
+    let renamed = json(&out);
+    assert_eq!(renamed["sessionId"], t.beta.as_str());
+    assert_eq!(renamed["previousTitle"], Value::Null);
+    assert_eq!(renamed["title"], "Parser Fix");
+    let list = json(&ok(session(&t.sb, &t.sb.work, &["list"])));
+    assert_eq!(list[0]["title"], "Parser Fix");
+    // Renaming is not activity: beta stays where it was.
+    assert_eq!(list[0]["sessionId"], t.beta.as_str());
+    let hits = json(&ok(session(&t.sb, &t.sb.work, &["search", "parser", "-i"])));
+    assert_eq!(hits[0]["role"], "title");
+    assert_eq!(hits[0]["sessionId"], t.beta.as_str());
+    let hits = json(&ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["search", "Parser", "--role", "user"],
+    )));
+    assert_eq!(hits.as_array().unwrap().len(), 0);
+    let out = ok(session(&t.sb, &t.sb.work, &["get", "Parser Fix"]));
+    assert_eq!(json(&out)["title"], "Parser Fix");
+}
+
+#[test]
+fn list_filters_by_model_since_and_workspace() {
+    let t = two();
+    let ids = |out: &std::process::Output| -> Vec<String> {
+        json(out)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["sessionId"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let here = ok(session(&t.sb, &t.repo_sub, &["list", "--here"]));
+    assert_eq!(ids(&here), vec![t.alpha.clone()]);
+    assert!(
+        json(&here)[0]["workspace"]
+            .as_str()
+            .unwrap()
+            .ends_with("/repo")
+    );
+    let out = ok(session(&t.sb, &t.sb.work, &["list", "--model", "m1"]));
+    assert_eq!(ids(&out).len(), 2);
+    let out = ok(session(&t.sb, &t.sb.work, &["list", "--model", "other"]));
+    assert_eq!(ids(&out).len(), 0);
+    let out = ok(session(&t.sb, &t.sb.work, &["list", "--since", "1h"]));
+    assert_eq!(ids(&out).len(), 2);
+    let out = ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["list", "--since", "2999-01-01"],
+    ));
+    assert_eq!(ids(&out).len(), 0);
+    let out = session(&t.sb, &t.sb.work, &["list", "--since", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    // --here in a directory where nothing was made: not found.
+    let out = session(&t.sb, &t.sb.home, &["get", "--here"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_one_line_error(&out, "ollm-session");
+}
+
+#[test]
+fn a_10_mb_tool_result_is_recorded_from_stdin_or_a_file() {
+    let t = two();
+    let mut big = String::new();
+    for i in 0.. {
+        if big.len() >= 10 * 1024 * 1024 {
+            break;
+        }
+        big.push_str(&format!(
+            "{i:>10} test output line of a noisy cargo test run\n"
+        ));
+    }
+    assert!(big.len() >= 10 * 1024 * 1024);
+    let mut cmd = session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            "--last",
+            "--tool",
+            "run",
+            "--args",
+            r#"{"cmd":"cargo test"}"#,
+            "--result",
+            "-",
+        ],
+    );
+    cmd.write_stdin(big.clone());
+    let ack = json(&ok(cmd));
+    assert_eq!(ack["recorded"], "toolCall");
+    let file = t.sb.write("out.txt", &big);
+    let args = t.sb.write("args.json", r#"{"cmd":"make"}"#);
+    let out = ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            &t.beta,
+            "--tool",
+            "make",
+            "--args-file",
+            args.to_str().unwrap(),
+            "--result-file",
+            file.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(json(&out)["index"], 1);
+    let text = t.sb.write("message.txt", "from a file\n");
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            "--last",
+            "--role",
+            "assistant",
+            "--text-file",
+            text.to_str().unwrap(),
+        ],
+    ));
+    let mut cmd = session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record", "--last", "--tool", "x", "--args", "-", "--result", "ok",
+        ],
+    );
+    cmd.write_stdin(r#"{"from":"stdin"}"#);
+    ok(cmd);
+    let got = json(&ok(session(&t.sb, &t.sb.work, &["get", &t.beta])));
+    let calls = got["toolCalls"].as_array().unwrap();
+    assert_eq!(calls[0]["result"]["llmContent"].as_str().unwrap(), big);
+    assert_eq!(calls[1]["result"]["llmContent"].as_str().unwrap(), big);
+    assert_eq!(calls[1]["args"]["cmd"], "make");
+    assert_eq!(calls[2]["args"]["from"], "stdin");
+    assert_eq!(got["messages"][1]["parts"][0]["text"], "from a file\n");
+    // Two texts cannot both come from stdin.
+    let out = session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record", "--last", "--tool", "x", "--args", "-", "--result", "-",
+        ],
+    )
+    .write_stdin("{}")
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    // A missing result file is an IO error, and nothing is recorded.
+    let out = session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            "--last",
+            "--tool",
+            "x",
+            "--result-file",
+            "/nonexistent/out.txt",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert_one_line_error(&out, "ollm-session");
+    let again = json(&ok(session(&t.sb, &t.sb.work, &["get", &t.beta])));
+    assert_eq!(again["toolCalls"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
+    let t = two();
+    // alpha loops (the same tool call three times); beta does not.
+    for _ in 0..3 {
+        ok(session(
+            &t.sb,
+            &t.sb.work,
+            &[
+                "record", &t.alpha, "--tool", "ls", "--args", "{}", "--result", "same",
+            ],
+        ));
+    }
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["record", &t.beta, "--role", "assistant", "--text", "done"],
+    ));
+    let prefix = &t.alpha[..8];
+    let forms: [(&[&str], bool, &Path); 5] = [
+        (&["--session", prefix], true, &t.sb.work),
+        (&["--session", "alpha"], true, &t.sb.work),
+        (&["--last"], false, &t.sb.work),
+        (&["--here"], true, &t.repo_sub),
+        (&["--session", &t.beta[..6]], false, &t.sb.work),
+    ];
+    for (args, loops, dir) in forms {
+        let out =
+            t.sb.cmd("ollm-loopcheck")
+                .current_dir(dir)
+                .args(args)
+                .output()
+                .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(if loops { 1 } else { 0 }),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        let verdict = json(&out);
+        assert_eq!(verdict["loop"], loops, "{args:?}");
+        // compress reads the same session: alpha has 1 message, beta 2.
+        let out =
+            t.sb.cmd("ollm-compress")
+                .current_dir(dir)
+                .arg("count")
+                .args(args)
+                .output()
+                .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let messages = json(&out)["messages"].as_array().unwrap().len();
+        assert_eq!(messages, if loops { 1 } else { 2 }, "{args:?}");
+    }
+    // A stored session and an input file at once is a usage error.
+    let out =
+        t.sb.cmd("ollm-loopcheck")
+            .args(["--last", "events.ndjson"])
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-loopcheck");
+}
