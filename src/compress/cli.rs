@@ -362,7 +362,7 @@ fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Resul
                 "give INPUT or --session, not both (try --help)",
             ));
         }
-        return super::session::stored_history(&Store::from_config(config), id);
+        return super::session::stored_history(&Store::from_config(config)?, id);
     }
     let source = input.input.as_str();
     crate::cli::require_piped_stdin(
@@ -432,7 +432,7 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
             threshold: all.snapshots.auto_threshold,
         };
         let done = compress_session(
-            &Store::from_config(all),
+            &Store::from_config(all)?,
             &Snapshots::from_config(all),
             policy,
             id,

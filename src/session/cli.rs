@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::export;
 use super::model::{Entry, Message, SessionSummary, check_id};
-use super::search::{self, Query};
+use super::search::Query;
 use super::snapshot::Snapshots;
 use super::store::{NewSession, Problem, Store};
 use crate::cli::{GlobalOpts, footer};
@@ -43,6 +43,10 @@ pub struct Cli {
     /// The session data directory (services.session.dataDir).
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// The session store: `file` (the data directory) or a postgres:// URL
+    /// (services.session.store).
+    #[arg(long, global = true, value_name = "STORE")]
+    pub store: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -318,6 +322,7 @@ pub struct RecordArgs {
 struct Context {
     global: GlobalOpts,
     data_dir: Option<PathBuf>,
+    store: Option<String>,
 }
 
 impl Context {
@@ -327,6 +332,13 @@ impl Context {
                 key: "services.session.dataDir",
                 value: Value::String(dir.display().to_string()),
                 flag: "--data-dir",
+            });
+        }
+        if let Some(store) = &self.store {
+            flags.push(FlagOverride {
+                key: "services.session.store",
+                value: Value::String(store.clone()),
+                flag: "--store",
             });
         }
         config::load(&LoadOptions {
@@ -343,11 +355,14 @@ impl Context {
         let loaded = self.load(flags)?;
         let key = "services.session.dataDir";
         let named = loaded.origin_of(key);
-        let store = Store::from_config(&loaded.config);
-        if named != config::Origin::Default && !store.dir().exists() {
+        let store = Store::from_config(&loaded.config)?;
+        if let Some(file) = store.as_file()
+            && named != config::Origin::Default
+            && !file.dir().exists()
+        {
             return Err(Error::NotFound(format!(
                 "{}: no such session data directory (from {named}; `ollm-session create` makes it)",
-                store.dir().display()
+                file.dir().display()
             )));
         }
         Ok((store, loaded.config))
@@ -356,7 +371,7 @@ impl Context {
     /// The store for `create`, which makes its directory when missing.
     fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
         let loaded = self.load(flags)?;
-        Ok((Store::from_config(&loaded.config), loaded.config))
+        Ok((Store::from_config(&loaded.config)?, loaded.config))
     }
 }
 
@@ -366,6 +381,7 @@ pub fn main() -> Result<ExitCode> {
     let ctx = Context {
         global: cli.global,
         data_dir: cli.data_dir,
+        store: cli.store,
     };
     match cli.command {
         Command::Create {
@@ -471,15 +487,12 @@ pub fn main() -> Result<ExitCode> {
             format,
         } => {
             let (store, _) = ctx.store(Vec::new())?;
-            let mut found = search::search(
-                &store,
-                &Query {
-                    pattern,
-                    regex,
-                    ignore_case,
-                    role,
-                },
-            )?;
+            let mut found = store.search(&Query {
+                pattern,
+                regex,
+                ignore_case,
+                role,
+            })?;
             report_problems(&found.problems);
             if let Some(limit) = limit {
                 found.hits.truncate(limit);
@@ -560,12 +573,12 @@ pub fn main() -> Result<ExitCode> {
             }
             let (store, _) = ctx.store(Vec::new())?;
             if !dry_run && !yes {
-                let count = store.ids()?.len() + store.corrupt()?.len();
+                let count = store.count()?;
                 let sessions = io_util::plural(count as u64, "session", "sessions");
                 if count > 0
                     && !confirm(&format!(
                         "Delete all {sessions} and their snapshots in {}? [y/N] ",
-                        store.dir().display()
+                        store.location()
                     ))?
                 {
                     return Err(Error::usage(format!(
@@ -583,7 +596,7 @@ pub fn main() -> Result<ExitCode> {
         }
         Command::Branches { id, format } => {
             let (store, _) = ctx.store(Vec::new())?;
-            store.kind(&id)?;
+            store.exists(&id)?;
             let rows = store.branches(&id)?;
             print_summaries(&rows, format)?;
         }
@@ -640,7 +653,7 @@ fn snapshot(ctx: &Context, command: SnapshotCommand) -> Result<()> {
             if rows.is_empty() {
                 // No snapshots is an empty list for a session that exists,
                 // and "not found" for an id that names nothing.
-                store.kind(&session)?;
+                store.exists(&session)?;
             }
             if table(format) {
                 let mut text = String::new();
@@ -748,7 +761,7 @@ fn confirm(question: &str) -> Result<bool> {
 /// JSON line) once it is on disk.
 fn record(store: &Store, args: RecordArgs) -> Result<()> {
     check_id(&args.id, "session")?;
-    store.kind(&args.id)?;
+    store.exists(&args.id)?;
     let now = timestamp::now_iso();
     if let (Some(role), Some(text)) = (&args.role, &args.text) {
         let text = if text == "-" {

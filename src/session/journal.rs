@@ -5,7 +5,12 @@
 //! {"type":"message","at":"2024-01-15T10:30:00.000Z","tokens":6,"message":{"role":"user","parts":[…],"timestamp":…}}
 //! {"type":"toolCall","at":"…","tokens":12,"toolCall":{"id":…,"name":…,"args":{…},"result":{…},"timestamp":…}}
 //! {"type":"compression","at":"…","compression":{…details}}
+//! {"type":"update","at":"…","update":{"title":…}}
 //! ```
+//!
+//! An `update` changes head fields (merged into the head, `null` removes
+//! one; `at` is the unchanged lastActivity, so versions that do not know
+//! the record skip it).
 //!
 //! The first line is the session's head (the spec object without its
 //! messages and tool calls). `at` is the session's `lastActivity` once the
@@ -103,6 +108,7 @@ struct FullLine {
     message: Option<Message>,
     tool_call: Option<ToolCall>,
     compression: Option<Map<String, Value>>,
+    update: Option<Map<String, Value>>,
 }
 
 #[derive(Deserialize)]
@@ -117,6 +123,7 @@ struct LightLine {
     message: Option<IgnoredAny>,
     tool_call: Option<IgnoredAny>,
     compression: Option<IgnoredAny>,
+    update: Option<Map<String, Value>>,
 }
 
 /// One parsed record.
@@ -131,6 +138,11 @@ pub enum Record {
     Compression {
         at: String,
         details: Map<String, Value>,
+    },
+    /// Head fields changed.
+    Update {
+        at: String,
+        patch: Map<String, Value>,
     },
     /// A record kind this version does not know (written by a newer one).
     Other {
@@ -179,6 +191,10 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
             at: need_at(raw.at)?,
             details: raw.compression.unwrap_or_default(),
         },
+        "update" => Record::Update {
+            at: need_at(raw.at)?,
+            patch: raw.update.unwrap_or_default(),
+        },
         _ => Record::Other { at: raw.at },
     };
     if !first && matches!(record, Record::Head(_)) {
@@ -209,6 +225,7 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
                 "message" if raw.message.is_some() => s.message_count += 1,
                 "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
                 "compression" => s.compression_count += 1,
+                "update" => apply_to_summary(s, raw.update.as_ref()),
                 "message" | "toolCall" => return Err(bad(line, "no payload")),
                 _ => {}
             }
@@ -219,6 +236,56 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Merges an `update` record's `patch` into a head: keys set, `null`
+/// removes (a patch that would make the head invalid is ignored).
+pub fn apply_update(head: &mut SessionHead, patch: &Map<String, Value>) {
+    let Ok(Value::Object(mut fields)) = serde_json::to_value(&*head) else {
+        return;
+    };
+    for (key, value) in patch {
+        if key == "sessionId" {
+            continue;
+        }
+        if value.is_null() {
+            fields.remove(key);
+        } else {
+            fields.insert(key.clone(), value.clone());
+        }
+    }
+    if let Ok(updated) = serde_json::from_value::<SessionHead>(Value::Object(fields)) {
+        *head = updated;
+    }
+}
+
+fn apply_to_summary(summary: &mut SessionSummary, patch: Option<&Map<String, Value>>) {
+    let Some(patch) = patch else { return };
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    for (key, value) in patch {
+        match key.as_str() {
+            "title" => summary.title = text(value),
+            "model" => summary.model = text(value).unwrap_or_default(),
+            "provider" => summary.provider = text(value).unwrap_or_default(),
+            _ => {}
+        }
+    }
+}
+
+/// The line changing head fields.
+pub fn update_line(at: &str, patch: &Map<String, Value>) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct UpdateOut<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        at: &'a str,
+        update: &'a Map<String, Value>,
+    }
+    line(&UpdateOut {
+        kind: "update",
+        at,
+        update: patch,
+    })
 }
 
 /// The summary of a session that has no records yet.

@@ -152,7 +152,7 @@ proptest! {
         let plain_id = ollm::session::model::new_id();
         let mut plain = loaded.clone();
         plain.session_id = plain_id.clone();
-        std::fs::write(store.plain_path(&plain_id), serde_json::to_vec(&plain).unwrap()).unwrap();
+        std::fs::write(store.as_file().unwrap().plain_path(&plain_id), serde_json::to_vec(&plain).unwrap()).unwrap();
         prop_assert_eq!(store.get(&plain_id).unwrap(), plain);
     }
 
@@ -257,13 +257,13 @@ proptest! {
             let id = ollm::session::model::new_id();
             let session = json!({"sessionId": id, "startTime": "2024-01-15T10:30:00Z", "model": "m",
                 "provider": "p", "messages": [], "toolCalls": [], "metadata": {"tokenCount": 0, "compressionCount": 0}});
-            std::fs::write(store.plain_path(&id), session.to_string()).unwrap();
+            std::fs::write(store.as_file().unwrap().plain_path(&id), session.to_string()).unwrap();
             ids.push(id);
         }
         let victim = pick.get(&ids).clone();
         store.delete(&victim).unwrap();
-        prop_assert!(!store.session_dir(&victim).exists());
-        prop_assert!(!store.plain_path(&victim).exists());
+        prop_assert!(!store.as_file().unwrap().session_dir(&victim).exists());
+        prop_assert!(!store.as_file().unwrap().plain_path(&victim).exists());
         let listed: Vec<String> = store.list().unwrap().sessions.into_iter().map(|s| s.session_id).collect();
         prop_assert!(!listed.contains(&victim));
         prop_assert_eq!(listed.len(), ids.len() - 1);
@@ -292,7 +292,7 @@ proptest! {
             };
             let line = serde_json::to_vec(&payload).unwrap();
             let partial = &line[..cut.index(line.len())];
-            let path = store.session_dir(&id).join(JOURNAL);
+            let path = store.as_file().unwrap().session_dir(&id).join(JOURNAL);
             let mut bytes = std::fs::read(&path).unwrap();
             bytes.extend_from_slice(partial);
             std::fs::write(&path, bytes).unwrap();
