@@ -6,6 +6,8 @@ mod context;
 mod discover;
 mod examples;
 mod loopcheck;
+#[path = "../support/pg.rs"]
+mod pg;
 mod repeated_content;
 mod session;
 mod storage;

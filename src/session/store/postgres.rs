@@ -172,29 +172,23 @@ impl PgStore {
             .map_err(|e| self.fail(&e))?
             .get::<_, bool>(0);
         if !present {
-            let mut tx = client.transaction().map_err(|e| self.fail(&e))?;
-            tx.execute("SELECT pg_advisory_xact_lock(7240015)", &[])
+            // Held across the transaction, which then starts with the
+            // catalog as the process that made the schema left it.
+            client
+                .execute("SELECT pg_advisory_lock(7240015)", &[])
                 .map_err(|e| self.fail(&e))?;
-            let raced = tx
-                .query_one("SELECT to_regclass('ollm_schema') IS NOT NULL", &[])
-                .map_err(|e| self.fail(&e))?
-                .get::<_, bool>(0);
-            if !raced {
-                tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
-                tx.execute(
-                    "INSERT INTO ollm_schema (version) VALUES ($1)",
-                    &[&SCHEMA_VERSION],
-                )
-                .map_err(|e| self.fail(&e))?;
-            }
-            tx.commit().map_err(|e| self.fail(&e))?;
-            // Optional: without the extension, search scans the records.
-            if client
-                .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-                .is_ok()
+            let made = self.create_schema(client);
+            if let Ok(true) = made
+                && client
+                    .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+                    .is_ok()
             {
+                // Optional: without the extension, search scans the records.
                 let _ = client.batch_execute(TRIGRAM_INDEX);
             }
+            let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
+            made?;
+            unlocked.map_err(|e| self.fail(&e))?;
         }
         let version: Option<i32> = client
             .query_one("SELECT max(version) FROM ollm_schema", &[])
@@ -213,6 +207,26 @@ impl PgStore {
                 self.url.shown
             ))),
         }
+    }
+
+    /// Creates the tables unless a process holding the lock before us did
+    /// (`false`).
+    fn create_schema(&self, client: &mut Client) -> Result<bool> {
+        let mut tx = client.transaction().map_err(|e| self.fail(&e))?;
+        let raced = tx
+            .query_one("SELECT to_regclass('ollm_schema') IS NOT NULL", &[])
+            .map_err(|e| self.fail(&e))?
+            .get::<_, bool>(0);
+        if !raced {
+            tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
+            tx.execute(
+                "INSERT INTO ollm_schema (version) VALUES ($1)",
+                &[&SCHEMA_VERSION],
+            )
+            .map_err(|e| self.fail(&e))?;
+        }
+        tx.commit().map_err(|e| self.fail(&e))?;
+        Ok(!raced)
     }
 
     fn now(&self) -> i64 {
@@ -405,6 +419,11 @@ impl SessionStore for PgStore {
         let max = self.options.max_sessions;
         let removed = self.with(|client| {
             let mut tx = client.transaction()?;
+            if new.enforce_max && max > 0 {
+                // One create at a time counts the sessions, as the file
+                // store's store lock does.
+                tx.execute("SELECT pg_advisory_xact_lock(7240016)", &[])?;
+            }
             let inserted = tx.execute(
                 "INSERT INTO ollm_sessions (id, head, start_time, start_ms, last_activity, last_ms, \
                  model, provider, title, parent_id, branch_point, compression_count, token_count) \
