@@ -8,8 +8,8 @@
 //! Shared by two test binaries, each using a part of it.
 #![allow(dead_code)]
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock};
 
 use postgres::{Client, NoTls};
 
@@ -22,6 +22,44 @@ pub struct TestPg {
     /// The server URL with the test database (for tests that reach in).
     pub database_url: String,
     pub schema: String,
+    _server: Hold,
+}
+
+/// Tests share the server; one that stops it holds it alone. (A count
+/// rather than an `RwLock`: a sandbox, holding this, moves between threads.)
+struct Hold {
+    alone: bool,
+}
+
+/// (schemas in use, whether a test holds the server alone)
+static SERVER: Mutex<(usize, bool)> = Mutex::new((0, false));
+static CHANGED: Condvar = Condvar::new();
+
+impl Hold {
+    fn take(alone: bool) -> Hold {
+        let mut state = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+        while state.1 || (alone && state.0 > 0) {
+            state = CHANGED.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        if alone {
+            state.1 = true;
+        } else {
+            state.0 += 1;
+        }
+        Hold { alone }
+    }
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let mut state = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+        if self.alone {
+            state.1 = false;
+        } else {
+            state.0 -= 1;
+        }
+        CHANGED.notify_all();
+    }
 }
 
 /// The server's URL (a database that exists on it).
@@ -93,8 +131,20 @@ pub fn available() -> bool {
 impl TestPg {
     /// A new empty schema, or `None` without a server.
     pub fn new() -> Option<TestPg> {
+        Self::make(false)
+    }
+
+    /// [`TestPg::new`] for a test that stops and starts the server: it
+    /// waits for every other test's schema to be dropped, and holds the
+    /// server alone until it drops its own.
+    pub fn alone() -> Option<TestPg> {
+        Self::make(true)
+    }
+
+    fn make(alone: bool) -> Option<TestPg> {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
         let database_url = database()?.to_string();
+        let hold = Hold::take(alone);
         let schema = format!(
             "t_{}_{}_{}",
             std::process::id(),
@@ -114,6 +164,7 @@ impl TestPg {
             url,
             database_url,
             schema,
+            _server: hold,
         })
     }
 
