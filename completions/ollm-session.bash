@@ -31,6 +31,9 @@ _ollm__session() {
             ollm__session,config)
                 cmd="ollm__session__subcmd__config"
                 ;;
+            ollm__session,copy)
+                cmd="ollm__session__subcmd__copy"
+                ;;
             ollm__session,create)
                 cmd="ollm__session__subcmd__create"
                 ;;
@@ -87,6 +90,9 @@ _ollm__session() {
                 ;;
             ollm__session__subcmd__help,config)
                 cmd="ollm__session__subcmd__help__subcmd__config"
+                ;;
+            ollm__session__subcmd__help,copy)
+                cmd="ollm__session__subcmd__help__subcmd__copy"
                 ;;
             ollm__session__subcmd__help,create)
                 cmd="ollm__session__subcmd__help__subcmd__create"
@@ -173,7 +179,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config help"
+            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +193,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -195,7 +205,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --at --title --config --data-dir --help"
+            opts="-h --at --title --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -217,6 +227,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -225,7 +239,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -243,6 +257,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -251,7 +269,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__cleanup)
-            opts="-h --keep --dry-run --config --data-dir --help"
+            opts="-h --keep --dry-run --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -269,6 +287,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -277,7 +299,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__clear)
-            opts="-y -h --all --yes --dry-run --config --data-dir --help"
+            opts="-y -h --all --yes --dry-run --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -288,6 +310,10 @@ _ollm__session() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -299,7 +325,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__config)
-            opts="-h --show-origin --config --data-dir --help"
+            opts="-h --show-origin --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +339,44 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__copy)
+            opts="-h --from --to --all --config --data-dir --store --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -321,7 +385,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__create)
-            opts="-h --model --provider --title --max-sessions --config --data-dir --help"
+            opts="-h --model --provider --title --max-sessions --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -351,6 +415,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -359,7 +427,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --config --data-dir --help"
+            opts="-h --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,6 +441,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -381,7 +453,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --format --output --force --config --data-dir --help"
+            opts="-o -f -h --format --output --force --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,6 +479,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -415,7 +491,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --messages --format --config --data-dir --help"
+            opts="-h --last --messages --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -433,6 +509,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -441,7 +521,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get list search export delete cleanup clear branch branches snapshot config help"
+            opts="create record get list search export delete cleanup clear branch branches snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +591,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__config)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__copy)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -721,7 +815,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,6 +841,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -755,7 +853,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --help"
+            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +899,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -809,7 +911,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__search)
-            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --help"
+            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,6 +937,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -843,7 +949,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --help create list show restore delete help"
+            opts="-h --config --data-dir --store --help create list show restore delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -857,6 +963,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -865,7 +975,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --summary --stdin --max-count --config --data-dir --help"
+            opts="-h --summary --stdin --max-count --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -887,6 +997,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -895,7 +1009,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__delete)
-            opts="-h --session --config --data-dir --help"
+            opts="-h --session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -910,6 +1024,10 @@ _ollm__session() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1019,7 +1137,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1037,6 +1155,10 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1045,7 +1167,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__restore)
-            opts="-h --session --as-session --config --data-dir --help"
+            opts="-h --session --as-session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1060,6 +1182,10 @@ _ollm__session() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1071,7 +1197,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__show)
-            opts="-h --session --config --data-dir --help"
+            opts="-h --session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1086,6 +1212,10 @@ _ollm__session() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

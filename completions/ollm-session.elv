@@ -20,6 +20,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -41,6 +42,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
+            cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -51,6 +53,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -65,6 +68,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -72,6 +76,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -81,6 +86,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -90,6 +96,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -101,6 +108,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -111,6 +119,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -121,6 +130,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -e 'PATTERN is a regular expression (Rust regex syntax)'
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
             cand -i 'i'
@@ -134,6 +144,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -f 'Replace an existing output file'
             cand --force 'Replace an existing output file'
             cand -h 'Print help'
@@ -142,12 +153,14 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;delete'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;rm'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -155,6 +168,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --keep 'keep'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Show what would be deleted'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -162,6 +176,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;clear'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --all 'Required: delete all sessions'
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
@@ -174,6 +189,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --title 'title'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -181,12 +197,14 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-session;snapshot'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -199,6 +217,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;snapshots'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -213,6 +232,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -222,6 +242,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -230,6 +251,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -237,6 +259,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -244,6 +267,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -251,6 +275,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -258,6 +283,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -266,6 +292,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -274,6 +301,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -281,6 +309,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -324,9 +353,20 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         }
         &'ollm-session;snapshots;help;help'= {
         }
+        &'ollm-session;copy'= {
+            cand --from 'Where to copy from: `file` (the data directory), a directory of sessions (journals or plain <id>.json files), or a postgres:// URL'
+            cand --to 'Where to copy to (as --from)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --all 'Copy every session of --from'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ollm-session;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -344,6 +384,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
+            cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -385,6 +426,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;snapshot;restore'= {
         }
         &'ollm-session;help;snapshot;delete'= {
+        }
+        &'ollm-session;help;copy'= {
         }
         &'ollm-session;help;config'= {
         }

@@ -112,6 +112,9 @@ _ollm() {
             ollm__subcmd__session,config)
                 cmd="ollm__subcmd__session__subcmd__config"
                 ;;
+            ollm__subcmd__session,copy)
+                cmd="ollm__subcmd__session__subcmd__copy"
+                ;;
             ollm__subcmd__session,create)
                 cmd="ollm__subcmd__session__subcmd__create"
                 ;;
@@ -1005,7 +1008,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots config"
+            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export delete rm cleanup clear branch branches snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,6 +1022,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1027,7 +1034,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --at --title --config --data-dir --help"
+            opts="-h --at --title --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1049,6 +1056,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1057,7 +1068,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1075,6 +1086,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1083,7 +1098,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__cleanup)
-            opts="-h --keep --dry-run --config --data-dir --help"
+            opts="-h --keep --dry-run --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1101,6 +1116,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1109,7 +1128,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__clear)
-            opts="-y -h --all --yes --dry-run --config --data-dir --help"
+            opts="-y -h --all --yes --dry-run --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1120,6 +1139,10 @@ _ollm() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1131,7 +1154,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__config)
-            opts="-h --show-origin --config --data-dir --help"
+            opts="-h --show-origin --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1145,6 +1168,44 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__copy)
+            opts="-h --from --to --all --config --data-dir --store --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1153,7 +1214,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__create)
-            opts="-h --model --provider --title --max-sessions --config --data-dir --help"
+            opts="-h --model --provider --title --max-sessions --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1183,6 +1244,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1191,7 +1256,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --config --data-dir --help"
+            opts="-h --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1205,6 +1270,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1213,7 +1282,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --format --output --force --config --data-dir --help"
+            opts="-o -f -h --format --output --force --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,6 +1308,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1247,7 +1320,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --messages --format --config --data-dir --help"
+            opts="-h --last --messages --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1265,6 +1338,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1273,7 +1350,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --config --data-dir --help"
+            opts="-h --limit --offset --format --corrupt --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1299,6 +1376,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1307,7 +1388,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --help"
+            opts="-h --role --text --tool --args --result --display --call-id --tokens --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1353,6 +1434,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1361,7 +1446,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__search)
-            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --help"
+            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1387,6 +1472,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1395,7 +1484,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --help create list show restore delete"
+            opts="-h --config --data-dir --store --help create list show restore delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1409,6 +1498,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1417,7 +1510,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --summary --stdin --max-count --config --data-dir --help"
+            opts="-h --summary --stdin --max-count --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1439,6 +1532,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1447,7 +1544,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__delete)
-            opts="-h --session --config --data-dir --help"
+            opts="-h --session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1465,6 +1562,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1473,7 +1574,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --format --config --data-dir --help"
+            opts="-h --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1491,6 +1592,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1499,7 +1604,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__restore)
-            opts="-h --session --as-session --config --data-dir --help"
+            opts="-h --session --as-session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1514,6 +1619,10 @@ _ollm() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1525,7 +1634,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__show)
-            opts="-h --session --config --data-dir --help"
+            opts="-h --session --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1540,6 +1649,10 @@ _ollm() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -275,6 +275,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -296,6 +297,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
+            cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
         }
         &'ollm;session;create'= {
@@ -305,6 +307,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -319,6 +322,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -326,6 +330,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -335,6 +340,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -344,6 +350,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help'
@@ -355,6 +362,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -365,6 +373,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -375,6 +384,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -e 'PATTERN is a regular expression (Rust regex syntax)'
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
             cand -i 'i'
@@ -388,6 +398,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -f 'Replace an existing output file'
             cand --force 'Replace an existing output file'
             cand -h 'Print help'
@@ -396,12 +407,14 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;delete'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;session;rm'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -409,6 +422,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --keep 'keep'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Show what would be deleted'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -416,6 +430,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;clear'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --all 'Required: delete all sessions'
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
@@ -428,6 +443,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --title 'title'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -435,12 +451,14 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;session;snapshot'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -452,6 +470,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;snapshots'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -465,6 +484,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -474,6 +494,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -482,6 +503,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -489,6 +511,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --format 'format'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -496,6 +519,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -503,6 +527,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -510,6 +535,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -518,6 +544,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -526,6 +553,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -533,12 +561,24 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --session 'session'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;session;copy'= {
+            cand --from 'Where to copy from: `file` (the data directory), a directory of sessions (journals or plain <id>.json files), or a postgres:// URL'
+            cand --to 'Where to copy to (as --from)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --all 'Copy every session of --from'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;session;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -228,6 +228,10 @@ pub enum Command {
   ollm-session snapshot restore SNAPSHOT_ID --as-session")
     )]
     Snapshot(SnapshotCommand),
+    /// Copy sessions between stores (`file`, a directory, or a postgres://
+    /// URL), with their branch links; a session already there is kept.
+    #[command(after_help = footer(super::copy::EXAMPLES))]
+    Copy(super::copy::CopyArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-session config --show-origin"))]
     Config(ConfigArgs),
@@ -601,6 +605,7 @@ pub fn main() -> Result<ExitCode> {
             print_summaries(&rows, format)?;
         }
         Command::Snapshot(command) => snapshot(&ctx, command)?,
+        Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
         Command::Config(args) => {
             let loaded = ctx.load(Vec::new())?;
             config::print_config(&loaded, &args)?;

@@ -68,6 +68,7 @@
 //!   ⌈characters ÷ 4⌉) unless the recorder passes a real count.
 
 pub mod cli;
+pub mod copy;
 pub mod export;
 pub mod journal;
 

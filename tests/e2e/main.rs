@@ -10,6 +10,7 @@ mod loopcheck;
 mod pg;
 mod repeated_content;
 mod session;
+mod session_copy;
 mod storage;
 mod support;
 mod terminal;
