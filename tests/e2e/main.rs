@@ -11,6 +11,7 @@ mod pg;
 mod repeated_content;
 mod session;
 mod session_copy;
+mod session_pg;
 mod storage;
 mod support;
 mod terminal;

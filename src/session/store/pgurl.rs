@@ -93,6 +93,12 @@ pub fn parse(url: &str) -> Result<PgUrl> {
         config.password(password);
     }
     config.application_name("ollm");
+    // Set at connection start-up, not by a statement of its own.
+    let options = match config.get_options() {
+        Some(given) => format!("{given} -c statement_timeout={statement_timeout_ms}"),
+        None => format!("-c statement_timeout={statement_timeout_ms}"),
+    };
+    config.options(&options);
     Ok(PgUrl {
         config,
         statement_timeout_ms,

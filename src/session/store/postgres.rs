@@ -78,6 +78,38 @@ CREATE TABLE ollm_records (
 const TRIGRAM_INDEX: &str = "CREATE INDEX IF NOT EXISTS ollm_records_text \
      ON ollm_records USING gin (search_text gin_trgm_ops)";
 
+const VERSION: &str = "SELECT max(version) FROM ollm_schema";
+
+/// Appends one record: the session's next `seq`, `lastActivity` never
+/// going back, the counts, and the record itself, in one statement.
+const APPEND: &str = "
+WITH p AS (SELECT $1::text AS id, $2::bigint AS now, $3::text AS kind, $4::bigint AS tokens,
+                  $5::text AS body, $6::text AS role, $7::text AS text),
+s AS (
+    UPDATE ollm_sessions SET
+        seq = seq + 1,
+        last_ms = greatest(last_ms, p.now),
+        last_activity = to_char(timestamp 'epoch' + greatest(last_ms, p.now) * interval '1 millisecond',
+                                'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'),
+        message_count = message_count + (CASE WHEN p.kind = 'message' THEN 1 ELSE 0 END),
+        tool_call_count = tool_call_count + (CASE WHEN p.kind = 'toolCall' THEN 1 ELSE 0 END),
+        compression_count = compression_count + (CASE WHEN p.kind = 'compression' THEN 1 ELSE 0 END),
+        token_count = CASE WHEN token_count > 9223372036854775807 - coalesce(p.tokens, 0)
+                           THEN 9223372036854775807 ELSE token_count + coalesce(p.tokens, 0) END
+    FROM p WHERE ollm_sessions.id = p.id
+    RETURNING ollm_sessions.*
+), r AS (
+    INSERT INTO ollm_records (session_id, seq, kind, kind_index, at, tokens, body, role, search_text)
+    SELECT p.id, s.seq, p.kind,
+           CASE p.kind WHEN 'message' THEN s.message_count - 1
+                   WHEN 'toolCall' THEN s.tool_call_count - 1 END,
+           s.last_activity, p.tokens, p.body, p.role, p.text
+    FROM s, p
+)
+SELECT id, start_time, last_activity, model, message_count, token_count,
+       provider, tool_call_count, compression_count, title, parent_id, branch_point
+FROM s";
+
 /// Sessions as listing reads them.
 const SUMMARY_COLUMNS: &str = "id, start_time, last_activity, model, message_count, token_count, \
      provider, tool_call_count, compression_count, title, parent_id, branch_point";
@@ -123,6 +155,13 @@ impl PgStore {
         }
     }
 
+    fn failure(&self, failure: Failure) -> Error {
+        match failure {
+            Failure::Ollm(err) => err,
+            Failure::Db(err) => self.fail(&err),
+        }
+    }
+
     /// Runs `work` on the connection, connecting (and creating the
     /// schema) first when needed. A connection that failed is dropped, so
     /// the next call connects anew.
@@ -154,12 +193,6 @@ impl PgStore {
 
     fn connect(&self) -> Result<Client> {
         let mut client = self.url.config.connect(NoTls).map_err(|e| self.fail(&e))?;
-        client
-            .batch_execute(&format!(
-                "SET statement_timeout = {}",
-                self.url.statement_timeout_ms
-            ))
-            .map_err(|e| self.fail(&e))?;
         self.ensure_schema(&mut client)?;
         Ok(client)
     }
@@ -167,33 +200,33 @@ impl PgStore {
     /// Creates the schema on first use (one process at a time), or checks
     /// that the existing one is not newer than this build.
     fn ensure_schema(&self, client: &mut Client) -> Result<()> {
-        let present = client
-            .query_one("SELECT to_regclass('ollm_schema') IS NOT NULL", &[])
-            .map_err(|e| self.fail(&e))?
-            .get::<_, bool>(0);
-        if !present {
-            // Held across the transaction, which then starts with the
-            // catalog as the process that made the schema left it.
-            client
-                .execute("SELECT pg_advisory_lock(7240015)", &[])
-                .map_err(|e| self.fail(&e))?;
-            let made = self.create_schema(client);
-            if let Ok(true) = made
-                && client
-                    .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-                    .is_ok()
-            {
-                // Optional: without the extension, search scans the records.
-                let _ = client.batch_execute(TRIGRAM_INDEX);
+        let version = match client.query_one(VERSION, &[]) {
+            Ok(row) => row.get::<_, Option<i32>>(0),
+            Err(err) if err.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => {
+                // Held across the transaction, which then starts with the
+                // catalog as the process that made the schema left it.
+                client
+                    .execute("SELECT pg_advisory_lock(7240015)", &[])
+                    .map_err(|e| self.fail(&e))?;
+                let made = self.create_schema(client);
+                if let Ok(true) = made
+                    && client
+                        .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+                        .is_ok()
+                {
+                    // Optional: without it, search scans the records.
+                    let _ = client.batch_execute(TRIGRAM_INDEX);
+                }
+                let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
+                made?;
+                unlocked.map_err(|e| self.fail(&e))?;
+                client
+                    .query_one(VERSION, &[])
+                    .map_err(|e| self.fail(&e))?
+                    .get(0)
             }
-            let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
-            made?;
-            unlocked.map_err(|e| self.fail(&e))?;
-        }
-        let version: Option<i32> = client
-            .query_one("SELECT max(version) FROM ollm_schema", &[])
-            .map_err(|e| self.fail(&e))?
-            .get(0);
+            Err(err) => return Err(self.fail(&err)),
+        };
         match version {
             Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
                 path: PathBuf::from(&self.url.shown),
@@ -317,16 +350,8 @@ fn entry_columns(entry: &Entry) -> (&'static str, String, String) {
     }
 }
 
-/// Inserts one message or tool call as record `seq`.
-fn insert_entry(
-    tx: &mut Transaction<'_>,
-    id: &str,
-    seq: i64,
-    kind_index: i64,
-    at: &str,
-    entry: &Entry,
-    tokens: Option<u64>,
-) -> std::result::Result<(), Failure> {
+/// A message's or tool call's JSON, no deeper than a session keeps.
+fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
     let body = match entry {
         Entry::Message(m) => encode(m)?,
         Entry::ToolCall(c) => encode(c)?,
@@ -337,6 +362,20 @@ fn insert_entry(
             crate::io_util::MAX_RECORD_NESTING
         ))));
     }
+    Ok(body)
+}
+
+/// Inserts one message or tool call as record `seq`.
+fn insert_entry(
+    tx: &mut Transaction<'_>,
+    id: &str,
+    seq: i64,
+    kind_index: i64,
+    at: &str,
+    entry: &Entry,
+    tokens: Option<u64>,
+) -> std::result::Result<(), Failure> {
+    let body = entry_body(entry)?;
     let (kind, role, text) = entry_columns(entry);
     tx.execute(
         "INSERT INTO ollm_records (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
@@ -409,10 +448,7 @@ impl SessionStore for PgStore {
     fn publish(&self, new: Publish) -> Result<Created> {
         let head = new.head;
         let id = head.session_id.clone();
-        let head_text = encode(&head).map_err(|f| match f {
-            Failure::Ollm(e) => e,
-            Failure::Db(e) => self.fail(&e),
-        })?;
+        let head_text = encode(&head).map_err(|f| self.failure(f))?;
         let at = head.last_activity.clone();
         let at_ms = timestamp::parse(&at).unwrap_or(0);
         let start_ms = timestamp::parse(&head.start_time).unwrap_or(0);
@@ -484,56 +520,23 @@ impl SessionStore for PgStore {
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
         let now = self.now();
-        self.with(|client| {
-            let mut tx = client.transaction()?;
-            let Some(row) = tx.query_opt(
-                &format!("SELECT {SUMMARY_COLUMNS}, seq, last_ms FROM ollm_sessions WHERE id = $1 FOR UPDATE"),
-                &[&id],
-            )?
-            else {
-                return Err(not_found(id));
-            };
-            let mut summary = summary_of(&row);
-            let seq: i64 = row.get::<_, i64>(12) + 1;
-            let at_ms = row.get::<_, i64>(13).max(now);
-            let at = timestamp::format_millis(at_ms);
-            match record {
-                Append::Entry { entry, tokens } => {
-                    let index = match entry {
-                        Entry::Message(_) => &mut summary.message_count,
-                        Entry::ToolCall(_) => &mut summary.tool_call_count,
-                    };
-                    insert_entry(&mut tx, id, seq, to_i64(*index), &at, entry, Some(tokens))?;
-                    *index += 1;
-                    summary.token_count = summary.token_count.saturating_add(tokens);
-                }
-                Append::Compression(details) => {
-                    tx.execute(
-                        "INSERT INTO ollm_records (session_id, seq, kind, at, body) \
-                         VALUES ($1, $2, 'compression', $3, $4)",
-                        &[&id, &seq, &at, &encode(details)?],
-                    )?;
-                    summary.compression_count += 1;
-                }
+        let (kind, body, role, text, tokens) = match record {
+            Append::Entry { entry, tokens } => {
+                let (kind, role, text) = entry_columns(entry);
+                let body = entry_body(entry).map_err(|f| self.failure(f))?;
+                (kind, body, Some(role), Some(text), Some(to_i64(tokens)))
             }
-            summary.last_activity = at;
-            tx.execute(
-                "UPDATE ollm_sessions SET seq = $2, last_ms = $3, last_activity = $4, \
-                 message_count = $5, tool_call_count = $6, compression_count = $7, token_count = $8 \
-                 WHERE id = $1",
-                &[
-                    &id,
-                    &seq,
-                    &at_ms,
-                    &summary.last_activity,
-                    &to_i64(summary.message_count),
-                    &to_i64(summary.tool_call_count),
-                    &to_i64(summary.compression_count),
-                    &to_i64(summary.token_count),
-                ],
-            )?;
-            tx.commit()?;
-            Ok(summary)
+            Append::Compression(details) => {
+                let body = encode(details).map_err(|f| self.failure(f))?;
+                ("compression", body, None, None, None)
+            }
+        };
+        self.with(|client| {
+            // One statement, so one round trip: the row lock orders the
+            // writers, and the commit that ends it is the acknowledgement.
+            let row =
+                client.query_opt(APPEND, &[&id, &now, &kind, &tokens, &body, &role, &text])?;
+            row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
         })
     }
 
