@@ -365,24 +365,52 @@ fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
     Ok(body)
 }
 
-/// Inserts one message or tool call as record `seq`.
-fn insert_entry(
-    tx: &mut Transaction<'_>,
-    id: &str,
-    seq: i64,
-    kind_index: i64,
-    at: &str,
-    entry: &Entry,
-    tokens: Option<u64>,
-) -> std::result::Result<(), Failure> {
-    let body = entry_body(entry)?;
-    let (kind, role, text) = entry_columns(entry);
-    tx.execute(
-        "INSERT INTO ollm_records (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        &[&id, &seq, &kind, &kind_index, &at, &tokens.map(to_i64), &body, &role, &text],
-    )?;
-    Ok(())
+/// A new session's records as columns, for one insert.
+struct RecordRows {
+    seq: Vec<i64>,
+    kind: Vec<&'static str>,
+    kind_index: Vec<i64>,
+    tokens: Vec<Option<i64>>,
+    body: Vec<String>,
+    role: Vec<String>,
+    text: Vec<String>,
+    messages: i64,
+    calls: i64,
+    token_sum: u64,
+}
+
+impl RecordRows {
+    fn of(entries: &[(Entry, Option<u64>)]) -> std::result::Result<RecordRows, Failure> {
+        let mut rows = RecordRows {
+            seq: Vec::new(),
+            kind: Vec::new(),
+            kind_index: Vec::new(),
+            tokens: Vec::new(),
+            body: Vec::new(),
+            role: Vec::new(),
+            text: Vec::new(),
+            messages: 0,
+            calls: 0,
+            token_sum: 0,
+        };
+        for (n, (entry, tokens)) in entries.iter().enumerate() {
+            let (kind, role, text) = entry_columns(entry);
+            let index = match entry {
+                Entry::Message(_) => &mut rows.messages,
+                Entry::ToolCall(_) => &mut rows.calls,
+            };
+            rows.kind_index.push(*index);
+            *index += 1;
+            rows.seq.push(n as i64 + 1);
+            rows.kind.push(kind);
+            rows.tokens.push(tokens.map(to_i64));
+            rows.body.push(entry_body(entry)?);
+            rows.role.push(role);
+            rows.text.push(text);
+            rows.token_sum = rows.token_sum.saturating_add(tokens.unwrap_or(0));
+        }
+        Ok(rows)
+    }
 }
 
 /// Deletes the oldest sessions beyond `keep` (never `spare`), skipping
@@ -486,16 +514,27 @@ impl SessionStore for PgStore {
                     "session {id} is already in the store"
                 ))));
             }
-            let (mut messages, mut calls, mut tokens) = (0i64, 0i64, 0u64);
-            for (seq, (entry, t)) in new.entries.iter().enumerate() {
-                let index = match entry {
-                    Entry::Message(_) => &mut messages,
-                    Entry::ToolCall(_) => &mut calls,
-                };
-                insert_entry(&mut tx, &id, seq as i64 + 1, *index, &at, entry, *t)?;
-                *index += 1;
-                tokens = tokens.saturating_add(t.unwrap_or(0));
-            }
+            let rows = RecordRows::of(&new.entries)?;
+            tx.execute(
+                "INSERT INTO ollm_records \
+                 (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
+                 SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
+                 FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
+                             $7::text[], $8::text[], $9::text[]) \
+                 AS r(seq, kind, kind_index, tokens, body, role, search_text)",
+                &[
+                    &id,
+                    &at,
+                    &rows.seq,
+                    &rows.kind,
+                    &rows.kind_index,
+                    &rows.tokens,
+                    &rows.body,
+                    &rows.role,
+                    &rows.text,
+                ],
+            )?;
+            let (messages, calls, tokens) = (rows.messages, rows.calls, rows.token_sum);
             tx.execute(
                 "UPDATE ollm_sessions SET seq = $2, message_count = $3, tool_call_count = $4, \
                  token_count = token_count + $5 WHERE id = $1",
