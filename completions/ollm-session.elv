@@ -20,6 +20,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -42,6 +43,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
+            cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -52,6 +54,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-sessions 'Sessions to keep (services.session.maxSessions; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -69,6 +72,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --tokens 'The record''s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
@@ -78,6 +82,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
@@ -88,6 +93,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or markdown (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
@@ -102,6 +108,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
             cand -h 'Print help (see more with ''--help'')'
@@ -115,6 +122,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
             cand -h 'Print help (see more with ''--help'')'
@@ -126,6 +134,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -e 'PATTERN is a regular expression (Rust regex syntax)'
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
             cand -i 'Match regardless of case'
@@ -139,6 +148,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --output 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -f 'Replace an existing output file'
@@ -149,6 +159,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;rename'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --clear 'Remove the title instead'
@@ -158,6 +169,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;delete'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
@@ -166,6 +178,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;rm'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
@@ -174,6 +187,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;remove'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
@@ -183,6 +197,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --keep 'How many sessions to keep, the most recently active'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Show what would be deleted'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -190,6 +205,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;clear'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --all 'Required: delete all sessions'
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
@@ -202,6 +218,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --title 'A title for the branch (default: the parent''s)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help'
@@ -211,6 +228,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help (see more with ''--help'')'
@@ -219,6 +237,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;snapshot'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -233,6 +252,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;snapshots'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -249,6 +269,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
@@ -260,6 +281,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --max-count 'Snapshots kept per session (snapshots.maxCount; 0: no limit)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
@@ -270,6 +292,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help (see more with ''--help'')'
@@ -279,6 +302,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --format 'json (default when piped) or table (default on a terminal)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -h 'Print help (see more with ''--help'')'
@@ -288,6 +312,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -295,6 +320,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -302,6 +328,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -310,6 +337,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -318,6 +346,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -325,6 +354,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -332,6 +362,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -339,6 +370,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -346,6 +378,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -353,6 +386,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --session 'The session the snapshot belongs to (an id, prefix or title; found by searching every session''s snapshots when not given)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -396,9 +430,20 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         }
         &'ollm-session;snapshots;help;help'= {
         }
+        &'ollm-session;copy'= {
+            cand --from 'Where to copy from: `file` (the data directory), a directory of sessions (journals or plain <id>.json files), or a postgres:// URL'
+            cand --to 'Where to copy to (as --from)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --all 'Copy every session of --from'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ollm-session;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -417,6 +462,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
+            cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -460,6 +506,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;snapshot;restore'= {
         }
         &'ollm-session;help;snapshot;delete'= {
+        }
+        &'ollm-session;help;copy'= {
         }
         &'ollm-session;help;config'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_session_global_optspecs
-    string join \n config= data-dir= h/help V/version
+    string join \n config= data-dir= store= h/help V/version
 end
 
 function __fish_ollm_session_needs_command
@@ -26,6 +26,7 @@ end
 
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s V -l version -d 'Print version'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
@@ -46,6 +47,7 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branches" -d 'List the sessions branched from a session'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "copy" -d 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l model -d 'The model the session talks to (the spec\'s `model`)' -r
@@ -54,6 +56,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l tit
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l max-sessions -d 'Sessions to keep (services.session.maxSessions; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l role -d 'Shorthand: a plain text message with this role' -r -f -a "user\t''
 assistant\t''
@@ -71,6 +74,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l cal
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l tokens -d 'The record\'s token count from a real tokenizer, instead of the estimate (characters ÷ 4). Only with a single record' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -s h -l help -d 'Print help'
@@ -78,6 +82,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l format
 markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
@@ -86,6 +91,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l forma
 markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
@@ -98,6 +104,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l model
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -109,6 +116,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l model -
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -118,6 +126,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l for
 table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case -d 'Match regardless of case'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -126,38 +135,45 @@ markdown\t'A readable transcript'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s o -l output -d 'Write here (atomically, owner-only 0600) instead of stdout. An existing file is replaced only with --force; anything that is not a regular file is refused (`-` and /dev/stdout are stdout)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s f -l force -d 'Replace an existing output file'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l clear -d 'Remove the title instead'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l keep -d 'How many sessions to keep, the most recently active' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l dry-run -d 'Show what would be deleted'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l all -d 'Required: delete all sessions'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run -d 'Show what would be deleted'
@@ -166,6 +182,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -d 'A title for the branch (default: the parent\'s)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -s h -l help -d 'Print help'
@@ -173,11 +190,13 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l f
 table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -191,6 +210,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
@@ -199,29 +219,35 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -231,6 +257,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -244,6 +271,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l max-count -d 'Snapshots kept per session (snapshots.maxCount; 0: no limit)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
@@ -252,29 +280,35 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 table\t'A table with a header, fitted to the terminal'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -282,25 +316,34 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Print the snapshot\'s context as a message list in its original order, or re-create it as a new session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l from -d 'Where to copy from: `file` (the data directory), a directory of sessions (journals or plain <id>.json files), or a postgres:// URL' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l to -d 'Where to copy to (as --from)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l all -d 'Copy every session of --from'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "branches" -d 'List the sessions branched from a session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "copy" -d 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'

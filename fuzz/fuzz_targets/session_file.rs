@@ -104,6 +104,7 @@ fn through_the_store(data: &[u8]) {
         .path();
     let _ = std::fs::remove_dir_all(dir.join("data"));
     let store = Store::new(dir.join("data"), StoreOptions::default());
+    let files = store.as_file().expect("a journal store");
     // Known and left to the session store's owner: a complete last line
     // that is valid JSON but not a valid record (a tool call without a
     // result, say) is a torn tail to `get` but counted by `list`'s light
@@ -114,10 +115,10 @@ fn through_the_store(data: &[u8]) {
         let _ = std::fs::remove_dir_all(dir.join("data"));
         if plain {
             std::fs::create_dir_all(dir.join("data")).unwrap();
-            std::fs::write(store.plain_path(ID), data).unwrap();
+            std::fs::write(files.plain_path(ID), data).unwrap();
         } else {
-            std::fs::create_dir_all(store.session_dir(ID)).unwrap();
-            std::fs::write(store.session_dir(ID).join("journal.ndjson"), data).unwrap();
+            std::fs::create_dir_all(files.session_dir(ID)).unwrap();
+            std::fs::write(files.session_dir(ID).join("journal.ndjson"), data).unwrap();
         }
         let listing = store.list().expect("list answers");
         match store.load(ID) {

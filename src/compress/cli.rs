@@ -377,13 +377,13 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
 
 /// The history to work on; `what` names the work for the terminal hint.
 fn read_history(input: &InputArgs, config: &config::Config, what: &str) -> Result<History> {
-    if let Some(id) = &input.session.resolve(&Store::from_config(config))? {
+    if let Some(id) = &input.session.resolve(&Store::from_config(config)?)? {
         if input.input != "-" {
             return Err(crate::Error::usage(
                 "give INPUT or --session, not both (try --help)",
             ));
         }
-        return super::session::stored_history(&Store::from_config(config), id);
+        return super::session::stored_history(&Store::from_config(config)?, id);
     }
     let source = input.input.as_str();
     crate::cli::require_piped_stdin(
@@ -446,7 +446,7 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
     if let Some(id) = &args
         .input
         .session
-        .resolve(&Store::from_config(&loaded.config))?
+        .resolve(&Store::from_config(&loaded.config)?)?
     {
         if args.input.input != "-" {
             return Err(crate::Error::usage(
@@ -459,7 +459,7 @@ fn run_compress(global: &GlobalOpts, args: &CompressArgs) -> Result<ExitCode> {
             threshold: all.snapshots.auto_threshold,
         };
         let done = compress_session(
-            &Store::from_config(all),
+            &Store::from_config(all)?,
             &Snapshots::from_config(all),
             policy,
             id,

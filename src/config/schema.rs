@@ -28,6 +28,8 @@ pub struct SessionConfig {
     /// Sessions kept when a new one is created; 0 disables the limit.
     pub max_sessions: u64,
     pub auto_save: bool,
+    /// Where sessions are kept: `file` (dataDir) or a postgres:// URL.
+    pub store: String,
 }
 
 impl Default for SessionConfig {
@@ -36,6 +38,7 @@ impl Default for SessionConfig {
             data_dir: "$OLLM_HOME/session-data".into(),
             max_sessions: 100,
             auto_save: true,
+            store: "file".into(),
         }
     }
 }
@@ -363,6 +366,16 @@ impl Config {
         }
         if s.session.data_dir.trim().is_empty() {
             return Err(("services.session.dataDir", "a non-empty path"));
+        }
+        let store = s.session.store.as_str();
+        if store != "file"
+            && !store.starts_with("postgres://")
+            && !store.starts_with("postgresql://")
+        {
+            return Err((
+                "services.session.store",
+                "`file` or a postgres:// or postgresql:// URL",
+            ));
         }
         if self.snapshots.dir.trim().is_empty() {
             return Err(("snapshots.dir", "a non-empty path"));

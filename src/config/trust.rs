@@ -60,6 +60,11 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         "deletes stored sessions",
     ),
     ("services.session.autoSave", Rule::Free, ""),
+    (
+        "services.session.store",
+        Rule::Weakening,
+        "sends the sessions to another server",
+    ),
     ("services.compression.enabled", Rule::Free, ""),
     ("services.compression.threshold", Rule::Free, ""),
     ("services.compression.strategy", Rule::Free, ""),

@@ -197,7 +197,7 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
             ));
         }
         args.session
-            .document(&crate::session::Store::from_config(&loaded.config))?
+            .document(&crate::session::Store::from_config(&loaded.config)?)?
     } else {
         None
     };

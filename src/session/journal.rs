@@ -5,8 +5,12 @@
 //! {"type":"message","at":"2024-01-15T10:30:00.000Z","tokens":6,"message":{"role":"user","parts":[…],"timestamp":…}}
 //! {"type":"toolCall","at":"…","tokens":12,"toolCall":{"id":…,"name":…,"args":{…},"result":{…},"timestamp":…}}
 //! {"type":"compression","at":"…","compression":{…details}}
-//! {"type":"title","at":"…","title":"a new name"}      (no `title`: the name is removed)
+//! {"type":"update","at":"…","update":{"title":…}}
 //! ```
+//!
+//! An `update` changes head fields (merged into the head, `null` removes
+//! one; `at` is the unchanged lastActivity, so versions that do not know
+//! the record skip it).
 //!
 //! The first line is the session's head (the spec object without its
 //! messages and tool calls). `at` is the session's `lastActivity` once the
@@ -104,7 +108,7 @@ struct FullLine {
     message: Option<Message>,
     tool_call: Option<ToolCall>,
     compression: Option<Map<String, Value>>,
-    title: Option<String>,
+    update: Option<Map<String, Value>>,
 }
 
 #[derive(Deserialize)]
@@ -119,7 +123,7 @@ struct LightLine {
     message: Option<IgnoredAny>,
     tool_call: Option<IgnoredAny>,
     compression: Option<IgnoredAny>,
-    title: Option<String>,
+    update: Option<Map<String, Value>>,
 }
 
 /// One parsed record.
@@ -135,9 +139,11 @@ pub enum Record {
         at: String,
         details: Map<String, Value>,
     },
-    /// The session was renamed (`None`: its title removed). Not activity:
-    /// `lastActivity` stays as it was.
-    Title(Option<String>),
+    /// Head fields changed.
+    Update {
+        at: String,
+        patch: Map<String, Value>,
+    },
     /// A record kind this version does not know (written by a newer one).
     Other {
         at: Option<String>,
@@ -185,10 +191,10 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
             at: need_at(raw.at)?,
             details: raw.compression.unwrap_or_default(),
         },
-        "title" => {
-            need_at(raw.at)?;
-            Record::Title(raw.title)
-        }
+        "update" => Record::Update {
+            at: need_at(raw.at)?,
+            patch: raw.update.unwrap_or_default(),
+        },
         _ => Record::Other { at: raw.at },
     };
     if !first && matches!(record, Record::Head(_)) {
@@ -215,14 +221,11 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         ("session", Some(_)) => return Err(bad(line, "a second session head")),
         (kind, Some(s)) => {
             let at = raw.at.ok_or_else(|| bad(line, "no `at`"))?;
-            if kind == "title" {
-                s.title = raw.title;
-                return Ok(());
-            }
             match kind {
                 "message" if raw.message.is_some() => s.message_count += 1,
                 "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
                 "compression" => s.compression_count += 1,
+                "update" => apply_to_summary(s, raw.update.as_ref()),
                 "message" | "toolCall" => return Err(bad(line, "no payload")),
                 _ => {}
             }
@@ -233,6 +236,56 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Merges an `update` record's `patch` into a head: keys set, `null`
+/// removes (a patch that would make the head invalid is ignored).
+pub fn apply_update(head: &mut SessionHead, patch: &Map<String, Value>) {
+    let Ok(Value::Object(mut fields)) = serde_json::to_value(&*head) else {
+        return;
+    };
+    for (key, value) in patch {
+        if key == "sessionId" {
+            continue;
+        }
+        if value.is_null() {
+            fields.remove(key);
+        } else {
+            fields.insert(key.clone(), value.clone());
+        }
+    }
+    if let Ok(updated) = serde_json::from_value::<SessionHead>(Value::Object(fields)) {
+        *head = updated;
+    }
+}
+
+fn apply_to_summary(summary: &mut SessionSummary, patch: Option<&Map<String, Value>>) {
+    let Some(patch) = patch else { return };
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    for (key, value) in patch {
+        match key.as_str() {
+            "title" => summary.title = text(value),
+            "model" => summary.model = text(value).unwrap_or_default(),
+            "provider" => summary.provider = text(value).unwrap_or_default(),
+            _ => {}
+        }
+    }
+}
+
+/// The line changing head fields.
+pub fn update_line(at: &str, patch: &Map<String, Value>) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct UpdateOut<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        at: &'a str,
+        update: &'a Map<String, Value>,
+    }
+    line(&UpdateOut {
+        kind: "update",
+        at,
+        update: patch,
+    })
 }
 
 /// The summary of a session that has no records yet.
@@ -252,9 +305,9 @@ pub fn summary_of_head(head: &SessionHead) -> SessionSummary {
         tool_call_count: 0,
         compression_count: head.metadata.compression_count,
         title: head.title.clone(),
+        workspace: head.workspace.clone(),
         parent_session_id: head.parent_session_id.clone(),
         branch_point: head.branch_point,
-        workspace: head.workspace.clone(),
     }
 }
 
@@ -311,23 +364,6 @@ pub fn entry_line(entry: &Entry, at: &str, tokens: Option<u64>) -> Vec<u8> {
         message,
         tool_call,
         compression: None,
-    })
-}
-
-/// The line renaming a session (`None` removes its title).
-pub fn title_line(at: &str, title: Option<&str>) -> Vec<u8> {
-    #[derive(serde::Serialize)]
-    struct TitleOut<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
-        at: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        title: Option<&'a str>,
-    }
-    line(&TitleOut {
-        kind: "title",
-        at,
-        title,
     })
 }
 

@@ -47,7 +47,7 @@
 //! ```no_run
 //! use ollm::session::{Store, Snapshots, Entry, Message};
 //! let config = ollm::config::load(&Default::default())?.config;
-//! let store = Store::from_config(&config);
+//! let store = Store::from_config(&config)?;
 //! let id = store.last()?;
 //! let messages: Vec<Message> = store.messages(&id)?;          // read a session's messages
 //! let snapshot = Snapshots::from_config(&config)
@@ -68,6 +68,7 @@
 //!   ⌈characters ÷ 4⌉) unless the recorder passes a real count.
 
 pub mod cli;
+pub mod copy;
 pub mod export;
 pub mod ingest;
 pub mod journal;
@@ -85,4 +86,4 @@ pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
 pub use option::SessionOption;
 pub use select::{Selector, select};
 pub use snapshot::Snapshots;
-pub use store::{Created, Listing, NewSession, Store, StoreOptions};
+pub use store::{Created, Listing, NewSession, SessionStore, Store, StoreOptions};

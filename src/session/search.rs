@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use super::journal::{self, Record};
 use super::model::{Entry, ToolCall};
-use super::store::{Kind, Problem, Slot, Store, parallel_map};
+use super::store::file::Kind;
+use super::store::{FileStore, Listing, Problem, Slot, parallel_map};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -51,7 +52,7 @@ pub struct Found {
     pub problems: Vec<Problem>,
 }
 
-struct Matcher {
+pub(crate) struct Matcher {
     text: regex::Regex,
     raw: Option<Raw>,
     role: Option<String>,
@@ -80,7 +81,7 @@ impl Raw {
 /// bytes (some writers escape them) and spaces (a tool call's text joins its
 /// fields with them). `None` when no such set
 /// exists (`\w+`, `a|.*`), so every record is parsed.
-fn required_literals(pattern: &str, ignore_case: bool) -> Option<Vec<Vec<u8>>> {
+pub(crate) fn required_literals(pattern: &str, ignore_case: bool) -> Option<Vec<Vec<u8>>> {
     use regex_syntax::hir::literal::{ExtractKind, Extractor};
     let hir = regex_syntax::ParserBuilder::new()
         .case_insensitive(ignore_case)
@@ -110,7 +111,7 @@ fn longest_verbatim_piece(literal: &[u8]) -> Option<Vec<u8>> {
 }
 
 impl Matcher {
-    fn new(query: &Query) -> Result<Matcher> {
+    pub(crate) fn new(query: &Query) -> Result<Matcher> {
         if query.pattern.is_empty() {
             return Err(Error::input("the search pattern is empty"));
         }
@@ -159,7 +160,7 @@ impl Matcher {
         self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
     }
 
-    fn check(&self, id: &str, slot: Slot, entry: &Entry, hits: &mut Vec<Hit>) {
+    pub(crate) fn check(&self, id: &str, slot: Slot, entry: &Entry, hits: &mut Vec<Hit>) {
         let (role, text, timestamp) = match entry {
             Entry::Message(m) => (m.role().to_string(), m.text_content(), m.timestamp()),
             Entry::ToolCall(t) => ("tool".to_string(), tool_text(t), t.timestamp()),
@@ -186,7 +187,8 @@ impl Matcher {
     }
 }
 
-fn tool_text(call: &ToolCall) -> String {
+/// The text a tool call is searched in.
+pub(crate) fn tool_text(call: &ToolCall) -> String {
     let mut text = format!(
         "{} {} {}",
         call.name(),
@@ -218,8 +220,8 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Searches every session in `store`.
-pub fn search(store: &Store, query: &Query) -> Result<Found> {
+/// Searches every session in the journal store `store`.
+pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
     let ids = store.ids()?;
     let results = parallel_map(&ids, |(id, kind)| {
@@ -241,43 +243,51 @@ pub fn search(store: &Store, query: &Query) -> Result<Found> {
             }),
         }
     }
-    if query.role.as_deref().is_none_or(|r| r == "title") {
-        found.hits.extend(title_hits(store, &matcher)?);
-    }
-    let key = |h: &Hit| timestamp::parse(&h.timestamp).unwrap_or(i64::MIN);
-    found.hits.sort_by(|a, b| {
-        key(b)
-            .cmp(&key(a))
-            .then_with(|| a.session_id.cmp(&b.session_id))
-            .then_with(|| a.message_index.cmp(&b.message_index))
-            .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
-    });
+    sort_hits(&mut found.hits);
     Ok(found)
 }
 
-/// Sessions whose title matches, as hits of role `title` (stamped with
-/// the session's last activity). Reads only the summaries.
-fn title_hits(store: &Store, matcher: &Matcher) -> Result<Vec<Hit>> {
-    Ok(store
-        .list()?
+/// Sessions in `listing` whose title matches `query`, as hits of role
+/// `title` (stamped with the session's last activity): read from the
+/// summaries only, whatever the store.
+pub(crate) fn title_hits(listing: &Listing, query: &Query) -> Result<Vec<Hit>> {
+    let matcher = Matcher::new(query)?;
+    Ok(listing
         .sessions
-        .into_iter()
+        .iter()
         .filter_map(|s| {
-            let title = s.title?;
-            matcher.text.is_match(&title).then(|| Hit {
-                session_id: s.session_id,
+            let title = s.title.as_deref()?;
+            matcher.text.is_match(title).then(|| Hit {
+                session_id: s.session_id.clone(),
                 message_index: None,
                 tool_call_index: None,
                 role: "title".into(),
-                timestamp: s.last_activity,
+                timestamp: s.last_activity.clone(),
                 snippet: title.split_whitespace().collect::<Vec<_>>().join(" "),
             })
         })
         .collect())
 }
 
-fn search_loaded(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>) -> Result<()> {
-    let loaded = store.load(id)?;
+/// Newest first; ties by session and index.
+pub(crate) fn sort_hits(hits: &mut [Hit]) {
+    let key = |h: &Hit| timestamp::parse(&h.timestamp).unwrap_or(i64::MIN);
+    hits.sort_by(|a, b| {
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| a.session_id.cmp(&b.session_id))
+            .then_with(|| a.message_index.cmp(&b.message_index))
+            .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
+    });
+}
+
+fn search_loaded(
+    store: &FileStore,
+    id: &str,
+    matcher: &Matcher,
+    hits: &mut Vec<Hit>,
+) -> Result<()> {
+    let loaded = store.load_held(id, None)?;
     for slot in &loaded.order {
         let entry = match *slot {
             Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
@@ -291,7 +301,12 @@ fn search_loaded(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>
 const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";
 const TOOL_PREFIX: &[u8] = b"{\"type\":\"toolCall\"";
 
-fn search_journal(store: &Store, id: &str, matcher: &Matcher, hits: &mut Vec<Hit>) -> Result<()> {
+fn search_journal(
+    store: &FileStore,
+    id: &str,
+    matcher: &Matcher,
+    hits: &mut Vec<Hit>,
+) -> Result<()> {
     let path = store.session_dir(id).join(super::store::JOURNAL);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,

@@ -111,7 +111,7 @@ fn latest_in(
         .map(|s| s.session_id.clone())
         .ok_or_else(|| match workspace {
             Some(w) => Error::NotFound(format!("no sessions made in this workspace ({w})")),
-            None => Error::NotFound(format!("no sessions in {}", store.dir().display())),
+            None => Error::NotFound(format!("no sessions in {}", store.location())),
         })
 }
 

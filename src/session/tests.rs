@@ -39,6 +39,12 @@ fn fixture(max_sessions: u64) -> Fixture {
     }
 }
 
+impl Fixture {
+    fn file(&self) -> &super::store::FileStore {
+        self.store.as_file().unwrap()
+    }
+}
+
 fn new_session(store: &Store) -> String {
     store
         .create(&NewSession {
@@ -91,7 +97,7 @@ fn a_torn_tail_is_ignored_by_readers_and_cut_by_the_next_writer() {
     let f = fixture(0);
     let id = new_session(&f.store);
     f.store.record(&id, &msg("user", "one"), None).unwrap();
-    let journal = f.store.session_dir(&id).join(JOURNAL);
+    let journal = f.file().session_dir(&id).join(JOURNAL);
     let mut bytes = std::fs::read(&journal).unwrap();
     bytes.extend_from_slice(b"{\"type\":\"message\",\"at\":\"2024");
     std::fs::write(&journal, &bytes).unwrap();
@@ -114,7 +120,7 @@ fn a_corrupt_journal_is_set_aside_never_emptied() {
     let id = new_session(&f.store);
     f.store.record(&id, &msg("user", "one"), None).unwrap();
     f.store.record(&id, &msg("user", "two"), None).unwrap();
-    let dir = f.store.session_dir(&id);
+    let dir = f.file().session_dir(&id);
     let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap();
     let mut lines: Vec<&str> = text.lines().collect();
     lines[1] = "{garbage";
@@ -124,7 +130,7 @@ fn a_corrupt_journal_is_set_aside_never_emptied() {
     let err = f.store.get(&id).unwrap_err();
     assert!(matches!(err, Error::Corrupt(_)), "{err}");
     assert!(err.to_string().contains("moved aside"), "{err}");
-    let aside = f.store.dir().join(format!("{id}.corrupt"));
+    let aside = f.file().dir().join(format!("{id}.corrupt"));
     assert_eq!(
         std::fs::read_to_string(aside.join(JOURNAL)).unwrap(),
         broken
@@ -141,12 +147,12 @@ fn list_reports_a_corrupt_plain_file_and_lists_the_rest() {
     let f = fixture(0);
     let good = new_session(&f.store);
     let bad = super::model::new_id();
-    std::fs::write(f.store.plain_path(&bad), "{\"sessionId\": ").unwrap();
+    std::fs::write(f.file().plain_path(&bad), "{\"sessionId\": ").unwrap();
     let listing = f.store.list().unwrap();
     assert_eq!(listing.sessions.len(), 1);
     assert_eq!(listing.sessions[0].session_id, good);
     assert_eq!(listing.problems.len(), 1);
-    assert!(f.store.dir().join(format!("{bad}.json.corrupt")).exists());
+    assert!(f.file().dir().join(format!("{bad}.json.corrupt")).exists());
 }
 
 #[test]
@@ -154,7 +160,7 @@ fn a_stale_or_missing_summary_is_rebuilt_from_the_journal() {
     let f = fixture(0);
     let id = new_session(&f.store);
     f.store.record(&id, &msg("user", "one"), None).unwrap();
-    let dir = f.store.session_dir(&id);
+    let dir = f.file().session_dir(&id);
     let stale = std::fs::read(dir.join(SUMMARY)).unwrap();
     f.store.record(&id, &msg("user", "two"), None).unwrap();
     std::fs::write(dir.join(SUMMARY), stale).unwrap();
@@ -173,7 +179,7 @@ fn max_sessions_deletes_the_oldest_but_never_a_locked_one() {
     let ids: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
     // The oldest is being written: it must survive.
     let lock = Lock::exclusive(
-        &f.store
+        &f.file()
             .dir()
             .join(".locks")
             .join(format!("{}.lock", ids[0])),
@@ -327,7 +333,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
 fn recording_into_a_plain_file_converts_it_and_keeps_everything() {
     let f = fixture(0);
     let id = "550e8400-e29b-41d4-a716-446655440000";
-    std::fs::create_dir_all(f.store.dir()).unwrap();
+    std::fs::create_dir_all(f.file().dir()).unwrap();
     let plain = json!({
         "sessionId": id, "startTime": "2024-01-15T10:30:00Z", "lastActivity": "2024-01-15T11:45:00Z",
         "model": "llama3.1:8b", "provider": "ollama",
@@ -335,13 +341,13 @@ fn recording_into_a_plain_file_converts_it_and_keeps_everything() {
         "toolCalls": [], "metadata": {"tokenCount": 1234, "compressionCount": 2, "modeHistory": [{"from": "a"}]},
         "custom": true
     });
-    std::fs::write(f.store.plain_path(id), plain.to_string()).unwrap();
+    std::fs::write(f.file().plain_path(id), plain.to_string()).unwrap();
     let before = serde_json::to_value(f.store.get(id).unwrap()).unwrap();
     assert_eq!(before, plain);
     f.store
         .record(id, &msg("assistant", "Hi"), Some(10))
         .unwrap();
-    assert!(!f.store.plain_path(id).exists());
+    assert!(!f.file().plain_path(id).exists());
     let after = f.store.get(id).unwrap();
     assert_eq!(after.messages.len(), 2);
     assert_eq!(after.metadata.token_count, 1244);
@@ -379,7 +385,7 @@ fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
     let id = new_session(&f.store);
     f.store.record(&id, &msg("user", "one"), None).unwrap();
     f.store.record(&id, &msg("user", "two"), None).unwrap();
-    let dir = f.store.session_dir(&id);
+    let dir = f.file().session_dir(&id);
     let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
     let mut summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join(SUMMARY)).unwrap()).unwrap();
@@ -410,7 +416,7 @@ fn renaming_changes_the_title_everywhere_but_not_the_last_activity() {
     assert_eq!(renamed.message_count, 1);
     assert_eq!(f.store.get(&id).unwrap().title.as_deref(), Some("refactor"));
     // The summary cache and a fresh read of the journal agree.
-    std::fs::remove_file(f.store.session_dir(&id).join(SUMMARY)).unwrap();
+    std::fs::remove_file(f.store.as_file().unwrap().session_dir(&id).join(SUMMARY)).unwrap();
     assert_eq!(
         f.store.summary(&id).unwrap().title.as_deref(),
         Some("refactor")

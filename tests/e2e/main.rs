@@ -6,8 +6,12 @@ mod context;
 mod discover;
 mod examples;
 mod loopcheck;
+#[path = "../support/pg.rs"]
+mod pg;
 mod repeated_content;
 mod session;
+mod session_copy;
+mod session_pg;
 mod storage;
 mod support;
 mod terminal;

@@ -20,7 +20,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, bin_path, json, stderr, stdout, test_path};
+use crate::on_each_store;
+use crate::support::{Sandbox, SessionStore, bin_path, json, stderr, stdout, test_path};
+
+on_each_store!(
+    eight_writers_of_500_records_make_exactly_4000_untorn_records,
+    session_writers_killed_at_random_while_readers_read_lose_nothing,
+);
 
 fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
     let mut cmd = Command::new(bin_path(bin));
@@ -29,6 +35,7 @@ fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
         .env("HOME", &sb.home)
         .env("OLLM_HOME", &sb.ollm_home)
         .env("LANG", "C.UTF-8")
+        .envs(sb.store_env())
         .current_dir(&sb.work);
     cmd
 }
@@ -111,6 +118,38 @@ fn markers_of(session: &Value) -> Vec<String> {
     found
 }
 
+/// Session `id`'s records in stored order, each as its journal line.
+fn stored_records(sb: &Sandbox, id: &str) -> Vec<Value> {
+    if let Some(pg) = &sb.pg {
+        let rows = pg
+            .client()
+            .query(
+                "SELECT kind, body FROM ollm_records WHERE session_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .unwrap();
+        return rows
+            .iter()
+            .map(|row| {
+                let kind: String = row.get(0);
+                let body: Value = serde_json::from_str(row.get(1)).unwrap();
+                let mut record = json!({ "type": kind });
+                record[&kind] = body;
+                record
+            })
+            .collect();
+    }
+    let journal = std::fs::read_to_string(journal_path(sb, id)).unwrap();
+    assert!(journal.ends_with('\n'), "torn tail");
+    journal
+        .lines()
+        .skip(1)
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("torn record ({e}): {line}"))
+        })
+        .collect()
+}
+
 fn journal_path(sb: &Sandbox, id: &str) -> std::path::PathBuf {
     sb.ollm_home
         .join("session-data")
@@ -118,12 +157,13 @@ fn journal_path(sb: &Sandbox, id: &str) -> std::path::PathBuf {
         .join("journal.ndjson")
 }
 
-#[test]
-fn eight_writers_of_500_records_make_exactly_4000_untorn_records() {
+fn eight_writers_of_500_records_make_exactly_4000_untorn_records(store: SessionStore) {
     const WRITERS: usize = 8;
     const EACH: usize = 500;
     let started = Instant::now();
-    let sb = Sandbox::new();
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
     let id = create_session(&sb);
     let children: Vec<(Child, std::thread::JoinHandle<std::io::Result<()>>)> = (0..WRITERS)
         .map(|w| {
@@ -157,16 +197,13 @@ fn eight_writers_of_500_records_make_exactly_4000_untorn_records() {
     }
     let writing = started.elapsed();
 
-    // The journal on disk: a head and 4,000 records, every line whole JSON,
-    // each writer's records in the order it sent them.
-    let journal = std::fs::read_to_string(journal_path(&sb, &id)).unwrap();
-    assert!(journal.ends_with('\n'), "torn tail");
-    let lines: Vec<&str> = journal.lines().collect();
-    assert_eq!(lines.len(), 1 + WRITERS * EACH);
+    // The records as stored, in their one order (the journal's lines, the
+    // database's seq): 4,000 of them, every one whole, each writer's in the
+    // order it sent them.
+    let records = stored_records(&sb, &id);
+    assert_eq!(records.len(), WRITERS * EACH);
     let mut next_seq = [0usize; WRITERS];
-    for line in &lines[1..] {
-        let record: Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("torn record ({e}): {line}"));
+    for record in &records {
         let marker = match record["type"].as_str().unwrap() {
             "message" => record["message"]["parts"][0]["text"]
                 .as_str()
@@ -324,11 +361,15 @@ fn reader_loop(
     }
 }
 
-#[test]
-fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
+fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: SessionStore) {
     const ROUNDS: usize = 30;
     const WRITERS: usize = 2;
-    let sb = Arc::new(Sandbox::new());
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
+    let sb = Arc::new(sb);
+    // A database writer connects first: give it that long more.
+    let connect = if sb.pg.is_some() { 400 } else { 0 };
     let mut rng = Rng::from_env();
     let ids: Vec<String> = (0..3).map(|_| create_session(&sb)).collect();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
@@ -366,7 +407,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
                 spawn_session_writer(&sb, id, markers, pads, Arc::clone(&acked))
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(2 + rng.below(250)));
+        std::thread::sleep(Duration::from_millis(2 + connect + rng.below(250)));
         for mut writer in writers {
             if writer.child.try_wait().unwrap().is_none() {
                 kills += 1;
@@ -377,7 +418,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
             let _ = writer.child.wait();
             writer.acks.join().unwrap();
         }
-        for id in &ids {
+        for id in ids.iter().filter(|_| sb.pg.is_none()) {
             let journal = std::fs::read(journal_path(&sb, id)).unwrap();
             if !journal.ends_with(b"\n") {
                 torn += 1;
@@ -385,7 +426,8 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
         }
         // A kill inside write(2) is rare at these odds, so now and then
         // leave what it leaves: the first part of a record, no newline.
-        if rng.below(3) == 0 {
+        // (A database keeps no part of an uncommitted transaction.)
+        if sb.pg.is_none() && rng.below(3) == 0 {
             let id = &ids[rng.below(ids.len() as u64) as usize];
             let record = format!(
                 "{{\"type\":\"message\",\"at\":\"2026-11-22T00:00:00.000Z\",\"message\":{}}}",
@@ -460,11 +502,17 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
         );
         let ack = json(&out);
         assert_eq!(ack["index"], session["messages"].as_array().unwrap().len());
+        if sb.pg.is_some() {
+            continue;
+        }
         let journal = std::fs::read_to_string(journal_path(&sb, id)).unwrap();
         assert!(journal.ends_with('\n'));
         for line in journal.lines() {
             serde_json::from_str::<Value>(line).expect("every journal line is whole after a write");
         }
+    }
+    if sb.pg.is_some() {
+        return;
     }
     let leftovers: Vec<_> = std::fs::read_dir(sb.ollm_home.join("session-data"))
         .unwrap()
@@ -850,4 +898,121 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
         .filter(|n| n.contains("corrupt"))
         .collect();
     assert!(corrupt.is_empty(), "sessions set aside: {corrupt:?}");
+}
+
+/// The local PostgreSQL cluster (`pg_lsclusters`: version and name) that
+/// the tests' server is, when this process may stop and start it.
+fn local_cluster() -> Option<(String, String)> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("SKIPPED: stopping the PostgreSQL server needs root");
+        return None;
+    }
+    let out = Command::new("pg_lsclusters").arg("-h").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut fields = text.lines().next()?.split_whitespace();
+    let found = (fields.next()?.to_string(), fields.next()?.to_string());
+    if !crate::pg::server_url().contains("host=/") {
+        eprintln!("SKIPPED: the test server is not this machine's cluster");
+        return None;
+    }
+    Some(found)
+}
+
+/// Starts the cluster again when dropped if it is down, whatever the
+/// test did.
+struct Restart((String, String));
+
+impl Restart {
+    fn run(&self, action: &str) {
+        let (version, name) = &self.0;
+        let status = Command::new("pg_ctlcluster")
+            .args([version, name, action])
+            .status()
+            .unwrap();
+        assert!(status.success(), "pg_ctlcluster {action} failed");
+    }
+}
+
+impl Drop for Restart {
+    fn drop(&mut self) {
+        let (version, name) = &self.0;
+        let running = Command::new("pg_ctlcluster")
+            .args([version, name, "status"])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !running {
+            let _ = Command::new("pg_ctlcluster")
+                .args([version, name, "start"])
+                .status();
+        }
+    }
+}
+
+#[test]
+fn postgres_stopped_and_restarted_mid_run_loses_nothing_acknowledged() {
+    let Some(cluster) = local_cluster() else {
+        return;
+    };
+    let Some(pg) = crate::pg::TestPg::alone() else {
+        return;
+    };
+    let mut sb = Sandbox::new();
+    sb.pg = Some(pg);
+    let id = create_session(&sb);
+    let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+    let writers: Vec<SessionWriter> = (0..2)
+        .map(|w| {
+            let markers = (0..20_000).map(|n| format!("<down-w{w}-{n}>")).collect();
+            spawn_session_writer(&sb, &id, markers, vec![100; 20_000], Arc::clone(&acked))
+        })
+        .collect();
+    let waiting = Instant::now();
+    while acked.lock().unwrap().len() < 40 && waiting.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let server = Restart(cluster);
+    server.run("stop");
+
+    // Down: writers stop with a storage failure, readers get one line.
+    for mut writer in writers {
+        let status = writer.child.wait().unwrap();
+        writer.acks.join().unwrap();
+        assert_eq!(status.code(), Some(4), "a writer cut off by the server");
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(
+        acked.len() >= 40,
+        "only {} records before the stop",
+        acked.len()
+    );
+    for args in [&["list"][..], &["get", &id], &["search", "down"]] {
+        let out = std_cmd(&sb, "ollm-session").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("ollm-session: postgresql://"), "{err}");
+    }
+
+    // Up again: everything acknowledged is there, and writing goes on.
+    server.run("start");
+    let session = json(&run_ok(&sb, "ollm-session", &["get", &id]));
+    let present: HashSet<String> = markers_of(&session).into_iter().collect();
+    for marker in acked.keys() {
+        assert!(present.contains(marker), "acknowledged {marker} lost");
+    }
+    let out = run_ok(
+        &sb,
+        "ollm-session",
+        &["record", &id, "--role", "user", "--text", "<after-restart>"],
+    );
+    assert_eq!(
+        json(&out)["index"],
+        session["messages"].as_array().unwrap().len()
+    );
+    eprintln!(
+        "server restart: {} records acknowledged before the stop, all present",
+        acked.len()
+    );
 }

@@ -10,12 +10,45 @@ use serde_json::Value;
 
 use tempfile::TempDir;
 
-/// A temporary home, `OLLM_HOME` and working directory.
+use crate::pg::TestPg;
+
+/// A temporary home, `OLLM_HOME` and working directory, and where its
+/// sessions are kept.
 pub struct Sandbox {
     _dir: TempDir,
     pub home: PathBuf,
     pub ollm_home: PathBuf,
     pub work: PathBuf,
+    /// A PostgreSQL schema of its own when the sessions live there
+    /// (`OLLM_SESSION_STORE` is set for every command).
+    pub pg: Option<TestPg>,
+}
+
+/// The session stores the session tests run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionStore {
+    File,
+    Postgres,
+}
+
+/// Runs each named test (`fn name(store: SessionStore)`) once per store:
+/// `name::file` and `name::postgres`.
+#[macro_export]
+macro_rules! on_each_store {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[test]
+                fn file() {
+                    super::$name($crate::support::SessionStore::File)
+                }
+                #[test]
+                fn postgres() {
+                    super::$name($crate::support::SessionStore::Postgres)
+                }
+            }
+        )*
+    };
 }
 
 impl Sandbox {
@@ -32,6 +65,25 @@ impl Sandbox {
             home,
             ollm_home,
             work,
+            pg: None,
+        }
+    }
+
+    /// A sandbox whose sessions live in `store`; `None` (the test skips,
+    /// saying so) when that is PostgreSQL and no server is there.
+    pub fn on(store: SessionStore) -> Option<Sandbox> {
+        let mut sb = Sandbox::new();
+        if store == SessionStore::Postgres {
+            sb.pg = Some(TestPg::new()?);
+        }
+        Some(sb)
+    }
+
+    /// The variables that name the sandbox's session store.
+    pub fn store_env(&self) -> Vec<(&'static str, String)> {
+        match &self.pg {
+            Some(pg) => vec![("OLLM_SESSION_STORE", pg.url.clone())],
+            None => Vec::new(),
         }
     }
 
@@ -49,6 +101,7 @@ impl Sandbox {
             .env("HOME", &self.home)
             .env("OLLM_HOME", &self.ollm_home)
             .env("LANG", "C.UTF-8")
+            .envs(self.store_env())
             .current_dir(&self.work);
         cmd
     }

@@ -6,4 +6,6 @@ mod context;
 mod discover;
 mod env;
 mod loopcheck;
+#[path = "../support/pg.rs"]
+mod pg;
 mod session;

@@ -21,7 +21,7 @@ pub struct BranchesArgs {
 pub fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    store.kind(&id)?;
+    store.exists(&id)?;
     let rows = store.branches(&id)?;
     super::list::print_summaries(&rows, args.format)
 }

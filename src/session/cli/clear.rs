@@ -34,12 +34,12 @@ pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
     }
     let (store, _) = ctx.store(Vec::new())?;
     if !args.dry_run && !args.yes {
-        let count = store.ids()?.len() + store.corrupt()?.len();
+        let count = store.count()?;
         let sessions = io_util::plural(count as u64, "session", "sessions");
         if count > 0
             && !confirm(&format!(
                 "Delete all {sessions} and their snapshots in {}? [y/N] ",
-                store.dir().display()
+                store.location()
             ))?
         {
             return Err(Error::usage(format!(

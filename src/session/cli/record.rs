@@ -103,7 +103,7 @@ pub fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
     }
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    store.kind(&id)?;
+    store.exists(&id)?;
     let ack = |a: &crate::session::store::Ack| io_util::print_json_line(a);
     if let Some(role) = &args.role {
         let text =

@@ -6,7 +6,7 @@ use super::{Context, ListFormat, report_problems, table};
 use crate::cli::footer;
 use crate::error::Result;
 use crate::io_util;
-use crate::session::search::{self, Query};
+use crate::session::search::Query;
 
 /// Search every session's title, messages and tool calls; each hit gives
 /// the session id, message index, role, timestamp and a snippet.
@@ -37,15 +37,12 @@ pub struct SearchArgs {
 
 pub fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
-    let mut found = search::search(
-        &store,
-        &Query {
-            pattern: args.pattern,
-            regex: args.regex,
-            ignore_case: args.ignore_case,
-            role: args.role,
-        },
-    )?;
+    let mut found = store.search(&Query {
+        pattern: args.pattern,
+        regex: args.regex,
+        ignore_case: args.ignore_case,
+        role: args.role,
+    })?;
     report_problems(&found.problems);
     if let Some(limit) = args.limit {
         found.hits.truncate(limit);

@@ -32,7 +32,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     if rows.is_empty() {
         // No snapshots is an empty list for a session that exists, and
         // "not found" for an id that names nothing.
-        store.kind(&id)?;
+        store.exists(&id)?;
     }
     if !table(args.format) {
         return io_util::print_json(&rows);

@@ -7,14 +7,18 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::journal::{self, Record, Stop};
-use super::model::{
-    Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid, new_id,
+use super::super::journal::{self, Record, Stop};
+use super::super::model::{
+    Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid,
+};
+use super::super::search::{Found, Query};
+use super::{
+    Append, CleanupReport, Created, Listing, Loaded, Problem, Publish, SessionStore, SetAside,
+    Slot, StoreOptions,
 };
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Durability, sync_dir};
@@ -27,136 +31,6 @@ pub const JOURNAL: &str = "journal.ndjson";
 pub const SUMMARY: &str = "summary.json";
 /// Lock files live here, inside the data directory.
 pub const LOCKS: &str = ".locks";
-
-/// The clock a store stamps `lastActivity` with (tests pin it).
-pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
-
-/// How a store behaves besides where it lives.
-#[derive(Clone)]
-pub struct StoreOptions {
-    /// Sessions kept when one is created; 0 disables the limit.
-    pub max_sessions: u64,
-    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`); deleting a
-    /// session deletes its snapshots there.
-    pub snapshots_dir: Option<PathBuf>,
-    pub clock: Clock,
-}
-
-impl Default for StoreOptions {
-    fn default() -> Self {
-        StoreOptions {
-            max_sessions: 100,
-            snapshots_dir: None,
-            clock: Arc::new(timestamp::now_millis),
-        }
-    }
-}
-
-/// A session store rooted at a data directory.
-#[derive(Clone)]
-pub struct Store {
-    dir: PathBuf,
-    options: StoreOptions,
-}
-
-/// What `create` and `branch` made, and what `maxSessions` removed.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Created {
-    pub session_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_session_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branch_point: Option<u64>,
-    /// Sessions deleted to keep within `maxSessions`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub removed: Vec<String>,
-}
-
-/// A new session's fields.
-#[derive(Debug, Clone, Default)]
-pub struct NewSession {
-    pub model: String,
-    pub provider: String,
-    pub title: Option<String>,
-    /// Where the session is made (see [`Session::workspace`]).
-    pub workspace: Option<String>,
-}
-
-/// What `record` acknowledges once the record is on disk.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Ack {
-    pub session_id: String,
-    /// `message` or `toolCall`.
-    pub recorded: &'static str,
-    /// The index of the record in `messages` or `toolCalls`.
-    pub index: u64,
-    pub last_activity: String,
-    pub token_count: u64,
-}
-
-/// A session that could not be read while listing.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Problem {
-    pub session_id: String,
-    pub message: String,
-}
-
-/// Every readable session's summary, and the ones that were not readable.
-#[derive(Debug, Clone, Default)]
-pub struct Listing {
-    /// Newest `lastActivity` first.
-    pub sessions: Vec<SessionSummary>,
-    pub problems: Vec<Problem>,
-}
-
-/// What `cleanup` or `clear` deleted (or would delete, dry run).
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CleanupReport {
-    pub dry_run: bool,
-    pub deleted: Vec<String>,
-    pub kept: u64,
-    /// Sessions that were due for deletion but locked by a writer.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_locked: Vec<String>,
-    /// Sessions set aside as corrupt that were deleted (their paths).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub deleted_corrupt: Vec<PathBuf>,
-    /// Snapshot directories of sessions no longer in the store, removed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub orphaned_snapshots: Vec<String>,
-}
-
-/// A session set aside as corrupt (`list --corrupt`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SetAside {
-    pub session_id: String,
-    pub path: PathBuf,
-    /// `journal` (a session directory) or `plain` (a spec-format file).
-    pub format: &'static str,
-}
-
-/// Where a message or tool call sits in the order things happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    Message(usize),
-    ToolCall(usize),
-}
-
-/// A whole session and the order of its records.
-#[derive(Debug, Clone)]
-pub struct Loaded {
-    pub session: Session,
-    /// Messages and tool calls in the order they were recorded (for a plain
-    /// spec file, merged by timestamp).
-    pub order: Vec<Slot>,
-    /// Each slot's recorded token count (`None`: counted in the head).
-    pub tokens: Vec<Option<u64>>,
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -176,30 +50,24 @@ pub enum Kind {
     Plain,
 }
 
+/// The journal store rooted at a data directory.
+#[derive(Clone)]
+pub struct FileStore {
+    dir: PathBuf,
+    options: StoreOptions,
+}
+
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |e| Error::io(path, &e)
 }
 
-impl Store {
+impl FileStore {
     /// A store at `dir`; nothing is touched until it is used.
-    pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> Store {
-        Store {
+    pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> FileStore {
+        FileStore {
             dir: dir.into(),
             options,
         }
-    }
-
-    /// The store the configuration names (`services.session.dataDir`,
-    /// `maxSessions`, `snapshots.dir`).
-    pub fn from_config(config: &crate::config::Config) -> Store {
-        Store::new(
-            crate::paths::expand(&config.services.session.data_dir),
-            StoreOptions {
-                max_sessions: config.services.session.max_sessions,
-                snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
-                ..StoreOptions::default()
-            },
-        )
     }
 
     pub fn dir(&self) -> &Path {
@@ -277,66 +145,27 @@ impl Store {
 
     // ----- creating -------------------------------------------------------
 
-    /// Creates a session and enforces `maxSessions` (oldest by
-    /// `lastActivity` first, never the new one, never a locked one).
-    pub fn create(&self, new: &NewSession) -> Result<Created> {
-        let now = timestamp::format_millis(self.now());
-        let head = SessionHead {
-            session_id: new_id(),
-            start_time: now.clone(),
-            last_activity: now,
-            model: new.model.clone(),
-            provider: new.provider.clone(),
-            title: new.title.clone(),
-            parent_session_id: None,
-            branch_point: None,
-            workspace: new.workspace.clone(),
-            metadata: Default::default(),
-            extra: Map::new(),
-        };
-        self.create_with(head, Vec::new())
-    }
-
-    /// Creates a session already holding `entries` (e.g. a restored
-    /// snapshot), optionally naming the session it came from.
-    pub fn create_from(
-        &self,
-        new: &NewSession,
-        parent: Option<&str>,
-        entries: &[Entry],
-    ) -> Result<Created> {
-        let now = timestamp::format_millis(self.now());
+    fn create_with(&self, new: Publish) -> Result<Created> {
+        let head = new.head;
         let mut body = Vec::new();
-        for entry in entries {
-            body.extend(journal::entry_line(
-                entry,
-                &now,
-                Some(entry.estimated_tokens()),
-            ));
+        for (entry, tokens) in &new.entries {
+            body.extend(journal::entry_line(entry, &head.last_activity, *tokens));
         }
-        let head = SessionHead {
-            session_id: new_id(),
-            start_time: now.clone(),
-            last_activity: now,
-            model: new.model.clone(),
-            provider: new.provider.clone(),
-            title: new.title.clone(),
-            parent_session_id: parent.map(str::to_string),
-            branch_point: None,
-            workspace: new.workspace.clone(),
-            metadata: Default::default(),
-            extra: Map::new(),
-        };
-        self.create_with(head, body)
-    }
-
-    fn create_with(&self, head: SessionHead, body: Vec<u8>) -> Result<Created> {
         self.ensure_dir()?;
         let _store = self.store_lock()?;
         self.sweep_leftovers();
         let id = head.session_id.clone();
-        self.publish(&head, &body)?;
-        let removed = self.enforce_max(&id)?;
+        if self.anything_of(&id) {
+            return Err(Error::input(format!(
+                "session {id} is already in the store"
+            )));
+        }
+        self.write_session_dir(&head, &body)?;
+        let removed = if new.enforce_max {
+            self.enforce_max(&id)?
+        } else {
+            Vec::new()
+        };
         Ok(Created {
             session_id: id,
             parent_session_id: head.parent_session_id.clone(),
@@ -347,7 +176,7 @@ impl Store {
 
     /// Writes a complete session directory under a temporary name, syncs
     /// it, and renames it into place. Called with the store lock held.
-    fn publish(&self, head: &SessionHead, body: &[u8]) -> Result<()> {
+    fn write_session_dir(&self, head: &SessionHead, body: &[u8]) -> Result<()> {
         let id = &head.session_id;
         let tmp = self.dir.join(format!(".tmp-{id}-{}", std::process::id()));
         let target = self.session_dir(id);
@@ -449,43 +278,15 @@ impl Store {
 
     // ----- recording ------------------------------------------------------
 
-    /// Appends a message or tool call; returns once it is on disk (fsync).
-    /// `tokens` overrides the estimate of the record's tokens.
-    pub fn record(&self, id: &str, entry: &Entry, tokens: Option<u64>) -> Result<Ack> {
-        let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
-        let summary = self.append(id, |at| journal::entry_line(entry, at, Some(tokens)))?;
-        let (recorded, index) = match entry {
-            Entry::Message(_) => ("message", summary.message_count - 1),
-            Entry::ToolCall(_) => ("toolCall", summary.tool_call_count - 1),
-        };
-        Ok(Ack {
-            session_id: id.to_string(),
-            recorded,
-            index,
-            last_activity: summary.last_activity,
-            token_count: summary.token_count,
-        })
-    }
-
-    /// Notes one compression in the session's history and increases
-    /// `metadata.compressionCount` by exactly one. `details` (strategy,
-    /// token counts, …) is kept in `metadata.compressionHistory` with the
-    /// time. The messages themselves are never changed. Returns the new count.
-    pub fn record_compression(&self, id: &str, details: &Map<String, Value>) -> Result<u64> {
-        let summary = self.append(id, |at| journal::compression_line(at, details))?;
-        Ok(summary.compression_count)
-    }
-
-    /// Renames a session (`None` removes its title). The journal keeps the
-    /// old name in its head and appends the new one; `lastActivity` is
-    /// unchanged, so renaming does not make a session the latest.
-    pub fn rename(&self, id: &str, title: Option<&str>) -> Result<SessionSummary> {
-        self.append(id, |at| journal::title_line(at, title))
-    }
-
     /// Appends one line under the session's lock, fsyncs it, and updates
-    /// the summary. `make` gets the record's `at` (the new lastActivity).
-    fn append(&self, id: &str, make: impl FnOnce(&str) -> Vec<u8>) -> Result<SessionSummary> {
+    /// the summary. `make` gets the record's `at` (the new lastActivity,
+    /// or the current one unless `advance`).
+    fn append_line(
+        &self,
+        id: &str,
+        advance: bool,
+        make: impl FnOnce(&str) -> Vec<u8>,
+    ) -> Result<SessionSummary> {
         check_id(id, "session")?;
         let mut lock = self.lock_session(id)?;
         let dir = self.session_dir(id);
@@ -521,7 +322,11 @@ impl Store {
             file.sync_all().map_err(io(&path))?;
         }
         let previous = timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN);
-        let at = timestamp::format_millis(previous.max(self.now()));
+        let at = if advance {
+            timestamp::format_millis(previous.max(self.now()))
+        } else {
+            summary.last_activity.clone()
+        };
         let bytes = make(&at);
         // One more level than the record: the line's envelope.
         if crate::io_util::json_nesting(&bytes) > crate::io_util::MAX_RECORD_NESTING + 1 {
@@ -558,7 +363,7 @@ impl Store {
         for entry in session.timeline_by_time() {
             body.extend(journal::entry_line(&entry, &head.last_activity, None));
         }
-        self.publish(&head, &body)?;
+        self.write_session_dir(&head, &body)?;
         let plain = self.plain_path(id);
         sfs::check_regular_or_absent(&plain)?;
         std::fs::remove_file(&plain).map_err(io(&plain))?;
@@ -635,57 +440,7 @@ impl Store {
         }
     }
 
-    /// The text of the session's first user message, for a listing's
-    /// preview of an untitled session. Reads a journal only up to that
-    /// message (line by line), a plain file whole; `None` when there is none.
-    pub fn first_user_text(&self, id: &str) -> Result<Option<String>> {
-        fn first(mut messages: impl Iterator<Item = Message>) -> Option<String> {
-            messages
-                .find(|m| m.role() == "user")
-                .map(|m| m.text_content())
-        }
-        match self.kind(id)? {
-            Kind::Plain => Ok(first(self.read_plain(id, None)?.messages.into_iter())),
-            Kind::Journal => {
-                use std::io::BufRead;
-                let path = self.session_dir(id).join(JOURNAL);
-                let Some(file) = sfs::open_regular(&path)? else {
-                    return Err(not_found(id));
-                };
-                let mut lines = std::io::BufReader::new(file).split(b'\n');
-                let messages = std::iter::from_fn(|| {
-                    lines.find_map(|line| {
-                        let line = line.ok()?;
-                        match journal::parse_line(&line, false) {
-                            Ok(Record::Entry {
-                                entry: Entry::Message(m),
-                                ..
-                            }) => Some(m),
-                            _ => None,
-                        }
-                    })
-                });
-                Ok(first(messages))
-            }
-        }
-    }
-
-    /// The complete session in the spec's format.
-    pub fn get(&self, id: &str) -> Result<Session> {
-        Ok(self.load(id)?.session)
-    }
-
-    /// Just the session's messages (what `ollm-compress` works on).
-    pub fn messages(&self, id: &str) -> Result<Vec<Message>> {
-        Ok(self.load(id)?.session.messages)
-    }
-
-    /// The complete session and the order of its records.
-    pub fn load(&self, id: &str) -> Result<Loaded> {
-        self.load_held(id, None)
-    }
-
-    /// [`Store::load`] by a caller holding the session's lock.
+    /// The session, by a caller holding its lock when `held`.
     pub fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
         match self.kind(id)? {
             Kind::Journal => self.load_journal(id, held),
@@ -714,7 +469,7 @@ impl Store {
         let mut history = Vec::new();
         let mut token_sum = 0u64;
         let mut last_at: Option<String> = None;
-        let mut renamed: Option<Option<String>> = None;
+        let mut updates = Vec::new();
         let scan = journal::scan(&bytes, true, |line| {
             let record = journal::parse_line(line, head.is_none())?;
             match record {
@@ -745,7 +500,10 @@ impl Store {
                     history.push(Value::Object(note));
                     last_at = Some(at);
                 }
-                Record::Title(title) => renamed = Some(title),
+                Record::Update { at, patch } => {
+                    updates.push(patch);
+                    last_at = Some(at);
+                }
                 Record::Other { at } => {
                     if at.is_some() {
                         last_at = at;
@@ -764,15 +522,16 @@ impl Store {
                 return Err(self.set_aside(id, Kind::Journal, "the journal is empty", held));
             }
         };
+        let mut head = head;
+        for patch in &updates {
+            journal::apply_update(&mut head, patch);
+        }
         let mut session = Session::from_head(head, messages, tool_calls);
         if session.last_activity.is_empty() {
             session.last_activity = session.start_time.clone();
         }
         if let Some(at) = last_at {
             session.last_activity = at;
-        }
-        if let Some(title) = renamed {
-            session.title = title;
         }
         session.metadata.token_count = session.metadata.token_count.saturating_add(token_sum);
         session.metadata.compression_count += history.len() as u64;
@@ -963,16 +722,6 @@ impl Store {
         }
         sort_newest_first(&mut listing.sessions);
         Ok(listing)
-    }
-
-    /// The id of the most recently active session.
-    pub fn last(&self) -> Result<String> {
-        self.list()?
-            .sessions
-            .into_iter()
-            .next()
-            .map(|s| s.session_id)
-            .ok_or_else(|| Error::NotFound(format!("no sessions in {}", self.dir.display())))
     }
 
     // ----- deleting -------------------------------------------------------
@@ -1196,69 +945,6 @@ impl Store {
         orphans.sort();
         Ok(orphans)
     }
-
-    // ----- branching ------------------------------------------------------
-
-    /// A new session holding the history of `id` before message index `at`
-    /// (with the tool calls of the turns kept), recording `parentSessionId`
-    /// and `branchPoint`. `at` may be the message count (a full copy); a
-    /// message answering a tool call cannot start a branch.
-    pub fn branch(&self, id: &str, at: u64, title: Option<String>) -> Result<Created> {
-        let loaded = self.load(id)?;
-        let source = &loaded.session;
-        let count = source.messages.len() as u64;
-        if at > count {
-            return Err(Error::input(format!(
-                "message index {at} is out of range: session {id} has {count} messages, so a branch point is 0 to {count}"
-            )));
-        }
-        if at < count && source.messages[at as usize].is_tool_result() {
-            return Err(Error::input(format!(
-                "message {at} answers a tool call of the turn before it, and a branch never separates them; branch at {} or later",
-                at + 1
-            )));
-        }
-        let now = timestamp::format_millis(self.now());
-        let mut body = Vec::new();
-        for (slot, tokens) in loaded.order.iter().zip(&loaded.tokens) {
-            let entry = match *slot {
-                Slot::Message(i) if i as u64 >= at => break,
-                Slot::Message(i) => Entry::Message(source.messages[i].clone()),
-                Slot::ToolCall(i) => Entry::ToolCall(source.tool_calls[i].clone()),
-            };
-            let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
-            body.extend(journal::entry_line(&entry, &now, Some(tokens)));
-        }
-        let mut metadata = source.metadata.clone();
-        metadata.token_count = 0;
-        metadata.compression_count = 0;
-        metadata.compression_history.clear();
-        let head = SessionHead {
-            session_id: new_id(),
-            start_time: now.clone(),
-            last_activity: now,
-            model: source.model.clone(),
-            provider: source.provider.clone(),
-            title: title.or_else(|| source.title.clone()),
-            parent_session_id: Some(id.to_string()),
-            branch_point: Some(at),
-            workspace: source.workspace.clone(),
-            metadata,
-            extra: source.extra.clone(),
-        };
-        self.create_with(head, body)
-    }
-
-    /// The sessions branched from `id` (from summaries only).
-    pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
-        check_id(id, "session")?;
-        Ok(self
-            .list()?
-            .sessions
-            .into_iter()
-            .filter(|s| s.parent_session_id.as_deref() == Some(id))
-            .collect())
-    }
 }
 
 fn plain_order(session: &Session) -> (Vec<Slot>, Vec<Option<u64>>) {
@@ -1366,4 +1052,111 @@ fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
         done += n;
     }
     Ok(bytes)
+}
+
+impl SessionStore for FileStore {
+    fn location(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    fn options(&self) -> &StoreOptions {
+        &self.options
+    }
+
+    fn exists(&self, id: &str) -> Result<()> {
+        self.kind(id).map(|_| ())
+    }
+
+    fn has_any(&self, id: &str) -> bool {
+        FileStore::has_any(self, id)
+    }
+
+    fn publish(&self, new: Publish) -> Result<Created> {
+        self.create_with(new)
+    }
+
+    fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
+        match record {
+            Append::Entry { entry, tokens } => {
+                self.append_line(id, true, |at| journal::entry_line(entry, at, Some(tokens)))
+            }
+            Append::Compression(details) => {
+                self.append_line(id, true, |at| journal::compression_line(at, details))
+            }
+        }
+    }
+
+    fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
+        self.append_line(id, false, |at| journal::update_line(at, patch))
+    }
+
+    fn summary(&self, id: &str) -> Result<SessionSummary> {
+        FileStore::summary(self, id)
+    }
+
+    fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
+        FileStore::load_held(self, id, held)
+    }
+
+    fn list(&self) -> Result<Listing> {
+        FileStore::list(self)
+    }
+
+    fn count(&self) -> Result<usize> {
+        Ok(self.ids()?.len() + FileStore::corrupt(self)?.len())
+    }
+
+    fn corrupt(&self) -> Result<Vec<SetAside>> {
+        FileStore::corrupt(self)
+    }
+
+    fn delete(&self, id: &str) -> Result<()> {
+        FileStore::delete(self, id)
+    }
+
+    fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
+        FileStore::cleanup(self, keep, dry_run)
+    }
+
+    fn search(&self, query: &Query) -> Result<Found> {
+        super::super::search::search(self, query)
+    }
+
+    fn lock_session(&self, id: &str) -> Result<Lock> {
+        FileStore::lock_session(self, id)
+    }
+
+    /// Reads a journal only up to the first user message (line by line), a
+    /// plain file whole.
+    fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        fn first(mut messages: impl Iterator<Item = Message>) -> Option<String> {
+            messages
+                .find(|m| m.role() == "user")
+                .map(|m| m.text_content())
+        }
+        match self.kind(id)? {
+            Kind::Plain => Ok(first(self.read_plain(id, None)?.messages.into_iter())),
+            Kind::Journal => {
+                use std::io::BufRead;
+                let path = self.session_dir(id).join(JOURNAL);
+                let Some(file) = sfs::open_regular(&path)? else {
+                    return Err(not_found(id));
+                };
+                let mut lines = std::io::BufReader::new(file).split(b'\n');
+                let messages = std::iter::from_fn(|| {
+                    lines.find_map(|line| {
+                        let line = line.ok()?;
+                        match journal::parse_line(&line, false) {
+                            Ok(Record::Entry {
+                                entry: Entry::Message(m),
+                                ..
+                            }) => Some(m),
+                            _ => None,
+                        }
+                    })
+                });
+                Ok(first(messages))
+            }
+        }
+    }
 }

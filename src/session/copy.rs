@@ -1,0 +1,117 @@
+//! `ollm-session copy`: sessions from one store to another, as they are
+//! (ids, records and their order, counts, titles, branch links), so a user
+//! can move local history into a shared database and back. Copying is
+//! idempotent: a session already in the target is left as it is. A
+//! directory of the spec's plain `<id>.json` files is a store to copy from.
+
+use clap::Args;
+use serde::Serialize;
+
+use super::store::{Problem, Store};
+use crate::config::Config;
+use crate::error::{Error, Result};
+
+/// `copy --help`'s examples.
+pub const EXAMPLES: &str =
+    "  ollm-session copy --from file --to postgresql://ollm@db.internal/ollm --all
+  ollm-session copy --from 'postgresql:///ollm?host=/var/run/postgresql' --to file ID
+  ollm-session copy --from ./exported-json --to file --all";
+
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// Where to copy from: `file` (the data directory), a directory of
+    /// sessions (journals or plain <id>.json files), or a postgres:// URL.
+    #[arg(long, value_name = "STORE")]
+    pub from: String,
+    /// Where to copy to (as --from).
+    #[arg(long, value_name = "STORE")]
+    pub to: String,
+    /// The sessions to copy.
+    #[arg(
+        value_name = "ID",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    pub ids: Vec<String>,
+    /// Copy every session of --from.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// What a copy did.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyReport {
+    /// Sessions written to the target.
+    pub copied: Vec<String>,
+    /// Sessions the target already held (left unchanged).
+    pub present: Vec<String>,
+    /// Sessions that could not be copied, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<Problem>,
+    /// The first failure, as the command's error.
+    #[serde(skip)]
+    pub first_error: Option<Error>,
+}
+
+/// The store `location` names: `file` and URLs as `services.session.store`
+/// does, anything else a directory holding a journal store.
+pub fn open_location(location: &str, config: &Config) -> Result<Store> {
+    let mut options = Store::options_from(config);
+    if location == "file" || super::store::pgurl::is_postgres_url(location) {
+        return Store::open(
+            location,
+            crate::paths::expand(&config.services.session.data_dir),
+            options,
+        );
+    }
+    let dir = crate::paths::expand(location);
+    if !dir.is_dir() {
+        return Err(Error::NotFound(format!(
+            "{location}: neither `file`, a postgres:// URL, nor a directory"
+        )));
+    }
+    options.max_sessions = 0;
+    Ok(Store::new(dir, options))
+}
+
+/// Copies `ids` (every session of `from` when `None`) into `to`.
+pub fn copy(from: &Store, to: &Store, ids: Option<&[String]>) -> Result<CopyReport> {
+    let mut report = CopyReport::default();
+    let ids: Vec<String> = match ids {
+        Some(ids) => ids.to_vec(),
+        None => {
+            let listing = from.list()?;
+            report.failed.extend(listing.problems);
+            listing.sessions.into_iter().map(|s| s.session_id).collect()
+        }
+    };
+    for id in ids {
+        match from.load(&id).and_then(|loaded| to.import(&loaded)) {
+            Ok(true) => report.copied.push(id),
+            Ok(false) => report.present.push(id),
+            Err(err) => {
+                report.failed.push(Problem {
+                    session_id: id,
+                    message: err.to_string(),
+                });
+                report.first_error.get_or_insert(err);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The command: prints the report, then fails with the first session's
+/// error (its exit code) when one could not be copied.
+pub fn run(config: &Config, args: CopyArgs) -> Result<()> {
+    let from = open_location(&args.from, config)?;
+    let to = open_location(&args.to, config)?;
+    let ids = (!args.all).then_some(args.ids.as_slice());
+    let mut report = copy(&from, &to, ids)?;
+    crate::io_util::print_json(&report)?;
+    match report.first_error.take() {
+        None => Ok(()),
+        Some(err) => Err(err),
+    }
+}

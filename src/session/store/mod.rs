@@ -1,0 +1,587 @@
+//! Where sessions are kept: the [`SessionStore`] trait (the branching
+//! plan's store abstraction) and the [`Store`] handle every command uses.
+//!
+//! Two stores implement it: [`FileStore`], the journal layout under the
+//! data directory (the default; see [`crate::session`]), and
+//! [`PgStore`](postgres::PgStore), a PostgreSQL database shared by many
+//! machines. `services.session.store` (`OLLM_SESSION_STORE`, `--store`)
+//! selects one: `file` or a `postgres://` / `postgresql://` URL.
+//!
+//! A store implements the storage operations; what is the same whatever
+//! the storage (creating, branching, the acknowledgement of a record, the
+//! most recent session) is written once, in [`Store`]. Snapshots stay in
+//! `snapshots.dir` for either store ([`crate::session::Snapshots`]).
+
+pub mod file;
+pub mod pgurl;
+pub mod postgres;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, parallel_map, sort_newest_first};
+
+use super::model::{Entry, Message, Session, SessionHead, SessionSummary, check_id, new_id};
+use super::search::{self, Found, Query};
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+use crate::timestamp::{self, Millis};
+
+/// The clock a store stamps `lastActivity` with (tests pin it).
+pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
+
+/// How a store behaves besides where it lives.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Sessions kept when one is created; 0 disables the limit.
+    pub max_sessions: u64,
+    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`); deleting a
+    /// session deletes its snapshots there.
+    pub snapshots_dir: Option<PathBuf>,
+    pub clock: Clock,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            max_sessions: 100,
+            snapshots_dir: None,
+            clock: Arc::new(timestamp::now_millis),
+        }
+    }
+}
+
+/// What `create` and `branch` made, and what `maxSessions` removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_point: Option<u64>,
+    /// Sessions deleted to keep within `maxSessions`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+}
+
+/// A new session's fields.
+#[derive(Debug, Clone, Default)]
+pub struct NewSession {
+    pub model: String,
+    pub provider: String,
+    pub title: Option<String>,
+    /// Where the session is made (see [`Session::workspace`]).
+    pub workspace: Option<String>,
+}
+
+/// What `record` acknowledges once the record is stored durably.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ack {
+    pub session_id: String,
+    /// `message` or `toolCall`.
+    pub recorded: &'static str,
+    /// The index of the record in `messages` or `toolCalls`.
+    pub index: u64,
+    pub last_activity: String,
+    pub token_count: u64,
+}
+
+/// A session that could not be read while listing.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    pub session_id: String,
+    pub message: String,
+}
+
+/// Every readable session's summary, and the ones that were not readable.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Newest `lastActivity` first.
+    pub sessions: Vec<SessionSummary>,
+    pub problems: Vec<Problem>,
+}
+
+/// What `cleanup` or `clear` deleted (or would delete, dry run).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CleanupReport {
+    pub dry_run: bool,
+    pub deleted: Vec<String>,
+    pub kept: u64,
+    /// Sessions that were due for deletion but locked by a writer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_locked: Vec<String>,
+    /// Sessions set aside as corrupt that were deleted (their paths).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deleted_corrupt: Vec<PathBuf>,
+    /// Snapshot directories of sessions no longer in the store, removed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orphaned_snapshots: Vec<String>,
+}
+
+/// A session set aside as corrupt (`list --corrupt`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetAside {
+    pub session_id: String,
+    pub path: PathBuf,
+    /// `journal` (a session directory) or `plain` (a spec-format file).
+    pub format: &'static str,
+}
+
+/// Where a message or tool call sits in the order things happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Message(usize),
+    ToolCall(usize),
+}
+
+/// A whole session and the order of its records.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub session: Session,
+    /// Messages and tool calls in the order they were recorded (for a plain
+    /// spec file, merged by timestamp).
+    pub order: Vec<Slot>,
+    /// Each slot's recorded token count (`None`: counted in the head).
+    pub tokens: Vec<Option<u64>>,
+}
+
+impl Loaded {
+    /// The records in their order, each with its token count.
+    pub fn entries(&self) -> Vec<(Entry, Option<u64>)> {
+        self.order
+            .iter()
+            .zip(&self.tokens)
+            .map(|(slot, tokens)| (self.entry(*slot), *tokens))
+            .collect()
+    }
+
+    fn entry(&self, slot: Slot) -> Entry {
+        match slot {
+            Slot::Message(i) => Entry::Message(self.session.messages[i].clone()),
+            Slot::ToolCall(i) => Entry::ToolCall(self.session.tool_calls[i].clone()),
+        }
+    }
+}
+
+/// One record appended to a session.
+#[derive(Debug, Clone, Copy)]
+pub enum Append<'a> {
+    /// A message or tool call and its share of `metadata.tokenCount`.
+    Entry { entry: &'a Entry, tokens: u64 },
+    /// A compression noted in `metadata.compressionHistory`.
+    Compression(&'a Map<String, Value>),
+}
+
+/// A new session as a store writes it: its head and its first records.
+/// Every record's `at` is the head's `lastActivity`.
+#[derive(Debug, Clone)]
+pub struct Publish {
+    pub head: SessionHead,
+    pub entries: Vec<(Entry, Option<u64>)>,
+    /// Delete the oldest sessions beyond `maxSessions` (never this one).
+    pub enforce_max: bool,
+}
+
+/// The storage operations of a session store. Every write is durable when
+/// it returns; readers see a session's records in the one order in which
+/// they were acknowledged.
+pub trait SessionStore: Send + Sync {
+    /// Where the store is, for messages (a URL's password redacted).
+    fn location(&self) -> String;
+    fn options(&self) -> &StoreOptions;
+    /// `Ok` when session `id` is live, [`Error::NotFound`] when it is not.
+    fn exists(&self, id: &str) -> Result<()>;
+    /// Whether anything of session `id` (live or set aside) is stored.
+    fn has_any(&self, id: &str) -> bool;
+    /// Stores a new session under its head's id.
+    fn publish(&self, new: Publish) -> Result<Created>;
+    /// Appends one record under the session's lock; returns the summary
+    /// after it, once the record is durable.
+    fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary>;
+    /// Changes the session's head fields: `patch` is a JSON object of
+    /// head keys (`title`, `metadata`, … or additive ones), merged into the
+    /// head (a `null` removes a key). Records are never changed.
+    fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary>;
+    fn summary(&self, id: &str) -> Result<SessionSummary>;
+    /// The session, by a caller holding its lock when `held`.
+    fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded>;
+    /// Every session's summary, newest first, without reading records.
+    fn list(&self) -> Result<Listing>;
+    /// How many sessions (live and set aside) the store holds.
+    fn count(&self) -> Result<usize>;
+    fn corrupt(&self) -> Result<Vec<SetAside>>;
+    /// Deletes a session and its snapshots, waiting for its writers.
+    fn delete(&self, id: &str) -> Result<()>;
+    /// Keeps the `keep` most recently active sessions, skipping any being
+    /// written.
+    fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport>;
+    fn search(&self, query: &Query) -> Result<Found>;
+    /// The lock that snapshot writers of session `id` hold.
+    fn lock_session(&self, id: &str) -> Result<Lock>;
+    /// The text of the session's first user message (`None`: there is none).
+    fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        Ok(self
+            .load_held(id, None)?
+            .session
+            .messages
+            .iter()
+            .find(|m| m.role() == "user")
+            .map(|m| m.text_content()))
+    }
+}
+
+/// A session store, whichever it is.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<dyn SessionStore>,
+    file: Option<FileStore>,
+}
+
+impl Store {
+    /// The journal store at `dir`; nothing is touched until it is used.
+    pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> Store {
+        let file = FileStore::new(dir, options);
+        Store {
+            inner: Arc::new(file.clone()),
+            file: Some(file),
+        }
+    }
+
+    /// The store at `location`: `file` (the journal store at `dir`) or a
+    /// PostgreSQL URL (connected on first use).
+    pub fn open(location: &str, dir: impl Into<PathBuf>, options: StoreOptions) -> Result<Store> {
+        if location == "file" {
+            return Ok(Store::new(dir, options));
+        }
+        if pgurl::is_postgres_url(location) {
+            let pg = postgres::PgStore::new(location, options)?;
+            return Ok(Store {
+                inner: Arc::new(pg),
+                file: None,
+            });
+        }
+        Err(Error::Config(format!(
+            "services.session.store: {:?} is neither `file` nor a postgres:// or postgresql:// URL",
+            pgurl::redact(location)
+        )))
+    }
+
+    /// The store the configuration names (`services.session.store`,
+    /// `dataDir`, `maxSessions`, `snapshots.dir`).
+    pub fn from_config(config: &crate::config::Config) -> Result<Store> {
+        Store::open(
+            &config.services.session.store,
+            crate::paths::expand(&config.services.session.data_dir),
+            Self::options_from(config),
+        )
+    }
+
+    /// The options the configuration gives any store.
+    pub fn options_from(config: &crate::config::Config) -> StoreOptions {
+        StoreOptions {
+            max_sessions: config.services.session.max_sessions,
+            snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
+            ..StoreOptions::default()
+        }
+    }
+
+    /// The journal store, when this is one (its files, for tests and
+    /// `create`'s directory check).
+    pub fn as_file(&self) -> Option<&FileStore> {
+        self.file.as_ref()
+    }
+
+    /// Where the store is (a URL's password redacted).
+    pub fn location(&self) -> String {
+        self.inner.location()
+    }
+
+    pub fn options(&self) -> &StoreOptions {
+        self.inner.options()
+    }
+
+    fn now(&self) -> String {
+        timestamp::format_millis((self.options().clock)())
+    }
+
+    /// Whether session `id` is live (else [`Error::NotFound`]).
+    pub fn exists(&self, id: &str) -> Result<()> {
+        check_id(id, "session")?;
+        self.inner.exists(id)
+    }
+
+    pub fn has_any(&self, id: &str) -> bool {
+        check_id(id, "session").is_ok() && self.inner.has_any(id)
+    }
+
+    pub fn lock_session(&self, id: &str) -> Result<Lock> {
+        check_id(id, "session")?;
+        self.inner.lock_session(id)
+    }
+
+    // ----- creating -------------------------------------------------------
+
+    fn new_head(&self, new: &NewSession, parent: Option<&str>) -> SessionHead {
+        let now = self.now();
+        SessionHead {
+            session_id: new_id(),
+            start_time: now.clone(),
+            last_activity: now,
+            model: new.model.clone(),
+            provider: new.provider.clone(),
+            title: new.title.clone(),
+            parent_session_id: parent.map(str::to_string),
+            branch_point: None,
+            workspace: new.workspace.clone(),
+            metadata: Default::default(),
+            extra: Map::new(),
+        }
+    }
+
+    /// Creates a session and enforces `maxSessions` (oldest by
+    /// `lastActivity` first, never the new one, never a locked one).
+    pub fn create(&self, new: &NewSession) -> Result<Created> {
+        self.create_from(new, None, &[])
+    }
+
+    /// Creates a session already holding `entries` (e.g. a restored
+    /// snapshot), optionally naming the session it came from.
+    pub fn create_from(
+        &self,
+        new: &NewSession,
+        parent: Option<&str>,
+        entries: &[Entry],
+    ) -> Result<Created> {
+        let entries = entries
+            .iter()
+            .map(|e| (e.clone(), Some(e.estimated_tokens())))
+            .collect();
+        self.inner.publish(Publish {
+            head: self.new_head(new, parent),
+            entries,
+            enforce_max: true,
+        })
+    }
+
+    /// Stores a session copied from another store under its own id, as it
+    /// was (`false`: the session is already here, nothing was written).
+    pub fn import(&self, loaded: &Loaded) -> Result<bool> {
+        let id = &loaded.session.session_id;
+        match self.exists(id) {
+            Ok(()) => return Ok(false),
+            Err(Error::NotFound(_)) => {}
+            Err(err) => return Err(err),
+        }
+        let mut head = loaded.session.head();
+        // Records copied without their tokens are counted in the head.
+        let recorded: u64 = loaded.tokens.iter().flatten().sum();
+        head.metadata.token_count = head.metadata.token_count.saturating_sub(recorded);
+        self.inner.publish(Publish {
+            head,
+            entries: loaded.entries(),
+            enforce_max: false,
+        })?;
+        Ok(true)
+    }
+
+    // ----- recording ------------------------------------------------------
+
+    /// Appends a message or tool call; returns once it is stored durably.
+    /// `tokens` overrides the estimate of the record's tokens.
+    pub fn record(&self, id: &str, entry: &Entry, tokens: Option<u64>) -> Result<Ack> {
+        check_id(id, "session")?;
+        let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
+        let summary = self.inner.append(id, Append::Entry { entry, tokens })?;
+        let (recorded, index) = match entry {
+            Entry::Message(_) => ("message", summary.message_count - 1),
+            Entry::ToolCall(_) => ("toolCall", summary.tool_call_count - 1),
+        };
+        Ok(Ack {
+            session_id: id.to_string(),
+            recorded,
+            index,
+            last_activity: summary.last_activity,
+            token_count: summary.token_count,
+        })
+    }
+
+    /// Notes one compression in the session's history and increases
+    /// `metadata.compressionCount` by exactly one. `details` (strategy,
+    /// token counts, …) is kept in `metadata.compressionHistory` with the
+    /// time. The messages themselves are never changed. Returns the new count.
+    pub fn record_compression(&self, id: &str, details: &Map<String, Value>) -> Result<u64> {
+        check_id(id, "session")?;
+        Ok(self
+            .inner
+            .append(id, Append::Compression(details))?
+            .compression_count)
+    }
+
+    /// See [`SessionStore::update_metadata`].
+    pub fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
+        check_id(id, "session")?;
+        self.inner.update_metadata(id, patch)
+    }
+
+    /// Renames a session (`None` removes its title). An update of the
+    /// head, not activity: `lastActivity` is unchanged, so renaming does not
+    /// make a session the latest.
+    pub fn rename(&self, id: &str, title: Option<&str>) -> Result<SessionSummary> {
+        let mut patch = Map::new();
+        patch.insert("title".into(), title.map_or(Value::Null, Value::from));
+        self.update_metadata(id, &patch)
+    }
+
+    // ----- reading --------------------------------------------------------
+
+    pub fn summary(&self, id: &str) -> Result<SessionSummary> {
+        check_id(id, "session")?;
+        self.inner.summary(id)
+    }
+
+    /// The complete session in the spec's format.
+    pub fn get(&self, id: &str) -> Result<Session> {
+        Ok(self.load(id)?.session)
+    }
+
+    /// Just the session's messages (what `ollm-compress` works on).
+    pub fn messages(&self, id: &str) -> Result<Vec<Message>> {
+        Ok(self.load(id)?.session.messages)
+    }
+
+    /// The complete session and the order of its records.
+    pub fn load(&self, id: &str) -> Result<Loaded> {
+        self.load_held(id, None)
+    }
+
+    /// [`Store::load`] by a caller holding the session's lock.
+    pub fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
+        check_id(id, "session")?;
+        self.inner.load_held(id, held)
+    }
+
+    pub fn list(&self) -> Result<Listing> {
+        self.inner.list()
+    }
+
+    pub fn count(&self) -> Result<usize> {
+        self.inner.count()
+    }
+
+    pub fn corrupt(&self) -> Result<Vec<SetAside>> {
+        self.inner.corrupt()
+    }
+
+    /// Records matching `query`, and (unless a role other than `title` is
+    /// asked for) the sessions whose title matches, newest first.
+    pub fn search(&self, query: &Query) -> Result<Found> {
+        let mut found = self.inner.search(query)?;
+        if query.role.as_deref().is_none_or(|r| r == "title") {
+            found.hits.extend(search::title_hits(&self.list()?, query)?);
+            search::sort_hits(&mut found.hits);
+        }
+        Ok(found)
+    }
+
+    /// The text of the session's first user message: the preview of an
+    /// untitled session in a listing and the picker.
+    pub fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        check_id(id, "session")?;
+        self.inner.first_user_text(id)
+    }
+
+    /// The id of the most recently active session.
+    pub fn last(&self) -> Result<String> {
+        self.list()?
+            .sessions
+            .into_iter()
+            .next()
+            .map(|s| s.session_id)
+            .ok_or_else(|| Error::NotFound(format!("no sessions in {}", self.location())))
+    }
+
+    // ----- deleting -------------------------------------------------------
+
+    pub fn delete(&self, id: &str) -> Result<()> {
+        check_id(id, "session")?;
+        self.inner.delete(id)
+    }
+
+    pub fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
+        self.inner.cleanup(keep, dry_run)
+    }
+
+    // ----- branching ------------------------------------------------------
+
+    /// A new session holding the history of `id` before message index `at`
+    /// (with the tool calls of the turns kept), recording `parentSessionId`
+    /// and `branchPoint`. `at` may be the message count (a full copy); a
+    /// message answering a tool call cannot start a branch.
+    pub fn branch(&self, id: &str, at: u64, title: Option<String>) -> Result<Created> {
+        let loaded = self.load(id)?;
+        let source = &loaded.session;
+        let count = source.messages.len() as u64;
+        if at > count {
+            return Err(Error::input(format!(
+                "message index {at} is out of range: session {id} has {count} messages, so a branch point is 0 to {count}"
+            )));
+        }
+        if at < count && source.messages[at as usize].is_tool_result() {
+            return Err(Error::input(format!(
+                "message {at} answers a tool call of the turn before it, and a branch never separates them; branch at {} or later",
+                at + 1
+            )));
+        }
+        let mut entries = Vec::new();
+        for (slot, tokens) in loaded.order.iter().zip(&loaded.tokens) {
+            if matches!(*slot, Slot::Message(i) if i as u64 >= at) {
+                break;
+            }
+            let entry = loaded.entry(*slot);
+            let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
+            entries.push((entry, Some(tokens)));
+        }
+        let mut metadata = source.metadata.clone();
+        metadata.token_count = 0;
+        metadata.compression_count = 0;
+        metadata.compression_history.clear();
+        let now = self.now();
+        let head = SessionHead {
+            session_id: new_id(),
+            start_time: now.clone(),
+            last_activity: now,
+            model: source.model.clone(),
+            provider: source.provider.clone(),
+            title: title.or_else(|| source.title.clone()),
+            parent_session_id: Some(id.to_string()),
+            branch_point: Some(at),
+            workspace: source.workspace.clone(),
+            metadata,
+            extra: source.extra.clone(),
+        };
+        self.inner.publish(Publish {
+            head,
+            entries,
+            enforce_max: true,
+        })
+    }
+
+    /// The sessions branched from `id` (from summaries only).
+    pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        check_id(id, "session")?;
+        Ok(self
+            .list()?
+            .sessions
+            .into_iter()
+            .filter(|s| s.parent_session_id.as_deref() == Some(id))
+            .collect())
+    }
+}

@@ -1,0 +1,245 @@
+//! PostgreSQL connection URLs as libpq users write them:
+//! `postgres://user:password@host:port/db?sslmode=…&connect_timeout=…`
+//! (or `postgresql://`, or `host=/var/run/postgresql` for a socket), with
+//! the password from the URL, `PGPASSWORD` or `~/.pgpass` (`PGPASSFILE`).
+//! `statement_timeout` (milliseconds) is ollm's own parameter.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use postgres::config::{Host, SslMode};
+
+use crate::error::{Error, Result};
+
+/// How long to wait for a connection unless the URL says
+/// (`connect_timeout`, seconds).
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one statement may run unless the URL says
+/// (`statement_timeout`, milliseconds).
+pub const DEFAULT_STATEMENT_TIMEOUT_MS: u64 = 30_000;
+
+/// Whether `location` is a PostgreSQL URL.
+pub fn is_postgres_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// A parsed URL: the client configuration and ollm's own settings.
+#[derive(Clone)]
+pub struct PgUrl {
+    pub config: postgres::Config,
+    pub statement_timeout_ms: u64,
+    /// The URL with its password replaced by `***` (for every message).
+    pub shown: String,
+}
+
+/// `url` with any password (`user:PASSWORD@`, `password=`) replaced.
+pub fn redact(url: &str) -> String {
+    let mut out = url.to_string();
+    if let Some(scheme_end) = out.find("://") {
+        let rest = scheme_end + 3;
+        let authority_end = out[rest..].find(['/', '?']).map_or(out.len(), |i| rest + i);
+        if let Some(at) = out[rest..authority_end].rfind('@') {
+            let userinfo = &out[rest..rest + at];
+            if let Some(colon) = userinfo.find(':') {
+                out.replace_range(rest + colon + 1..rest + at, "***");
+            }
+        }
+    }
+    let mut shown = String::new();
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find("password=") {
+        let start = i + "password=".len();
+        shown.push_str(&rest[..start]);
+        shown.push_str("***");
+        rest = &rest[start..];
+        rest = &rest[rest.find('&').unwrap_or(rest.len())..];
+    }
+    shown.push_str(rest);
+    shown
+}
+
+/// Parses `url`; a bad one is a configuration error naming it (redacted).
+pub fn parse(url: &str) -> Result<PgUrl> {
+    let shown = redact(url);
+    let bad = |why: String| Error::Config(format!("session store {shown}: {why}"));
+    let (base, statement_timeout_ms) = take_param(url, "statement_timeout");
+    let statement_timeout_ms = match statement_timeout_ms {
+        None => DEFAULT_STATEMENT_TIMEOUT_MS,
+        Some(ms) => ms.parse().map_err(|_| {
+            bad(format!(
+                "statement_timeout={ms:?} is not a whole number of milliseconds"
+            ))
+        })?,
+    };
+    let mut config: postgres::Config = base
+        .parse()
+        .map_err(|e: postgres::Error| bad(crate::io_util::one_line(&e.to_string())))?;
+    if config.get_ssl_mode() == SslMode::Require {
+        return Err(bad(
+            "sslmode=require needs TLS, which this build does not include; \
+             connect over a socket or a trusted network with sslmode=disable or prefer"
+                .into(),
+        ));
+    }
+    if config.get_hosts().is_empty() {
+        config.host_path("/var/run/postgresql");
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+    }
+    if config.get_password().is_none()
+        && let Some(password) = password_from_environment(&config)
+    {
+        config.password(password);
+    }
+    config.application_name("ollm");
+    // Set at connection start-up, not by a statement of its own.
+    let options = match config.get_options() {
+        Some(given) => format!("{given} -c statement_timeout={statement_timeout_ms}"),
+        None => format!("-c statement_timeout={statement_timeout_ms}"),
+    };
+    config.options(&options);
+    Ok(PgUrl {
+        config,
+        statement_timeout_ms,
+        shown,
+    })
+}
+
+/// `url` without query parameter `name`, and its value.
+fn take_param(url: &str, name: &str) -> (String, Option<String>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_string(), None);
+    };
+    let mut value = None;
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|pair| match pair.split_once('=') {
+            Some((key, v)) if key == name => {
+                value = Some(v.to_string());
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    if kept.is_empty() {
+        (base.to_string(), value)
+    } else {
+        (format!("{base}?{}", kept.join("&")), value)
+    }
+}
+
+/// `PGPASSWORD`, else the first matching line of the password file.
+fn password_from_environment(config: &postgres::Config) -> Option<String> {
+    if let Some(password) = std::env::var_os("PGPASSWORD") {
+        return Some(password.to_string_lossy().into_owned());
+    }
+    let path = match std::env::var_os("PGPASSFILE") {
+        Some(path) => PathBuf::from(path),
+        None => PathBuf::from(std::env::var_os("HOME")?).join(".pgpass"),
+    };
+    let text = std::fs::read_to_string(path).ok()?;
+    let host = match config.get_hosts().first() {
+        Some(Host::Tcp(host)) => host.clone(),
+        // libpq: a socket in the default directory matches `localhost`.
+        Some(Host::Unix(_)) | None => "localhost".to_string(),
+    };
+    let port = config
+        .get_ports()
+        .first()
+        .copied()
+        .unwrap_or(5432)
+        .to_string();
+    let user = config
+        .get_user()
+        .map(str::to_string)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_default();
+    let db = config
+        .get_dbname()
+        .map(str::to_string)
+        .unwrap_or_else(|| user.clone());
+    pgpass_lookup(&text, [&host, &port, &db, &user])
+}
+
+/// The password of the first `host:port:database:user:password` line
+/// whose fields match (`*` matches anything; `\:` and `\\` are escapes).
+fn pgpass_lookup(text: &str, want: [&str; 4]) -> Option<String> {
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let fields = split_pgpass(line);
+        if fields.len() < 5 {
+            continue;
+        }
+        let matches = fields[..4]
+            .iter()
+            .zip(want)
+            .all(|(field, want)| field == "*" || field == want);
+        if matches {
+            return Some(fields[4..].join(":"));
+        }
+    }
+    None
+}
+
+fn split_pgpass(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => field.extend(chars.next()),
+            ':' => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_redacted_in_the_authority_and_the_query() {
+        assert_eq!(
+            redact("postgres://alice:s3cret@db.example:5432/ollm?sslmode=disable"),
+            "postgres://alice:***@db.example:5432/ollm?sslmode=disable"
+        );
+        assert_eq!(
+            redact("postgresql:///ollm?host=/var/run/postgresql&password=hunter2&x=1"),
+            "postgresql:///ollm?host=/var/run/postgresql&password=***&x=1"
+        );
+        assert_eq!(
+            redact("postgres://bob@h/db"),
+            "postgres://bob@h/db",
+            "no password, nothing changed"
+        );
+    }
+
+    #[test]
+    fn pgpass_matches_fields_with_wildcards_and_escapes() {
+        let text = "# comment\nother:5432:*:*:no\nlocalhost:*:ollm:alice:pa\\:ss:word\n";
+        assert_eq!(
+            pgpass_lookup(text, ["localhost", "5432", "ollm", "alice"]).as_deref(),
+            Some("pa:ss:word")
+        );
+        assert_eq!(
+            pgpass_lookup(text, ["localhost", "5432", "x", "alice"]),
+            None
+        );
+    }
+
+    #[test]
+    fn statement_timeout_is_ollms_own_parameter() {
+        let url = parse("postgresql:///db?host=/tmp&statement_timeout=250").unwrap();
+        assert_eq!(url.statement_timeout_ms, 250);
+        assert_eq!(url.config.get_dbname(), Some("db"));
+        assert!(parse("postgres:///db?statement_timeout=soon").is_err());
+        let err = parse("postgres://u:pw@h/db?sslmode=require").err().unwrap();
+        assert!(!err.to_string().contains("pw@"), "{err}");
+    }
+}

@@ -1,0 +1,852 @@
+//! The PostgreSQL session store: one database shared by every machine.
+//!
+//! ```text
+//! ollm_schema (version)                       the schema's version; a newer one is refused
+//! ollm_sessions (id, head, counts, last_ms…)  one row a session: its head and list's summary
+//! ollm_records (session_id, seq, kind, …)     its records, totally ordered by seq
+//! ```
+//!
+//! Recording locks the session's row (`SELECT … FOR UPDATE`), so writers on
+//! any host append one at a time: the next `seq`, the summary updated in
+//! the same transaction, acknowledged once the commit returns. Deleting
+//! takes the same row lock (a delete waits for the writer); retention
+//! skips rows a writer holds (`FOR UPDATE SKIP LOCKED`). `list` reads only
+//! `ollm_sessions`; `search` asks the database for the records that can
+//! match (a trigram index, `pg_trgm`, serves `LIKE`) and checks those.
+//! Snapshots stay in `snapshots.dir` on the machine that takes them.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use postgres::{Client, NoTls, Row, Transaction};
+use serde_json::{Map, Value};
+
+use super::pgurl::{self, PgUrl};
+use super::{
+    Append, CleanupReport, Created, Listing, Loaded, Publish, SessionStore, SetAside, Slot,
+    StoreOptions,
+};
+use crate::error::{Error, Result};
+use crate::fs as sfs;
+use crate::lock::Lock;
+use crate::session::journal;
+use crate::session::model::{Entry, Session, SessionHead, SessionSummary};
+use crate::session::search::{self, Found, Hit, Matcher, Query};
+use crate::timestamp;
+
+/// The schema this build creates and reads.
+pub const SCHEMA_VERSION: i32 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE ollm_schema (version integer NOT NULL);
+CREATE TABLE ollm_sessions (
+    id text PRIMARY KEY,
+    head text NOT NULL,
+    start_time text NOT NULL,
+    start_ms bigint NOT NULL,
+    last_activity text NOT NULL,
+    last_ms bigint NOT NULL,
+    model text NOT NULL,
+    provider text NOT NULL,
+    title text,
+    parent_id text,
+    branch_point bigint,
+    workspace text,
+    message_count bigint NOT NULL DEFAULT 0,
+    tool_call_count bigint NOT NULL DEFAULT 0,
+    compression_count bigint NOT NULL DEFAULT 0,
+    token_count bigint NOT NULL DEFAULT 0,
+    seq bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX ollm_sessions_recent ON ollm_sessions (last_ms DESC, start_ms DESC, id);
+CREATE INDEX ollm_sessions_parent ON ollm_sessions (parent_id);
+CREATE TABLE ollm_records (
+    session_id text NOT NULL REFERENCES ollm_sessions (id) ON DELETE CASCADE,
+    seq bigint NOT NULL,
+    kind text NOT NULL,
+    kind_index bigint,
+    at text NOT NULL,
+    tokens bigint,
+    body text NOT NULL,
+    role text,
+    search_text text,
+    PRIMARY KEY (session_id, seq)
+);
+";
+
+/// What `pg_trgm` adds when it can be installed (search works without it,
+/// scanning the records instead of the index).
+const TRIGRAM_INDEX: &str = "CREATE INDEX IF NOT EXISTS ollm_records_text \
+     ON ollm_records USING gin (search_text gin_trgm_ops)";
+
+const VERSION: &str = "SELECT max(version) FROM ollm_schema";
+
+/// Appends one record: the session's next `seq`, `lastActivity` never
+/// going back, the counts, and the record itself, in one statement.
+const APPEND: &str = "
+WITH p AS (SELECT $1::text AS id, $2::bigint AS now, $3::text AS kind, $4::bigint AS tokens,
+                  $5::text AS body, $6::text AS role, $7::text AS text),
+s AS (
+    UPDATE ollm_sessions SET
+        seq = seq + 1,
+        last_ms = greatest(last_ms, p.now),
+        last_activity = to_char(timestamp 'epoch' + greatest(last_ms, p.now) * interval '1 millisecond',
+                                'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'),
+        message_count = message_count + (CASE WHEN p.kind = 'message' THEN 1 ELSE 0 END),
+        tool_call_count = tool_call_count + (CASE WHEN p.kind = 'toolCall' THEN 1 ELSE 0 END),
+        compression_count = compression_count + (CASE WHEN p.kind = 'compression' THEN 1 ELSE 0 END),
+        token_count = CASE WHEN token_count > 9223372036854775807 - coalesce(p.tokens, 0)
+                           THEN 9223372036854775807 ELSE token_count + coalesce(p.tokens, 0) END
+    FROM p WHERE ollm_sessions.id = p.id
+    RETURNING ollm_sessions.*
+), r AS (
+    INSERT INTO ollm_records (session_id, seq, kind, kind_index, at, tokens, body, role, search_text)
+    SELECT p.id, s.seq, p.kind,
+           CASE p.kind WHEN 'message' THEN s.message_count - 1
+                   WHEN 'toolCall' THEN s.tool_call_count - 1 END,
+           s.last_activity, p.tokens, p.body, p.role, p.text
+    FROM s, p
+)
+SELECT id, start_time, last_activity, model, message_count, token_count,
+       provider, tool_call_count, compression_count, title, parent_id, branch_point, workspace
+FROM s";
+
+/// Sessions as listing reads them.
+const SUMMARY_COLUMNS: &str = "id, start_time, last_activity, model, message_count, token_count, \
+     provider, tool_call_count, compression_count, title, parent_id, branch_point, workspace";
+
+const NEWEST_FIRST: &str = "ORDER BY last_ms DESC, start_ms DESC, id";
+
+/// A PostgreSQL session store; connects on first use.
+pub struct PgStore {
+    url: PgUrl,
+    options: StoreOptions,
+    client: Mutex<Option<Client>>,
+}
+
+impl PgStore {
+    pub fn new(url: &str, options: StoreOptions) -> Result<PgStore> {
+        Ok(PgStore {
+            url: pgurl::parse(url)?,
+            options,
+            client: Mutex::new(None),
+        })
+    }
+
+    /// A storage failure, one line, naming the store (password redacted).
+    fn fail(&self, err: &postgres::Error) -> Error {
+        let mut message = err.to_string();
+        if let Some(source) = std::error::Error::source(err) {
+            message = format!("{message}: {source}");
+        }
+        let mut message = crate::io_util::one_line(&message);
+        if let Some(db) = err.as_db_error() {
+            message = crate::io_util::one_line(db.message());
+            if db.code() == &postgres::error::SqlState::READ_ONLY_SQL_TRANSACTION {
+                message = format!("the server is read-only (a replica?): {message}");
+            } else if db.code() == &postgres::error::SqlState::QUERY_CANCELED {
+                message = format!("{message} (statement_timeout in the store URL)");
+            }
+        } else if err.is_closed() || message.contains("error connecting") {
+            message = format!("cannot reach the database: {message}");
+        }
+        Error::Io {
+            path: PathBuf::from(&self.url.shown),
+            message: crate::redact::scrub_message(&message),
+        }
+    }
+
+    fn failure(&self, failure: Failure) -> Error {
+        match failure {
+            Failure::Ollm(err) => err,
+            Failure::Db(err) => self.fail(&err),
+        }
+    }
+
+    /// Runs `work` on the connection, connecting (and creating the
+    /// schema) first when needed. A connection that failed is dropped, so
+    /// the next call connects anew.
+    fn with<R>(
+        &self,
+        work: impl FnOnce(&mut Client) -> std::result::Result<R, Failure>,
+    ) -> Result<R> {
+        let mut slot = self.client.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(Client::is_closed) {
+            *slot = Some(self.connect()?);
+        }
+        let Some(client) = slot.as_mut() else {
+            return Err(Error::Io {
+                path: PathBuf::from(&self.url.shown),
+                message: "no connection".into(),
+            });
+        };
+        match work(client) {
+            Ok(value) => Ok(value),
+            Err(Failure::Db(err)) => {
+                if err.is_closed() || err.as_db_error().is_none() {
+                    *slot = None;
+                }
+                Err(self.fail(&err))
+            }
+            Err(Failure::Ollm(err)) => Err(err),
+        }
+    }
+
+    fn connect(&self) -> Result<Client> {
+        let mut client = self.url.config.connect(NoTls).map_err(|e| self.fail(&e))?;
+        self.ensure_schema(&mut client)?;
+        Ok(client)
+    }
+
+    /// Creates the schema on first use (one process at a time), or checks
+    /// that the existing one is not newer than this build.
+    fn ensure_schema(&self, client: &mut Client) -> Result<()> {
+        let version = match client.query_one(VERSION, &[]) {
+            Ok(row) => row.get::<_, Option<i32>>(0),
+            Err(err) if err.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => {
+                // Held across the transaction, which then starts with the
+                // catalog as the process that made the schema left it.
+                client
+                    .execute("SELECT pg_advisory_lock(7240015)", &[])
+                    .map_err(|e| self.fail(&e))?;
+                let made = self.create_schema(client);
+                if let Ok(true) = made
+                    && client
+                        .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+                        .is_ok()
+                {
+                    // Optional: without it, search scans the records.
+                    let _ = client.batch_execute(TRIGRAM_INDEX);
+                }
+                let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
+                made?;
+                unlocked.map_err(|e| self.fail(&e))?;
+                client
+                    .query_one(VERSION, &[])
+                    .map_err(|e| self.fail(&e))?
+                    .get(0)
+            }
+            Err(err) => return Err(self.fail(&err)),
+        };
+        match version {
+            Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
+                path: PathBuf::from(&self.url.shown),
+                message: format!(
+                    "written by a newer ollm (store schema {v}, this one knows {SCHEMA_VERSION}); upgrade ollm"
+                ),
+            }),
+            Some(_) => Ok(()),
+            None => Err(Error::Corrupt(format!(
+                "{}: the ollm_schema table names no version",
+                self.url.shown
+            ))),
+        }
+    }
+
+    /// Creates the tables unless a process holding the lock before us did
+    /// (`false`).
+    fn create_schema(&self, client: &mut Client) -> Result<bool> {
+        let mut tx = client.transaction().map_err(|e| self.fail(&e))?;
+        let raced = tx
+            .query_one("SELECT to_regclass('ollm_schema') IS NOT NULL", &[])
+            .map_err(|e| self.fail(&e))?
+            .get::<_, bool>(0);
+        if !raced {
+            tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
+            tx.execute(
+                "INSERT INTO ollm_schema (version) VALUES ($1)",
+                &[&SCHEMA_VERSION],
+            )
+            .map_err(|e| self.fail(&e))?;
+        }
+        tx.commit().map_err(|e| self.fail(&e))?;
+        Ok(!raced)
+    }
+
+    fn now(&self) -> i64 {
+        (self.options.clock)()
+    }
+
+    fn snapshot_dir(&self, id: &str) -> Option<PathBuf> {
+        self.options
+            .snapshots_dir
+            .as_ref()
+            .map(|root| root.join(id))
+    }
+
+    fn remove_snapshots(&self, ids: &[String]) -> Result<()> {
+        for id in ids {
+            if let Some(dir) = self.snapshot_dir(id) {
+                sfs::remove_any(&dir).map_err(|e| Error::io(&dir, &e))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A failure inside a unit of work: the database's, or ours.
+enum Failure {
+    Db(postgres::Error),
+    Ollm(Error),
+}
+
+impl From<postgres::Error> for Failure {
+    fn from(err: postgres::Error) -> Failure {
+        Failure::Db(err)
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(err: Error) -> Failure {
+        Failure::Ollm(err)
+    }
+}
+
+fn not_found(id: &str) -> Failure {
+    Failure::Ollm(Error::NotFound(format!("no session {id}")))
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn to_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn summary_of(row: &Row) -> SessionSummary {
+    SessionSummary {
+        session_id: row.get(0),
+        start_time: row.get(1),
+        last_activity: row.get(2),
+        model: row.get(3),
+        message_count: to_u64(row.get(4)),
+        token_count: to_u64(row.get(5)),
+        provider: row.get(6),
+        tool_call_count: to_u64(row.get(7)),
+        compression_count: to_u64(row.get(8)),
+        title: row.get(9),
+        parent_session_id: row.get(10),
+        branch_point: row.get::<_, Option<i64>>(11).map(to_u64),
+        workspace: row.get(12),
+    }
+}
+
+fn encode(value: &impl serde::Serialize) -> std::result::Result<String, Failure> {
+    serde_json::to_string(value)
+        .map_err(|e| Failure::Ollm(Error::input(format!("cannot encode the record: {e}"))))
+}
+
+fn corrupt(id: &str, what: &str, err: impl std::fmt::Display) -> Failure {
+    Failure::Ollm(Error::Corrupt(format!(
+        "session {id}: {what} cannot be read ({})",
+        crate::io_util::one_line(&err.to_string())
+    )))
+}
+
+/// The record's row: kind, role and the text search looks in.
+fn entry_columns(entry: &Entry) -> (&'static str, String, String) {
+    match entry {
+        Entry::Message(m) => ("message", m.role().to_string(), m.text_content()),
+        Entry::ToolCall(c) => ("toolCall", "tool".to_string(), search::tool_text(c)),
+    }
+}
+
+/// A message's or tool call's JSON, no deeper than a session keeps.
+fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
+    let body = match entry {
+        Entry::Message(m) => encode(m)?,
+        Entry::ToolCall(c) => encode(c)?,
+    };
+    if crate::io_util::json_nesting(body.as_bytes()) > crate::io_util::MAX_RECORD_NESTING {
+        return Err(Failure::Ollm(Error::input(format!(
+            "the record nests deeper than {} levels, more than a session keeps",
+            crate::io_util::MAX_RECORD_NESTING
+        ))));
+    }
+    Ok(body)
+}
+
+/// A new session's records as columns, for one insert.
+struct RecordRows {
+    seq: Vec<i64>,
+    kind: Vec<&'static str>,
+    kind_index: Vec<i64>,
+    tokens: Vec<Option<i64>>,
+    body: Vec<String>,
+    role: Vec<String>,
+    text: Vec<String>,
+    messages: i64,
+    calls: i64,
+    token_sum: u64,
+}
+
+impl RecordRows {
+    fn of(entries: &[(Entry, Option<u64>)]) -> std::result::Result<RecordRows, Failure> {
+        let mut rows = RecordRows {
+            seq: Vec::new(),
+            kind: Vec::new(),
+            kind_index: Vec::new(),
+            tokens: Vec::new(),
+            body: Vec::new(),
+            role: Vec::new(),
+            text: Vec::new(),
+            messages: 0,
+            calls: 0,
+            token_sum: 0,
+        };
+        for (n, (entry, tokens)) in entries.iter().enumerate() {
+            let (kind, role, text) = entry_columns(entry);
+            let index = match entry {
+                Entry::Message(_) => &mut rows.messages,
+                Entry::ToolCall(_) => &mut rows.calls,
+            };
+            rows.kind_index.push(*index);
+            *index += 1;
+            rows.seq.push(n as i64 + 1);
+            rows.kind.push(kind);
+            rows.tokens.push(tokens.map(to_i64));
+            rows.body.push(entry_body(entry)?);
+            rows.role.push(role);
+            rows.text.push(text);
+            rows.token_sum = rows.token_sum.saturating_add(tokens.unwrap_or(0));
+        }
+        Ok(rows)
+    }
+}
+
+/// Deletes the oldest sessions beyond `keep` (never `spare`), skipping
+/// those a writer holds. Returns (deleted, skipped).
+fn trim(
+    tx: &mut Transaction<'_>,
+    keep: u64,
+    spare: Option<&str>,
+) -> std::result::Result<(Vec<String>, Vec<String>), Failure> {
+    let spare = spare.unwrap_or("");
+    let due: Vec<String> = tx
+        .query(
+            &format!("SELECT id FROM ollm_sessions WHERE id <> $2 {NEWEST_FIRST} OFFSET $1"),
+            &[
+                &to_i64(keep.saturating_sub(u64::from(!spare.is_empty()))),
+                &spare,
+            ],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    if due.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let free: Vec<String> = tx
+        .query(
+            "SELECT id FROM ollm_sessions WHERE id = ANY($1) FOR UPDATE SKIP LOCKED",
+            &[&due],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    tx.execute("DELETE FROM ollm_sessions WHERE id = ANY($1)", &[&free])?;
+    let deleted: Vec<String> = due.iter().filter(|id| free.contains(id)).cloned().collect();
+    let skipped = due.into_iter().filter(|id| !free.contains(id)).collect();
+    Ok((deleted, skipped))
+}
+
+impl SessionStore for PgStore {
+    fn location(&self) -> String {
+        self.url.shown.clone()
+    }
+
+    fn options(&self) -> &StoreOptions {
+        &self.options
+    }
+
+    fn exists(&self, id: &str) -> Result<()> {
+        self.with(|client| {
+            match client.query_opt("SELECT 1 FROM ollm_sessions WHERE id = $1", &[&id])? {
+                Some(_) => Ok(()),
+                None => Err(not_found(id)),
+            }
+        })
+    }
+
+    fn has_any(&self, id: &str) -> bool {
+        // When the database cannot say, assume the session is there: the
+        // callers only hide snapshots of sessions that are gone.
+        !matches!(self.exists(id), Err(Error::NotFound(_)))
+    }
+
+    fn publish(&self, new: Publish) -> Result<Created> {
+        let head = new.head;
+        let id = head.session_id.clone();
+        let head_text = encode(&head).map_err(|f| self.failure(f))?;
+        let at = head.last_activity.clone();
+        let at_ms = timestamp::parse(&at).unwrap_or(0);
+        let start_ms = timestamp::parse(&head.start_time).unwrap_or(0);
+        let max = self.options.max_sessions;
+        let removed = self.with(|client| {
+            let mut tx = client.transaction()?;
+            if new.enforce_max && max > 0 {
+                // One create at a time counts the sessions, as the file
+                // store's store lock does.
+                tx.execute("SELECT pg_advisory_xact_lock(7240016)", &[])?;
+            }
+            let inserted = tx.execute(
+                "INSERT INTO ollm_sessions (id, head, start_time, start_ms, last_activity, last_ms, \
+                 model, provider, title, parent_id, branch_point, compression_count, token_count, \
+                 workspace) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                 ON CONFLICT (id) DO NOTHING",
+                &[
+                    &id,
+                    &head_text,
+                    &head.start_time,
+                    &start_ms,
+                    &at,
+                    &at_ms,
+                    &head.model,
+                    &head.provider,
+                    &head.title,
+                    &head.parent_session_id,
+                    &head.branch_point.map(to_i64),
+                    &to_i64(head.metadata.compression_count),
+                    &to_i64(head.metadata.token_count),
+                    &head.workspace,
+                ],
+            )?;
+            if inserted == 0 {
+                return Err(Failure::Ollm(Error::input(format!(
+                    "session {id} is already in the store"
+                ))));
+            }
+            let rows = RecordRows::of(&new.entries)?;
+            tx.execute(
+                "INSERT INTO ollm_records \
+                 (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
+                 SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
+                 FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
+                             $7::text[], $8::text[], $9::text[]) \
+                 AS r(seq, kind, kind_index, tokens, body, role, search_text)",
+                &[
+                    &id,
+                    &at,
+                    &rows.seq,
+                    &rows.kind,
+                    &rows.kind_index,
+                    &rows.tokens,
+                    &rows.body,
+                    &rows.role,
+                    &rows.text,
+                ],
+            )?;
+            let (messages, calls, tokens) = (rows.messages, rows.calls, rows.token_sum);
+            tx.execute(
+                "UPDATE ollm_sessions SET seq = $2, message_count = $3, tool_call_count = $4, \
+                 token_count = token_count + $5 WHERE id = $1",
+                &[&id, &(new.entries.len() as i64), &messages, &calls, &to_i64(tokens)],
+            )?;
+            let removed = if new.enforce_max && max > 0 {
+                trim(&mut tx, max, Some(&id))?.0
+            } else {
+                Vec::new()
+            };
+            tx.commit()?;
+            Ok(removed)
+        })?;
+        self.remove_snapshots(&removed)?;
+        Ok(Created {
+            session_id: id,
+            parent_session_id: head.parent_session_id,
+            branch_point: head.branch_point,
+            removed,
+        })
+    }
+
+    fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
+        let now = self.now();
+        let (kind, body, role, text, tokens) = match record {
+            Append::Entry { entry, tokens } => {
+                let (kind, role, text) = entry_columns(entry);
+                let body = entry_body(entry).map_err(|f| self.failure(f))?;
+                (kind, body, Some(role), Some(text), Some(to_i64(tokens)))
+            }
+            Append::Compression(details) => {
+                let body = encode(details).map_err(|f| self.failure(f))?;
+                ("compression", body, None, None, None)
+            }
+        };
+        self.with(|client| {
+            // One statement, so one round trip: the row lock orders the
+            // writers, and the commit that ends it is the acknowledgement.
+            let row =
+                client.query_opt(APPEND, &[&id, &now, &kind, &tokens, &body, &role, &text])?;
+            row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
+        })
+    }
+
+    fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
+        self.with(|client| {
+            let mut tx = client.transaction()?;
+            let Some(row) = tx.query_opt(
+                "SELECT head FROM ollm_sessions WHERE id = $1 FOR UPDATE",
+                &[&id],
+            )?
+            else {
+                return Err(not_found(id));
+            };
+            let text: String = row.get(0);
+            let mut head: SessionHead =
+                serde_json::from_str(&text).map_err(|e| corrupt(id, "the head", e))?;
+            journal::apply_update(&mut head, patch);
+            let row = tx.query_one(
+                &format!(
+                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5 \
+                     WHERE id = $1 RETURNING {SUMMARY_COLUMNS}"
+                ),
+                &[
+                    &id,
+                    &encode(&head)?,
+                    &head.title,
+                    &head.model,
+                    &head.provider,
+                ],
+            )?;
+            let summary = summary_of(&row);
+            tx.commit()?;
+            Ok(summary)
+        })
+    }
+
+    fn summary(&self, id: &str) -> Result<SessionSummary> {
+        self.with(|client| {
+            let row = client.query_opt(
+                &format!("SELECT {SUMMARY_COLUMNS} FROM ollm_sessions WHERE id = $1"),
+                &[&id],
+            )?;
+            row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
+        })
+    }
+
+    fn load_held(&self, id: &str, _held: Option<&Lock>) -> Result<Loaded> {
+        self.with(|client| {
+            let mut tx = client
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?;
+            let Some(row) = tx.query_opt(
+                "SELECT head, last_activity, token_count FROM ollm_sessions WHERE id = $1",
+                &[&id],
+            )?
+            else {
+                return Err(not_found(id));
+            };
+            let head_text: String = row.get(0);
+            let head: SessionHead =
+                serde_json::from_str(&head_text).map_err(|e| corrupt(id, "the head", e))?;
+            let last_activity: String = row.get(1);
+            let token_count = to_u64(row.get(2));
+            let records = tx.query(
+                "SELECT seq, kind, at, tokens, body FROM ollm_records WHERE session_id = $1 ORDER BY seq",
+                &[&id],
+            )?;
+            tx.commit()?;
+            let (mut messages, mut tool_calls) = (Vec::new(), Vec::new());
+            let (mut order, mut tokens, mut history) = (Vec::new(), Vec::new(), Vec::new());
+            for row in &records {
+                let seq: i64 = row.get(0);
+                let kind: &str = row.get(1);
+                let body: &str = row.get(4);
+                let what = format!("record {seq}");
+                match kind {
+                    "message" => {
+                        order.push(Slot::Message(messages.len()));
+                        messages.push(serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?);
+                        tokens.push(row.get::<_, Option<i64>>(3).map(to_u64));
+                    }
+                    "toolCall" => {
+                        order.push(Slot::ToolCall(tool_calls.len()));
+                        tool_calls.push(serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?);
+                        tokens.push(row.get::<_, Option<i64>>(3).map(to_u64));
+                    }
+                    "compression" => {
+                        let details: Map<String, Value> =
+                            serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?;
+                        let mut note = Map::new();
+                        note.insert("timestamp".into(), Value::String(row.get(2)));
+                        note.extend(details);
+                        history.push(Value::Object(note));
+                    }
+                    _ => {} // a kind a newer ollm writes
+                }
+            }
+            let mut session = Session::from_head(head, messages, tool_calls);
+            session.last_activity = last_activity;
+            session.metadata.token_count = token_count;
+            session.metadata.compression_count += history.len() as u64;
+            session.metadata.compression_history.extend(history);
+            Ok(Loaded {
+                session,
+                order,
+                tokens,
+            })
+        })
+    }
+
+    fn list(&self) -> Result<Listing> {
+        self.with(|client| {
+            let rows = client.query(
+                &format!("SELECT {SUMMARY_COLUMNS} FROM ollm_sessions {NEWEST_FIRST}"),
+                &[],
+            )?;
+            Ok(Listing {
+                sessions: rows.iter().map(summary_of).collect(),
+                problems: Vec::new(),
+            })
+        })
+    }
+
+    fn count(&self) -> Result<usize> {
+        self.with(|client| {
+            let n: i64 = client
+                .query_one("SELECT count(*) FROM ollm_sessions", &[])?
+                .get(0);
+            Ok(usize::try_from(n).unwrap_or(0))
+        })
+    }
+
+    fn corrupt(&self) -> Result<Vec<SetAside>> {
+        // Rows are checked by the database: nothing is ever set aside.
+        Ok(Vec::new())
+    }
+
+    fn delete(&self, id: &str) -> Result<()> {
+        self.with(|client| {
+            match client.execute("DELETE FROM ollm_sessions WHERE id = $1", &[&id])? {
+                0 => Err(not_found(id)),
+                _ => Ok(()),
+            }
+        })?;
+        self.remove_snapshots(&[id.to_string()])
+    }
+
+    fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
+        let (deleted, skipped, total) = self.with(|client| {
+            let mut tx = client.transaction()?;
+            let total: i64 = tx
+                .query_one("SELECT count(*) FROM ollm_sessions", &[])?
+                .get(0);
+            let (deleted, skipped) = if dry_run {
+                let due = tx
+                    .query(
+                        &format!("SELECT id FROM ollm_sessions {NEWEST_FIRST} OFFSET $1"),
+                        &[&to_i64(keep)],
+                    )?
+                    .iter()
+                    .map(|row| row.get(0))
+                    .collect();
+                (due, Vec::new())
+            } else {
+                trim(&mut tx, keep, None)?
+            };
+            tx.commit()?;
+            Ok((deleted, skipped, to_u64(total)))
+        })?;
+        if !dry_run {
+            self.remove_snapshots(&deleted)?;
+        }
+        Ok(CleanupReport {
+            dry_run,
+            kept: total - deleted.len() as u64,
+            deleted,
+            skipped_locked: skipped,
+            ..CleanupReport::default()
+        })
+    }
+
+    fn search(&self, query: &Query) -> Result<Found> {
+        let matcher = Matcher::new(query)?;
+        let like = if query.ignore_case { "ILIKE" } else { "LIKE" };
+        let pieces: Option<Vec<String>> = if query.regex {
+            search::required_literals(&query.pattern, query.ignore_case).map(|pieces| {
+                pieces
+                    .iter()
+                    .map(|p| String::from_utf8_lossy(p).into_owned())
+                    .collect()
+            })
+        } else {
+            Some(vec![query.pattern.clone()])
+        };
+        let mut sql = "SELECT session_id, kind, kind_index, body FROM ollm_records \
+                       WHERE kind IN ('message', 'toolCall')"
+            .to_string();
+        let mut params: Vec<String> = Vec::new();
+        if let Some(pieces) = pieces {
+            let tests: Vec<String> = pieces
+                .iter()
+                .enumerate()
+                .map(|(n, _)| format!("search_text {like} ${}", n + 1))
+                .collect();
+            sql.push_str(&format!(" AND ({})", tests.join(" OR ")));
+            params.extend(pieces.iter().map(|p| format!("%{}%", escape_like(p))));
+        }
+        if let Some(role) = &query.role {
+            params.push(role.clone());
+            sql.push_str(&format!(" AND role = ${}", params.len()));
+        }
+        let mut hits: Vec<Hit> = Vec::new();
+        self.with(|client| {
+            let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
+                .iter()
+                .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+                .collect();
+            for row in client.query(sql.as_str(), &refs)? {
+                let id: &str = row.get(0);
+                let kind: &str = row.get(1);
+                let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
+                let body: &str = row.get(3);
+                let (slot, entry) = match kind {
+                    "message" => (
+                        Slot::Message(index),
+                        serde_json::from_str(body).map(Entry::Message),
+                    ),
+                    _ => (
+                        Slot::ToolCall(index),
+                        serde_json::from_str(body).map(Entry::ToolCall),
+                    ),
+                };
+                if let Ok(entry) = entry {
+                    matcher.check(id, slot, &entry, &mut hits);
+                }
+            }
+            Ok(())
+        })?;
+        search::sort_hits(&mut hits);
+        Ok(Found {
+            hits,
+            problems: Vec::new(),
+        })
+    }
+
+    fn lock_session(&self, id: &str) -> Result<Lock> {
+        let Some(root) = &self.options.snapshots_dir else {
+            return Err(Error::Config(
+                "snapshots.dir is needed to lock a session's snapshots".into(),
+            ));
+        };
+        let locks = root.join(".locks");
+        sfs::create_private_dir_all(&locks)?;
+        Lock::exclusive(&locks.join(format!("{id}.lock")))
+    }
+}
+
+/// `text` as a LIKE pattern matching itself.
+fn escape_like(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
