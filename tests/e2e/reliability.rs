@@ -263,6 +263,9 @@ fn eight_writers_of_500_records_make_exactly_4000_untorn_records(store: SessionS
 struct SessionWriter {
     child: Child,
     acks: std::thread::JoinHandle<()>,
+    /// Told once the first record is acknowledged, so a kill lands while
+    /// the writer is writing however slowly a loaded machine starts it.
+    first_ack: std::sync::mpsc::Receiver<()>,
 }
 
 fn spawn_session_writer(
@@ -293,6 +296,7 @@ fn spawn_session_writer(
     });
     let reader = BufReader::new(child.stdout.take().unwrap());
     let owner = id.to_string();
+    let (told, first_ack) = std::sync::mpsc::channel();
     let acks = std::thread::spawn(move || {
         // The n-th acknowledgement is the n-th record: `record` handles
         // its input in order and acknowledges each once it is on disk.
@@ -300,9 +304,14 @@ fn spawn_session_writer(
             let ack: Value = serde_json::from_str(&line).unwrap();
             assert_eq!(ack["sessionId"], owner.as_str());
             acked.lock().unwrap().insert(marker, owner.clone());
+            let _ = told.send(());
         }
     });
-    SessionWriter { child, acks }
+    SessionWriter {
+        child,
+        acks,
+        first_ack,
+    }
 }
 
 /// Reads the store over and over while writers are killed: every command
@@ -368,8 +377,6 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
         return;
     };
     let sb = Arc::new(sb);
-    // A database writer connects first: give it that long more.
-    let connect = if sb.pg.is_some() { 400 } else { 0 };
     let mut rng = Rng::from_env();
     let ids: Vec<String> = (0..3).map(|_| create_session(&sb)).collect();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
@@ -407,7 +414,10 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
                 spawn_session_writer(&sb, id, markers, pads, Arc::clone(&acked))
             })
             .collect();
-        std::thread::sleep(Duration::from_millis(2 + connect + rng.below(250)));
+        for writer in &writers {
+            let _ = writer.first_ack.recv_timeout(Duration::from_secs(60));
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(250)));
         for mut writer in writers {
             if writer.child.try_wait().unwrap().is_none() {
                 kills += 1;

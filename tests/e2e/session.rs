@@ -444,13 +444,25 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
                 }
             });
             let reader = BufReader::new(child.stdout.take().unwrap());
-            let acks = std::thread::spawn(move || reader.lines().map_while(|l| l.ok()).count());
-            running.push((child, acks, id, texts));
+            let (told, first_ack) = std::sync::mpsc::channel();
+            let acks = std::thread::spawn(move || {
+                reader
+                    .lines()
+                    .map_while(|l| l.ok())
+                    .inspect(|_| {
+                        let _ = told.send(());
+                    })
+                    .count()
+            });
+            running.push((child, acks, id, texts, first_ack));
         }
-        // A database writer connects first: give it that long more.
-        let connect = if sb.pg.is_some() { 400 } else { 0 };
-        std::thread::sleep(Duration::from_millis(5 + connect + rng.next(120)));
-        for (mut child, acks, id, texts) in running {
+        // Killed at a random moment once writing is under way, however
+        // slowly a loaded machine starts the writers.
+        for (.., first_ack) in &running {
+            let _ = first_ack.recv_timeout(Duration::from_secs(60));
+        }
+        std::thread::sleep(Duration::from_millis(rng.next(120)));
+        for (mut child, acks, id, texts, _) in running {
             let _ = child.kill(); // SIGKILL
             let _ = child.wait();
             let count = acks.join().unwrap();
