@@ -22,6 +22,7 @@ mod env_process;
 mod first_hour;
 mod flag_help;
 mod policy_lists;
+mod program_context;
 mod readme;
 mod reliability;
 mod secrets;
