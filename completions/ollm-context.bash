@@ -25,9 +25,6 @@ _ollm__context() {
             ollm__context,config)
                 cmd="ollm__context__subcmd__config"
                 ;;
-            ollm__context,delete)
-                cmd="ollm__context__subcmd__remove"
-                ;;
             ollm__context,get)
                 cmd="ollm__context__subcmd__get"
                 ;;
@@ -74,7 +71,7 @@ _ollm__context() {
 
     case "${cmd}" in
         ollm__context)
-            opts="-h -V --config --session --file --help --version add remove delete clear list get prompt config help"
+            opts="-h -V --config --session --file --help --version add remove clear list get prompt config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

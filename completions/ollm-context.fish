@@ -31,7 +31,6 @@ complete -c ollm-context -n "__fish_ollm_context_needs_command" -s h -l help -d 
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -s V -l version -d 'Print version'
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "add" -d 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "remove" -d 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
-complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "delete" -d 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "clear" -d 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "list" -d 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
 complete -c ollm-context -n "__fish_ollm_context_needs_command" -f -a "get" -d 'Print one entry as JSON (exit 3 when missing or expired)'
@@ -54,11 +53,6 @@ complete -c ollm-context -n "__fish_ollm_context_using_subcommand remove" -l ses
 complete -c ollm-context -n "__fish_ollm_context_using_subcommand remove" -l file -d 'Use this store file' -r -F
 complete -c ollm-context -n "__fish_ollm_context_using_subcommand remove" -l missing-ok -d 'Exit 0 even when the key is not in the store'
 complete -c ollm-context -n "__fish_ollm_context_using_subcommand remove" -s h -l help -d 'Print help'
-complete -c ollm-context -n "__fish_ollm_context_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
-complete -c ollm-context -n "__fish_ollm_context_using_subcommand delete" -l session -d 'Use the per-session store of this session (a UUID)' -r
-complete -c ollm-context -n "__fish_ollm_context_using_subcommand delete" -l file -d 'Use this store file' -r -F
-complete -c ollm-context -n "__fish_ollm_context_using_subcommand delete" -l missing-ok -d 'Exit 0 even when the key is not in the store'
-complete -c ollm-context -n "__fish_ollm_context_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c ollm-context -n "__fish_ollm_context_using_subcommand clear" -l source -d 'Remove only the entries of this source' -r -f -a "hook\t''
 extension\t''
 user\t''

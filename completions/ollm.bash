@@ -70,9 +70,6 @@ _ollm() {
             ollm__subcmd__context,config)
                 cmd="ollm__subcmd__context__subcmd__config"
                 ;;
-            ollm__subcmd__context,delete)
-                cmd="ollm__subcmd__context__subcmd__remove"
-                ;;
             ollm__subcmd__context,get)
                 cmd="ollm__subcmd__context__subcmd__get"
                 ;;
@@ -506,7 +503,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__context)
-            opts="-h -V --config --session --file --help --version add remove delete clear list get prompt config"
+            opts="-h -V --config --session --file --help --version add remove clear list get prompt config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -149,7 +149,6 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --version 'Print version'
             cand add 'Add an entry, or replace the entry with this key (it keeps its place in insertion order). Content comes from CONTENT, `-` (stdin), or --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`'
             cand remove 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
-            cand delete 'Remove an entry (alias: delete); exit 3 when there is none, unless --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`'
             cand clear 'Remove every entry, or only those of one source. Prints `{"removed":N,"keys":[…],"store":PATH}`'
             cand list 'List the live entries in insertion order: a table at a terminal, a JSON array when piped'
             cand get 'Print one entry as JSON (exit 3 when missing or expired)'
@@ -168,14 +167,6 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;context;remove'= {
-            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
-            cand --session 'Use the per-session store of this session (a UUID)'
-            cand --file 'Use this store file'
-            cand --missing-ok 'Exit 0 even when the key is not in the store'
-            cand -h 'Print help'
-            cand --help 'Print help'
-        }
-        &'ollm;context;delete'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --session 'Use the per-session store of this session (a UUID)'
             cand --file 'Use this store file'

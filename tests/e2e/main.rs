@@ -28,6 +28,7 @@ mod first_hour;
 mod help;
 mod people;
 mod policy_lists;
+mod program_context;
 mod readme;
 mod reliability;
 mod secrets;

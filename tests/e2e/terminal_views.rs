@@ -146,6 +146,7 @@ fn hostile_text_reaches_no_terminal_view_of_context_env_discover_or_ollm() {
     let env = [
         ("EVIL", evil.as_str()),
         ("COLUMNS", "80"),
+        ("WS", workspace.to_str().unwrap()),
         // Keys hold no control character, but may hold bidi controls.
         ("EVIL_KEY", "key\u{202e}\u{2066}evil"),
         // A variable whose very name is hostile, for `ollm-env report`.
@@ -155,6 +156,7 @@ fn hostile_text_reaches_no_terminal_view_of_context_env_discover_or_ollm() {
         "ollm-context list",
         "ollm-context list --format table",
         "ollm-context list --format text",
+        "ollm-context list --format ndjson",
         "ollm-context get evil",
         "ollm-context get evil --content",
         "ollm-context prompt",
@@ -172,6 +174,8 @@ fn hostile_text_reaches_no_terminal_view_of_context_env_discover_or_ollm() {
         "ollm config --show-origin",
         "ollm-context config --show-origin",
         "ollm --list",
+        "ollm trust \"$WS\"",
+        "ollm trust --revoke \"$WS\"",
     ] {
         let Some(text) = shown(&sb, argv, &env) else {
             return;

@@ -78,7 +78,7 @@ pub enum Command {
     /// Remove an entry (alias: delete); exit 3 when there is none, unless
     /// --missing-ok. Prints `{"removed":N,"keys":[…],"store":PATH}`.
     #[command(
-        visible_alias = "delete",
+        alias = "delete",
         after_help = footer("  ollm-context remove git-status
   ollm-context delete git-status --missing-ok")
     )]
