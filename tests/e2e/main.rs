@@ -8,6 +8,7 @@ mod examples;
 mod loopcheck;
 mod repeated_content;
 mod session;
+mod snapshots;
 mod storage;
 mod support;
 mod terminal;
