@@ -129,7 +129,16 @@ pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>)
 /// Parses the command line; help and version print as usual, an error is one
 /// line (`program: unexpected argument '--x' (try --help)`), exit code 2.
 pub fn parse<C: Parser>() -> Result<C> {
-    C::try_parse().map_err(|err| {
+    Ok(parse_matches::<C>()?.0)
+}
+
+/// [`parse`], also returning clap's matches: what a command reads its
+/// configuration flags from ([`crate::config::overrides`]).
+pub fn parse_matches<C: Parser>() -> Result<(C, clap::ArgMatches)> {
+    let parsed = C::command()
+        .try_get_matches()
+        .and_then(|matches| Ok((C::from_arg_matches(&matches)?, matches)));
+    parsed.map_err(|err| {
         use clap::error::ErrorKind;
         match err.kind() {
             ErrorKind::DisplayVersion => {

@@ -191,6 +191,18 @@ fn preview(token: &str) -> String {
     }
 }
 
+/// At most `max` characters of `text`, with `…` when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match flat.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &flat[..cut]),
+        None => flat,
+    }
+}
+
 /// Collapses a message to one line.
 pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -303,6 +315,12 @@ pub fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shorten_cuts_at_a_character_and_flattens_controls() {
+        assert_eq!(shorten("héllo wörld", 4), "héll…");
+        assert_eq!(shorten("a\nb", 10), "a b");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

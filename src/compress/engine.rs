@@ -86,38 +86,64 @@ impl Outcome {
         matches!(self.status, Status::Compressed | Status::FallbackTruncate)
     }
 
-    /// The JSON document `ollm-compress` prints.
-    pub fn to_json(&self, has_tool_calls: bool) -> Value {
+    /// The result `ollm-compress` prints; `compressedToolCalls` only when
+    /// the input had tool calls.
+    pub fn report(&self, has_tool_calls: bool) -> Report<'_> {
         let (messages, calls) = History::split(&self.items);
-        let strategy_name = |s: CompressionStrategy| match s {
-            CompressionStrategy::Summarize => "summarize",
-            CompressionStrategy::Truncate => "truncate",
-            CompressionStrategy::Hybrid => "hybrid",
-        };
-        let mut out = json!({
-            "status": self.status,
-            "strategy": strategy_name(self.strategy),
-            "appliedStrategy": self.applied.map(strategy_name),
-            "reason": self.reason,
-            "originalTokenCount": self.original_tokens,
-            "compressedTokenCount": self.compressed_tokens,
-            "targetTokens": self.target,
-            "withinTarget": self.within_target(),
-            "preservedRecentTokens": self.preserved_recent_tokens,
-            "removedCount": self.removed_items,
-            "summaryTokens": self.summary_tokens,
-            "summarizer": self.summarizer,
-            "summarizerError": self.summarizer_error,
-            "tokenizer": self.tokenizer,
-            "tokenizerError": self.tokenizer_error,
-            "check": self.verdict,
-            "compressedMessages": messages,
-        });
-        if has_tool_calls {
-            out["compressedToolCalls"] = Value::Array(calls);
+        Report {
+            status: self.status,
+            strategy: strategy_name(self.strategy),
+            applied_strategy: self.applied.map(strategy_name),
+            reason: self.reason.as_deref(),
+            original_token_count: self.original_tokens,
+            compressed_token_count: self.compressed_tokens,
+            target_tokens: self.target,
+            within_target: self.within_target(),
+            preserved_recent_tokens: self.preserved_recent_tokens,
+            removed_count: self.removed_items,
+            summary_tokens: self.summary_tokens,
+            summarizer: self.summarizer.as_deref(),
+            summarizer_error: self.summarizer_error.as_deref(),
+            tokenizer: &self.tokenizer,
+            tokenizer_error: self.tokenizer_error.as_deref(),
+            check: &self.verdict,
+            compressed_messages: messages,
+            compressed_tool_calls: has_tool_calls.then_some(calls),
         }
-        out
     }
+}
+
+fn strategy_name(strategy: CompressionStrategy) -> &'static str {
+    match strategy {
+        CompressionStrategy::Summarize => "summarize",
+        CompressionStrategy::Truncate => "truncate",
+        CompressionStrategy::Hybrid => "hybrid",
+    }
+}
+
+/// What one compression did, as `ollm-compress` prints it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report<'a> {
+    pub status: Status,
+    pub strategy: &'static str,
+    pub applied_strategy: Option<&'static str>,
+    pub reason: Option<&'a str>,
+    pub original_token_count: u64,
+    pub compressed_token_count: u64,
+    pub target_tokens: u64,
+    pub within_target: bool,
+    pub preserved_recent_tokens: u64,
+    pub removed_count: usize,
+    pub summary_tokens: u64,
+    pub summarizer: Option<&'a str>,
+    pub summarizer_error: Option<&'a str>,
+    pub tokenizer: &'a str,
+    pub tokenizer_error: Option<&'a str>,
+    pub check: &'a Verdict,
+    pub compressed_messages: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compressed_tool_calls: Option<Vec<Value>>,
 }
 
 /// The check verdict for a counted history.

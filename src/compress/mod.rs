@@ -7,6 +7,7 @@
 mod bpe;
 mod bpe_table;
 pub mod cli;
+pub mod configured;
 pub mod engine;
 pub mod history;
 pub mod http;

@@ -126,7 +126,7 @@ pub fn compress_session(
 }
 
 fn details(outcome: &Outcome, snapshot: Option<&str>) -> Map<String, Value> {
-    let summary = outcome.to_json(false);
+    let summary = serde_json::to_value(outcome.report(false)).unwrap_or(Value::Null);
     let mut map = Map::new();
     for key in [
         "status",

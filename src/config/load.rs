@@ -418,7 +418,7 @@ pub fn env_var_name(key: &str) -> String {
     name
 }
 
-fn parse_env_value(raw: &str, default: &Value) -> Option<Value> {
+pub(super) fn parse_env_value(raw: &str, default: &Value) -> Option<Value> {
     let raw = raw.trim();
     match default {
         Value::Bool(_) => match raw.to_ascii_lowercase().as_str() {

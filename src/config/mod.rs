@@ -2,11 +2,13 @@
 //! layered loader with per-key origins.
 
 mod depth;
+pub mod flags;
 pub mod keys;
 mod load;
 mod schema;
 pub mod trust;
 
+pub use flags::{FlagKey, check_table, overrides};
 pub use load::{
     FlagOverride, Ignored, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load, parse_text,
 };

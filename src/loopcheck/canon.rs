@@ -57,18 +57,6 @@ pub fn call_hash(name: &str, args: &Value) -> String {
     hash_hex(&[name, &canonical(args)])
 }
 
-/// At most `max` characters of `text`, with `…` when cut.
-pub fn preview(text: &str, max: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    match flat.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,11 +84,5 @@ mod tests {
     #[test]
     fn name_and_args_cannot_run_together() {
         assert_ne!(hash_hex(&["ab", "c"]), hash_hex(&["a", "bc"]));
-    }
-
-    #[test]
-    fn previews_are_cut_on_a_character_boundary() {
-        assert_eq!(preview("héllo wörld", 4), "héll…");
-        assert_eq!(preview("a\nb", 10), "a b");
     }
 }

@@ -79,7 +79,7 @@ pub fn parse_line(text: &str, name: &str, line: usize) -> Result<Event> {
         other => {
             return Err(Error::input(format!(
                 "{at} at `type`: unknown event type {:?} (expected turn, user, tool, output or reset)",
-                super::canon::preview(other, 40)
+                crate::io_util::shorten(other, 40)
             )));
         }
     })
@@ -118,7 +118,7 @@ pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
         if !matches!(message.role(), "user" | "assistant" | "system" | "tool") {
             return Err(Error::input(format!(
                 "{name} at `messages[{i}].role`: unknown role {:?} (expected user, assistant, system or tool)",
-                super::canon::preview(message.role(), 40)
+                crate::io_util::shorten(message.role(), 40)
             )));
         }
     }
@@ -165,7 +165,7 @@ fn check_timestamp(text: &str, name: &str, field: &str) -> Result<()> {
     } else {
         Err(Error::input(format!(
             "{name} at `{field}.timestamp`: {:?} is not an ISO 8601 timestamp",
-            super::canon::preview(text, 40)
+            crate::io_util::shorten(text, 40)
         )))
     }
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::detector::{Detector, Settings, Verdict};
 use super::event::Event;
-use crate::context::locked_file;
 use crate::error::{Error, Result};
+use crate::locked_file;
 
 const VERSION: u32 = 1;
 

@@ -457,7 +457,7 @@ fn bad_input_is_one_line_with_a_documented_code() {
         (&["add", "", "v"][..], 2),
         (&["add", "k", "v", "--priority", "high"][..], 2),
         (&["add", "k", "v", "--source", "robot"][..], 2),
-        (&["add", "k", "--from-file", "missing.md"][..], 4),
+        (&["add", "k", "--from-file", "missing.md"][..], 3),
         (&["add", "k"][..], 2),
         (&["get", "missing"][..], 3),
         (&["frobnicate"][..], 2),

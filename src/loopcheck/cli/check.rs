@@ -1,56 +1,16 @@
-//! The `ollm-loopcheck` command line.
+//! The check `ollm-loopcheck` runs: one-shot, streaming or incremental
+//! (`--state`); a verdict is one JSON line.
 
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 
-use super::detector::Settings;
-use super::{event, run, state};
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
+use crate::cli::Ctx;
 use crate::error::{Error, ExitCode, Result};
 use crate::io_util;
-
-const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' | ollm-loopcheck
-  ollm-loopcheck session.json                     # a whole session (Requirement 2 format)
-  agent | ollm-loopcheck --stream                 # a verdict line as soon as a loop appears
-  turn-events | ollm-loopcheck --state .ollm/loop-state.json   # once per turn
-  ollm-loopcheck --warn-only --max-turns 100 events.ndjson"#;
-
-/// Detect runaway loops in an agent's events.
-///
-/// Input is NDJSON events, one object a line: {"type":"turn"} a turn started,
-/// {"type":"user","text":"…"} the user spoke (resets call and output
-/// tracking), {"type":"tool","name":"…","args":{…}} a tool call,
-/// {"type":"output","text":"…"} a model output, {"type":"reset"} a new
-/// conversation. A whole session file (messages and toolCalls) is also
-/// accepted: its entries are merged by timestamp, each assistant message
-/// counting as a turn and an output.
-///
-/// The verdict is one JSON line: {"loop":bool,"pattern":{"type","details","count"}|null,
-/// "event":N,"turn":N}, where `type` is repeated-tool, repeated-output,
-/// turn-limit, tool-cycle or repeated-content (one output, or the chunks of
-/// one streamed output, repeating the same passage). Exit code 1 when a loop
-/// is reported (0 with --warn-only).
-#[derive(Debug, Parser)]
-#[command(name = "ollm-loopcheck", version, after_help = footer(EXAMPLES), args_conflicts_with_subcommands = true)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalOpts,
-    #[command(flatten)]
-    pub check: CheckArgs,
-    #[command(subcommand)]
-    pub command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Print the effective configuration (JSON), or every key with its origin.
-    #[command(after_help = footer("  ollm-loopcheck config
-  ollm-loopcheck config --show-origin"))]
-    Config(ConfigArgs),
-}
+use crate::loopcheck::detector::{Settings, Verdict};
+use crate::loopcheck::{event, run, state};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -129,50 +89,10 @@ impl CheckArgs {
             None => self.input_format,
         }
     }
-
-    fn overrides(&self) -> Vec<FlagOverride> {
-        let mut flags = Vec::new();
-        if let Some(n) = self.max_turns {
-            flags.push(FlagOverride {
-                key: "services.loopDetection.maxTurns",
-                value: n.into(),
-                flag: "--max-turns",
-            });
-        }
-        if let Some(n) = self.repeat_threshold {
-            flags.push(FlagOverride {
-                key: "services.loopDetection.repeatThreshold",
-                value: n.into(),
-                flag: "--repeat-threshold",
-            });
-        }
-        if let Some(r) = self.similarity_threshold {
-            flags.push(FlagOverride {
-                key: "services.loopDetection.similarityThreshold",
-                value: r.into(),
-                flag: "--similarity-threshold",
-            });
-        }
-        if let Some(n) = self.content_chunk_size {
-            flags.push(FlagOverride {
-                key: "services.loopDetection.contentChunkSize",
-                value: n.into(),
-                flag: "--content-chunk-size",
-            });
-        }
-        if let Some(n) = self.content_repeat_threshold {
-            flags.push(FlagOverride {
-                key: "services.loopDetection.contentRepeatThreshold",
-                value: n.into(),
-                flag: "--content-repeat-threshold",
-            });
-        }
-        flags
-    }
 }
 
 fn hint(err: Error, input: &str) -> Error {
-    crate::cli::hint_subcommand(err, input, &<Cli as clap::CommandFactory>::command())
+    crate::cli::hint_subcommand(err, input, &<super::Cli as clap::CommandFactory>::command())
 }
 
 fn input_name(input: &str) -> String {
@@ -183,12 +103,9 @@ fn input_name(input: &str) -> String {
     }
 }
 
-fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
-    let loaded = config::load(&LoadOptions {
-        config_file: global.config.clone(),
-        flags: args.overrides(),
-        ..LoadOptions::default()
-    })?;
+/// Checks the events (or session) of `args.input` and prints the verdict.
+pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
+    let loaded = ctx.config()?;
     let settings = Settings::from(&loaded.config.services.loop_detection);
     let stored = if args.session.is_given() {
         if args.input != "-" || args.stream || args.state.is_some() {
@@ -214,7 +131,7 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
                 "--stream reads NDJSON events; check a session without --stream",
             ));
         }
-        let emit = |v: &super::Verdict| io_util::print_json_line(v);
+        let emit = |v: &Verdict| ctx.printer.record(v);
         if args.input == "-" {
             run::stream(std::io::stdin().lock(), &name, &settings, emit)?
         } else {
@@ -250,7 +167,7 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
             Some(path) => state::advance(path, &events, &settings)?,
             None => run::one_shot(&events, &settings),
         };
-        io_util::print_json_line(&verdict)?;
+        ctx.printer.record(&verdict)?;
         verdict.is_loop
     };
     Ok(if found && !args.warn_only {
@@ -258,16 +175,4 @@ fn check(global: &GlobalOpts, args: &CheckArgs) -> Result<ExitCode> {
     } else {
         ExitCode::Success
     })
-}
-
-/// The `ollm-loopcheck` program.
-pub fn main() -> Result<ExitCode> {
-    let cli: Cli = crate::cli::parse()?;
-    match &cli.command {
-        Some(Command::Config(args)) => {
-            config::show(cli.global.config.clone(), args)?;
-            Ok(ExitCode::Success)
-        }
-        None => check(&cli.global, &cli.check),
-    }
 }

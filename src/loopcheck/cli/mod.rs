@@ -1,0 +1,107 @@
+//! The `ollm-loopcheck` command line: the check itself (no subcommand) in
+//! [`check`], `config`, and the flags that set configuration keys declared
+//! once, in [`FLAGS`].
+
+mod check;
+
+use clap::{Parser, Subcommand};
+
+pub use self::check::{CheckArgs, Format};
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::{ConfigArgs, FlagKey};
+use crate::error::{ExitCode, Result};
+
+const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' | ollm-loopcheck
+  ollm-loopcheck session.json                     # a whole session (Requirement 2 format)
+  agent | ollm-loopcheck --stream                 # a verdict line as soon as a loop appears
+  turn-events | ollm-loopcheck --state .ollm/loop-state.json   # once per turn
+  ollm-loopcheck --warn-only --max-turns 100 events.ndjson"#;
+
+/// Detect runaway loops in an agent's events.
+///
+/// Input is NDJSON events, one object a line: {"type":"turn"} a turn started,
+/// {"type":"user","text":"…"} the user spoke (resets call and output
+/// tracking), {"type":"tool","name":"…","args":{…}} a tool call,
+/// {"type":"output","text":"…"} a model output, {"type":"reset"} a new
+/// conversation. A whole session file (messages and toolCalls) is also
+/// accepted: its entries are merged by timestamp, each assistant message
+/// counting as a turn and an output.
+///
+/// The verdict is one JSON line: {"loop":bool,"pattern":{"type","details","count"}|null,
+/// "event":N,"turn":N}, where `type` is repeated-tool, repeated-output,
+/// turn-limit, tool-cycle or repeated-content (one output, or the chunks of
+/// one streamed output, repeating the same passage). Exit code 1 when a loop
+/// is reported (0 with --warn-only).
+#[derive(Debug, Parser)]
+#[command(name = "ollm-loopcheck", version, after_help = footer(EXAMPLES), args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalOpts,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the effective configuration (JSON), or every key with its origin.
+    #[command(after_help = footer("  ollm-loopcheck config
+  ollm-loopcheck config --show-origin"))]
+    Config(ConfigArgs),
+}
+
+/// Every flag of `ollm-loopcheck` that sets a configuration key.
+pub const FLAGS: &[FlagKey] = &[
+    FlagKey::value(
+        "max_turns",
+        "--max-turns",
+        "services.loopDetection.maxTurns",
+    ),
+    FlagKey::value(
+        "repeat_threshold",
+        "--repeat-threshold",
+        "services.loopDetection.repeatThreshold",
+    ),
+    FlagKey::value(
+        "similarity_threshold",
+        "--similarity-threshold",
+        "services.loopDetection.similarityThreshold",
+    ),
+    FlagKey::value(
+        "content_chunk_size",
+        "--content-chunk-size",
+        "services.loopDetection.contentChunkSize",
+    ),
+    FlagKey::value(
+        "content_repeat_threshold",
+        "--content-repeat-threshold",
+        "services.loopDetection.contentRepeatThreshold",
+    ),
+];
+
+/// The `ollm-loopcheck` program.
+pub fn main() -> Result<ExitCode> {
+    let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
+    let ctx = Ctx::new(cli.global);
+    match &cli.command {
+        Some(Command::Config(args)) => crate::cli::show_config(&ctx, args),
+        None => {
+            ctx.config_with(crate::config::overrides(FLAGS, &matches)?)?;
+            check::run(&ctx, &cli.check)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_flag_sets_a_key_of_the_schema() {
+        let wrong = crate::config::check_table(FLAGS, &Cli::command());
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+}
