@@ -105,3 +105,30 @@ fn an_unreachable_server_is_one_line_with_the_password_hidden() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_read_only_server_is_one_line_and_reads_still_work() {
+    let Some(sb) = pg_sandbox() else { return };
+    let id = create(&sb);
+    // What a replica answers: every transaction read-only.
+    let replica = format!(
+        "{}%20-cdefault_transaction_read_only%3Don",
+        sb.pg.as_ref().unwrap().url
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args([
+            "--store", &replica, "record", &id, "--role", "user", "--text", "x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains("read-only"), "{}", stderr(&out));
+    let out = sb
+        .cmd("ollm-session")
+        .args(["--store", &replica, "get", &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
