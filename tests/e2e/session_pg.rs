@@ -91,6 +91,20 @@ fn an_unreachable_server_is_one_line_with_the_password_hidden() {
         assert_eq!(out.status.code(), Some(4), "{url}: {}", stderr(&out));
         assert_one_line_error(&out, "ollm-session");
         assert!(!stderr(&out).contains("hunter2"), "{}", stderr(&out));
+        for args in [&["config"][..], &["config", "--show-origin"]] {
+            let out = sb
+                .cmd("ollm-session")
+                .args(["--store", url])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", stderr(&out));
+            let shown = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                shown.contains("services") && !shown.contains("hunter2"),
+                "{shown}"
+            );
+        }
     }
     // Not a store at all: a configuration error naming the key.
     let out = sb
