@@ -146,3 +146,39 @@ fn a_read_only_server_is_one_line_and_reads_still_work() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_record_that_cannot_be_read_is_reported_never_dropped_silently() {
+    let Some(sb) = pg_sandbox() else { return };
+    let id = create(&sb);
+    for text in ["kept zebra", "broken zebra"] {
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", &id, "--role", "user", "--text", text])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    // Damage written by something other than ollm.
+    sb.pg
+        .as_ref()
+        .unwrap()
+        .client()
+        .execute(
+            "UPDATE ollm_records SET body = '{not json' WHERE search_text = 'broken zebra'",
+            &[],
+        )
+        .unwrap();
+    let out = sb.cmd("ollm-session").args(["get", &id]).output().unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    let out = sb
+        .cmd("ollm-session")
+        .args(["search", "zebra"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out).as_array().unwrap().len(), 1, "the good record");
+    assert!(stderr(&out).contains(&id), "{}", stderr(&out));
+    let out = sb.cmd("ollm-session").arg("list").output().unwrap();
+    assert_eq!(json(&out)[0]["messageCount"], 2);
+}
