@@ -429,8 +429,14 @@ fn update_metadata_changes_the_head_and_nothing_else_on_each_store() {
         assert_eq!(after.title.as_deref(), Some("renamed"));
         assert_eq!(after.extra["workspace"], "/src/app");
         assert_eq!(after.messages, before.messages);
-        assert_eq!(after.last_activity, before.last_activity, "a rename is not activity");
-        assert_eq!(fresh.list().unwrap().sessions[0].title.as_deref(), Some("renamed"));
+        assert_eq!(
+            after.last_activity, before.last_activity,
+            "a rename is not activity"
+        );
+        assert_eq!(
+            fresh.list().unwrap().sessions[0].title.as_deref(),
+            Some("renamed")
+        );
         let mut remove = serde_json::Map::new();
         remove.insert("title".into(), Value::Null);
         fresh.update_metadata(&id, &remove).unwrap();
