@@ -64,6 +64,7 @@ fn journal_round_trip(data: &[u8]) {
             Record::Compression { at, details } => {
                 rewritten.extend(journal::compression_line(at, details))
             }
+            Record::Update { at, patch } => rewritten.extend(journal::update_line(at, patch)),
             Record::Head(_) | Record::Other { .. } => {}
         }
     }

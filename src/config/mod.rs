@@ -94,6 +94,12 @@ pub fn in_force(config: &Config) -> Value {
             *slot = Value::String(paths::expand(path).display().to_string());
         }
     }
+    // A store URL's password is never shown.
+    if let Some(slot) = value.pointer_mut("/services/session/store")
+        && let Some(url) = slot.as_str()
+    {
+        *slot = Value::String(crate::redact::redact_values(url));
+    }
     let env = &config.services.environment;
     let builtin = |lists: &[&[&str]]| -> Vec<String> {
         if env.replace_defaults {

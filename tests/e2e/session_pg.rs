@@ -91,6 +91,20 @@ fn an_unreachable_server_is_one_line_with_the_password_hidden() {
         assert_eq!(out.status.code(), Some(4), "{url}: {}", stderr(&out));
         assert_one_line_error(&out, "ollm-session");
         assert!(!stderr(&out).contains("hunter2"), "{}", stderr(&out));
+        for args in [&["config"][..], &["config", "--show-origin"]] {
+            let out = sb
+                .cmd("ollm-session")
+                .args(["--store", url])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", stderr(&out));
+            let shown = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                shown.contains("services") && !shown.contains("hunter2"),
+                "{shown}"
+            );
+        }
     }
     // Not a store at all: a usage error (a bad flag value) naming the key.
     let out = sb
@@ -104,4 +118,67 @@ fn an_unreachable_server_is_one_line_with_the_password_hidden() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn a_read_only_server_is_one_line_and_reads_still_work() {
+    let Some(sb) = pg_sandbox() else { return };
+    let id = create(&sb);
+    // What a replica answers: every transaction read-only.
+    let replica = format!(
+        "{}%20-cdefault_transaction_read_only%3Don",
+        sb.pg.as_ref().unwrap().url
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args([
+            "--store", &replica, "record", &id, "--role", "user", "--text", "x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains("read-only"), "{}", stderr(&out));
+    let out = sb
+        .cmd("ollm-session")
+        .args(["--store", &replica, "get", &id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_record_that_cannot_be_read_is_reported_never_dropped_silently() {
+    let Some(sb) = pg_sandbox() else { return };
+    let id = create(&sb);
+    for text in ["kept zebra", "broken zebra"] {
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", &id, "--role", "user", "--text", text])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    // Damage written by something other than ollm.
+    sb.pg
+        .as_ref()
+        .unwrap()
+        .client()
+        .execute(
+            "UPDATE ollm_records SET body = '{not json' WHERE search_text = 'broken zebra'",
+            &[],
+        )
+        .unwrap();
+    let out = sb.cmd("ollm-session").args(["get", &id]).output().unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    let out = sb
+        .cmd("ollm-session")
+        .args(["search", "zebra"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out).as_array().unwrap().len(), 1, "the good record");
+    assert!(stderr(&out).contains(&id), "{}", stderr(&out));
+    let out = sb.cmd("ollm-session").arg("list").output().unwrap();
+    assert_eq!(json(&out)[0]["messageCount"], 2);
 }

@@ -407,3 +407,41 @@ proptest! {
 fn uuid_version(id: &str) -> u32 {
     id.as_bytes()[14] as u32 - b'0' as u32
 }
+
+/// Not a numbered property: the store operation renames and other head
+/// changes go through, on each store. The records and counts stay, the
+/// new head is what `get` and `list` show, and `null` removes a field.
+#[test]
+fn update_metadata_changes_the_head_and_nothing_else_on_each_store() {
+    for place in places() {
+        let store = place.store(0, clock());
+        let id = new_session(&store);
+        let hello = Entry::Message(Message::text("user", "hello", "2024-01-15T10:30:00Z"));
+        store.record(&id, &hello, None).unwrap();
+        let before = store.get(&id).unwrap();
+        let mut patch = serde_json::Map::new();
+        patch.insert("title".into(), json!("renamed"));
+        patch.insert("workspace".into(), json!("/src/app"));
+        let summary = store.update_metadata(&id, &patch).unwrap();
+        assert_eq!(summary.title.as_deref(), Some("renamed"));
+        assert_eq!(summary.message_count, 1);
+        let fresh = place.store(0, clock());
+        let after = fresh.get(&id).unwrap();
+        assert_eq!(after.title.as_deref(), Some("renamed"));
+        assert_eq!(after.extra["workspace"], "/src/app");
+        assert_eq!(after.messages, before.messages);
+        assert_eq!(
+            after.last_activity, before.last_activity,
+            "a rename is not activity"
+        );
+        assert_eq!(
+            fresh.list().unwrap().sessions[0].title.as_deref(),
+            Some("renamed")
+        );
+        let mut remove = serde_json::Map::new();
+        remove.insert("title".into(), Value::Null);
+        fresh.update_metadata(&id, &remove).unwrap();
+        assert_eq!(fresh.get(&id).unwrap().title, None);
+        assert_eq!(fresh.summary(&id).unwrap().title, None);
+    }
+}

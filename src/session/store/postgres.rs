@@ -23,8 +23,8 @@ use serde_json::{Map, Value};
 
 use super::pgurl::{self, PgUrl};
 use super::{
-    Append, CleanupReport, Created, Listing, Loaded, Publish, SessionStore, SetAside, Slot,
-    StoreOptions,
+    Append, CleanupReport, Created, Listing, Loaded, Problem, Publish, SessionStore, SetAside,
+    Slot, StoreOptions,
 };
 use crate::error::{Error, Result};
 use crate::fs as sfs;
@@ -794,6 +794,7 @@ impl SessionStore for PgStore {
             sql.push_str(&format!(" AND role = ${}", params.len()));
         }
         let mut hits: Vec<Hit> = Vec::new();
+        let mut problems = Vec::new();
         self.with(|client| {
             let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
                 .iter()
@@ -814,17 +815,21 @@ impl SessionStore for PgStore {
                         serde_json::from_str(body).map(Entry::ToolCall),
                     ),
                 };
-                if let Ok(entry) = entry {
-                    matcher.check(id, slot, &entry, &mut hits);
+                match entry {
+                    Ok(entry) => matcher.check(id, slot, &entry, &mut hits),
+                    Err(err) => problems.push(Problem {
+                        session_id: id.to_string(),
+                        message: format!(
+                            "session {id}: a record cannot be read ({})",
+                            crate::io_util::one_line(&err.to_string())
+                        ),
+                    }),
                 }
             }
             Ok(())
         })?;
         search::sort_hits(&mut hits);
-        Ok(Found {
-            hits,
-            problems: Vec::new(),
-        })
+        Ok(Found { hits, problems })
     }
 
     fn lock_session(&self, id: &str) -> Result<Lock> {
