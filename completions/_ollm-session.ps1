@@ -105,7 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;list' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -119,7 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;ls' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -133,7 +133,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;search' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls, `title` only titles)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N hits, the newest')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'PATTERN is a regular expression (Rust regex syntax)')
@@ -227,7 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;branches' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
@@ -291,7 +291,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshot;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
@@ -301,7 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshots;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')

@@ -92,8 +92,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messa
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -d 'Show at most N sessions' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l model -d 'Only sessions with this model' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -103,8 +105,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l here 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -d 'Show at most N sessions' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l model -d 'Only sessions with this model' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -114,8 +118,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l here -d
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls, `title` only titles)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -d 'Show at most N hits, the newest' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
@@ -169,8 +175,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l dat
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l last -d 'The most recently active session'
@@ -195,8 +203,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
@@ -248,8 +258,10 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'

@@ -362,7 +362,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;list'= {
             cand --limit 'Show at most N sessions'
             cand --offset 'Skip the N newest sessions first (with --limit: pages)'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --model 'Only sessions with this model'
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -375,7 +375,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;ls'= {
             cand --limit 'Show at most N sessions'
             cand --offset 'Skip the N newest sessions first (with --limit: pages)'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --model 'Only sessions with this model'
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -388,7 +388,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;search'= {
             cand --role 'Only messages of this role (`tool` also matches tool calls, `title` only titles)'
             cand --limit 'Show at most N hits, the newest'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand -e 'PATTERN is a regular expression (Rust regex syntax)'
@@ -473,7 +473,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;session;branches'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
@@ -530,7 +530,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;session;snapshot;list'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'
@@ -539,7 +539,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm;session;snapshots;list'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --last 'The most recently active session'

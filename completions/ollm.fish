@@ -300,8 +300,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -d 'Show at most N sessions' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l model -d 'Only sessions with this model' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -311,8 +313,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N sessions' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l model -d 'Only sessions with this model' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l since -d 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -322,8 +326,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l role -d 'Only messages of this role (`tool` also matches tool calls, `title` only titles)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -d 'Show at most N hits, the newest' -r
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
@@ -377,8 +383,10 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l last -d 'The most recently active session'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branch" -s h -l help -d 'Print help'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l format -d 'json (default when piped) or table (default on a terminal)' -r -f -a "json\t'A JSON array'
-table\t'A table with a header, fitted to the terminal'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from branches" -l last -d 'The most recently active session'

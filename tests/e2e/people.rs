@@ -454,3 +454,133 @@ fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
     assert_eq!(out.status.code(), Some(2));
     assert_one_line_error(&out, "ollm-loopcheck");
 }
+
+fn display_width(line: &str) -> usize {
+    line.chars().count()
+}
+
+#[test]
+fn tables_fit_80_and_120_columns_with_headers_previews_and_branches() {
+    let t = two();
+    let long =
+        "a rather long title that describes the refactoring of the parser module in great detail";
+    ok(session(&t.sb, &t.sb.work, &["rename", &t.alpha, long]));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["branch", "--last", "--at", "1"],
+    ));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["snapshot", "create", &t.beta, "--summary", long],
+    ));
+    for columns in [80usize, 120] {
+        let table = |args: &[&str]| -> String {
+            let out = ok({
+                let mut c = session(&t.sb, &t.sb.work, args);
+                c.env("COLUMNS", columns.to_string())
+                    .args(["--format", "table"]);
+                c
+            });
+            let text = stdout(&out);
+            for line in text.lines() {
+                assert!(
+                    display_width(line) <= columns,
+                    "{args:?} at {columns}: {line:?} is {} wide",
+                    display_width(line)
+                );
+            }
+            text
+        };
+        let list = table(&["list"]);
+        let lines: Vec<&str> = list.lines().collect();
+        assert!(
+            lines[0].starts_with("ID") && lines[0].contains("TITLE"),
+            "{list}"
+        );
+        assert!(
+            lines[0].contains("ACTIVE") && lines[0].contains("LOCAL TIME"),
+            "{list}"
+        );
+        assert_eq!(lines.len(), 4, "{list}");
+        // The branch (newest) names its parent; beta, untitled, shows its
+        // first user message; the long title is cut with `…`.
+        assert!(lines[1].contains(&format!("↳ {}", &t.beta[..8])), "{list}");
+        assert!(lines[1].contains("just now"), "{list}");
+        assert!(lines[2].contains("\"beta words\""), "{list}");
+        assert!(lines[3].starts_with(&t.alpha[..8]), "{list}");
+        assert!(lines[3].ends_with('…'), "{list}");
+        let hits = table(&["search", "words"]);
+        assert!(hits.starts_with("SESSION"), "{hits}");
+        assert!(
+            hits.contains("beta words") && hits.contains("first words"),
+            "{hits}"
+        );
+        let snaps = table(&["snapshot", "list", &t.beta]);
+        assert!(snaps.starts_with("SNAPSHOT"), "{snaps}");
+        if columns == 80 {
+            assert!(snaps.contains('…'), "{snaps}");
+        } else {
+            // More of the summary fits in 120 columns.
+            assert!(snaps.contains("describes the"), "{snaps}");
+        }
+        let branches = table(&["branches", &t.beta]);
+        assert!(branches.starts_with("ID"), "{branches}");
+    }
+    // Piped output stays JSON: the same fields, plus workspace.
+    let list = json(&ok(session(&t.sb, &t.sb.work, &["list"])));
+    for key in [
+        "sessionId",
+        "startTime",
+        "lastActivity",
+        "model",
+        "messageCount",
+        "tokenCount",
+        "workspace",
+    ] {
+        assert!(list[2].get(key).is_some(), "{key}: {}", list[2]);
+    }
+    // An empty listing says so at a terminal's width.
+    let empty = Sandbox::new();
+    let out = ok({
+        let mut c = empty.cmd("ollm-session");
+        c.args(["list", "--format", "table"]);
+        c
+    });
+    assert_eq!(stdout(&out), "no sessions\n");
+}
+
+#[test]
+fn hostile_titles_and_messages_are_escaped_in_tables() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["rename", &t.alpha, "evil\u{1b}]0;PWNED\u{7}\u{202e}x"],
+    ));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            &t.beta,
+            "--role",
+            "user",
+            "--text",
+            "\u{1b}[2Jwords",
+        ],
+    ));
+    for args in [&["list"][..], &["search", "words"]] {
+        let out = ok({
+            let mut c = session(&t.sb, &t.sb.work, args);
+            c.args(["--format", "table"]);
+            c
+        });
+        let text = stdout(&out);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{202e}'),
+            "{text:?}"
+        );
+    }
+}

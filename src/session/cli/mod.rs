@@ -12,20 +12,24 @@ mod get;
 mod list;
 mod record;
 mod rename;
+mod rows;
 mod search;
 mod snapshot;
+mod when;
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::select::{self, Selector};
 use super::store::{Problem, Store};
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::{self, ConfigArgs, FlagOverride};
+use crate::diag;
 use crate::error::{Error, ExitCode, Result};
-use crate::{diag, io_util};
+use crate::output::{Printer, Tabular};
 
 const EXAMPLES: &str = "  ollm-session list                                # your sessions, newest first
   ollm-session resume                              # pick one (arrow keys, type to filter)
@@ -71,14 +75,8 @@ pub enum Format {
     Markdown,
 }
 
-/// How a listing is printed.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ListFormat {
-    /// A JSON array.
-    Json,
-    /// A table with a header, fitted to the terminal.
-    Table,
-}
+/// How a listing is printed (json when piped, table at a terminal).
+pub use crate::output::Format as ListFormat;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -139,15 +137,15 @@ impl SessionRef {
     }
 }
 
-/// What every subcommand gets: the global options, and the configuration
-/// loaded once with the subcommand's own flags.
+/// What every subcommand gets: the program context (printer, configuration
+/// loaded once with the subcommand's own flags) and `--data-dir`.
 pub struct Context {
-    global: GlobalOpts,
+    ctx: Ctx,
     data_dir: Option<PathBuf>,
 }
 
 impl Context {
-    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<config::Loaded> {
+    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<&config::Loaded> {
         if let Some(dir) = &self.data_dir {
             flags.push(FlagOverride {
                 key: "services.session.dataDir",
@@ -155,17 +153,17 @@ impl Context {
                 flag: "--data-dir",
             });
         }
-        config::load(&LoadOptions {
-            config_file: self.global.config.clone(),
-            flags,
-            ..LoadOptions::default()
-        })
+        self.ctx.config_with(flags)
+    }
+
+    fn printer(&self) -> &Printer {
+        &self.ctx.printer
     }
 
     /// The store, for a command that reads it: a data directory named by a
     /// flag, a variable or a configuration file must exist (a typo is not an
     /// empty store), while the default one not existing yet is empty.
-    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
+    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, &config::Config)> {
         let loaded = self.load(flags)?;
         let key = "services.session.dataDir";
         let named = loaded.origin_of(key);
@@ -176,13 +174,32 @@ impl Context {
                 store.dir().display()
             )));
         }
-        Ok((store, loaded.config))
+        Ok((store, &loaded.config))
     }
 
     /// The store for `create`, which makes its directory when missing.
-    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
-        let loaded = self.load(flags)?;
-        Ok((Store::from_config(&loaded.config), loaded.config))
+    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<Store> {
+        Ok(Store::from_config(&self.load(flags)?.config))
+    }
+
+    /// Whether a listing in `format` is a table (asked for, or the default
+    /// at a terminal).
+    fn wants_table(&self, format: Option<ListFormat>) -> bool {
+        self.printer().choose(format, ListFormat::Table) == ListFormat::Table
+    }
+
+    /// A listing: a table at a terminal (`empty` when there are no rows),
+    /// JSON when piped, or the format asked for.
+    fn list<T: Serialize + Tabular>(
+        &self,
+        format: Option<ListFormat>,
+        rows: &[T],
+        empty: &str,
+    ) -> Result<()> {
+        if rows.is_empty() && self.wants_table(format) {
+            return self.printer().text(&format!("{empty}\n"));
+        }
+        self.printer().list_as(format, rows)
     }
 }
 
@@ -190,7 +207,7 @@ impl Context {
 pub fn main() -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
     let ctx = Context {
-        global: cli.global,
+        ctx: Ctx::new(cli.global),
         data_dir: cli.data_dir,
     };
     match cli.command {
@@ -207,19 +224,11 @@ pub fn main() -> Result<ExitCode> {
         Command::Branch(args) => branch::run(&ctx, args)?,
         Command::Branches(args) => branches::run(&ctx, args)?,
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
-        Command::Config(args) => config::print_config(&ctx.load(Vec::new())?, &args)?,
+        Command::Config(args) => {
+            config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?
+        }
     }
     Ok(ExitCode::Success)
-}
-
-/// Whether a listing is printed as a table: asked for, or stdout is a
-/// terminal and JSON was not asked for.
-fn table(format: Option<ListFormat>) -> bool {
-    match format {
-        Some(ListFormat::Table) => true,
-        Some(ListFormat::Json) => false,
-        None => io_util::stdout_is_terminal(),
-    }
 }
 
 fn report_problems(problems: &[Problem]) {
