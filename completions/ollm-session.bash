@@ -61,6 +61,9 @@ _ollm__session() {
             ollm__session,rename)
                 cmd="ollm__session__subcmd__rename"
                 ;;
+            ollm__session,resume)
+                cmd="ollm__session__subcmd__resume"
+                ;;
             ollm__session,rm)
                 cmd="ollm__session__subcmd__delete"
                 ;;
@@ -114,6 +117,9 @@ _ollm__session() {
                 ;;
             ollm__session__subcmd__help,rename)
                 cmd="ollm__session__subcmd__help__subcmd__rename"
+                ;;
+            ollm__session__subcmd__help,resume)
+                cmd="ollm__session__subcmd__help__subcmd__resume"
                 ;;
             ollm__session__subcmd__help,search)
                 cmd="ollm__session__subcmd__help__subcmd__search"
@@ -185,7 +191,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config help"
+            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,7 +459,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get list search export rename delete cleanup clear branch branches snapshot config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches snapshot config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,6 +641,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__rename)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__resume)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -861,6 +881,32 @@ _ollm__session() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__resume)
+            opts="-c -h --continue --last --here --exec --config --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

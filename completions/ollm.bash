@@ -139,6 +139,9 @@ _ollm() {
             ollm__subcmd__session,rename)
                 cmd="ollm__subcmd__session__subcmd__rename"
                 ;;
+            ollm__subcmd__session,resume)
+                cmd="ollm__subcmd__session__subcmd__resume"
+                ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
                 ;;
@@ -1018,7 +1021,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config"
+            opts="-h -V --config --data-dir --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1400,6 +1403,32 @@ _ollm() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__resume)
+            opts="-c -h --continue --last --here --exec --config --data-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

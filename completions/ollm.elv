@@ -294,6 +294,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT'
             cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
             cand view 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand resume 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)'
             cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
             cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
             cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
@@ -358,6 +359,17 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;session;resume'= {
+            cand --exec 'Run CMD (with sh -c) with the chosen id as its last argument and in OLLM_SESSION_ID, instead of printing the id'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand -c 'The latest session made in this workspace (the git top level, else the current directory)'
+            cand --continue 'The latest session made in this workspace (the git top level, else the current directory)'
+            cand --last 'The most recently active session anywhere'
+            cand --here 'Only sessions made in this workspace (in the picker too)'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'ollm;session;list'= {
             cand --limit 'Show at most N sessions'

@@ -584,3 +584,145 @@ fn hostile_titles_and_messages_are_escaped_in_tables() {
         );
     }
 }
+
+/// Runs `shell_command` under util-linux `script` (a pseudo-terminal as
+/// stdin and stderr), types `keys` once the terminal shows `ready`, and
+/// returns (what the terminal showed, exit code). `None` with a visible
+/// SKIPPED where `script` is missing.
+fn at_terminal_typing(
+    sb: &Sandbox,
+    shell_command: &str,
+    ready: &str,
+    keys: &[&str],
+) -> Option<(String, Option<i32>)> {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no `script` (util-linux) to give the picker a terminal");
+        return None;
+    }
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", shell_command, "/dev/null"])
+        .env_clear()
+        .env("PATH", crate::support::test_path())
+        .env("HOME", &sb.home)
+        .env("OLLM_HOME", &sb.ollm_home)
+        .env("LANG", "C.UTF-8")
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .current_dir(&sb.work)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let shows = |text: &str| String::from_utf8_lossy(&seen.lock().unwrap()).contains(text);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shows(ready) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the picker never showed {ready:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    for key in keys {
+        stdin.write_all(key.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let status = child.wait().unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    Some((text, status.code()))
+}
+
+#[test]
+fn the_picker_chooses_by_typing_or_arrow_keys_through_a_real_terminal() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["rename", &t.beta, "gamma docs"],
+    ));
+    // Type to filter, then Enter: the id goes to stdout (here a file, as
+    // in `id=$(ollm-session resume)`), the picker to the terminal.
+    let Some((screen, code)) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["alph", "\r"],
+    ) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("Resume which session?"), "{screen}");
+    assert!(
+        screen.contains("\"first words\"") || screen.contains("alpha"),
+        "{screen}"
+    );
+    let chosen = std::fs::read_to_string(t.sb.work.join("chosen.txt")).unwrap();
+    assert_eq!(chosen.trim(), t.alpha);
+    // Newest first: one arrow down is the second newest (alpha).
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["\u{1b}[B", "\r"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(0), "{screen}");
+    let chosen = std::fs::read_to_string(t.sb.work.join("chosen.txt")).unwrap();
+    assert_eq!(chosen.trim(), t.alpha);
+    // Enter at once takes the newest, handed to --exec.
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume --exec 'echo started on' > started.txt",
+        "gamma docs",
+        &["\r"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(0), "{screen}");
+    let started = std::fs::read_to_string(t.sb.work.join("started.txt")).unwrap();
+    assert_eq!(started.trim(), format!("started on {}", t.beta));
+    // Esc leaves with nothing chosen.
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["\u{1b}"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(2), "{screen}");
+}
+
+#[test]
+fn resume_off_a_terminal_needs_an_id_and_continue_takes_this_workspace() {
+    let t = two();
+    let out = session(&t.sb, &t.sb.work, &["resume"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    let out = ok(session(&t.sb, &t.repo_sub, &["resume", "--continue"]));
+    assert_eq!(stdout(&out).trim(), t.alpha);
+    let out = ok(session(&t.sb, &t.sb.work, &["resume", "--last"]));
+    assert_eq!(stdout(&out).trim(), t.beta);
+    let out = ok(session(&t.sb, &t.sb.work, &["resume", "alpha"]));
+    assert_eq!(stdout(&out).trim(), t.alpha);
+}

@@ -10,8 +10,10 @@ mod delete;
 mod export;
 mod get;
 mod list;
+mod picker;
 mod record;
 mod rename;
+mod resume;
 mod rows;
 mod search;
 mod snapshot;
@@ -83,6 +85,7 @@ pub enum Command {
     Create(create::CreateArgs),
     Record(Box<record::RecordArgs>),
     Get(get::GetArgs),
+    Resume(resume::ResumeArgs),
     List(list::ListArgs),
     Search(search::SearchArgs),
     Export(export::ExportArgs),
@@ -214,6 +217,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Create(args) => create::run(&ctx, args)?,
         Command::Record(args) => record::run(&ctx, *args)?,
         Command::Get(args) => get::run(&ctx, args)?,
+        Command::Resume(args) => resume::run(&ctx, args)?,
         Command::List(args) => list::run(&ctx, args)?,
         Command::Search(args) => search::run(&ctx, args)?,
         Command::Export(args) => export::run(&ctx, args)?,
