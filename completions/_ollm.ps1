@@ -377,6 +377,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show long tool results whole (at a terminal they are folded to their first 10 lines)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -388,6 +389,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show long tool results whole (at a terminal they are folded to their first 10 lines)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

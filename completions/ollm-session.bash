@@ -433,7 +433,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --here --messages --format --config --data-dir --help"
+            opts="-h --last --here --messages --format --full --config --data-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -82,6 +82,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l data-d
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l full -d 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
 markdown\t'A readable transcript'"
@@ -90,6 +91,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l data-
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l full -d 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l exec -d 'Run CMD (with sh -c) with the chosen id as its last argument and in OLLM_SESSION_ID, instead of printing the id' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F

@@ -347,6 +347,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+            cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -357,6 +358,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+            cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

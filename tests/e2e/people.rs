@@ -726,3 +726,50 @@ fn resume_off_a_terminal_needs_an_id_and_continue_takes_this_workspace() {
     let out = ok(session(&t.sb, &t.sb.work, &["resume", "alpha"]));
     assert_eq!(stdout(&out).trim(), t.alpha);
 }
+
+#[test]
+fn get_at_a_terminal_pages_and_folds_long_tool_results_but_piped_output_is_json() {
+    let t = two();
+    let result: Vec<String> = (1..=50).map(|i| format!("test output line {i}")).collect();
+    let file = t.sb.write("result.txt", &result.join("\n"));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            &t.alpha,
+            "--tool",
+            "run",
+            "--result-file",
+            file.to_str().unwrap(),
+        ],
+    ));
+    let pager = [("PAGER", "sed 's/^/PAGED:/'"), ("TERM", "xterm")];
+    let Some((screen, code)) =
+        crate::support::terminal_bytes(&t.sb, "ollm-session get alpha", &pager)
+    else {
+        return;
+    };
+    let screen = String::from_utf8_lossy(&screen);
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("PAGED:# alpha"), "{screen}");
+    assert!(screen.contains("PAGED:test output line 10"), "{screen}");
+    assert!(!screen.contains("test output line 11"), "{screen}");
+    assert!(
+        screen.contains("40 more lines (`--full` shows all)"),
+        "{screen}"
+    );
+    let (screen, _) =
+        crate::support::terminal_bytes(&t.sb, "ollm-session get alpha --full", &pager).unwrap();
+    assert!(String::from_utf8_lossy(&screen).contains("PAGED:test output line 50"));
+    // Piped: JSON, whole, never paged.
+    let mut cmd = session(&t.sb, &t.sb.work, &["get", "alpha"]);
+    cmd.env("PAGER", "sed 's/^/PAGED:/'");
+    let got = json(&ok(cmd));
+    assert_eq!(
+        got["toolCalls"][0]["result"]["llmContent"]
+            .as_str()
+            .unwrap(),
+        result.join("\n")
+    );
+}

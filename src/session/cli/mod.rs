@@ -10,6 +10,7 @@ mod delete;
 mod export;
 mod get;
 mod list;
+mod pager;
 mod picker;
 mod record;
 mod rename;
