@@ -773,3 +773,39 @@ fn get_at_a_terminal_pages_and_folds_long_tool_results_but_piped_output_is_json(
         result.join("\n")
     );
 }
+
+#[test]
+fn shells_complete_session_ids_with_titles_and_snapshot_ids() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["snapshot", "create", &t.alpha, "--summary", "before"],
+    ));
+    let complete = |shell: &str, words: &[&str]| -> String {
+        let mut cmd = t.sb.cmd("ollm-session");
+        cmd.env("COMPLETE", shell).arg("--").args(words);
+        stdout(&ok(cmd))
+    };
+    // fish's protocol: one candidate a line, `value<TAB>description`.
+    let ids = complete("fish", &["ollm-session", "get", ""]);
+    assert!(ids.contains(&format!("{}\talpha", t.alpha)), "{ids}");
+    assert!(
+        ids.contains(&format!("{}\t\"beta words\"", t.beta)),
+        "{ids}"
+    );
+    let ids = complete("fish", &["ollm-session", "delete", &t.alpha[..4]]);
+    assert!(ids.contains(&t.alpha), "{ids}");
+    let snaps = complete("fish", &["ollm-session", "snapshot", "show", ""]);
+    assert!(
+        snaps.contains(&format!("\t{}: before", &t.alpha[..8])),
+        "{snaps}"
+    );
+    // Each shell gets a registration script that calls back into the program.
+    for shell in ["bash", "zsh", "fish"] {
+        let mut cmd = t.sb.cmd("ollm-session");
+        cmd.env("COMPLETE", shell);
+        let script = stdout(&ok(cmd));
+        assert!(script.contains("ollm-session"), "{shell}: {script}");
+    }
+}

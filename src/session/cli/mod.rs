@@ -5,6 +5,7 @@ mod branch;
 mod branches;
 mod cleanup;
 mod clear;
+mod complete;
 mod create;
 mod delete;
 mod export;
@@ -23,6 +24,7 @@ mod when;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::engine::ArgValueCandidates;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -115,7 +117,11 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct SessionRef {
     /// The session: its id, a unique prefix of it (4+ characters) or its title.
-    #[arg(value_name = "ID", required_unless_present_any = ["last", "here"])]
+    #[arg(
+        value_name = "ID",
+        required_unless_present_any = ["last", "here"],
+        add = ArgValueCandidates::new(complete::session_ids)
+    )]
     pub id: Option<String>,
     /// The most recently active session.
     #[arg(long)]
@@ -209,6 +215,9 @@ impl Context {
 
 /// The `ollm-session` program.
 pub fn main() -> Result<ExitCode> {
+    // `COMPLETE=bash ollm-session` prints the shell's registration; the
+    // shell then asks the same way for each completion (see README).
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli: Cli = crate::cli::parse()?;
     let ctx = Context {
         ctx: Ctx::new(cli.global),

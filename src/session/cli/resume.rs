@@ -3,6 +3,7 @@
 use std::os::unix::process::CommandExt;
 
 use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
 
 use super::rows::SessionRow;
 use super::{Context, picker};
@@ -24,7 +25,7 @@ use crate::session::select::{self, Selector};
 pub struct ResumeArgs {
     /// The session: its id, a unique prefix of it (4+ characters) or its
     /// title (no picker).
-    #[arg(value_name = "ID")]
+    #[arg(value_name = "ID", add = ArgValueCandidates::new(super::complete::session_ids))]
     id: Option<String>,
     /// The latest session made in this workspace (the git top level, else
     /// the current directory).
