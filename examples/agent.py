@@ -467,7 +467,7 @@ class Agent:
             # The result goes through stdin: a tool's output has no size limit.
             self.ollm.run(
                 "session", "record", self.session_id, "--tool", tool,
-                "--args", json.dumps(args), "--display", display,
+                "--args=" + json.dumps(args), "--display=" + display,
                 "--call-id", f"call_{uuid.uuid4().hex[:12]}", "--result", "-",
                 stdin=content,
             )

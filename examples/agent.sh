@@ -293,8 +293,8 @@ turn() {
     esac
     say "step $step: $tool '$arg': $display"
     # The result comes from a file: a tool's output has no size limit.
-    ollm session record "$sid" --tool "$tool" --args "$args" --result-file "$tmp/result" \
-      --display "$display" --call-id "call_$(date +%s)_$$_$step" >/dev/null ||
+    ollm session record "$sid" --tool "$tool" --args="$args" --result-file "$tmp/result" \
+      --display="$display" --call-id "call_$(date +%s)_$$_$step" >/dev/null ||
       die 4 "cannot record the tool call in $sid"
     jq -cn --arg name "$tool" --argjson args "$args" '{type: "tool", name: $name, args: $args}' >>"$tmp/events"
     loopcheck
