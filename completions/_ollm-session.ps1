@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
             [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
@@ -92,6 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show long tool results whole (at a terminal they are folded to their first 10 lines)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -104,14 +106,28 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them')
             [CompletionResult]::new('--messages', '--messages', [CompletionResultType]::ParameterName, 'Only the messages (as a JSON array, or without the header and tool calls in markdown)')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Show long tool results whole (at a terminal they are folded to their first 10 lines)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm-session;resume' {
+            [CompletionResult]::new('--exec', '--exec', [CompletionResultType]::ParameterName, 'Run CMD (with sh -c) with the chosen id as its last argument and in OLLM_SESSION_ID, instead of printing the id')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The latest session made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'The latest session made in this workspace (the git top level, else the current directory)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session anywhere')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only sessions made in this workspace (in the picker too)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;list' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -126,7 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;ls' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the N newest sessions first (with --limit: pages)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only sessions with this model')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
@@ -141,7 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         'ollm-session;search' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (`tool` also matches tool calls, `title` only titles)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N hits, the newest')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
@@ -244,7 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;branches' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
@@ -313,7 +329,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshot;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
@@ -324,7 +340,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;snapshots;list' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped) or table (default on a terminal)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (default when piped), table (default on a terminal), ndjson or text')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
@@ -504,6 +520,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)')
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a whole session as the spec''s JSON (a transcript on a terminal)')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
@@ -526,6 +543,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;help;get' {
+            break
+        }
+        'ollm-session;help;resume' {
             break
         }
         'ollm-session;help;list' {

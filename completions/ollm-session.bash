@@ -64,6 +64,9 @@ _ollm__session() {
             ollm__session,rename)
                 cmd="ollm__session__subcmd__rename"
                 ;;
+            ollm__session,resume)
+                cmd="ollm__session__subcmd__resume"
+                ;;
             ollm__session,rm)
                 cmd="ollm__session__subcmd__delete"
                 ;;
@@ -120,6 +123,9 @@ _ollm__session() {
                 ;;
             ollm__session__subcmd__help,rename)
                 cmd="ollm__session__subcmd__help__subcmd__rename"
+                ;;
+            ollm__session__subcmd__help,resume)
+                cmd="ollm__session__subcmd__help__subcmd__resume"
                 ;;
             ollm__session__subcmd__help,search)
                 cmd="ollm__session__subcmd__help__subcmd__search"
@@ -191,7 +197,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --store --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config help"
+            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,7 +264,7 @@ _ollm__session() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -503,7 +509,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --here --messages --format --config --data-dir --store --help"
+            opts="-h --last --here --messages --format --full --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,7 +539,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get list search export rename delete cleanup clear branch branches snapshot copy config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,6 +748,20 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -856,7 +876,7 @@ _ollm__session() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -982,6 +1002,36 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__resume)
+            opts="-c -h --continue --last --here --exec --config --data-dir --store --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__search)
             opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -998,7 +1048,7 @@ _ollm__session() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1216,7 +1266,7 @@ _ollm__session() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

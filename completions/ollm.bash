@@ -148,6 +148,9 @@ _ollm() {
             ollm__subcmd__session,rename)
                 cmd="ollm__subcmd__session__subcmd__rename"
                 ;;
+            ollm__subcmd__session,resume)
+                cmd="ollm__subcmd__session__subcmd__resume"
+                ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
                 ;;
@@ -1087,7 +1090,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --store --help --version create record get view list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config"
+            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1154,7 +1157,7 @@ _ollm() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1399,7 +1402,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --here --messages --format --config --data-dir --store --help"
+            opts="-h --last --here --messages --format --full --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1444,7 +1447,7 @@ _ollm() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -1570,6 +1573,36 @@ _ollm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__resume)
+            opts="-c -h --continue --last --here --exec --config --data-dir --store --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__search)
             opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1586,7 +1619,7 @@ _ollm() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1706,7 +1739,7 @@ _ollm() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "json table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

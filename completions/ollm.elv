@@ -313,6 +313,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand record 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line''s size limit. With --last, a single positional argument is INPUT'
             cand get 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
             cand view 'Print a whole session as the spec''s JSON (a transcript on a terminal)'
+            cand resume 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)'
             cand list 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
             cand ls 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
             cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
@@ -369,6 +370,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+            cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -380,13 +382,26 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
+            cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;session;resume'= {
+            cand --exec 'Run CMD (with sh -c) with the chosen id as its last argument and in OLLM_SESSION_ID, instead of printing the id'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand -c 'The latest session made in this workspace (the git top level, else the current directory)'
+            cand --continue 'The latest session made in this workspace (the git top level, else the current directory)'
+            cand --last 'The most recently active session anywhere'
+            cand --here 'Only sessions made in this workspace (in the picker too)'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'ollm;session;list'= {
             cand --limit 'Show at most N sessions'
             cand --offset 'Skip the N newest sessions first (with --limit: pages)'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --model 'Only sessions with this model'
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -400,7 +415,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;ls'= {
             cand --limit 'Show at most N sessions'
             cand --offset 'Skip the N newest sessions first (with --limit: pages)'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --model 'Only sessions with this model'
             cand --since 'Only sessions active since WHEN: a duration back from now (2h, 3d, 1week) or a date (2026-01-15)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -414,7 +429,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
         &'ollm;session;search'= {
             cand --role 'Only messages of this role (`tool` also matches tool calls, `title` only titles)'
             cand --limit 'Show at most N hits, the newest'
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
@@ -508,7 +523,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;session;branches'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
@@ -570,7 +585,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help'
         }
         &'ollm;session;snapshot;list'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
@@ -580,7 +595,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm;session;snapshots;list'= {
-            cand --format 'json (default when piped) or table (default on a terminal)'
+            cand --format 'json (default when piped), table (default on a terminal), ndjson or text'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'

@@ -27,7 +27,7 @@ step. Two rules shape each turn, by changing which tools the schema offers:
 Usage:
   agent.py "What does this project do?"                       # one turn per argument
   agent.py                                                   # interactive: one turn per stdin line
-  agent.py --resume "And the tests?"                         # continue the most recent session
+  agent.py --resume "And the tests?"                         # continue this workspace's latest session
   agent.py --resume 3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b "And the tests?"
   agent.py --model-url http://127.0.0.1:8080 --model any "hi"  # llama.cpp's llama-server
   agent.py --api ollama --model-url http://127.0.0.1:11434 --model llama3.2:3b "hi"
@@ -384,7 +384,8 @@ class Agent:
         session = None
         if self.opts.resume:
             if self.opts.resume == "last":
-                session, _ = self.ollm.json("session", "get", "--last", "--format", "json")
+                # The latest session of this workspace, not another project's.
+                session, _ = self.ollm.json("session", "get", "--last", "--here", "--format", "json")
             else:
                 session, _ = self.ollm.json("session", "get", self.opts.resume, "--format", "json")
         self.model.check_reachable()
@@ -463,12 +464,13 @@ class Agent:
                 return
             args, content, display = self.tools.call(tool, arg)
             say(f"step {step}: {tool} {arg!r}: {display}")
-            self.record({
-                "id": f"call_{uuid.uuid4().hex[:12]}",
-                "name": tool,
-                "args": args,
-                "result": {"llmContent": content, "returnDisplay": display},
-            })
+            # The result goes through stdin: a tool's output has no size limit.
+            self.ollm.run(
+                "session", "record", self.session_id, "--tool", tool,
+                "--args=" + json.dumps(args), "--display=" + display,
+                "--call-id", f"call_{uuid.uuid4().hex[:12]}", "--result", "-",
+                stdin=content,
+            )
             events.append({"type": "tool", "name": tool, "args": args})
             self.loopcheck(events)
             events = []

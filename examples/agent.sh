@@ -99,7 +99,7 @@ check_model() {
 # ---- the session: the one to resume (exit 3 when there is none), or a new one, created
 # only once the model server answers, so a failed start leaves no empty session.
 if [ -n "$resume" ]; then
-  if [ "$resume" = last ]; then ollm session get --last --format json >"$tmp/session.json"
+  if [ "$resume" = last ]; then ollm session get --last --here --format json >"$tmp/session.json"
   else ollm session get "$resume" --format json >"$tmp/session.json"; fi
   rc=$?
   [ $rc -eq 0 ] || die "$([ $rc -eq 3 ] && echo 3 || echo 4)" "no session to resume"
@@ -292,10 +292,10 @@ turn() {
       run) run_command "$arg"; args=$(jq -cn --arg c "$arg" '{command: $c}') ;;
     esac
     say "step $step: $tool '$arg': $display"
-    jq -n --arg id "call_$(date +%s)_$$_$step" --arg name "$tool" --argjson args "$args" \
-      --rawfile content "$tmp/result" --arg display "$display" \
-      '{id: $id, name: $name, args: $args, result: {llmContent: $content, returnDisplay: $display}}' |
-      ollm session record "$sid" - >/dev/null || die 4 "cannot record the tool call in $sid"
+    # The result comes from a file: a tool's output has no size limit.
+    ollm session record "$sid" --tool "$tool" --args="$args" --result-file "$tmp/result" \
+      --display="$display" --call-id "call_$(date +%s)_$$_$step" >/dev/null ||
+      die 4 "cannot record the tool call in $sid"
     jq -cn --arg name "$tool" --argjson args "$args" '{type: "tool", name: $name, args: $args}' >>"$tmp/events"
     loopcheck
     jq -cn --arg t "$tool" --arg a "$arg" '{tool: $t, arg: $a}' >"$tmp/step"

@@ -10,6 +10,13 @@ use crate::io_util::plural;
 
 /// The Markdown transcript of a session.
 pub fn markdown(loaded: &Loaded) -> String {
+    markdown_folded(loaded, None)
+}
+
+/// The transcript with each tool result longer than `fold` lines cut to
+/// its first `fold` lines and a count of the rest (what `get` shows a
+/// person; `None` shows everything).
+pub fn markdown_folded(loaded: &Loaded, fold: Option<usize>) -> String {
     let s = &loaded.session;
     let mut out = String::new();
     let title = s.title.as_deref().unwrap_or("Session");
@@ -52,7 +59,7 @@ pub fn markdown(loaded: &Loaded) -> String {
     for slot in &loaded.order {
         match *slot {
             Slot::Message(i) => message(&mut out, i, &s.messages[i]),
-            Slot::ToolCall(i) => tool_call(&mut out, &s.tool_calls[i]),
+            Slot::ToolCall(i) => tool_call(&mut out, &s.tool_calls[i], fold),
         }
     }
     out
@@ -98,7 +105,7 @@ fn message(out: &mut String, index: usize, m: &Message) {
     }
 }
 
-fn tool_call(out: &mut String, call: &ToolCall) {
+fn tool_call(out: &mut String, call: &ToolCall, fold: Option<usize>) {
     out.push_str(&format!(
         "### Tool call `{}` ({}) · {}\n\n",
         one_line(call.name()),
@@ -112,7 +119,18 @@ fn tool_call(out: &mut String, call: &ToolCall) {
         &serde_json::to_string_pretty(call.args()).unwrap_or_default(),
     );
     out.push_str("Result:\n\n");
-    fenced(out, "text", call.llm_content());
+    let result = call.llm_content();
+    let lines = result.lines().count();
+    match fold {
+        Some(keep) if lines > keep => {
+            let head: Vec<&str> = result.lines().take(keep).collect();
+            fenced(out, "text", &head.join("\n"));
+            let more = lines - keep;
+            let noun = if more == 1 { "line" } else { "lines" };
+            out.push_str(&format!("… {more} more {noun} (`--full` shows all)\n\n"));
+        }
+        _ => fenced(out, "text", result),
+    }
     if let Some(display) = call.return_display() {
         out.push_str(&format!("> {}\n\n", one_line(display)));
     }
@@ -146,6 +164,29 @@ mod tests {
         assert!(!is_markdown_path(Path::new("chat.json")));
         assert!(!is_markdown_path(Path::new("md")));
         assert!(!is_markdown_path(Path::new("chat.md.json")));
+    }
+
+    #[test]
+    fn long_tool_results_fold_to_their_first_lines_with_a_count() {
+        let mut out = String::new();
+        let result: Vec<String> = (1..=25).map(|i| format!("line {i}")).collect();
+        let call = serde_json::from_value(serde_json::json!({
+            "id": "c", "name": "run", "args": {}, "result": {"llmContent": result.join("\n")},
+            "timestamp": "2026-01-01T00:00:00Z"
+        }))
+        .unwrap();
+        tool_call(&mut out, &call, Some(10));
+        assert!(
+            out.contains("line 10\n") && !out.contains("line 11"),
+            "{out}"
+        );
+        assert!(
+            out.contains("… 15 more lines (`--full` shows all)"),
+            "{out}"
+        );
+        let mut full = String::new();
+        tool_call(&mut full, &call, None);
+        assert!(full.contains("line 25"), "{full}");
     }
 
     #[test]

@@ -455,3 +455,358 @@ fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
     assert_eq!(out.status.code(), Some(2));
     assert_one_line_error(&out, "ollm-loopcheck");
 }
+
+fn display_width(line: &str) -> usize {
+    line.chars().count()
+}
+
+#[test]
+fn tables_fit_80_and_120_columns_with_headers_previews_and_branches() {
+    let t = two();
+    let long =
+        "a rather long title that describes the refactoring of the parser module in great detail";
+    ok(session(&t.sb, &t.sb.work, &["rename", &t.alpha, long]));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["branch", "--last", "--at", "1"],
+    ));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["snapshot", "create", &t.beta, "--summary", long],
+    ));
+    for columns in [80usize, 120] {
+        let table = |args: &[&str]| -> String {
+            let out = ok({
+                let mut c = session(&t.sb, &t.sb.work, args);
+                c.env("COLUMNS", columns.to_string())
+                    .args(["--format", "table"]);
+                c
+            });
+            let text = stdout(&out);
+            for line in text.lines() {
+                assert!(
+                    display_width(line) <= columns,
+                    "{args:?} at {columns}: {line:?} is {} wide",
+                    display_width(line)
+                );
+            }
+            text
+        };
+        let list = table(&["list"]);
+        let lines: Vec<&str> = list.lines().collect();
+        assert!(
+            lines[0].starts_with("ID") && lines[0].contains("TITLE"),
+            "{list}"
+        );
+        assert!(
+            lines[0].contains("ACTIVE") && lines[0].contains("LOCAL TIME"),
+            "{list}"
+        );
+        assert_eq!(lines.len(), 4, "{list}");
+        // The branch (newest) names its parent; beta, untitled, shows its
+        // first user message; the long title is cut with `…`.
+        assert!(lines[1].contains(&format!("↳ {}", &t.beta[..8])), "{list}");
+        assert!(lines[1].contains("just now"), "{list}");
+        assert!(lines[2].contains("\"beta words\""), "{list}");
+        assert!(lines[3].starts_with(&t.alpha[..8]), "{list}");
+        assert!(lines[3].ends_with('…'), "{list}");
+        let hits = table(&["search", "words"]);
+        assert!(hits.starts_with("SESSION"), "{hits}");
+        assert!(
+            hits.contains("beta words") && hits.contains("first words"),
+            "{hits}"
+        );
+        let snaps = table(&["snapshot", "list", &t.beta]);
+        assert!(snaps.starts_with("SNAPSHOT"), "{snaps}");
+        if columns == 80 {
+            assert!(snaps.contains('…'), "{snaps}");
+        } else {
+            // More of the summary fits in 120 columns.
+            assert!(snaps.contains("describes the"), "{snaps}");
+        }
+        let branches = table(&["branches", &t.beta]);
+        assert!(branches.starts_with("ID"), "{branches}");
+    }
+    // Piped output stays JSON: the same fields, plus workspace.
+    let list = json(&ok(session(&t.sb, &t.sb.work, &["list"])));
+    for key in [
+        "sessionId",
+        "startTime",
+        "lastActivity",
+        "model",
+        "messageCount",
+        "tokenCount",
+        "workspace",
+    ] {
+        assert!(list[2].get(key).is_some(), "{key}: {}", list[2]);
+    }
+    // An empty listing says so at a terminal's width.
+    let empty = Sandbox::new();
+    let out = ok({
+        let mut c = empty.cmd("ollm-session");
+        c.args(["list", "--format", "table"]);
+        c
+    });
+    assert_eq!(stdout(&out), "no sessions\n");
+}
+
+#[test]
+fn hostile_titles_and_messages_are_escaped_in_tables() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["rename", &t.alpha, "evil\u{1b}]0;PWNED\u{7}\u{202e}x"],
+    ));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            &t.beta,
+            "--role",
+            "user",
+            "--text",
+            "\u{1b}[2Jwords",
+        ],
+    ));
+    for args in [&["list"][..], &["search", "words"]] {
+        let out = ok({
+            let mut c = session(&t.sb, &t.sb.work, args);
+            c.args(["--format", "table"]);
+            c
+        });
+        let text = stdout(&out);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\u{202e}'),
+            "{text:?}"
+        );
+    }
+}
+
+/// Runs `shell_command` under util-linux `script` (a pseudo-terminal as
+/// stdin and stderr), types `keys` once the terminal shows `ready`, and
+/// returns (what the terminal showed, exit code). `None` with a visible
+/// SKIPPED where `script` is missing.
+fn at_terminal_typing(
+    sb: &Sandbox,
+    shell_command: &str,
+    ready: &str,
+    keys: &[&str],
+) -> Option<(String, Option<i32>)> {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no `script` (util-linux) to give the picker a terminal");
+        return None;
+    }
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", shell_command, "/dev/null"])
+        .env_clear()
+        .env("PATH", crate::support::test_path())
+        .env("HOME", &sb.home)
+        .env("OLLM_HOME", &sb.ollm_home)
+        .env("LANG", "C.UTF-8")
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .current_dir(&sb.work)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let shows = |text: &str| String::from_utf8_lossy(&seen.lock().unwrap()).contains(text);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shows(ready) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the picker never showed {ready:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    for key in keys {
+        stdin.write_all(key.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let status = child.wait().unwrap();
+    drop(stdin);
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    Some((text, status.code()))
+}
+
+#[test]
+fn the_picker_chooses_by_typing_or_arrow_keys_through_a_real_terminal() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["rename", &t.beta, "gamma docs"],
+    ));
+    // Type to filter, then Enter: the id goes to stdout (here a file, as
+    // in `id=$(ollm-session resume)`), the picker to the terminal.
+    let Some((screen, code)) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["alph", "\r"],
+    ) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("Resume which session?"), "{screen}");
+    assert!(
+        screen.contains("\"first words\"") || screen.contains("alpha"),
+        "{screen}"
+    );
+    let chosen = std::fs::read_to_string(t.sb.work.join("chosen.txt")).unwrap();
+    assert_eq!(chosen.trim(), t.alpha);
+    // Newest first: one arrow down is the second newest (alpha).
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["\u{1b}[B", "\r"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(0), "{screen}");
+    let chosen = std::fs::read_to_string(t.sb.work.join("chosen.txt")).unwrap();
+    assert_eq!(chosen.trim(), t.alpha);
+    // Enter at once takes the newest, handed to --exec.
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume --exec 'echo started on' > started.txt",
+        "gamma docs",
+        &["\r"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(0), "{screen}");
+    let started = std::fs::read_to_string(t.sb.work.join("started.txt")).unwrap();
+    assert_eq!(started.trim(), format!("started on {}", t.beta));
+    // Esc leaves with nothing chosen.
+    let (screen, code) = at_terminal_typing(
+        &t.sb,
+        "ollm-session resume > chosen.txt",
+        "gamma docs",
+        &["\u{1b}"],
+    )
+    .unwrap();
+    assert_eq!(code, Some(2), "{screen}");
+}
+
+#[test]
+fn resume_off_a_terminal_needs_an_id_and_continue_takes_this_workspace() {
+    let t = two();
+    let out = session(&t.sb, &t.sb.work, &["resume"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_one_line_error(&out, "ollm-session");
+    let out = ok(session(&t.sb, &t.repo_sub, &["resume", "--continue"]));
+    assert_eq!(stdout(&out).trim(), t.alpha);
+    let out = ok(session(&t.sb, &t.sb.work, &["resume", "--last"]));
+    assert_eq!(stdout(&out).trim(), t.beta);
+    let out = ok(session(&t.sb, &t.sb.work, &["resume", "alpha"]));
+    assert_eq!(stdout(&out).trim(), t.alpha);
+}
+
+#[test]
+fn get_at_a_terminal_pages_and_folds_long_tool_results_but_piped_output_is_json() {
+    let t = two();
+    let result: Vec<String> = (1..=50).map(|i| format!("test output line {i}")).collect();
+    let file = t.sb.write("result.txt", &result.join("\n"));
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &[
+            "record",
+            &t.alpha,
+            "--tool",
+            "run",
+            "--result-file",
+            file.to_str().unwrap(),
+        ],
+    ));
+    let pager = [("PAGER", "sed 's/^/PAGED:/'"), ("TERM", "xterm")];
+    let Some((screen, code)) =
+        crate::support::terminal_bytes(&t.sb, "ollm-session get alpha", &pager)
+    else {
+        return;
+    };
+    let screen = String::from_utf8_lossy(&screen);
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("PAGED:# alpha"), "{screen}");
+    assert!(screen.contains("PAGED:test output line 10"), "{screen}");
+    assert!(!screen.contains("test output line 11"), "{screen}");
+    assert!(
+        screen.contains("40 more lines (`--full` shows all)"),
+        "{screen}"
+    );
+    let (screen, _) =
+        crate::support::terminal_bytes(&t.sb, "ollm-session get alpha --full", &pager).unwrap();
+    assert!(String::from_utf8_lossy(&screen).contains("PAGED:test output line 50"));
+    // Piped: JSON, whole, never paged.
+    let mut cmd = session(&t.sb, &t.sb.work, &["get", "alpha"]);
+    cmd.env("PAGER", "sed 's/^/PAGED:/'");
+    let got = json(&ok(cmd));
+    assert_eq!(
+        got["toolCalls"][0]["result"]["llmContent"]
+            .as_str()
+            .unwrap(),
+        result.join("\n")
+    );
+}
+
+#[test]
+fn shells_complete_session_ids_with_titles_and_snapshot_ids() {
+    let t = two();
+    ok(session(
+        &t.sb,
+        &t.sb.work,
+        &["snapshot", "create", &t.alpha, "--summary", "before"],
+    ));
+    let complete = |shell: &str, words: &[&str]| -> String {
+        let mut cmd = t.sb.cmd("ollm-session");
+        cmd.env("COMPLETE", shell).arg("--").args(words);
+        stdout(&ok(cmd))
+    };
+    // fish's protocol: one candidate a line, `value<TAB>description`.
+    let ids = complete("fish", &["ollm-session", "get", ""]);
+    assert!(ids.contains(&format!("{}\talpha", t.alpha)), "{ids}");
+    assert!(
+        ids.contains(&format!("{}\t\"beta words\"", t.beta)),
+        "{ids}"
+    );
+    let ids = complete("fish", &["ollm-session", "delete", &t.alpha[..4]]);
+    assert!(ids.contains(&t.alpha), "{ids}");
+    let snaps = complete("fish", &["ollm-session", "snapshot", "show", ""]);
+    assert!(
+        snaps.contains(&format!("\t{}: before", &t.alpha[..8])),
+        "{snaps}"
+    );
+    // Each shell gets a registration script that calls back into the program.
+    for shell in ["bash", "zsh", "fish"] {
+        let mut cmd = t.sb.cmd("ollm-session");
+        cmd.env("COMPLETE", shell);
+        let script = stdout(&ok(cmd));
+        assert!(script.contains("ollm-session"), "{shell}: {script}");
+    }
+}

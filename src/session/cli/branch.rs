@@ -5,7 +5,6 @@ use clap::Args;
 use super::{Context, SessionRef};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 
 /// Start a new session that keeps the first N messages (with the tool
 /// calls made among them); records parentSessionId and branchPoint.
@@ -27,5 +26,6 @@ pub struct BranchArgs {
 pub fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    io_util::print_json(&store.branch(&id, args.at, args.title)?)
+    ctx.printer()
+        .changed(&store.branch(&id, args.at, args.title)?)
 }

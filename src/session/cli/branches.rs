@@ -13,7 +13,7 @@ use crate::error::Result;
 pub struct BranchesArgs {
     #[command(flatten)]
     session: SessionRef,
-    /// json (default when piped) or table (default on a terminal).
+    /// json (default when piped), table (default on a terminal), ndjson or text.
     #[arg(long, value_enum)]
     format: Option<ListFormat>,
 }
@@ -23,5 +23,5 @@ pub fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;
     let rows = store.branches(&id)?;
-    super::list::print_summaries(&rows, args.format)
+    super::list::print_summaries(ctx, &store, rows, args.format)
 }

@@ -5,7 +5,6 @@ use clap::Args;
 use super::Context;
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 
 /// Keep the N most recently active sessions, delete the rest (skipping any
 /// being written). Prints what was deleted and kept.
@@ -23,5 +22,6 @@ pub struct CleanupArgs {
 
 pub fn run(ctx: &Context, args: CleanupArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
-    io_util::print_json(&store.cleanup(args.keep, args.dry_run)?)
+    ctx.printer()
+        .changed(&store.cleanup(args.keep, args.dry_run)?)
 }

@@ -47,7 +47,7 @@ pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
             )));
         }
     }
-    io_util::print_json(&store.cleanup(0, args.dry_run)?)
+    ctx.printer().changed(&store.cleanup(0, args.dry_run)?)
 }
 
 /// Asks on stderr and reads the answer from stdin; refuses when either is

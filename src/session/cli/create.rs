@@ -6,7 +6,6 @@ use super::Context;
 use crate::cli::footer;
 use crate::config::FlagOverride;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::select::current_workspace;
 use crate::session::store::NewSession;
 
@@ -41,12 +40,12 @@ pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
             flag: "--max-sessions",
         });
     }
-    let (store, _) = ctx.store_to_create(flags)?;
+    let store = ctx.store_to_create(flags)?;
     let created = store.create(&NewSession {
         model: args.model,
         provider: args.provider,
         title: args.title,
         workspace: Some(current_workspace()?),
     })?;
-    io_util::print_json(&created)
+    ctx.printer().changed(&created)
 }

@@ -5,7 +5,6 @@ use clap::Args;
 use super::{Context, SessionRef};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 
 /// Delete a session with its snapshots and any copies of it set aside as
 /// corrupt, as one operation. Prints {"deleted": [ID]}.
@@ -25,5 +24,6 @@ pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
     store.delete(&id)?;
-    io_util::print_json(&serde_json::json!({ "deleted": [id] }))
+    ctx.printer()
+        .changed(&serde_json::json!({ "deleted": [id] }))
 }

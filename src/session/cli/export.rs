@@ -8,7 +8,6 @@ use super::{Context, Format, SessionRef};
 use crate::cli::footer;
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Target};
-use crate::io_util;
 use crate::session::export;
 
 /// Export a session as the spec's JSON or a Markdown transcript.
@@ -57,12 +56,12 @@ pub fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
     match target {
         Target::File(path) => {
             sfs::write_atomic(&path, text.as_bytes(), sfs::Durability::Synced)?;
-            io_util::print_json(&serde_json::json!({
+            ctx.printer().changed(&serde_json::json!({
                 "exported": id,
                 "output": path,
                 "bytes": text.len(),
             }))
         }
-        Target::Stdout => io_util::print_text(&text),
+        Target::Stdout => ctx.printer().text(&text),
     }
 }

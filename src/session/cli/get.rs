@@ -2,10 +2,9 @@
 
 use clap::Args;
 
-use super::{Context, Format, SessionRef};
+use super::{Context, Format, SessionRef, pager};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::export;
 
 /// Print a whole session as the spec's JSON (a transcript on a terminal).
@@ -27,23 +26,40 @@ pub struct GetArgs {
     /// json (default when piped) or markdown (default on a terminal).
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// Show long tool results whole (at a terminal they are folded to their
+    /// first 10 lines).
+    #[arg(long)]
+    full: bool,
 }
+
+/// Lines of a tool result shown at a terminal without --full.
+const FOLD: usize = 10;
 
 pub fn run(ctx: &Context, args: GetArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
     let loaded = store.load(&id)?;
-    let format = args.format.unwrap_or(if io_util::stdout_is_terminal() {
+    let terminal = ctx.printer().is_terminal();
+    let format = args.format.unwrap_or(if terminal {
         Format::Markdown
     } else {
         Format::Json
     });
+    let fold = (terminal && !args.full).then_some(FOLD);
     match (format, args.messages) {
-        (Format::Json, true) => io_util::print_json(&loaded.session.messages),
-        (Format::Json, false) => io_util::print_json(&loaded.session),
-        (Format::Markdown, true) => {
-            io_util::print_text(&export::messages_markdown(&loaded.session.messages))
+        (Format::Json, true) => ctx.printer().object(&loaded.session.messages),
+        (Format::Json, false) => ctx.printer().object(&loaded.session),
+        (Format::Markdown, messages) => {
+            let text = if messages {
+                export::messages_markdown(&loaded.session.messages)
+            } else {
+                export::markdown_folded(&loaded, fold)
+            };
+            if terminal {
+                pager::page(&text)
+            } else {
+                ctx.printer().text(&text)
+            }
         }
-        (Format::Markdown, false) => io_util::print_text(&export::markdown(&loaded)),
     }
 }

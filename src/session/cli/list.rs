@@ -2,12 +2,14 @@
 
 use clap::Args;
 
-use super::{Context, ListFormat, report_problems, table};
+use super::rows::{SessionRow, SetAsideRow};
+use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
 use crate::error::Result;
 use crate::session::model::SessionSummary;
 use crate::session::select::{self, ListFilter};
-use crate::{io_util, timestamp};
+use crate::session::store::Store;
+use crate::timestamp;
 
 /// List sessions newest first: sessionId, startTime, lastActivity, model,
 /// messageCount, tokenCount, title, workspace (JSON when piped, a table on
@@ -26,7 +28,7 @@ pub struct ListArgs {
     /// Skip the N newest sessions first (with --limit: pages).
     #[arg(long, value_name = "N", default_value_t = 0)]
     offset: usize,
-    /// json (default when piped) or table (default on a terminal).
+    /// json (default when piped), table (default on a terminal), ndjson or text.
     #[arg(long, value_enum)]
     format: Option<ListFormat>,
     /// List the sessions set aside as corrupt instead: sessionId, path
@@ -49,23 +51,8 @@ pub struct ListArgs {
 pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     if args.corrupt {
-        let rows = store.corrupt()?;
-        if !table(args.format) {
-            return io_util::print_json(&rows);
-        }
-        let mut text = String::new();
-        for row in &rows {
-            text.push_str(&format!(
-                "{}  {:<7}  {}\n",
-                row.session_id,
-                row.format,
-                row.path.display()
-            ));
-        }
-        if rows.is_empty() {
-            text.push_str("(no sessions set aside)\n");
-        }
-        return io_util::print_text(&text);
+        let rows: Vec<SetAsideRow> = store.corrupt()?.into_iter().map(SetAsideRow).collect();
+        return ctx.list(args.format, &rows, "no sessions set aside");
     }
     let filter = ListFilter {
         model: args.model,
@@ -85,31 +72,17 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
         .skip(args.offset)
         .take(args.limit.unwrap_or(usize::MAX))
         .collect();
-    print_summaries(&rows, args.format)
+    print_summaries(ctx, &store, rows, args.format)
 }
 
-/// Sessions as JSON or a table.
-pub(super) fn print_summaries(rows: &[SessionSummary], format: Option<ListFormat>) -> Result<()> {
-    if !table(format) {
-        return io_util::print_json(rows);
-    }
-    let mut text = format!(
-        "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",
-        "SESSION", "LAST ACTIVITY", "MODEL", "MSGS", "TOKENS", "TITLE"
-    );
-    if rows.is_empty() {
-        text.push_str("(no sessions)\n");
-    }
-    for s in rows {
-        text.push_str(&format!(
-            "{:<36}  {:<24}  {:<20}  {:>5}  {:>7}  {}\n",
-            s.session_id,
-            s.last_activity,
-            s.model,
-            s.message_count,
-            s.token_count,
-            s.title.as_deref().unwrap_or("")
-        ));
-    }
-    io_util::print_text(&text)
+/// Sessions as a table (untitled ones previewed by their first user
+/// message) or JSON.
+pub(super) fn print_summaries(
+    ctx: &Context,
+    store: &Store,
+    rows: Vec<SessionSummary>,
+    format: Option<ListFormat>,
+) -> Result<()> {
+    let rows = SessionRow::build(store, rows, ctx.wants_table(format));
+    ctx.list(format, &rows, "no sessions")
 }

@@ -5,27 +5,36 @@ mod branch;
 mod branches;
 mod cleanup;
 mod clear;
+mod complete;
 mod create;
 mod delete;
 mod export;
 mod get;
 mod list;
+mod pager;
+mod picker;
 mod record;
 mod rename;
+mod resume;
+mod rows;
 mod search;
 mod snapshot;
+mod when;
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::engine::ArgValueCandidates;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::select::{self, Selector};
 use super::store::{Problem, Store};
-use crate::cli::{GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions};
+use crate::cli::{Ctx, GlobalOpts, footer};
+use crate::config::{self, ConfigArgs, FlagOverride};
+use crate::diag;
 use crate::error::{Error, ExitCode, Result};
-use crate::{diag, io_util};
+use crate::output::{Printer, Tabular};
 
 const EXAMPLES: &str = "  ollm-session list                                # your sessions, newest first
   ollm-session resume                              # pick one (arrow keys, type to filter)
@@ -75,20 +84,15 @@ pub enum Format {
     Markdown,
 }
 
-/// How a listing is printed.
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ListFormat {
-    /// A JSON array.
-    Json,
-    /// A table with a header, fitted to the terminal.
-    Table,
-}
+/// How a listing is printed (json when piped, table at a terminal).
+pub use crate::output::Format as ListFormat;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Create(create::CreateArgs),
     Record(Box<record::RecordArgs>),
     Get(get::GetArgs),
+    Resume(resume::ResumeArgs),
     List(list::ListArgs),
     Search(search::SearchArgs),
     Export(export::ExportArgs),
@@ -121,7 +125,11 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct SessionRef {
     /// The session: its id, a unique prefix of it (4+ characters) or its title.
-    #[arg(value_name = "ID", required_unless_present_any = ["last", "here"])]
+    #[arg(
+        value_name = "ID",
+        required_unless_present_any = ["last", "here"],
+        add = ArgValueCandidates::new(complete::session_ids)
+    )]
     pub id: Option<String>,
     /// The most recently active session.
     #[arg(long)]
@@ -147,16 +155,16 @@ impl SessionRef {
     }
 }
 
-/// What every subcommand gets: the global options, and the configuration
-/// loaded once with the subcommand's own flags.
+/// What every subcommand gets: the program context (printer, configuration
+/// loaded once with the subcommand's own flags) and `--data-dir`.
 pub struct Context {
-    global: GlobalOpts,
+    ctx: Ctx,
     data_dir: Option<PathBuf>,
     store: Option<String>,
 }
 
 impl Context {
-    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<config::Loaded> {
+    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<&config::Loaded> {
         if let Some(dir) = &self.data_dir {
             flags.push(FlagOverride {
                 key: "services.session.dataDir",
@@ -171,17 +179,17 @@ impl Context {
                 flag: "--store",
             });
         }
-        config::load(&LoadOptions {
-            config_file: self.global.config.clone(),
-            flags,
-            ..LoadOptions::default()
-        })
+        self.ctx.config_with(flags)
+    }
+
+    fn printer(&self) -> &Printer {
+        &self.ctx.printer
     }
 
     /// The store, for a command that reads it: a data directory named by a
     /// flag, a variable or a configuration file must exist (a typo is not an
     /// empty store), while the default one not existing yet is empty.
-    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
+    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, &config::Config)> {
         let loaded = self.load(flags)?;
         let key = "services.session.dataDir";
         let named = loaded.origin_of(key);
@@ -195,21 +203,43 @@ impl Context {
                 file.dir().display()
             )));
         }
-        Ok((store, loaded.config))
+        Ok((store, &loaded.config))
     }
 
     /// The store for `create`, which makes its directory when missing.
-    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, config::Config)> {
-        let loaded = self.load(flags)?;
-        Ok((Store::from_config(&loaded.config)?, loaded.config))
+    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<Store> {
+        Ok(Store::from_config(&self.load(flags)?.config)?)
+    }
+
+    /// Whether a listing in `format` is a table (asked for, or the default
+    /// at a terminal).
+    fn wants_table(&self, format: Option<ListFormat>) -> bool {
+        self.printer().choose(format, ListFormat::Table) == ListFormat::Table
+    }
+
+    /// A listing: a table at a terminal (`empty` when there are no rows),
+    /// JSON when piped, or the format asked for.
+    fn list<T: Serialize + Tabular>(
+        &self,
+        format: Option<ListFormat>,
+        rows: &[T],
+        empty: &str,
+    ) -> Result<()> {
+        if rows.is_empty() && self.wants_table(format) {
+            return self.printer().text(&format!("{empty}\n"));
+        }
+        self.printer().list_as(format, rows)
     }
 }
 
 /// The `ollm-session` program.
 pub fn main() -> Result<ExitCode> {
+    // `COMPLETE=bash ollm-session` prints the shell's registration; the
+    // shell then asks the same way for each completion (see README).
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli: Cli = crate::cli::parse()?;
     let ctx = Context {
-        global: cli.global,
+        ctx: Ctx::new(cli.global),
         data_dir: cli.data_dir,
         store: cli.store,
     };
@@ -217,6 +247,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Create(args) => create::run(&ctx, args)?,
         Command::Record(args) => record::run(&ctx, *args)?,
         Command::Get(args) => get::run(&ctx, args)?,
+        Command::Resume(args) => resume::run(&ctx, args)?,
         Command::List(args) => list::run(&ctx, args)?,
         Command::Search(args) => search::run(&ctx, args)?,
         Command::Export(args) => export::run(&ctx, args)?,
@@ -228,19 +259,11 @@ pub fn main() -> Result<ExitCode> {
         Command::Branches(args) => branches::run(&ctx, args)?,
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
         Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
-        Command::Config(args) => config::print_config(&ctx.load(Vec::new())?, &args)?,
+        Command::Config(args) => {
+            config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?
+        }
     }
     Ok(ExitCode::Success)
-}
-
-/// Whether a listing is printed as a table: asked for, or stdout is a
-/// terminal and JSON was not asked for.
-fn table(format: Option<ListFormat>) -> bool {
-    match format {
-        Some(ListFormat::Table) => true,
-        Some(ListFormat::Json) => false,
-        None => io_util::stdout_is_terminal(),
-    }
 }
 
 fn report_problems(problems: &[Problem]) {

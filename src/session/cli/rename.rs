@@ -6,7 +6,6 @@ use serde::Serialize;
 use super::{Context, SessionRef};
 use crate::cli::footer;
 use crate::error::{Error, Result};
-use crate::io_util;
 
 /// Give a session a title (or remove it with --clear); commands then take
 /// the title in place of the id. Prints what changed.
@@ -48,7 +47,7 @@ pub fn run(ctx: &Context, mut args: RenameArgs) -> Result<()> {
     }
     let previous_title = store.summary(&id)?.title;
     let summary = store.rename(&id, title.as_deref())?;
-    io_util::print_json(&Renamed {
+    ctx.printer().changed(&Renamed {
         session_id: id,
         previous_title,
         title: summary.title,

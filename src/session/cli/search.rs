@@ -2,11 +2,12 @@
 
 use clap::Args;
 
-use super::{Context, ListFormat, report_problems, table};
+use super::rows::HitRow;
+use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::search::Query;
+use crate::timestamp;
 
 /// Search every session's title, messages and tool calls; each hit gives
 /// the session id, message index, role, timestamp and a snippet.
@@ -30,7 +31,7 @@ pub struct SearchArgs {
     /// Show at most N hits, the newest.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// json (default when piped) or table (default on a terminal).
+    /// json (default when piped), table (default on a terminal), ndjson or text.
     #[arg(long, value_enum)]
     format: Option<ListFormat>,
 }
@@ -47,23 +48,11 @@ pub fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
     if let Some(limit) = args.limit {
         found.hits.truncate(limit);
     }
-    if !table(args.format) {
-        return io_util::print_json(&found.hits);
-    }
-    let mut text = String::new();
-    for hit in &found.hits {
-        let index = match (hit.message_index, hit.tool_call_index) {
-            (Some(i), _) => format!("#{i}"),
-            (_, Some(i)) => format!("tool#{i}"),
-            _ => String::new(),
-        };
-        text.push_str(&format!(
-            "{}  {:<8} {:<9} {}  {}\n",
-            hit.session_id, index, hit.role, hit.timestamp, hit.snippet
-        ));
-    }
-    if found.hits.is_empty() {
-        text.push_str("no matches\n");
-    }
-    io_util::print_text(&text)
+    let now = timestamp::now_millis();
+    let rows: Vec<HitRow> = found
+        .hits
+        .into_iter()
+        .map(|hit| HitRow { hit, now })
+        .collect();
+    ctx.list(args.format, &rows, "no matches")
 }

@@ -50,6 +50,6 @@ pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     } else {
         None
     };
-    let created = Snapshots::from_config(&config).create(&store, &id, context, args.summary)?;
-    io_util::print_json(&created)
+    let created = Snapshots::from_config(config).create(&store, &id, context, args.summary)?;
+    ctx.printer().changed(&created)
 }

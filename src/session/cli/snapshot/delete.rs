@@ -6,7 +6,6 @@ use super::super::Context;
 use super::SnapshotRef;
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::Snapshots;
 
 /// Delete a snapshot. Prints {"deleted": [SNAPSHOT_ID]}.
@@ -24,6 +23,7 @@ pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
     let session = args.snapshot.session(&store)?;
     let id = &args.snapshot.snapshot;
-    Snapshots::from_config(&config).delete(&store, id, session.as_deref())?;
-    io_util::print_json(&serde_json::json!({ "deleted": [id] }))
+    Snapshots::from_config(config).delete(&store, id, session.as_deref())?;
+    ctx.printer()
+        .changed(&serde_json::json!({ "deleted": [id] }))
 }

@@ -2,11 +2,12 @@
 
 use clap::Args;
 
-use super::super::{Context, ListFormat, SessionRef, table};
+use super::super::rows::SnapshotRow;
+use super::super::{Context, ListFormat, SessionRef};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::Snapshots;
+use crate::timestamp;
 
 /// A session's snapshots, newest first.
 #[derive(Debug, Args)]
@@ -15,7 +16,7 @@ use crate::session::Snapshots;
 pub struct ListArgs {
     #[command(flatten)]
     session: SessionRef,
-    /// json (default when piped) or table (default on a terminal).
+    /// json (default when piped), table (default on a terminal), ndjson or text.
     #[arg(long, value_enum)]
     format: Option<ListFormat>,
 }
@@ -23,7 +24,7 @@ pub struct ListArgs {
 pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    let mut rows = Snapshots::from_config(&config).list(&id)?;
+    let mut rows = Snapshots::from_config(config).list(&id)?;
     if !store.has_any(&id) {
         // Snapshots of a session whose delete is being finished are gone
         // already.
@@ -34,18 +35,10 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
         // "not found" for an id that names nothing.
         store.exists(&id)?;
     }
-    if !table(args.format) {
-        return io_util::print_json(&rows);
-    }
-    let mut text = String::new();
-    for s in &rows {
-        text.push_str(&format!(
-            "{}  {}  {:>6} tok  {:>4} msg  {}\n",
-            s.id, s.timestamp, s.token_count, s.message_count, s.summary
-        ));
-    }
-    if rows.is_empty() {
-        text.push_str("no snapshots\n");
-    }
-    io_util::print_text(&text)
+    let now = timestamp::now_millis();
+    let rows: Vec<SnapshotRow> = rows
+        .into_iter()
+        .map(|info| SnapshotRow { info, now })
+        .collect();
+    ctx.list(args.format, &rows, "no snapshots")
 }

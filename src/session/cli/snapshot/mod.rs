@@ -7,6 +7,7 @@ mod restore;
 mod show;
 
 use clap::{Args, Subcommand};
+use clap_complete::engine::ArgValueCandidates;
 
 use super::Context;
 use crate::error::Result;
@@ -26,11 +27,11 @@ pub enum SnapshotCommand {
 #[derive(Debug, Clone, Args)]
 pub struct SnapshotRef {
     /// The snapshot's id.
-    #[arg(value_name = "SNAPSHOT_ID")]
+    #[arg(value_name = "SNAPSHOT_ID", add = ArgValueCandidates::new(super::complete::snapshot_ids))]
     snapshot: String,
     /// The session the snapshot belongs to (an id, prefix or title; found
     /// by searching every session's snapshots when not given).
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", add = ArgValueCandidates::new(super::complete::session_ids))]
     session: Option<String>,
 }
 

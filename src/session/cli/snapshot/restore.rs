@@ -6,7 +6,6 @@ use super::super::Context;
 use super::SnapshotRef;
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::Snapshots;
 
 /// Print the snapshot's context as a message list in its original order,
@@ -24,15 +23,15 @@ pub struct RestoreArgs {
 
 pub fn run(ctx: &Context, args: RestoreArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
-    let snapshots = Snapshots::from_config(&config);
+    let snapshots = Snapshots::from_config(config);
     let session = args.snapshot.session(&store)?;
     let id = &args.snapshot.snapshot;
     if args.as_session {
         let created = snapshots.restore_as_session(&store, id, session.as_deref())?;
-        return io_util::print_json(&created);
+        return ctx.printer().changed(&created);
     }
     let shown = snapshots.show(&store, id, session.as_deref())?;
-    io_util::print_json(&serde_json::json!({
+    ctx.printer().object(&serde_json::json!({
         "sessionId": shown.session_id,
         "snapshotId": shown.id,
         "timestamp": shown.timestamp,

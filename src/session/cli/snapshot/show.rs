@@ -6,7 +6,6 @@ use super::super::Context;
 use super::SnapshotRef;
 use crate::cli::footer;
 use crate::error::Result;
-use crate::io_util;
 use crate::session::Snapshots;
 
 /// Print a whole snapshot.
@@ -20,10 +19,7 @@ pub struct ShowArgs {
 pub fn run(ctx: &Context, args: ShowArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
     let session = args.snapshot.session(&store)?;
-    let shown = Snapshots::from_config(&config).show(
-        &store,
-        &args.snapshot.snapshot,
-        session.as_deref(),
-    )?;
-    io_util::print_json(&shown)
+    let shown =
+        Snapshots::from_config(config).show(&store, &args.snapshot.snapshot, session.as_deref())?;
+    ctx.printer().object(&shown)
 }

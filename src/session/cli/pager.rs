@@ -1,0 +1,41 @@
+//! Long output for a person goes through their pager, as git does:
+//! `$PAGER`, else `less` (with `LESS=FRX` unless set: quit when it fits on
+//! one screen, keep colours, leave the text on the screen). Only at a
+//! terminal that can run one (`TERM` set and not `dumb`); piped output is
+//! written as it is.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::error::Result;
+use crate::io_util;
+use crate::output::escape_text;
+
+const DEFAULT: &str = "less -R";
+
+/// Shows `text` (its control characters made visible) through the pager,
+/// or writes it when there is none (`PAGER` empty or `cat`) or it cannot
+/// be started.
+pub fn page(text: &str) -> Result<()> {
+    let text = escape_text(text);
+    let pager = std::env::var("PAGER").unwrap_or_else(|_| DEFAULT.into());
+    let pager = pager.trim();
+    let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
+    if dumb || pager.is_empty() || pager == "cat" {
+        return io_util::write_stdout(&[text.as_bytes()]);
+    }
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(pager).stdin(Stdio::piped());
+    if std::env::var_os("LESS").is_none() {
+        command.env("LESS", "FRX");
+    }
+    let Ok(mut child) = command.spawn() else {
+        return io_util::write_stdout(&[text.as_bytes()]);
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        // The person may quit the pager before reading everything.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    let _ = child.wait();
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! `ollm-session resume`: choose a session to carry on with.
+
+use std::os::unix::process::CommandExt;
+
+use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
+
+use super::rows::SessionRow;
+use super::{Context, picker};
+use crate::cli::footer;
+use crate::error::{Error, Result};
+use crate::io_util;
+use crate::session::select::{self, Selector};
+
+/// Choose a session to carry on with and print its id (or start --exec on
+/// it). At a terminal with no ID, a picker shows the sessions newest first
+/// (arrow keys, type to filter); --continue takes the latest session of
+/// this workspace, as `claude --continue` does. Off a terminal, an ID,
+/// --continue or --last is required (exit 2).
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session resume                      # pick one at the terminal
+  ollm-session resume --continue           # the latest session of this project
+  ollm-session resume --here --exec 'python examples/agent.py --resume'
+  id=$(ollm-session resume) && ollm-session get \"$id\""))]
+pub struct ResumeArgs {
+    /// The session: its id, a unique prefix of it (4+ characters) or its
+    /// title (no picker).
+    #[arg(value_name = "ID", add = ArgValueCandidates::new(super::complete::session_ids))]
+    id: Option<String>,
+    /// The latest session made in this workspace (the git top level, else
+    /// the current directory).
+    #[arg(long = "continue", short = 'c', conflicts_with = "id")]
+    continue_: bool,
+    /// The most recently active session anywhere.
+    #[arg(long, conflicts_with_all = ["id", "continue_"])]
+    last: bool,
+    /// Only sessions made in this workspace (in the picker too).
+    #[arg(long)]
+    here: bool,
+    /// Run CMD (with sh -c) with the chosen id as its last argument and in
+    /// OLLM_SESSION_ID, instead of printing the id.
+    #[arg(long, value_name = "CMD")]
+    exec: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
+    let (store, _) = ctx.store(Vec::new())?;
+    let here = args.here || args.continue_;
+    let id = if args.id.is_some() || args.last || args.continue_ {
+        select::select(
+            &store,
+            &Selector {
+                reference: args.id,
+                last: args.last,
+                here,
+            },
+        )?
+    } else {
+        if !picker::available() {
+            return Err(Error::usage(
+                "no session chosen: give an ID, --continue or --last (the picker needs a terminal)",
+            ));
+        }
+        let mut sessions = store.list()?.sessions;
+        if here {
+            let workspace = select::current_workspace()?;
+            sessions.retain(|s| s.workspace.as_deref() == Some(workspace.as_str()));
+        }
+        if sessions.is_empty() {
+            return Err(Error::NotFound("no sessions to resume".into()));
+        }
+        let rows = SessionRow::build(&store, sessions, true);
+        match picker::pick(&rows)? {
+            Some(index) => rows[index].summary.session_id.clone(),
+            None => return Err(Error::usage("nothing chosen")),
+        }
+    };
+    store.exists(&id)?;
+    match args.exec {
+        None => io_util::write_stdout(&[id.as_bytes(), b"\n"]),
+        Some(command) => {
+            let err = std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("{command} \"$1\""))
+                .arg("sh")
+                .arg(&id)
+                .env("OLLM_SESSION_ID", &id)
+                .exec();
+            Err(Error::io("sh", &err))
+        }
+    }
+}
