@@ -142,10 +142,10 @@ impl Tabular for Entry {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default();
-        let expires = self
-            .expires_at
-            .map(|at| crate::timestamp::format_millis(at.as_millisecond()))
-            .unwrap_or_else(|| "-".into());
+        let expires = self.expires_at.map_or_else(
+            || "-".into(),
+            |at| crate::timestamp::format_millis(at.as_millisecond()),
+        );
         vec![
             self.key.clone(),
             self.priority.to_string(),

@@ -428,7 +428,7 @@ fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
                 .unwrap();
         assert_eq!(
             out.status.code(),
-            Some(if loops { 1 } else { 0 }),
+            Some(i32::from(loops)),
             "{args:?}: {}",
             stderr(&out)
         );

@@ -448,7 +448,7 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
             let acks = std::thread::spawn(move || {
                 reader
                     .lines()
-                    .map_while(|l| l.ok())
+                    .map_while(std::result::Result::ok)
                     .inspect(|_| {
                         let _ = told.send(());
                     })

@@ -405,7 +405,7 @@ proptest! {
 }
 
 fn uuid_version(id: &str) -> u32 {
-    id.as_bytes()[14] as u32 - b'0' as u32
+    u32::from(id.as_bytes()[14]) - u32::from(b'0')
 }
 
 /// Not a numbered property: the store operation renames and other head

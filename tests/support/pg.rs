@@ -37,9 +37,13 @@ static CHANGED: Condvar = Condvar::new();
 
 impl Hold {
     fn take(alone: bool) -> Hold {
-        let mut state = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = SERVER
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         while state.1 || (alone && state.0 > 0) {
-            state = CHANGED.wait(state).unwrap_or_else(|e| e.into_inner());
+            state = CHANGED
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
         if alone {
             state.1 = true;
@@ -52,7 +56,9 @@ impl Hold {
 
 impl Drop for Hold {
     fn drop(&mut self) {
-        let mut state = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = SERVER
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if self.alone {
             state.1 = false;
         } else {

@@ -208,7 +208,7 @@ impl Context {
 
     /// The store for `create`, which makes its directory when missing.
     fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<Store> {
-        Ok(Store::from_config(&self.load(flags)?.config)?)
+        Store::from_config(&self.load(flags)?.config)
     }
 
     /// Whether a listing in `format` is a table (asked for, or the default
@@ -260,7 +260,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
         Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
         Command::Config(args) => {
-            config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?
+            config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;
         }
     }
     Ok(ExitCode::Success)

@@ -40,12 +40,14 @@ pub fn local(stored: &str) -> String {
 fn local_in(stored: &str, zone: &TimeZone) -> String {
     timestamp::parse(stored)
         .and_then(|ms| Timestamp::from_millisecond(ms).ok())
-        .map(|t| {
-            t.to_zoned(zone.clone())
-                .strftime("%Y-%m-%d %H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|| stored.to_string())
+        .map_or_else(
+            || stored.to_string(),
+            |t| {
+                t.to_zoned(zone.clone())
+                    .strftime("%Y-%m-%d %H:%M")
+                    .to_string()
+            },
+        )
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use serde_json::{Map, Value};
 
 pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, parallel_map, sort_newest_first};
 
-use super::model::{Entry, Message, Session, SessionHead, SessionSummary, check_id, new_id};
+use super::model::{
+    Entry, Message, Metadata, Session, SessionHead, SessionSummary, check_id, new_id,
+};
 use super::search::{self, Found, Query};
 use crate::error::{Error, Result};
 use crate::lock::Lock;
@@ -234,7 +236,7 @@ pub trait SessionStore: Send + Sync {
             .messages
             .iter()
             .find(|m| m.role() == "user")
-            .map(|m| m.text_content()))
+            .map(Message::text_content))
     }
 }
 
@@ -341,7 +343,7 @@ impl Store {
             parent_session_id: parent.map(str::to_string),
             branch_point: None,
             workspace: new.workspace.clone(),
-            metadata: Default::default(),
+            metadata: Metadata::default(),
             extra: Map::new(),
         }
     }

@@ -157,8 +157,7 @@ fn password_from_environment(config: &postgres::Config) -> Option<String> {
         .unwrap_or_default();
     let db = config
         .get_dbname()
-        .map(str::to_string)
-        .unwrap_or_else(|| user.clone());
+        .map_or_else(|| user.clone(), str::to_string);
     pgpass_lookup(&text, [&host, &port, &db, &user])
 }
 

@@ -170,7 +170,10 @@ impl PgStore {
         &self,
         work: impl FnOnce(&mut Client) -> std::result::Result<R, Failure>,
     ) -> Result<R> {
-        let mut slot = self.client.lock().unwrap_or_else(|p| p.into_inner());
+        let mut slot = self
+            .client
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if slot.as_ref().is_none_or(Client::is_closed) {
             *slot = Some(self.connect()?);
         }
