@@ -108,7 +108,7 @@ pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>)
         let message = info
             .payload()
             .downcast_ref::<&str>()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
         diag::error(format!("internal error (please report): {message}"));

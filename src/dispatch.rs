@@ -129,9 +129,7 @@ pub fn find_tool(
 }
 
 fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 pub use crate::suggest::closest as suggest;
@@ -146,8 +144,7 @@ fn resolve_alias(name: &str) -> &str {
     ALIASES
         .iter()
         .find(|(alias, _)| *alias == name)
-        .map(|(_, target)| *target)
-        .unwrap_or(name)
+        .map_or(name, |(_, target)| *target)
 }
 
 fn tool_names() -> Vec<String> {
@@ -166,7 +163,7 @@ pub fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
             .iter()
             .map(|t| t.name.as_str())
             .chain(ALIASES.iter().map(|(alias, _)| *alias))
-            .chain(own.get_subcommands().map(|sub| sub.get_name()))
+            .chain(own.get_subcommands().map(clap::Command::get_name))
             .collect();
         let hint = match suggest(name, known) {
             Some(close) => format!("; did you mean '{close}'?"),

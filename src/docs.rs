@@ -36,8 +36,7 @@ pub fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Command {
     let mut ollm = programs
         .iter()
         .find(|(name, _)| *name == "ollm")
-        .map(|(_, cmd)| cmd.clone())
-        .unwrap_or_else(|| Command::new("ollm"));
+        .map_or_else(|| Command::new("ollm"), |(_, cmd)| cmd.clone());
     for (name, command) in programs {
         if let Some(tool) = name.strip_prefix("ollm-") {
             let mut sub = command
@@ -215,7 +214,7 @@ fn value_placeholder(arg: &clap::Arg) -> String {
     match arg.get_value_names() {
         Some(names) => names
             .iter()
-            .map(|n| n.as_str())
+            .map(clap::builder::Str::as_str)
             .collect::<Vec<_>>()
             .join(" "),
         None => arg.get_id().as_str().to_uppercase(),
@@ -225,11 +224,8 @@ fn value_placeholder(arg: &clap::Arg) -> String {
 fn synopsis_line(command: &Command) -> String {
     let name = command.get_bin_name().unwrap_or(command.get_name());
     let mut words = vec![format!("\\fB{}\\fR", roff_escape(name))];
-    let takes_values = |arg: &clap::Arg| {
-        arg.get_num_args()
-            .map(|range| range.takes_values())
-            .unwrap_or(false)
-    };
+    let takes_values =
+        |arg: &clap::Arg| arg.get_num_args().is_some_and(|range| range.takes_values());
     let repeats = |arg: &clap::Arg| {
         matches!(
             arg.get_action(),

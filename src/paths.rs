@@ -14,9 +14,7 @@ pub fn ollm_home() -> PathBuf {
     if let Some(dir) = std::env::var_os("OLLM_HOME").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    home_dir()
-        .map(|h| h.join(".ollm"))
-        .unwrap_or_else(|| PathBuf::from(".ollm"))
+    home_dir().map_or_else(|| PathBuf::from(".ollm"), |h| h.join(".ollm"))
 }
 
 /// Expands a leading `~` to the home directory and `$OLLM_HOME`/`${OLLM_HOME}`

@@ -125,7 +125,10 @@ mod tests {
         let mut wrong = Vec::new();
         every_command(&mut |path, command| {
             for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
-                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                let help = arg
+                    .get_help()
+                    .map(std::string::ToString::to_string)
+                    .unwrap_or_default();
                 let long = arg.get_long().unwrap_or_default();
                 if long == "limit" && help.to_lowercase().contains("token") {
                     wrong.push(format!("{path} --limit: {help}"));

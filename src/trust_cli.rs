@@ -47,8 +47,7 @@ pub fn run(args: &TrustArgs) -> Result<ExitCode> {
             .into_iter()
             .map(|record| {
                 let current = trust::inspect(&record.path)
-                    .map(|ws| ws.root == record.path && ws.fingerprint == record.config)
-                    .unwrap_or(false);
+                    .is_ok_and(|ws| ws.root == record.path && ws.fingerprint == record.config);
                 Listed { record, current }
             })
             .collect();

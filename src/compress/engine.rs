@@ -293,8 +293,8 @@ pub fn compress_with(
     outcome.original_tokens = counts.total;
     outcome.target = target;
     outcome.preserved_recent_tokens = recent_tokens;
-    outcome.tokenizer = counts.tokenizer.clone();
-    outcome.tokenizer_error = counts.tokenizer_error.clone();
+    outcome.tokenizer.clone_from(&counts.tokenizer);
+    outcome.tokenizer_error.clone_from(&counts.tokenizer_error);
     outcome.verdict = verdict.clone();
     if outcome.compressed_tokens >= counts.total {
         let mut reason = format!(
@@ -550,9 +550,12 @@ mod tests {
         outcome
             .items
             .iter()
-            .map(|i| match i.is_summary() {
-                true => "summary".to_string(),
-                false => i.role().to_string(),
+            .map(|i| {
+                if i.is_summary() {
+                    "summary".to_string()
+                } else {
+                    i.role().to_string()
+                }
             })
             .collect()
     }

@@ -96,11 +96,10 @@ impl Loaded {
         leaves
             .into_iter()
             .map(|(key, value)| {
-                let origin = self
-                    .origins
-                    .get(&key)
-                    .map(|o| o.to_string())
-                    .unwrap_or_else(|| Origin::Default.to_string());
+                let origin = self.origins.get(&key).map_or_else(
+                    || Origin::Default.to_string(),
+                    std::string::ToString::to_string,
+                );
                 OriginRow {
                     key,
                     value,

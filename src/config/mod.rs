@@ -101,7 +101,7 @@ pub fn in_force(config: &Config) -> Value {
         }
         lists
             .iter()
-            .flat_map(|l| l.iter().map(|s| s.to_string()))
+            .flat_map(|l| l.iter().map(std::string::ToString::to_string))
             .collect()
     };
     let allow = with_builtin(builtin(&[DEFAULT_ALLOW]), &env.allow_list);

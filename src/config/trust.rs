@@ -185,8 +185,9 @@ pub fn rule_of(key: &str) -> (Rule, &'static str) {
     KEY_RULES
         .iter()
         .find(|(k, _, _)| *k == key)
-        .map(|(_, rule, why)| (*rule, *why))
-        .unwrap_or((Rule::Weakening, "is not classified"))
+        .map_or((Rule::Weakening, "is not classified"), |(_, rule, why)| {
+            (*rule, *why)
+        })
 }
 
 /// What an untrusted workspace's `value` for a key becomes, given the
@@ -256,8 +257,7 @@ pub fn find(start: &Path) -> Result<Option<Workspace>> {
     };
     let root = dir
         .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let root = root.canonicalize().unwrap_or(root);
     let dir = root.join(".ollm");
     let meta = std::fs::metadata(&dir).map_err(|e| Error::io(&dir, &e))?;
@@ -507,15 +507,12 @@ pub fn inspect(dir: &Path) -> Result<Workspace> {
     })?;
     let root = found
         .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("/"));
+        .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
     let dir = root.join(".ollm");
     let meta = std::fs::metadata(&dir).map_err(|e| Error::io(&dir, &e))?;
     let (config_file, config_text) = read_config(&dir)?;
     let fingerprint = fingerprint(config_text.as_deref());
-    let trusted = Store::load()
-        .map(|s| s.contains(&root, meta.uid(), &fingerprint))
-        .unwrap_or(false);
+    let trusted = Store::load().is_ok_and(|s| s.contains(&root, meta.uid(), &fingerprint));
     Ok(Workspace {
         root,
         dir,

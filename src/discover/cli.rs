@@ -197,8 +197,8 @@ impl FilterArgs {
         let mut opts = Options::new(&root, &loaded.config.services.file_discovery)?;
         opts.include = PathGlobs::new(&self.include)?;
         opts.exclude = PathGlobs::new(&self.exclude)?;
-        opts.include_source = self.include.clone();
-        opts.exclude_source = self.exclude.clone();
+        opts.include_source.clone_from(&self.include);
+        opts.exclude_source.clone_from(&self.exclude);
         if !self.types.is_empty() {
             opts.types = TypeSet {
                 file: self.types.contains(&TypeArg::File),

@@ -44,8 +44,7 @@ pub fn tracked_paths(git_dir: &Path) -> Result<Vec<Vec<u8>>, String> {
 /// 32 bytes for a SHA-256 repository, else 20.
 fn hash_len(git_dir: &Path) -> usize {
     let common = std::fs::read_to_string(git_dir.join("commondir"))
-        .map(|c| git_dir.join(c.trim()))
-        .unwrap_or_else(|_| git_dir.to_path_buf());
+        .map_or_else(|_| git_dir.to_path_buf(), |c| git_dir.join(c.trim()));
     let config = std::fs::read_to_string(common.join("config")).unwrap_or_default();
     let sha256 = config.lines().any(|line| {
         let line = line.trim().to_ascii_lowercase();

@@ -231,9 +231,14 @@ mod tests {
     use super::*;
 
     fn globs(list: &[&str]) -> PathGlobs {
-        PathGlobs::new(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-            .unwrap()
-            .unwrap()
+        PathGlobs::new(
+            &list
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect::<Vec<_>>(),
+        )
+        .unwrap()
+        .unwrap()
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn list(
         seen: Mutex::new(HashSet::new()),
     };
     walk_dir(opts, &opts.root, || ThreadOut::new(&shared).into_visitor());
-    if let Some(err) = shared.failure.lock().map(|mut f| f.take()).unwrap_or(None) {
+    if let Some(err) = shared.failure.lock().map_or(None, |mut f| f.take()) {
         return Err(err);
     }
     // Tracked files that ignore rules hid from the walk.
@@ -92,7 +92,7 @@ pub fn list(
     }
     rest.finish();
     drop(rest);
-    if let Some(err) = shared.failure.lock().map(|mut f| f.take()).unwrap_or(None) {
+    if let Some(err) = shared.failure.lock().map_or(None, |mut f| f.take()) {
         return Err(err);
     }
     std::io::stdout().flush().map_err(stdout_error)?;
@@ -289,12 +289,7 @@ impl<'a> ThreadOut<'a> {
                 all.append(&mut self.rows);
             }
         } else {
-            let failed = self
-                .shared
-                .failure
-                .lock()
-                .map(|f| f.is_some())
-                .unwrap_or(true);
+            let failed = self.shared.failure.lock().map_or(true, |f| f.is_some());
             if !failed {
                 self.flush();
             }

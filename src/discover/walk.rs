@@ -124,8 +124,7 @@ fn special_ignore_files(start: &Path) -> Vec<std::path::PathBuf> {
 /// How many directory levels `dir` is below the root (the root is 0).
 pub fn level_below_root(opts: &Options, dir: &Path) -> usize {
     dir.strip_prefix(&opts.root)
-        .map(|rel| rel.components().count())
-        .unwrap_or(0)
+        .map_or(0, |rel| rel.components().count())
 }
 
 /// Walks `start` in parallel. `make_visitor` is called once per worker

@@ -232,10 +232,10 @@ impl Policy {
         let mut deny: Vec<String> = Vec::new();
         let mut builtin: Vec<String> = Vec::new();
         if !config.replace_defaults {
-            allow.extend(DEFAULT_ALLOW.iter().map(|s| s.to_string()));
-            deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
-            builtin.extend(EXTENDED_DENY.iter().map(|s| s.to_string()));
-            builtin.extend(CONNECTION_DENY.iter().map(|s| s.to_string()));
+            allow.extend(DEFAULT_ALLOW.iter().map(std::string::ToString::to_string));
+            deny.extend(DEFAULT_DENY.iter().map(std::string::ToString::to_string));
+            builtin.extend(EXTENDED_DENY.iter().map(std::string::ToString::to_string));
+            builtin.extend(CONNECTION_DENY.iter().map(std::string::ToString::to_string));
         }
         allow.extend(config.allow_list.iter().cloned());
         allow.extend(extra.allow.iter().cloned());
@@ -255,7 +255,7 @@ impl Policy {
                     "invalid deny pattern {text:?} ({why}); using the default deny patterns too"
                 ));
             }
-            deny.extend(DEFAULT_DENY.iter().map(|s| s.to_string()));
+            deny.extend(DEFAULT_DENY.iter().map(std::string::ToString::to_string));
             dedup(&mut deny);
         }
 
@@ -353,7 +353,10 @@ fn empty_patterns() -> Patterns {
 }
 
 fn default_deny_patterns() -> Patterns {
-    let texts: Vec<String> = DEFAULT_DENY.iter().map(|s| s.to_string()).collect();
+    let texts: Vec<String> = DEFAULT_DENY
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     Patterns::build(&texts).unwrap_or_else(|_| empty_patterns())
 }
 

@@ -187,12 +187,12 @@ fn start_redacting(child: &mut Child, removed: &[String]) -> Vec<std::thread::Jo
     if let Some(stdout) = child.stdout.take() {
         let redactor = redactor.clone();
         pumps.push(std::thread::spawn(move || {
-            pump(stdout, std::io::stdout(), redactor)
+            pump(stdout, std::io::stdout(), redactor);
         }));
     }
     if let Some(stderr) = child.stderr.take() {
         pumps.push(std::thread::spawn(move || {
-            pump(stderr, std::io::stderr(), redactor)
+            pump(stderr, std::io::stderr(), redactor);
         }));
     }
     pumps

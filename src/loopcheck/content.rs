@@ -374,7 +374,7 @@ impl Hasher for Mix {
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u64(self.0 ^ b as u64);
+            self.write_u64(self.0 ^ u64::from(b));
         }
     }
 

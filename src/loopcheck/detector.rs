@@ -238,7 +238,7 @@ impl Detector {
                     call: call.clone(),
                     args_preview: preview(&canonical_args, ARGS_PREVIEW),
                     count: 1,
-                })
+                });
             }
         }
         self.track_cycles(call, settings.cycle_max_length as usize);

@@ -415,7 +415,7 @@ pub fn main() -> Result<ExitCode> {
                 (Format::Json, true) => io_util::print_json(&loaded.session.messages)?,
                 (Format::Json, false) => io_util::print_json(&loaded.session)?,
                 (Format::Markdown, true) => {
-                    io_util::print_text(&export::messages_markdown(&loaded.session.messages))?
+                    io_util::print_text(&export::messages_markdown(&loaded.session.messages))?;
                 }
                 (Format::Markdown, false) => io_util::print_text(&export::markdown(&loaded))?,
             }

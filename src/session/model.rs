@@ -114,8 +114,7 @@ impl Message {
         self.0
             .get("parts")
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn timestamp(&self) -> &str {

@@ -435,9 +435,8 @@ impl Snapshots {
             check_id(session, "session")?;
             return Ok(session.to_string());
         }
-        let entries = match std::fs::read_dir(&self.root) {
-            Ok(entries) => entries,
-            Err(_) => return Err(Error::NotFound(format!("no snapshot {id}"))),
+        let Ok(entries) = std::fs::read_dir(&self.root) else {
+            return Err(Error::NotFound(format!("no snapshot {id}")));
         };
         for entry in entries.flatten() {
             let name = entry.file_name();

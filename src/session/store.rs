@@ -288,7 +288,7 @@ impl Store {
             title: new.title.clone(),
             parent_session_id: None,
             branch_point: None,
-            metadata: Default::default(),
+            metadata: super::model::Metadata::default(),
             extra: Map::new(),
         };
         self.create_with(head, Vec::new())
@@ -320,7 +320,7 @@ impl Store {
             title: new.title.clone(),
             parent_session_id: parent.map(str::to_string),
             branch_point: None,
-            metadata: Default::default(),
+            metadata: super::model::Metadata::default(),
             extra: Map::new(),
         };
         self.create_with(head, body)
@@ -833,9 +833,9 @@ impl Store {
 
     fn plain_is_bad(&self, id: &str) -> bool {
         match sfs::read_regular(&self.plain_path(id)) {
-            Ok(Some(bytes)) => serde_json::from_slice::<Session>(&bytes)
-                .map(|s| s.session_id != id)
-                .unwrap_or(true),
+            Ok(Some(bytes)) => {
+                serde_json::from_slice::<Session>(&bytes).map_or(true, |s| s.session_id != id)
+            }
             _ => false,
         }
     }
@@ -855,7 +855,7 @@ impl Store {
             let entry = entry.map_err(io(&self.dir))?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
             if is_dir && is_uuid(name) {
                 dirs.insert(name.to_string());
             } else if let Some(id) = name.strip_suffix(".json")
@@ -1246,8 +1246,7 @@ pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
 /// Maps `f` over `items` on the machine's cores, keeping the order.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+        .map_or(1, std::num::NonZero::get)
         .min(8);
     if threads <= 1 || items.len() < 64 {
         return items.iter().map(&f).collect();

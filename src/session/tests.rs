@@ -303,7 +303,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
     let restored: Vec<String> = snapshot
         .restored_messages()
         .iter()
-        .map(|m| m.text_content())
+        .map(super::model::Message::text_content)
         .collect();
     assert_eq!(restored, ["be brief", "q1", "a1", "q2"]);
     let as_session = f
@@ -390,7 +390,7 @@ fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
         .unwrap()
         .messages
         .iter()
-        .map(|m| m.text_content())
+        .map(super::model::Message::text_content)
         .collect();
     assert_eq!(texts, ["one", "two", "three"]);
     assert_eq!(f.store.summary(&id).unwrap().message_count, 3);

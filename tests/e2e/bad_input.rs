@@ -74,7 +74,7 @@ fn case(label: String, bin: &'static str, args: &[&str], stdin: Vec<u8>, must_fa
     Case {
         label,
         bin,
-        args: args.iter().map(|a| a.to_string()).collect(),
+        args: args.iter().map(std::string::ToString::to_string).collect(),
         stdin,
         must_fail,
     }
@@ -82,7 +82,11 @@ fn case(label: String, bin: &'static str, args: &[&str], stdin: Vec<u8>, must_fa
 
 /// Commands that read JSON from stdin, with whether empty input is valid.
 fn stdin_consumers(session: &str, state: &str) -> Vec<(&'static str, Vec<String>, bool)> {
-    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let owned = |v: &[&str]| {
+        v.iter()
+            .map(std::string::ToString::to_string)
+            .collect::<Vec<_>>()
+    };
     vec![
         ("ollm-loopcheck", owned(&[]), true),
         ("ollm-loopcheck", owned(&["--stream"]), true),

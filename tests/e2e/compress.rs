@@ -160,10 +160,7 @@ fn the_dynamic_trigger_leaves_out_the_system_prompt_and_earlier_summaries() {
         v["comparedTokens"].as_u64().unwrap(),
         v["tokenCount"].as_u64().unwrap() - fixed
     );
-    assert_eq!(
-        out.status.code(),
-        Some(if v["needed"] == true { 1 } else { 0 })
-    );
+    assert_eq!(out.status.code(), Some(i32::from(v["needed"] == true)));
     // The same history under the static trigger counts everything.
     let stat = json(&run(&sandbox, &["check", "--token-limit", "1000"], &input));
     assert_eq!(stat["comparedTokens"], stat["tokenCount"]);
@@ -294,7 +291,7 @@ fn hybrid_args(url: &str) -> Vec<String> {
         "m",
     ]
     .iter()
-    .map(|s| s.to_string())
+    .map(std::string::ToString::to_string)
     .collect()
 }
 
@@ -490,7 +487,7 @@ fn hybrid_with_a_real_model_over_the_openai_api() {
         .find(|m| m.get("compressionSummary").is_some())
         .expect("a summary");
     let text = summary["parts"][0]["text"].as_str().unwrap();
-    let body = text.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    let body = text.split_once('\n').map_or("", |(_, b)| b);
     assert!(
         body.trim().len() > 10,
         "the model wrote a summary: {text:?}"

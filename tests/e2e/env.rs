@@ -16,7 +16,7 @@ fn child_names(output: &std::process::Output) -> BTreeSet<String> {
 }
 
 fn names(list: &[&str]) -> BTreeSet<String> {
-    list.iter().map(|s| s.to_string()).collect()
+    list.iter().map(std::string::ToString::to_string).collect()
 }
 
 #[test]

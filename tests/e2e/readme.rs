@@ -62,13 +62,13 @@ plain_session 3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b"#,
     ),
     (
         "ollm-context",
-        r#"mkdir -p docs && echo '# The spec' > docs/spec.md
-echo 'fn main() {}' > main.rs && git add main.rs"#,
+        r"mkdir -p docs && echo '# The spec' > docs/spec.md
+echo 'fn main() {}' > main.rs && git add main.rs",
     ),
-    ("ollm-session", r#"echo '# A project' > README.md"#),
+    ("ollm-session", r"echo '# A project' > README.md"),
     (
         "ollm-discover",
-        r#"mkdir -p src && echo 'fn main() {}' > src/main.rs && echo 'target/' > .gitignore"#,
+        r"mkdir -p src && echo 'fn main() {}' > src/main.rs && echo 'target/' > .gitignore",
     ),
     (
         "ollm-compress",
@@ -164,13 +164,10 @@ fn commands(lines: &[(usize, String)]) -> Vec<(usize, String)> {
     for (i, (number, line)) in lines.iter().enumerate() {
         let trimmed = line.trim();
         let continues = line.trim_end().ends_with('\\');
-        let piped_next = lines
-            .get(i + 1)
-            .map(|(_, next)| {
-                let next = next.trim_start();
-                next.starts_with('|') || next.starts_with("&&")
-            })
-            .unwrap_or(false);
+        let piped_next = lines.get(i + 1).is_some_and(|(_, next)| {
+            let next = next.trim_start();
+            next.starts_with('|') || next.starts_with("&&")
+        });
         if open {
             let (_, text) = out.last_mut().expect("an open command");
             text.push('\n');
@@ -337,8 +334,10 @@ fn run(block: &Block, model_url: Option<&str>) -> Result<(), String> {
         .commands
         .iter()
         .find(|(number, _)| Some(*number) == line)
-        .map(|(_, text)| text.lines().next().unwrap_or("").trim().to_string())
-        .unwrap_or_else(|| format!("the setup of section {:?}", block.section));
+        .map_or_else(
+            || format!("the setup of section {:?}", block.section),
+            |(_, text)| text.lines().next().unwrap_or("").trim().to_string(),
+        );
     Err(format!(
         "{problem}: `{command}` (section {:?}; setups are in tests/e2e/readme.rs SETUPS)\n\
          --- stdout ---\n{}\n--- stderr ---\n{err}",

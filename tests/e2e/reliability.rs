@@ -63,8 +63,7 @@ impl Rng {
             .unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64)
-                    .unwrap_or(7)
+                    .map_or(7, |d| d.as_nanos() as u64)
             });
         eprintln!("soak seed: OLLM_SOAK_SEED={seed} replays this run");
         Rng(seed)
@@ -259,7 +258,11 @@ fn spawn_session_writer(
     let acks = std::thread::spawn(move || {
         // The n-th acknowledgement is the n-th record: `record` handles
         // its input in order and acknowledges each once it is on disk.
-        for (line, marker) in reader.lines().map_while(|l| l.ok()).zip(markers) {
+        for (line, marker) in reader
+            .lines()
+            .map_while(std::result::Result::ok)
+            .zip(markers)
+        {
             let ack: Value = serde_json::from_str(&line).unwrap();
             assert_eq!(ack["sessionId"], owner.as_str());
             acked.lock().unwrap().insert(marker, owner.clone());
@@ -468,7 +471,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing() {
     }
     let leftovers: Vec<_> = std::fs::read_dir(sb.ollm_home.join("session-data"))
         .unwrap()
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| name.contains("corrupt"))
         .collect();
@@ -553,7 +556,7 @@ fn context_adds_killed_at_random_keep_the_store_loadable_and_complete() {
     assert!(prompt.contains("## after") && prompt.contains("## kept"));
     let set_aside: Vec<_> = std::fs::read_dir(sb.work.join(".ollm"))
         .unwrap()
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains("corrupt"))
         .collect();
@@ -642,7 +645,7 @@ fn loopcheck_state_writers_killed_at_random_keep_every_acknowledged_event() {
     }
     let entries: Vec<String> = std::fs::read_dir(&sb.work)
         .unwrap()
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains("corrupt"))
         .collect();
@@ -669,7 +672,7 @@ fn leftovers_below(dir: &std::path::Path) -> Vec<String> {
         {
             found.push(entry.path().display().to_string());
         }
-        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
             found.extend(leftovers_below(&entry.path()));
         }
     }

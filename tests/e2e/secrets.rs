@@ -240,7 +240,7 @@ fn no_secret_reaches_the_child() {
     let sandbox = Sandbox::new();
     let mut cmd = sandbox.cmd("ollm");
     cmd.args(["env", "run", "--", "env"]);
-    for (name, value) in env.iter() {
+    for (name, value) in &env {
         cmd.env(name, value);
     }
     for (name, value) in INNOCENT {
@@ -304,7 +304,7 @@ fn no_error_output_shows_a_secret_value() {
     for args in runs {
         let mut cmd = sandbox.cmd("ollm");
         cmd.args(&args);
-        for (name, value) in env.iter() {
+        for (name, value) in &env {
             cmd.env(name, value);
         }
         let output = cmd.output().unwrap();

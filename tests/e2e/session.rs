@@ -426,7 +426,9 @@ fn killed_writers_lose_no_acknowledged_record() {
                 }
             });
             let reader = BufReader::new(child.stdout.take().unwrap());
-            let acks = std::thread::spawn(move || reader.lines().map_while(|l| l.ok()).count());
+            let acks = std::thread::spawn(move || {
+                reader.lines().map_while(std::result::Result::ok).count()
+            });
             running.push((child, acks, id, texts));
         }
         std::thread::sleep(Duration::from_millis(5 + rng.next(120)));

@@ -48,7 +48,7 @@ proptest! {
         lc_suffix in "[A-Z]{1,8}",
     ) {
         let policy = Policy::defaults();
-        let mut names: Vec<String> = DEFAULT_ALLOW.iter().filter(|n| !n.contains('*')).map(|n| n.to_string()).collect();
+        let mut names: Vec<String> = DEFAULT_ALLOW.iter().filter(|n| !n.contains('*')).map(std::string::ToString::to_string).collect();
         names.push(format!("LC_{lc_suffix}"));
         let env: Vec<(&str, &str)> = names.iter().zip(values.iter()).map(|(n, v)| (n.as_str(), v.as_str())).collect();
         let kept = policy.sanitize(env.clone());

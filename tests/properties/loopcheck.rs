@@ -218,7 +218,7 @@ proptest! {
                 cmd.arg("--warn-only");
             }
             let out = cmd.write_stdin(input.clone()).output().unwrap();
-            prop_assert_eq!(out.status.code(), Some(if warn_only { 0 } else { 1 }));
+            prop_assert_eq!(out.status.code(), Some(i32::from(!warn_only)));
             let verdict: Verdict = serde_json::from_slice(&out.stdout).unwrap();
             prop_assert!(verdict.is_loop);
             let pattern = verdict.pattern.clone().expect("pattern details");
@@ -333,7 +333,7 @@ proptest! {
         let mut bounds: Vec<usize> = cuts.into_iter().filter(|c| *c <= events.len()).collect();
         bounds.push(0);
         bounds.push(events.len());
-        bounds.sort();
+        bounds.sort_unstable();
         bounds.dedup();
         let mut replica = Detector::new();
         for pair in bounds.windows(2) {
@@ -386,7 +386,7 @@ proptest! {
         let chars: Vec<char> = text.chars().collect();
         let mut bounds: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
         bounds.extend([0, chars.len()]);
-        bounds.sort();
+        bounds.sort_unstable();
         bounds.dedup();
         let pieces: Vec<Event> = bounds
             .windows(2)

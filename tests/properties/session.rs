@@ -355,5 +355,5 @@ proptest! {
 }
 
 fn uuid_version(id: &str) -> u32 {
-    id.as_bytes()[14] as u32 - b'0' as u32
+    u32::from(id.as_bytes()[14]) - u32::from(b'0')
 }

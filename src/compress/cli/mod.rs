@@ -146,7 +146,7 @@ pub const FLAGS: &[FlagKey] = &[
 /// The `ollm-compress` program.
 pub fn main() -> Result<ExitCode> {
     let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
-    let active = matches.subcommand().map(|(_, sub)| sub).unwrap_or(&matches);
+    let active = matches.subcommand().map_or(&matches, |(_, sub)| sub);
     let ctx = Ctx::new(cli.global);
     ctx.config_with(crate::config::overrides(FLAGS, active)?)?;
     match &cli.command {

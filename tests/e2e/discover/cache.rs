@@ -63,31 +63,31 @@ fn every_change_that_alters_the_listing_invalidates_the_cache() {
     let changes: Vec<(&str, Change)> = vec![
         ("add a nested file", |_, r| touch(r, b"a/b/new.rs", "x")),
         ("remove a file", |_, r| {
-            std::fs::remove_file(r.join("a/b/c.rs")).expect("rm")
+            std::fs::remove_file(r.join("a/b/c.rs")).expect("rm");
         }),
         ("rename a directory", |_, r| {
-            std::fs::rename(r.join("a"), r.join("z")).expect("mv")
+            std::fs::rename(r.join("a"), r.join("z")).expect("mv");
         }),
         ("edit an ignore file, same size", |_, r| {
-            touch(r, b"a/.gitignore", "*.rs\n\n")
+            touch(r, b"a/.gitignore", "*.rs\n\n");
         }),
         ("add a nested ignore file", |_, r| {
-            touch(r, b"a/b/.gitignore", "c.rs\n")
+            touch(r, b"a/b/.gitignore", "c.rs\n");
         }),
         ("edit info/exclude", |_, r| {
-            touch(r, b".git/info/exclude", "top.rs\n")
+            touch(r, b".git/info/exclude", "top.rs\n");
         }),
         ("edit the global excludes file", |s, _| {
-            touch(&s.home, b".config/git/ignore", "*.rs\n")
+            touch(&s.home, b".config/git/ignore", "*.rs\n");
         }),
         ("track an ignored file", |s, r| {
             git(s, r, &["add", "-f", "a/e.log"]);
         }),
         ("delete a tracked file in an ignored directory", |_, r| {
-            std::fs::remove_file(r.join("ign/tracked.rs")).expect("rm")
+            std::fs::remove_file(r.join("ign/tracked.rs")).expect("rm");
         }),
         ("add an .ollmignore above the root", |s, _| {
-            touch(&s.work, b".ollmignore", "top.rs\n")
+            touch(&s.work, b".ollmignore", "top.rs\n");
         }),
         ("replace a file by a directory", |_, r| {
             std::fs::remove_file(r.join("top.rs")).expect("rm");

@@ -73,7 +73,7 @@ pub fn split_nul(bytes: &[u8]) -> Vec<Vec<u8>> {
     let mut list: Vec<Vec<u8>> = bytes
         .split(|b| *b == 0)
         .filter(|p| !p.is_empty())
-        .map(|p| p.to_vec())
+        .map(<[u8]>::to_vec)
         .collect();
     list.sort();
     list
