@@ -138,6 +138,10 @@ pub fn json_nesting(bytes: &[u8]) -> usize {
 /// (−2⁶³ to 2⁶⁴−1): the parser would turn it into an approximate float.
 pub fn check_integers(text: &str, name: &str) -> Result<()> {
     let bytes = text.as_bytes();
+    // Every integer outside the range has at least 19 digits in a row.
+    if !has_digit_run(bytes, 19) {
+        return Ok(());
+    }
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -172,6 +176,32 @@ pub fn check_integers(text: &str, name: &str) -> Result<()> {
         i += 1;
     }
     Ok(())
+}
+
+/// Whether `bytes` hold `len` (at least 1) ASCII digits in a row. Every
+/// such run covers a multiple of `len` past the last non-digit seen, so only
+/// those bytes are looked at until a digit turns up.
+fn has_digit_run(bytes: &[u8], len: usize) -> bool {
+    let mut probe = len - 1;
+    while probe < bytes.len() {
+        if !bytes[probe].is_ascii_digit() {
+            probe += len;
+            continue;
+        }
+        let start = bytes[..probe]
+            .iter()
+            .rposition(|b| !b.is_ascii_digit())
+            .map_or(0, |at| at + 1);
+        let end = bytes[probe..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map_or(bytes.len(), |at| probe + at);
+        if end - start >= len {
+            return true;
+        }
+        probe = end + len;
+    }
+    false
 }
 
 fn preview(token: &str) -> String {
@@ -293,6 +323,33 @@ pub fn stdout_is_terminal() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digit_runs_are_found_wherever_they_lie() {
+        let naive = |bytes: &[u8], len: usize| {
+            bytes
+                .split(|b| !b.is_ascii_digit())
+                .any(|run| run.len() >= len)
+        };
+        // Every placement of runs of 1 to 7 digits among letters, for runs of 3.
+        for n in 0..12usize {
+            for mask in 0..(1u32 << n) {
+                let text: Vec<u8> = (0..n)
+                    .map(|i| if mask >> i & 1 == 1 { b'7' } else { b'x' })
+                    .collect();
+                for len in 1..5 {
+                    assert_eq!(
+                        has_digit_run(&text, len),
+                        naive(&text, len),
+                        "{text:?} {len}"
+                    );
+                }
+            }
+        }
+        assert!(check_integers(r#"{"n":-99999999999999999999}"#, "in").is_err());
+        assert!(check_integers(r#"{"n":"99999999999999999999"}"#, "in").is_ok());
+        assert!(check_integers(r#"{"n":9999999999999999999}"#, "in").is_ok());
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {
