@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::locked_file;
 use super::store::{Store, VERSION};
 use crate::error::{Error, Result};
+use crate::fs::locked_file;
 use crate::paths;
 
 /// The store for the workspace: the nearest `.ollm/` above the current

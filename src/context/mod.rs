@@ -5,7 +5,6 @@
 pub mod cli;
 pub mod entry;
 pub mod file;
-pub mod locked_file;
 pub mod store;
 
 pub use entry::{Entry, Source, parse_ttl};
