@@ -24,6 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
+pub mod locked_file;
+pub mod slots;
+
 /// The mode of every directory a store creates.
 pub const DIR_MODE: u32 = 0o700;
 /// The mode of every file a store creates.

@@ -147,6 +147,10 @@ pub fn json_nesting(bytes: &[u8]) -> usize {
 /// (−2⁶³ to 2⁶⁴−1): the parser would turn it into an approximate float.
 pub fn check_integers(text: &str, name: &str) -> Result<()> {
     let bytes = text.as_bytes();
+    // Every integer outside the range has at least 19 digits in a row.
+    if !has_digit_run(bytes, 19) {
+        return Ok(());
+    }
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -183,6 +187,32 @@ pub fn check_integers(text: &str, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Whether `bytes` hold `len` (at least 1) ASCII digits in a row. Every
+/// such run covers a multiple of `len` past the last non-digit seen, so only
+/// those bytes are looked at until a digit turns up.
+fn has_digit_run(bytes: &[u8], len: usize) -> bool {
+    let mut probe = len - 1;
+    while probe < bytes.len() {
+        if !bytes[probe].is_ascii_digit() {
+            probe += len;
+            continue;
+        }
+        let start = bytes[..probe]
+            .iter()
+            .rposition(|b| !b.is_ascii_digit())
+            .map_or(0, |at| at + 1);
+        let end = bytes[probe..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map_or(bytes.len(), |at| probe + at);
+        if end - start >= len {
+            return true;
+        }
+        probe = end + len;
+    }
+    false
+}
+
 fn preview(token: &str) -> String {
     if token.len() <= 40 {
         token.to_string()
@@ -191,16 +221,27 @@ fn preview(token: &str) -> String {
     }
 }
 
-/// At most `max` characters of `text`, with `…` when cut.
+/// At most `max` characters of `text`, control characters as spaces, with
+/// `…` when cut.
 pub fn shorten(text: &str, max: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    match flat.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &flat[..cut]),
-        None => flat,
+    // Counting characters is needed only when the prefix is not ASCII.
+    let cut = if text.as_bytes()[..text.len().min(max)].is_ascii() {
+        (text.len() > max).then_some(max)
+    } else {
+        text.char_indices().nth(max).map(|(at, _)| at)
+    };
+    let head = &text[..cut.unwrap_or(text.len())];
+    let mut out = if head.chars().any(char::is_control) {
+        head.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    } else {
+        String::with_capacity(head.len() + 3) + head
+    };
+    if cut.is_some() {
+        out.push('…');
     }
+    out
 }
 
 /// Collapses a message to one line.
@@ -320,6 +361,39 @@ mod tests {
     fn shorten_cuts_at_a_character_and_flattens_controls() {
         assert_eq!(shorten("héllo wörld", 4), "héll…");
         assert_eq!(shorten("a\nb", 10), "a b");
+        assert_eq!(shorten("abcd", 4), "abcd");
+        assert_eq!(shorten("abcde", 4), "abcd…");
+        assert_eq!(shorten("", 0), "");
+        assert_eq!(shorten("a", 0), "…");
+        assert_eq!(shorten("ab\u{85}cd", 3), "ab …");
+        assert_eq!(shorten("a\tb", 3), "a b");
+    }
+
+    #[test]
+    fn digit_runs_are_found_wherever_they_lie() {
+        let naive = |bytes: &[u8], len: usize| {
+            bytes
+                .split(|b| !b.is_ascii_digit())
+                .any(|run| run.len() >= len)
+        };
+        // Every placement of runs of 1 to 7 digits among letters, for runs of 3.
+        for n in 0..12usize {
+            for mask in 0..(1u32 << n) {
+                let text: Vec<u8> = (0..n)
+                    .map(|i| if mask >> i & 1 == 1 { b'7' } else { b'x' })
+                    .collect();
+                for len in 1..5 {
+                    assert_eq!(
+                        has_digit_run(&text, len),
+                        naive(&text, len),
+                        "{text:?} {len}"
+                    );
+                }
+            }
+        }
+        assert!(check_integers(r#"{"n":-99999999999999999999}"#, "in").is_err());
+        assert!(check_integers(r#"{"n":"99999999999999999999"}"#, "in").is_ok());
+        assert!(check_integers(r#"{"n":9999999999999999999}"#, "in").is_ok());
     }
 
     #[test]

@@ -18,7 +18,6 @@ pub mod error;
 pub mod fs;
 pub mod io_util;
 pub mod lock;
-pub mod locked_file;
 pub mod loopcheck;
 pub mod output;
 pub mod paths;

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Config;
@@ -213,7 +214,7 @@ impl Layers {
     }
 
     fn finish(self) -> Result<Loaded> {
-        let config: Config = serde_json::from_value(self.tree.clone())
+        let config = Config::deserialize(&self.tree)
             .map_err(|e| Error::Config(format!("configuration: {e}")))?;
         if let Err((key, expected)) = config.check_ranges() {
             let origin = self.origins.get(key).cloned().unwrap_or(Origin::Default);
@@ -365,16 +366,28 @@ impl Layers {
     }
 
     fn apply_env(&mut self) -> Result<()> {
+        // The environment is read once; a leaf's variable name is only
+        // compared with the few `OLLM_*` names set, never built for each.
+        let set: Vec<String> = std::env::vars_os()
+            .filter_map(|(name, _)| name.into_string().ok())
+            .filter(|name| name.starts_with("OLLM_"))
+            .collect();
+        if set.is_empty() {
+            return Ok(());
+        }
         // Once per process, however many times a program loads its configuration.
         static WARNED: std::sync::Once = std::sync::Once::new();
         WARNED.call_once(|| {
-            let names = std::env::vars_os().filter_map(|(name, _)| name.into_string().ok());
-            for warning in super::keys::unknown_variables(names, &self.defaults) {
+            for warning in super::keys::unknown_variables(set.iter().cloned(), &self.defaults) {
                 diag::warn(warning);
             }
         });
         let mut leaves = Vec::new();
-        collect_leaves(&self.defaults, String::new(), &mut leaves);
+        for_each_leaf(&self.defaults, &mut String::new(), &mut |key, default| {
+            if set.iter().any(|name| is_env_var_of(name, key)) {
+                leaves.push((key.to_string(), default.clone()));
+            }
+        });
         for (key, default) in leaves {
             let var = env_var_name(&key);
             let Some(raw) = std::env::var_os(&var) else {
@@ -415,6 +428,50 @@ pub fn env_var_name(key: &str) -> String {
         }
     }
     name
+}
+
+/// Whether `name` is [`env_var_name`]`(key)`, without building the latter.
+fn is_env_var_of(name: &str, key: &str) -> bool {
+    let key = key.strip_prefix("services.").unwrap_or(key);
+    let Some(mut rest) = name.strip_prefix("OLLM").map(str::as_bytes) else {
+        return false;
+    };
+    let mut expect = |b: u8| match rest.split_first() {
+        Some((&first, tail)) if first == b => {
+            rest = tail;
+            true
+        }
+        _ => false,
+    };
+    for segment in key.split('.') {
+        if !expect(b'_') {
+            return false;
+        }
+        for ch in segment.bytes() {
+            if (ch.is_ascii_uppercase() && !expect(b'_')) || !expect(ch.to_ascii_uppercase()) {
+                return false;
+            }
+        }
+    }
+    rest.is_empty()
+}
+
+/// Calls `f` with every leaf's dotted key and value, by reference.
+fn for_each_leaf(value: &Value, path: &mut String, f: &mut impl FnMut(&str, &Value)) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(key);
+                for_each_leaf(child, path, f);
+                path.truncate(len);
+            }
+        }
+        leaf => f(path, leaf),
+    }
 }
 
 pub(super) fn parse_env_value(raw: &str, default: &Value) -> Option<Value> {
@@ -590,6 +647,35 @@ mod tests {
             env_var_name("services.compression.summarizer.url"),
             "OLLM_COMPRESSION_SUMMARIZER_URL"
         );
+    }
+
+    #[test]
+    fn every_leaf_is_matched_by_its_own_variable_name_only() {
+        let defaults = serde_json::to_value(Config::default()).unwrap();
+        let mut leaves = Vec::new();
+        collect_leaves(&defaults, String::new(), &mut leaves);
+        assert!(leaves.len() > 10);
+        let mut visited = Vec::new();
+        for_each_leaf(&defaults, &mut String::new(), &mut |key, value| {
+            visited.push((key.to_string(), value.clone()));
+        });
+        assert_eq!(visited, leaves);
+        for (key, _) in &leaves {
+            for (other, _) in &leaves {
+                assert_eq!(
+                    is_env_var_of(&env_var_name(other), key),
+                    key == other,
+                    "{key} {other}"
+                );
+            }
+            let name = env_var_name(key);
+            assert!(!is_env_var_of(&format!("{name}_X"), key));
+            assert!(!is_env_var_of(&name[..name.len() - 1], key));
+        }
+        assert!(!is_env_var_of(
+            "OLLM_HOME",
+            "services.loopDetection.maxTurns"
+        ));
     }
 
     #[test]

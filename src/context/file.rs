@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::store::{Store, VERSION};
 use crate::error::{Error, Result};
-use crate::locked_file;
+use crate::fs::locked_file;
 use crate::paths;
 
 /// The store for the workspace: the nearest `.ollm/` above the current

@@ -18,9 +18,6 @@
 //! count, the current line's first characters, and two counters. The index
 //! of windows is rebuilt from that text after loading a saved state.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
-
 use serde::{Deserialize, Serialize};
 
 use super::lines::{self, LineKind};
@@ -122,10 +119,10 @@ impl PartialEq for ContentTracker {
 #[derive(Debug, Clone, Default)]
 struct Index {
     /// The newest position of each window hash.
-    newest: HashMap<u64, u64, BuildHasherDefault<Mix>>,
+    newest: Newest,
     /// `previous[p − base]`: the previous occurrence of the window at `p`
     /// within the horizon, or `NONE`.
-    previous: VecDeque<u64>,
+    previous: Vec<u64>,
     /// The hash of the window at a position, to roll on from.
     rolled: Option<(u64, u64)>,
     /// `BASE^(chunk − 1)`.
@@ -157,8 +154,24 @@ impl ContentTracker {
         }
         self.ensure_index();
         let mut found = None;
-        for c in piece.chars() {
-            self.push_char(c, &mut found);
+        let mut rest = piece;
+        while !rest.is_empty() {
+            if self.line.is_some() {
+                // The rest of a line whose kind is decided, taken at once.
+                let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+                if end > 0 {
+                    if self.tracks() {
+                        self.feed_run(&rest[..end], &mut found);
+                    }
+                    rest = &rest[end..];
+                    continue;
+                }
+            }
+            let mut chars = rest.chars();
+            if let Some(c) = chars.next() {
+                self.push_char(c, &mut found);
+            }
+            rest = chars.as_str();
         }
         found
     }
@@ -229,12 +242,22 @@ impl ContentTracker {
 
     fn feed(&mut self, c: char, found: &mut Option<Repetition>) {
         self.text.push(c);
+        self.examine_new(found);
+    }
+
+    fn feed_run(&mut self, run: &str, found: &mut Option<Repetition>) {
+        self.text.extend(run.chars());
+        self.examine_new(found);
+    }
+
+    /// Examines every window the text now holds that was not examined yet.
+    fn examine_new(&mut self, found: &mut Option<Repetition>) {
         let end = self.base + self.text.len() as u64;
         while self.next + self.chunk as u64 <= end {
             self.examine(self.next, found);
             self.next += 1;
+            self.trim();
         }
-        self.trim();
     }
 
     fn window(&self, at: u64) -> &[char] {
@@ -280,7 +303,7 @@ impl ContentTracker {
             }
             _ => NONE,
         };
-        self.index.previous.push_back(previous);
+        self.index.previous.push(previous);
         previous
     }
 
@@ -342,8 +365,7 @@ impl ContentTracker {
         self.text.drain(..cut);
         self.base = keep_from;
         self.index.previous.drain(..cut);
-        let base = self.base;
-        self.index.newest.retain(|_, q| *q >= base);
+        self.index.newest.retain_from(self.base);
     }
 
     /// Builds the index from the text (after loading a saved state).
@@ -363,25 +385,77 @@ impl ContentTracker {
     }
 }
 
-/// A fast hasher for keys that are already hashes: one multiply-xorshift.
-#[derive(Default)]
-struct Mix(u64);
+/// The newest position of each window hash: an open-addressing table
+/// (linear probing) of `(hash, position)`, `NONE` marking a free slot. The
+/// keys are already hashes, so one multiply-xorshift spreads them; the
+/// table is kept at most half full and is rebuilt when old text is cut.
+#[derive(Debug, Clone, Default)]
+struct Newest {
+    slots: Vec<(u64, u64)>,
+    len: usize,
+}
 
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
+impl Newest {
+    const FREE: (u64, u64) = (0, NONE);
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.len
     }
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ u64::from(b));
+    /// Records `at` as the newest position of `hash`; returns the one it replaces.
+    fn insert(&mut self, hash: u64, at: u64) -> Option<u64> {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.rebuild((self.slots.len() * 2).max(64), 0);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = spread(hash) as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.1 == NONE {
+                *slot = (hash, at);
+                self.len += 1;
+                return None;
+            }
+            if slot.0 == hash {
+                return Some(std::mem::replace(&mut slot.1, at));
+            }
+            i = (i + 1) & mask;
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        let x = (n ^ (n >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 = x ^ (x >> 29);
+    /// Forgets everything, keeping a small allocation (a new output comes
+    /// every turn; a table grown for a long one is not cleared every time).
+    fn clear(&mut self) {
+        if self.slots.len() > 256 {
+            self.slots = Vec::new();
+        } else if self.len > 0 {
+            self.slots.fill(Self::FREE);
+        }
+        self.len = 0;
     }
+
+    /// Keeps only the positions at or after `base`.
+    fn retain_from(&mut self, base: u64) {
+        self.rebuild(self.slots.len(), base);
+    }
+
+    fn rebuild(&mut self, capacity: usize, base: u64) {
+        let old = std::mem::replace(&mut self.slots, vec![Self::FREE; capacity]);
+        self.len = 0;
+        for (hash, at) in old {
+            if at != NONE && at >= base {
+                self.insert(hash, at);
+            }
+        }
+    }
+}
+
+/// One multiply-xorshift: the rolling hash's low bits depend only on the
+/// characters' low bits, so they are mixed before indexing the table.
+fn spread(n: u64) -> u64 {
+    let x = (n ^ (n >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^ (x >> 29)
 }
 
 /// The tracked text, saved as a string.

@@ -37,9 +37,60 @@ fn empty_object() -> Value {
     Value::Object(serde_json::Map::new())
 }
 
-/// Parses one NDJSON line; `name` and `line` locate errors. Parsed by hand
-/// (not serde's tagged enums) so a wrong field is named in the message.
+/// An event line in its usual shape, read without building a map of it.
+#[derive(Deserialize)]
+struct Usual<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(default, deserialize_with = "present")]
+    text: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    args: Option<Value>,
+}
+
+/// A field that is there: `null` is a value (for `args`) or a wrong type
+/// (for a string), never the same as a missing field.
+fn present<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
+/// Parses one NDJSON line; `name` and `line` locate errors. A line in the
+/// usual shape is read directly; any other (an error, a field of an
+/// unexpected type, a repeated key) goes through [`parse_line_checked`],
+/// which decides and names what is wrong.
 pub fn parse_line(text: &str, name: &str, line: usize) -> Result<Event> {
+    if io_util::check_integers(text, "").is_ok()
+        && let Ok(usual) = serde_json::from_str::<Usual<'_>>(text)
+    {
+        let event = match (usual.kind.as_ref(), usual.text, usual.name) {
+            ("turn", ..) => Some(Event::Turn),
+            ("reset", ..) => Some(Event::Reset),
+            ("user", text, _) => Some(Event::User {
+                text: text.unwrap_or_default(),
+            }),
+            ("output", Some(text), _) => Some(Event::Output { text }),
+            ("tool", _, Some(name)) => Some(Event::Tool {
+                name,
+                args: usual.args.unwrap_or_else(empty_object),
+            }),
+            _ => None,
+        };
+        if let Some(event) = event {
+            return Ok(event);
+        }
+    }
+    parse_line_checked(text, name, line)
+}
+
+/// Parses one NDJSON line by hand (not serde's tagged enums), so a wrong
+/// field is named in the message.
+fn parse_line_checked(text: &str, name: &str, line: usize) -> Result<Event> {
     let at = format!("{name} line {line}");
     let value: Value = io_util::parse_json(text, &at)?;
     let Value::Object(mut map) = value else {
@@ -193,6 +244,38 @@ mod tests {
                 Event::Output { text: "x".into() }
             ]
         );
+    }
+
+    #[test]
+    fn the_usual_shape_reads_as_the_checked_parse_reads_it() {
+        for line in [
+            r#"{"type":"turn"}"#,
+            r#"{"type":"turn","text":5,"extra":[1]}"#,
+            r#"{"type":"reset","name":null}"#,
+            r#"{"type":"user"}"#,
+            r#"{"type":"user","text":"hi"}"#,
+            r#"{"type":"user","text":null}"#,
+            r#"{"type":"user","text":"a","text":"b"}"#,
+            r#"{"type":"output","text":"x"}"#,
+            r#"{"type":"output"}"#,
+            r#"{"type":"output","text":["x"]}"#,
+            r#"{"type":"tool","name":"ls"}"#,
+            r#"{"type":"tool","name":"ls","args":null}"#,
+            r#"{"type":"tool","name":"ls","args":{"b":[1,{"c":2.5}],"a":"q"}}"#,
+            r#"{"type":"tool","name":3}"#,
+            r#"{"type":"tool","args":{}}"#,
+            r#"{"type":"tool","name":"x","args":{"n":123456789012345678901234}}"#,
+            r#"{"type":"dance"}"#,
+            r#"{"type":7}"#,
+            r#"{"text":"no type"}"#,
+            r#"["type","turn"]"#,
+            r#"{"type":"turn"} trailing"#,
+            r#"{"type":"output","text":"\ud800"}"#,
+        ] {
+            let fast = parse_line(line, "in", 4).map_err(|e| e.to_string());
+            let checked = parse_line_checked(line, "in", 4).map_err(|e| e.to_string());
+            assert_eq!(fast, checked, "{line}");
+        }
     }
 
     #[test]

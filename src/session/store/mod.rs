@@ -137,12 +137,9 @@ pub struct SetAside {
     pub format: &'static str,
 }
 
-/// Where a message or tool call sits in the order things happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    Message(usize),
-    ToolCall(usize),
-}
+/// Where a message or tool call sits in the order things happened: the
+/// session model's one type for it, under the store's name.
+pub use super::model::Place as Slot;
 
 /// A whole session and the order of its records.
 #[derive(Debug, Clone)]

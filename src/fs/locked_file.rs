@@ -45,27 +45,25 @@ pub fn read<T: DeserializeOwned>(path: &Path, what: &str) -> Result<Option<T>> {
         .and_then(|text| io_util::parse_json::<T>(&text, &path.display().to_string()));
     match parsed {
         Ok(value) => Ok(Some(value)),
-        Err(err) => {
-            let aside = set_aside(path)?;
-            Err(Error::Corrupt(format!(
-                "{what} {} could not be read ({}); it was moved to {} and a new one will be started on the next run",
-                path.display(),
-                strip_input_prefix(&err.to_string()),
-                aside.display()
-            )))
-        }
+        Err(err) => Err(set_aside(path, what, strip_input_prefix(&err.to_string()))?),
     }
+}
+
+/// Moves the unreadable file at `path` aside to `NAME.corrupt-<millis>`
+/// (the caller holds its lock) and returns the error that reports it.
+pub fn set_aside(path: &Path, what: &str, why: &str) -> Result<Error> {
+    let millis = jiff::Timestamp::now().as_millisecond();
+    let aside = sidecar(path, &format!(".corrupt-{millis}"));
+    crate::fs::rename_entry(path, &aside)?;
+    Ok(Error::Corrupt(format!(
+        "{what} {} could not be read ({why}); it was moved to {} and a new one will be started on the next run",
+        path.display(),
+        aside.display()
+    )))
 }
 
 fn strip_input_prefix(text: &str) -> &str {
     text.strip_prefix("invalid input: ").unwrap_or(text)
-}
-
-fn set_aside(path: &Path) -> Result<PathBuf> {
-    let millis = jiff::Timestamp::now().as_millisecond();
-    let aside = sidecar(path, &format!(".corrupt-{millis}"));
-    crate::fs::rename_entry(path, &aside)?;
-    Ok(aside)
 }
 
 /// Writes `value` as pretty JSON to `path` atomically.
