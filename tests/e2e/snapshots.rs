@@ -100,6 +100,12 @@ const OUTPUTS: &[(&str, &[&str])] = &[
         "ollm-session snapshot delete",
         &["snapshot", "delete", "{SNAP}", "--session", "{ID}"],
     ),
+    ("ollm-session rename", &["rename", "{ID}", "renamed"]),
+    ("ollm-session resume", &["resume", "{ID}"]),
+    (
+        "ollm-session copy",
+        &["copy", "--from", "file", "--to", "file", "{ID}"],
+    ),
     ("ollm-session config", &["config"]),
 ];
 
@@ -153,6 +159,10 @@ fn filtered(sandbox: &Sandbox, text: &str) -> String {
             r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
             "[UUID]",
         ),
+        // A session's short id in tables (its first eight hex digits).
+        (r"\b[0-9a-f]{8}\b", "[SHORT]"),
+        // An id cut short by a column fitted to the terminal.
+        (r"\[SHORT\][-0-9a-f]*…", "[SHORT]…"),
         (
             r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?",
             "[TIME]",
