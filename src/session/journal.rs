@@ -267,6 +267,7 @@ fn apply_to_summary(summary: &mut SessionSummary, patch: Option<&Map<String, Val
             "title" => summary.title = text(value),
             "model" => summary.model = text(value).unwrap_or_default(),
             "provider" => summary.provider = text(value).unwrap_or_default(),
+            "workspace" => summary.workspace = text(value),
             _ => {}
         }
     }

@@ -428,7 +428,7 @@ fn update_metadata_changes_the_head_and_nothing_else_on_each_store() {
         let fresh = place.store(0, clock());
         let after = fresh.get(&id).unwrap();
         assert_eq!(after.title.as_deref(), Some("renamed"));
-        assert_eq!(after.extra["workspace"], "/src/app");
+        assert_eq!(after.workspace.as_deref(), Some("/src/app"));
         assert_eq!(after.messages, before.messages);
         assert_eq!(
             after.last_activity, before.last_activity,
@@ -437,6 +437,11 @@ fn update_metadata_changes_the_head_and_nothing_else_on_each_store() {
         assert_eq!(
             fresh.list().unwrap().sessions[0].title.as_deref(),
             Some("renamed")
+        );
+        assert_eq!(
+            fresh.list().unwrap().sessions[0].workspace.as_deref(),
+            Some("/src/app"),
+            "the listing's summary follows the head"
         );
         let mut remove = serde_json::Map::new();
         remove.insert("title".into(), Value::Null);

@@ -602,8 +602,8 @@ impl SessionStore for PgStore {
             journal::apply_update(&mut head, patch);
             let row = tx.query_one(
                 &format!(
-                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5 \
-                     WHERE id = $1 RETURNING {SUMMARY_COLUMNS}"
+                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
+                     workspace = $6 WHERE id = $1 RETURNING {SUMMARY_COLUMNS}"
                 ),
                 &[
                     &id,
@@ -611,6 +611,7 @@ impl SessionStore for PgStore {
                     &head.title,
                     &head.model,
                     &head.provider,
+                    &head.workspace,
                 ],
             )?;
             let summary = summary_of(&row);
