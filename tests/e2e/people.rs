@@ -810,3 +810,34 @@ fn shells_complete_session_ids_with_titles_and_snapshot_ids() {
         assert!(script.contains("ollm-session"), "{shell}: {script}");
     }
 }
+
+#[test]
+fn answering_no_to_clear_deletes_nothing_and_exits_0() {
+    let t = two();
+    let Some((shown, code)) =
+        at_terminal_typing(&t.sb, "ollm-session clear --all", "[y/N]", &["n\r"])
+    else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(
+        shown.contains("nothing deleted: 2 sessions kept"),
+        "{shown}"
+    );
+    let listed = json(&ok(session(&t.sb, &t.sb.work, &["list"])));
+    assert_eq!(listed.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_missing_input_file_for_record_is_not_found() {
+    let t = two();
+    let out = session(
+        &t.sb,
+        &t.sb.work,
+        &["record", &t.beta, "/nonexistent/records.ndjson"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+}

@@ -42,9 +42,9 @@ pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
                 store.location()
             ))?
         {
-            return Err(Error::usage(format!(
-                "not confirmed: {sessions} kept (pass --yes to clear without asking)"
-            )));
+            // A "no" is an answer, not an error: nothing is done, exit 0.
+            crate::diag::error(format!("nothing deleted: {sessions} kept"));
+            return Ok(());
         }
     }
     ctx.printer().changed(&store.cleanup(0, args.dry_run)?)

@@ -146,7 +146,7 @@ fn record_input(store: &Store, id: &str, args: &RecordArgs) -> Result<()> {
     let (name, reader): (String, Box<dyn BufRead>) = if source == "-" {
         ("standard input".into(), Box::new(std::io::stdin().lock()))
     } else {
-        let file = std::fs::File::open(&source).map_err(|e| Error::io(&source, &e))?;
+        let file = io_util::open_input(&source)?;
         (source.clone(), Box::new(std::io::BufReader::new(file)))
     };
     ingest::record_stream(store, id, reader, &name, args.tokens, |a| {
