@@ -23,6 +23,7 @@
 //! working; human forms appear only at a terminal or when asked for.
 
 pub mod escape;
+pub mod markdown;
 mod printer;
 mod table;
 

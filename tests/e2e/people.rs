@@ -745,7 +745,12 @@ fn get_at_a_terminal_pages_and_folds_long_tool_results_but_piped_output_is_json(
             file.to_str().unwrap(),
         ],
     ));
-    let pager = [("PAGER", "sed 's/^/PAGED:/'"), ("TERM", "xterm")];
+    // Plain Markdown where colour is off (NO_COLOR)...
+    let pager = [
+        ("PAGER", "sed 's/^/PAGED:/'"),
+        ("TERM", "xterm"),
+        ("NO_COLOR", "1"),
+    ];
     let Some((screen, code)) =
         crate::support::terminal_bytes(&t.sb, "ollm-session get alpha", &pager)
     else {
@@ -763,6 +768,18 @@ fn get_at_a_terminal_pages_and_folds_long_tool_results_but_piped_output_is_json(
     let (screen, _) =
         crate::support::terminal_bytes(&t.sb, "ollm-session get alpha --full", &pager).unwrap();
     assert!(String::from_utf8_lossy(&screen).contains("PAGED:test output line 50"));
+    // ...styled where it is on: headings bold without their marks, tool
+    // output indented and dimmed without its fences.
+    let colour = [("PAGER", "sed 's/^/PAGED:/'"), ("TERM", "xterm")];
+    let (screen, _) =
+        crate::support::terminal_bytes(&t.sb, "ollm-session get alpha", &colour).unwrap();
+    let screen = String::from_utf8_lossy(&screen);
+    assert!(screen.contains("PAGED:\u{1b}[1m\u{1b}[4malpha"), "{screen}");
+    assert!(
+        screen.contains("PAGED:    \u{1b}[2mtest output line 1\u{1b}[0m"),
+        "{screen}"
+    );
+    assert!(!screen.contains("```"), "{screen}");
     // Piped: JSON, whole, never paged.
     let mut cmd = session(&t.sb, &t.sb.work, &["get", "alpha"]);
     cmd.env("PAGER", "sed 's/^/PAGED:/'");

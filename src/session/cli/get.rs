@@ -56,7 +56,7 @@ pub fn run(ctx: &Context, args: GetArgs) -> Result<()> {
                 export::markdown_folded(&loaded, fold)
             };
             if terminal {
-                pager::page(&text)
+                pager::page_markdown(&text, ctx.printer().color())
             } else {
                 ctx.printer().text(&text)
             }

@@ -9,15 +9,25 @@ use std::process::{Command, Stdio};
 
 use crate::error::Result;
 use crate::io_util;
-use crate::output::escape_text;
+use crate::output::{escape_text, markdown};
 
 const DEFAULT: &str = "less -R";
 
-/// Shows `text` (its control characters made visible) through the pager,
-/// or writes it when there is none (`PAGER` empty or `cat`) or it cannot
-/// be started.
-pub fn page(text: &str) -> Result<()> {
-    let text = escape_text(text);
+/// Shows Markdown (its control characters made visible) through the
+/// pager, styled for the terminal when colour is allowed
+/// (`output::markdown`); written as it is when there is no pager (`PAGER`
+/// empty or `cat`) or it cannot be started.
+pub fn page_markdown(text: &str, color: bool) -> Result<()> {
+    let escaped = escape_text(text);
+    if color {
+        show(&markdown::style(&escaped))
+    } else {
+        show(&escaped)
+    }
+}
+
+/// Pages text that is already safe for the terminal.
+fn show(text: &str) -> Result<()> {
     let pager = std::env::var("PAGER").unwrap_or_else(|_| DEFAULT.into());
     let pager = pager.trim();
     let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
