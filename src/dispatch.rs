@@ -56,7 +56,10 @@ pub enum Command {
     #[command(after_help = footer("  ollm help\n  ollm help env\n  ollm help session list\n  ollm help config"))]
     Help {
         /// The tool or command, then its subcommands.
-        #[arg(value_name = "NAME")]
+        #[arg(
+            value_name = "NAME",
+            add = clap_complete::engine::ArgValueCandidates::new(help_candidates)
+        )]
         names: Vec<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, powershell,
@@ -160,6 +163,19 @@ fn resolve_alias(name: &str) -> &str {
         .map_or(name, |(_, target)| *target)
 }
 
+/// What `ollm help <TAB>` offers: the tools found and ollm's own commands.
+fn help_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
+    let own = <Cli as clap::CommandFactory>::command();
+    let mut names = tool_names();
+    names.extend(own.get_subcommands().map(|s| s.get_name().to_string()));
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .map(clap_complete::engine::CompletionCandidate::new)
+        .collect()
+}
+
 fn tool_names() -> Vec<String> {
     let tools = find_tools(own_dir().as_deref(), std::env::var_os("PATH"));
     tools.into_iter().map(|t| t.name).collect()
@@ -199,6 +215,9 @@ pub fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
 
 /// The `ollm` program.
 pub fn main() -> Result<ExitCode> {
+    // `COMPLETE=bash ollm` prints the shell's registration for dynamic
+    // completion (tool names after `ollm help`); see README.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli: Cli = crate::cli::parse()?;
     // Made only for the dispatcher's own commands: running a tool costs nothing more.
     let ctx = || Ctx::new(cli.global.clone());

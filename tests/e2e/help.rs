@@ -220,3 +220,26 @@ fn ollm_man_prints_every_checked_in_page() {
         "ollm: no man page 'sesion'; did you mean 'session'?\n"
     );
 }
+
+#[test]
+fn ollm_help_completes_the_tools_found_and_its_own_commands() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd("ollm")
+        .env("COMPLETE", "fish")
+        .args(["--", "ollm", "help", ""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let offered: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    for name in ["session", "compress", "loopcheck", "config", "trust"] {
+        assert!(offered.iter().any(|o| o == name), "{name}: {offered:?}");
+    }
+    let out = sb
+        .cmd("ollm")
+        .env("COMPLETE", "fish")
+        .args(["--", "ollm", "help", "ses"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out).trim(), "session");
+}
