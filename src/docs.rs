@@ -208,9 +208,9 @@ fn exit_status_body() -> String {
     roff
 }
 
-/// The placeholder an option's value is shown with: its value name, or its
+/// The label an option's value is shown with: its value name, or its
 /// id in capitals.
-fn value_placeholder(arg: &clap::Arg) -> String {
+fn value_label(arg: &clap::Arg) -> String {
     match arg.get_value_names() {
         Some(names) => names
             .iter()
@@ -245,7 +245,7 @@ fn synopsis_line(command: &Command) -> String {
             (None, None) => continue,
         };
         let value = if takes_values(arg) {
-            format!(" \\fI{}\\fR", roff_escape(&value_placeholder(arg)))
+            format!(" \\fI{}\\fR", roff_escape(&value_label(arg)))
         } else {
             String::new()
         };
@@ -257,7 +257,7 @@ fn synopsis_line(command: &Command) -> String {
         });
     }
     for arg in command.get_positionals().filter(|a| !a.is_hide_set()) {
-        let value = format!("\\fI{}\\fR", roff_escape(&value_placeholder(arg)));
+        let value = format!("\\fI{}\\fR", roff_escape(&value_label(arg)));
         let more = if arg.get_num_args().is_some_and(|r| r.max_values() > 1) {
             "..."
         } else {
