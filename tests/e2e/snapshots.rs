@@ -154,6 +154,13 @@ fn filtered(sandbox: &Sandbox, text: &str) -> String {
     let text = text.replace("\r\n", "\n");
     let root = sandbox.home.parent().unwrap().display().to_string();
     let text = text.replace(&root, "[SANDBOX]");
+    // The built programs' directory (`ollm --list`) depends on the checkout.
+    let built = std::path::Path::new(env!("CARGO_BIN_EXE_ollm"))
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let text = text.replace(&built, "[BIN]");
     let rules: &[(&str, &str)] = &[
         (
             r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
