@@ -450,3 +450,32 @@ fn update_metadata_changes_the_head_and_nothing_else_on_each_store() {
         assert_eq!(fresh.summary(&id).unwrap().title, None);
     }
 }
+
+/// Not a numbered property: the preview of an untitled session (listings,
+/// the picker) is its first user message, on each store; a session with
+/// none has no preview, and an unknown id is not found.
+#[test]
+fn first_user_text_is_the_first_user_message_on_each_store() {
+    for place in places() {
+        let store = place.store(0, clock());
+        let id = new_session(&store);
+        assert_eq!(store.first_user_text(&id).unwrap(), None);
+        for (role, text) in [
+            ("system", "be brief"),
+            ("user", "fix the build"),
+            ("user", "later"),
+        ] {
+            let entry = Entry::Message(Message::text(role, text, "2024-01-15T10:30:00Z"));
+            store.record(&id, &entry, None).unwrap();
+        }
+        assert_eq!(
+            store.first_user_text(&id).unwrap().as_deref(),
+            Some("fix the build")
+        );
+        let unknown = "00000000-0000-4000-8000-000000000000";
+        assert!(matches!(
+            store.first_user_text(unknown),
+            Err(ollm::Error::NotFound(_))
+        ));
+    }
+}

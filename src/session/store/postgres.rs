@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::lock::Lock;
 use crate::session::journal;
-use crate::session::model::{Entry, Session, SessionHead, SessionSummary};
+use crate::session::model::{Entry, Message, Session, SessionHead, SessionSummary};
 use crate::session::search::{self, Found, Hit, Matcher, Query};
 use crate::timestamp;
 
@@ -834,6 +834,26 @@ impl SessionStore for PgStore {
         })?;
         search::sort_hits(&mut hits);
         Ok(Found { hits, problems })
+    }
+
+    /// One query for the one record: a listing of untitled sessions does
+    /// not load whole sessions for their previews.
+    fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        self.with(|client| {
+            let row = client.query_opt(
+                "SELECT body FROM ollm_records WHERE session_id = $1 AND kind = 'message' \
+                 AND role = 'user' ORDER BY seq LIMIT 1",
+                &[&id],
+            )?;
+            let Some(row) = row else {
+                let known =
+                    client.query_opt("SELECT 1 FROM ollm_sessions WHERE id = $1", &[&id])?;
+                return known.map(|_| None).ok_or_else(|| not_found(id));
+            };
+            let message: Message = serde_json::from_str(row.get(0))
+                .map_err(|e| corrupt(id, "its first user message", e))?;
+            Ok(Some(message.text_content()))
+        })
     }
 
     fn lock_session(&self, id: &str) -> Result<Lock> {
