@@ -108,26 +108,33 @@ pub fn nearest_key(unknown: &str, defaults: &Value) -> Option<String> {
 /// Warnings for the `OLLM_*` variables of `vars` that set no key and are
 /// not otherwise known, each with the nearest key's variable when one is close.
 pub fn unknown_variables(vars: impl IntoIterator<Item = String>, defaults: &Value) -> Vec<String> {
+    // Cheap checks first: a process usually has only variables known
+    // without the schema (OLLM_HOME), and building every key's variable
+    // name is most of a configuration load's cost.
+    let candidates: Vec<String> = vars
+        .into_iter()
+        .filter(|name| {
+            name.starts_with("OLLM_")
+                && !OTHER_VARIABLES.contains(&name.as_str())
+                && !OTHER_PREFIXES.iter().any(|p| name.starts_with(p))
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
     let mut leaves = Vec::new();
     collect_leaves(defaults, String::new(), &mut leaves);
     let known: Vec<String> = leaves.iter().map(|(key, _)| env_var_name(key)).collect();
-    let mut warnings = Vec::new();
-    for name in vars {
-        if !name.starts_with("OLLM_")
-            || known.contains(&name)
-            || OTHER_VARIABLES.contains(&name.as_str())
-            || OTHER_PREFIXES.iter().any(|p| name.starts_with(p))
-        {
-            continue;
-        }
-        let hint = crate::suggest::closest(&name, known.iter().map(String::as_str))
-            .map(|close| format!("; did you mean {close}?"))
-            .unwrap_or_default();
-        warnings.push(format!(
-            "environment variable {name} sets no configuration key (ignored){hint}"
-        ));
-    }
-    warnings
+    candidates
+        .into_iter()
+        .filter(|name| !known.contains(name))
+        .map(|name| {
+            let hint = crate::suggest::closest(&name, known.iter().map(String::as_str))
+                .map(|close| format!("; did you mean {close}?"))
+                .unwrap_or_default();
+            format!("environment variable {name} sets no configuration key (ignored){hint}")
+        })
+        .collect()
 }
 
 #[cfg(test)]
