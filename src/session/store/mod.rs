@@ -13,6 +13,7 @@
 //! `snapshots.dir` for either store ([`crate::session::Snapshots`]).
 
 pub mod file;
+pub mod pgtls;
 pub mod pgurl;
 pub mod postgres;
 

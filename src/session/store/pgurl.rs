@@ -2,13 +2,16 @@
 //! `postgres://user:password@host:port/db?sslmode=…&connect_timeout=…`
 //! (or `postgresql://`, or `host=/var/run/postgresql` for a socket), with
 //! the password from the URL, `PGPASSWORD` or `~/.pgpass` (`PGPASSFILE`).
-//! `statement_timeout` (milliseconds) is ollm's own parameter.
+//! `statement_timeout` (milliseconds) is ollm's own parameter; the TLS
+//! parameters (`sslmode`'s six values, `sslrootcert`, `sslcert`, `sslkey`)
+//! are read here and applied by [`super::pgtls`].
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use postgres::config::{Host, SslMode};
+use postgres::config::Host;
 
+use super::pgtls::{Params, Tls};
 use crate::error::{Error, Result};
 
 /// How long to wait for a connection unless the URL says
@@ -28,6 +31,7 @@ pub fn is_postgres_url(location: &str) -> bool {
 pub struct PgUrl {
     pub config: postgres::Config,
     pub statement_timeout_ms: u64,
+    pub tls: Tls,
     /// The URL with its password replaced by `***` (for every message).
     pub shown: String,
 }
@@ -71,19 +75,28 @@ pub fn parse(url: &str) -> Result<PgUrl> {
             ))
         })?,
     };
+    // The client library knows three of libpq's six modes and no
+    // certificate files: these are ours.
+    let (base, sslmode) = take_param(&base, "sslmode");
+    let (base, sslrootcert) = take_param(&base, "sslrootcert");
+    let (base, sslcert) = take_param(&base, "sslcert");
+    let (base, sslkey) = take_param(&base, "sslkey");
+    let tls = Tls::from_params(
+        Params {
+            sslmode,
+            sslrootcert,
+            sslcert,
+            sslkey,
+        },
+        &bad,
+    )?;
     let mut config: postgres::Config = base
         .parse()
         .map_err(|e: postgres::Error| bad(crate::io_util::one_line(&e.to_string())))?;
-    if config.get_ssl_mode() == SslMode::Require {
-        return Err(bad(
-            "sslmode=require needs TLS, which this build does not include; \
-             connect over a socket or a trusted network with sslmode=disable or prefer"
-                .into(),
-        ));
-    }
     if config.get_hosts().is_empty() {
         config.host_path("/var/run/postgresql");
     }
+    config.ssl_mode(tls.client_mode(config.get_hosts()));
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
     }
@@ -102,11 +115,12 @@ pub fn parse(url: &str) -> Result<PgUrl> {
     Ok(PgUrl {
         config,
         statement_timeout_ms,
+        tls,
         shown,
     })
 }
 
-/// `url` without query parameter `name`, and its value.
+/// `url` without query parameter `name`, and its value (percent-decoded).
 fn take_param(url: &str, name: &str) -> (String, Option<String>) {
     let Some((base, query)) = url.split_once('?') else {
         return (url.to_string(), None);
@@ -116,7 +130,11 @@ fn take_param(url: &str, name: &str) -> (String, Option<String>) {
         .split('&')
         .filter(|pair| match pair.split_once('=') {
             Some((key, v)) if key == name => {
-                value = Some(v.to_string());
+                value = Some(
+                    percent_encoding::percent_decode_str(v)
+                        .decode_utf8_lossy()
+                        .into_owned(),
+                );
                 false
             }
             _ => true,
@@ -238,7 +256,28 @@ mod tests {
         assert_eq!(url.statement_timeout_ms, 250);
         assert_eq!(url.config.get_dbname(), Some("db"));
         assert!(parse("postgres:///db?statement_timeout=soon").is_err());
-        let err = parse("postgres://u:pw@h/db?sslmode=require").err().unwrap();
+        let err = parse("postgres://u:pw@h/db?sslmode=strict").err().unwrap();
         assert!(!err.to_string().contains("pw@"), "{err}");
+    }
+
+    #[test]
+    fn tls_parameters_are_taken_out_and_decoded() {
+        let url = parse(
+            "postgres://u@db.example/ollm?sslmode=verify-ca&sslrootcert=/etc/my%20ca.pem&connect_timeout=3",
+        )
+        .unwrap();
+        assert_eq!(url.tls.mode, super::super::pgtls::Mode::VerifyCa);
+        assert_eq!(
+            url.tls.roots,
+            Some(super::super::pgtls::Roots::File("/etc/my ca.pem".into()))
+        );
+        assert_eq!(
+            url.config.get_ssl_mode(),
+            postgres::config::SslMode::Require
+        );
+        assert_eq!(
+            url.config.get_connect_timeout(),
+            Some(&Duration::from_secs(3))
+        );
     }
 }

@@ -18,9 +18,10 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use postgres::{Client, NoTls, Row, Transaction};
+use postgres::{Client, Row, Transaction};
 use serde_json::{Map, Value};
 
+use super::pgtls;
 use super::pgurl::{self, PgUrl};
 use super::{
     Append, CleanupReport, Created, Listing, Loaded, Problem, Publish, SessionStore, SetAside,
@@ -147,6 +148,8 @@ impl PgStore {
             } else if db.code() == &postgres::error::SqlState::QUERY_CANCELED {
                 message = format!("{message} (statement_timeout in the store URL)");
             }
+        } else if let Some(hint) = pgtls::hint(&message) {
+            message = format!("TLS: {message} ({hint})");
         } else if err.is_closed() || message.contains("error connecting") {
             message = format!("cannot reach the database: {message}");
         }
@@ -196,7 +199,8 @@ impl PgStore {
     }
 
     fn connect(&self) -> Result<Client> {
-        let mut client = self.url.config.connect(NoTls).map_err(|e| self.fail(&e))?;
+        let mut client =
+            pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?;
         self.ensure_schema(&mut client)?;
         Ok(client)
     }
