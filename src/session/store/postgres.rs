@@ -18,6 +18,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Row, Transaction};
 use serde_json::{Map, Value};
 
@@ -702,12 +703,15 @@ impl SessionStore for PgStore {
 
     fn list(&self) -> Result<Listing> {
         self.with(|client| {
-            let rows = client.query(
+            // Each row becomes its summary as it arrives: the raw rows of
+            // every session are never all held at once.
+            let rows = client.query_raw(
                 &format!("SELECT {SUMMARY_COLUMNS} FROM ollm_sessions {NEWEST_FIRST}"),
-                &[],
+                std::iter::empty::<i64>(),
             )?;
+            let sessions = rows.map(|row| Ok(summary_of(&row))).collect()?;
             Ok(Listing {
-                sessions: rows.iter().map(summary_of).collect(),
+                sessions,
                 problems: Vec::new(),
             })
         })
