@@ -12,6 +12,7 @@ mod repeated_content;
 mod session;
 mod session_copy;
 mod session_pg;
+mod session_snapshots;
 mod snapshots;
 mod storage;
 mod support;
