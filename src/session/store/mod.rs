@@ -45,7 +45,8 @@ pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
 pub struct StoreOptions {
     /// Sessions kept when one is created; 0 disables the limit.
     pub max_sessions: u64,
-    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`); deleting a
+    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`) on the file
+    /// store, and older ones taken here on a store sharing them; deleting a
     /// session deletes its snapshots there.
     pub snapshots_dir: Option<PathBuf>,
     pub clock: Clock,
