@@ -3,10 +3,16 @@
 //! can move local history into a shared database and back. Copying is
 //! idempotent: a session already in the target is left as it is. A
 //! directory of the spec's plain `<id>.json` files is a store to copy from.
+//!
+//! Each session's snapshots go with it, also into a session the target
+//! already holds, each once: a snapshot already there (by id) is left as
+//! it is. So copying a PostgreSQL store to itself on a machine that took
+//! snapshots before they were shared moves those into the database.
 
 use clap::Args;
 use serde::Serialize;
 
+use super::snapshot::Snapshots;
 use super::store::{Problem, Store};
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -46,6 +52,9 @@ pub struct CopyReport {
     pub copied: Vec<String>,
     /// Sessions the target already held (left unchanged).
     pub present: Vec<String>,
+    /// Snapshots written to the target (those it held are left unchanged).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub snapshots_copied: u64,
     /// Sessions that could not be copied, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed: Vec<Problem>,
@@ -75,8 +84,19 @@ pub fn open_location(location: &str, config: &Config) -> Result<Store> {
     Ok(Store::new(dir, options))
 }
 
-/// Copies `ids` (every session of `from` when `None`) into `to`.
-pub fn copy(from: &Store, to: &Store, ids: Option<&[String]>) -> Result<CopyReport> {
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// Copies `ids` (every session of `from` when `None`) into `to`, with
+/// their snapshots (`snapshots` says where a store without its own keeps
+/// them).
+pub fn copy(
+    from: &Store,
+    to: &Store,
+    snapshots: &Snapshots,
+    ids: Option<&[String]>,
+) -> Result<CopyReport> {
     let mut report = CopyReport::default();
     let ids: Vec<String> = match ids {
         Some(ids) => ids.to_vec(),
@@ -87,7 +107,12 @@ pub fn copy(from: &Store, to: &Store, ids: Option<&[String]>) -> Result<CopyRepo
         }
     };
     for id in ids {
-        match from.load(&id).and_then(|loaded| to.import(&loaded)) {
+        let copied = from.load(&id).and_then(|loaded| to.import(&loaded));
+        let copied = copied.and_then(|copied| {
+            report.snapshots_copied += copy_snapshots(from, to, snapshots, &id)?;
+            Ok(copied)
+        });
+        match copied {
             Ok(true) => report.copied.push(id),
             Ok(false) => report.present.push(id),
             Err(err) => {
@@ -102,13 +127,26 @@ pub fn copy(from: &Store, to: &Store, ids: Option<&[String]>) -> Result<CopyRepo
     Ok(report)
 }
 
+/// Copies session `id`'s snapshots; returns how many were not there.
+fn copy_snapshots(from: &Store, to: &Store, snapshots: &Snapshots, id: &str) -> Result<u64> {
+    let mut copied = 0;
+    for info in snapshots.list(from, id)? {
+        let snapshot = snapshots.show(from, &info.id, Some(id))?;
+        if snapshots.import(to, &snapshot)? {
+            copied += 1;
+        }
+    }
+    Ok(copied)
+}
+
 /// The command: prints the report, then fails with the first session's
 /// error (its exit code) when one could not be copied.
 pub fn run(config: &Config, args: CopyArgs) -> Result<()> {
     let from = open_location(&args.from, config)?;
     let to = open_location(&args.to, config)?;
     let ids = (!args.all).then_some(args.ids.as_slice());
-    let mut report = copy(&from, &to, ids)?;
+    let snapshots = Snapshots::from_config(config);
+    let mut report = copy(&from, &to, &snapshots, ids)?;
     crate::io_util::print_json(&report)?;
     match report.first_error.take() {
         None => Ok(()),

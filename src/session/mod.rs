@@ -60,7 +60,8 @@
 //!
 //! - [`Store::messages`]: a session's messages, in order.
 //! - [`Snapshots::create`]: snapshot a session (or a given message list, the
-//!   active context) under `snapshots.dir`, with rolling cleanup.
+//!   active context) under `snapshots.dir` (in the database on a store
+//!   that shares them), with rolling cleanup.
 //! - [`Store::record_compression`]: increase `metadata.compressionCount` by
 //!   exactly one and note the compression (time and details) in
 //!   `metadata.compressionHistory`; the messages are never changed.

@@ -19,6 +19,13 @@
 //! (the one its writers and `delete` take), so a snapshot is never written
 //! for a session being deleted; snapshots of a session that is gone (a
 //! delete cut short, finished by the next writer) are not found.
+//!
+//! A store that keeps snapshots itself ([`Store::shared_snapshots`]:
+//! PostgreSQL) holds them in its database, shared by every machine, with
+//! the same guarantees in its transactions. Snapshots such a store's users
+//! took before (in this machine's `snapshots.dir`) are still listed, shown,
+//! restored and deleted from there, and `session copy` carries them into
+//! the database.
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::model::{Entry, Message, ToolCall, check_id, estimate_tokens, is_uuid, new_id};
-use super::store::{Created, NewSession, Slot, Store};
+use super::store::{Created, Loaded, NewSession, Slot, Store};
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Durability};
 use crate::{io_util, timestamp};
@@ -94,13 +101,15 @@ struct Index {
 pub struct CreatedSnapshot {
     #[serde(flatten)]
     pub info: SnapshotInfo,
-    pub path: PathBuf,
+    /// The snapshot's file (`None`: in the store's database).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
 }
 
 impl Snapshot {
-    fn info(&self) -> SnapshotInfo {
+    pub(crate) fn info(&self) -> SnapshotInfo {
         SnapshotInfo {
             id: self.id.clone(),
             session_id: self.session_id.clone(),
@@ -229,6 +238,17 @@ impl Snapshots {
         context: Option<Vec<Message>>,
         summary: Option<String>,
     ) -> Result<CreatedSnapshot> {
+        if let Some(shared) = store.shared_snapshots() {
+            let loaded = store.load(session_id)?;
+            let snapshot = build(session_id, &loaded, context, summary);
+            encode(&snapshot)?;
+            let (_, removed) = shared.put_snapshot(&snapshot, self.max_count)?;
+            return Ok(CreatedSnapshot {
+                info: snapshot.info(),
+                path: None,
+                removed,
+            });
+        }
         let lock = store.lock_session(session_id)?;
         let loaded = match store.load_held(session_id, Some(&lock)) {
             Ok(loaded) => loaded,
@@ -239,84 +259,12 @@ impl Snapshots {
                 return Err(err);
             }
         };
-        let session = &loaded.session;
-        let from_session = context.is_none();
-        let messages = context.unwrap_or_else(|| session.messages.clone());
-        let (tool_calls, tool_call_positions) = if from_session {
-            let mut seen = 0;
-            let mut positions = Vec::new();
-            for slot in &loaded.order {
-                match *slot {
-                    Slot::Message(_) => seen += 1,
-                    Slot::ToolCall(_) => positions.push(seen),
-                }
-            }
-            (session.tool_calls.clone(), Some(positions))
-        } else {
-            (Vec::new(), None)
-        };
-        let token_count: u64 = messages
-            .iter()
-            .map(|m| estimate_tokens(&Value::Array(m.parts().to_vec())))
-            .sum();
-        let mut user_messages = Vec::new();
-        let mut others = Vec::new();
-        let mut indices = Vec::new();
-        for (i, m) in messages.into_iter().enumerate() {
-            if m.role() == "user" {
-                indices.push(i);
-                user_messages.push(m);
-            } else {
-                others.push(m);
-            }
-        }
-        let ratio = if from_session || session.metadata.token_count == 0 {
-            1.0
-        } else {
-            token_count as f64 / session.metadata.token_count as f64
-        };
-        let mut metadata = Map::new();
-        metadata.insert("model".into(), session.model.clone().into());
-        metadata.insert("provider".into(), session.provider.clone().into());
-        metadata.insert("contextSize".into(), token_count.into());
-        metadata.insert("compressionRatio".into(), ratio.into());
-        metadata.insert("totalUserMessages".into(), user_messages.len().into());
-        let summary = summary.unwrap_or_else(|| {
-            format!(
-                "{} messages ({} from the user), about {token_count} tokens",
-                user_messages.len() + others.len(),
-                user_messages.len()
-            )
-        });
-        let snapshot = Snapshot {
-            id: new_id(),
-            session_id: session_id.to_string(),
-            timestamp: timestamp::now_iso(),
-            token_count,
-            summary,
-            user_messages,
-            archived_user_messages: Vec::new(),
-            messages: others,
-            user_message_indices: Some(indices),
-            tool_calls,
-            tool_call_positions,
-            metadata,
-            extra: Map::new(),
-        };
+        let snapshot = build(session_id, &loaded, context, summary);
         let dir = self.make_dir(session_id)?;
         sfs::sweep_all_temps(&dir);
         let mut index = self.read_index(session_id)?;
         let path = self.file(session_id, &snapshot.id);
-        let bytes = serde_json::to_vec_pretty(&snapshot)
-            .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
-        // A message sits 3 levels down in the file; deeper than the record
-        // limit would make a snapshot no reader can parse.
-        if io_util::json_nesting(&bytes) > io_util::MAX_RECORD_NESTING + 3 {
-            return Err(Error::input(format!(
-                "a message nests deeper than {} levels, more than a snapshot keeps",
-                io_util::MAX_RECORD_NESTING
-            )));
-        }
+        let bytes = encode(&snapshot)?;
         sfs::write_atomic(&path, &bytes, Durability::Synced)?;
         index.insert(0, snapshot.info());
         let mut removed = Vec::new();
@@ -335,16 +283,33 @@ impl Snapshots {
         drop(lock);
         Ok(CreatedSnapshot {
             info: snapshot.info(),
-            path,
+            path: Some(path),
             removed,
         })
     }
 
     /// A session's snapshots, newest first (from the index; rebuilt from
-    /// the files when the index is missing or does not match them).
-    pub fn list(&self, session_id: &str) -> Result<Vec<SnapshotInfo>> {
+    /// the files when the index is missing or does not match them). On a
+    /// store keeping them itself, its own, then any left in `snapshots.dir`.
+    pub fn list(&self, store: &Store, session_id: &str) -> Result<Vec<SnapshotInfo>> {
         check_id(session_id, "session")?;
-        self.read_index(session_id)
+        let Some(shared) = store.shared_snapshots() else {
+            return self.read_index(session_id);
+        };
+        let mut infos = shared.snapshot_infos(session_id)?;
+        let local: Vec<SnapshotInfo> = self
+            .read_index(session_id)?
+            .into_iter()
+            .filter(|l| infos.iter().all(|s| s.id != l.id))
+            .collect();
+        if !local.is_empty() {
+            infos.extend(local);
+            // Stable: the database's order stands among equal times.
+            infos.sort_by_key(|s| {
+                std::cmp::Reverse(timestamp::parse(&s.timestamp).unwrap_or(i64::MIN))
+            });
+        }
+        Ok(infos)
     }
 
     /// Whether a session's snapshots may be read: the session (or a copy
@@ -450,6 +415,17 @@ impl Snapshots {
 
     /// The whole snapshot (of a session still in `store`).
     pub fn show(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
+        if let Some(shared) = store.shared_snapshots() {
+            check_id(id, "snapshot")?;
+            match shared.snapshot(id, session) {
+                Err(Error::NotFound(_)) => {} // perhaps one taken here before
+                found => return found,
+            }
+        }
+        self.show_local(store, id, session)
+    }
+
+    fn show_local(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
         let owner = self.owner(id, session)?;
         if !self.live(store, &owner) {
             return Err(Error::NotFound(format!("no snapshot {id}")));
@@ -457,8 +433,16 @@ impl Snapshots {
         self.read(&owner, id)
     }
 
-    /// Deletes one snapshot, holding its session's lock.
+    /// Deletes one snapshot, holding its session's lock (on a store
+    /// keeping them itself, in one transaction).
     pub fn delete(&self, store: &Store, id: &str, session: Option<&str>) -> Result<()> {
+        if let Some(shared) = store.shared_snapshots() {
+            check_id(id, "snapshot")?;
+            match shared.delete_snapshot(id, session) {
+                Err(Error::NotFound(_)) => {} // perhaps one taken here before
+                done => return done,
+            }
+        }
         let owner = self.owner(id, session)?;
         let _lock = store.lock_session(&owner)?;
         if !self.live(store, &owner) {
@@ -485,6 +469,38 @@ impl Snapshots {
         self.write_index(&owner, &index)
     }
 
+    /// Stores a snapshot copied from another store under its own id, as it
+    /// was, without applying the rolling limit (`false`: it is here
+    /// already). Its session must be in `store`.
+    pub fn import(&self, store: &Store, snapshot: &Snapshot) -> Result<bool> {
+        check_id(&snapshot.id, "snapshot")?;
+        let session_id = snapshot.session_id.as_str();
+        check_id(session_id, "session")?;
+        if let Some(shared) = store.shared_snapshots() {
+            encode(snapshot)?;
+            return Ok(shared.put_snapshot(snapshot, 0)?.0);
+        }
+        let lock = store.lock_session(session_id)?;
+        store.exists(session_id)?;
+        let path = self.file(session_id, &snapshot.id);
+        let dir = self.make_dir(session_id)?;
+        sfs::sweep_all_temps(&dir);
+        let mut index = self.read_index(session_id)?;
+        if index.iter().any(|s| s.id == snapshot.id) || sfs::is_regular_file(&path) {
+            return Ok(false);
+        }
+        sfs::write_atomic(&path, &encode(snapshot)?, Durability::Synced)?;
+        let at = timestamp::parse(&snapshot.timestamp).unwrap_or(i64::MIN);
+        let place = index
+            .iter()
+            .position(|s| timestamp::parse(&s.timestamp).unwrap_or(i64::MIN) <= at)
+            .unwrap_or(index.len());
+        index.insert(place, snapshot.info());
+        self.write_index(session_id, &index)?;
+        drop(lock);
+        Ok(true)
+    }
+
     /// Re-creates the snapshot's context as a new session (recording where
     /// it came from as `parentSessionId`).
     pub fn restore_as_session(
@@ -493,10 +509,17 @@ impl Snapshots {
         id: &str,
         session: Option<&str>,
     ) -> Result<Created> {
-        let owner = self.owner(id, session)?;
-        let lock = store.lock_session(&owner)?;
-        let snapshot = self.show(store, id, Some(&owner))?;
-        drop(lock);
+        let snapshot = match store.shared_snapshots() {
+            // Read in one statement: nothing to hold.
+            Some(_) => self.show(store, id, session)?,
+            None => {
+                let owner = self.owner(id, session)?;
+                let lock = store.lock_session(&owner)?;
+                let snapshot = self.show_local(store, id, Some(&owner))?;
+                drop(lock);
+                snapshot
+            }
+        };
         let model = snapshot
             .metadata
             .get("model")
@@ -520,6 +543,96 @@ impl Snapshots {
         };
         store.create_from(&new, Some(&snapshot.session_id), &entries)
     }
+}
+
+/// The snapshot of `loaded` (or of `context`, the active context a caller
+/// holds) with a new id, taken now.
+fn build(
+    session_id: &str,
+    loaded: &Loaded,
+    context: Option<Vec<Message>>,
+    summary: Option<String>,
+) -> Snapshot {
+    let session = &loaded.session;
+    let from_session = context.is_none();
+    let messages = context.unwrap_or_else(|| session.messages.clone());
+    let (tool_calls, tool_call_positions) = if from_session {
+        let mut seen = 0;
+        let mut positions = Vec::new();
+        for slot in &loaded.order {
+            match *slot {
+                Slot::Message(_) => seen += 1,
+                Slot::ToolCall(_) => positions.push(seen),
+            }
+        }
+        (session.tool_calls.clone(), Some(positions))
+    } else {
+        (Vec::new(), None)
+    };
+    let token_count: u64 = messages
+        .iter()
+        .map(|m| estimate_tokens(&Value::Array(m.parts().to_vec())))
+        .sum();
+    let mut user_messages = Vec::new();
+    let mut others = Vec::new();
+    let mut indices = Vec::new();
+    for (i, m) in messages.into_iter().enumerate() {
+        if m.role() == "user" {
+            indices.push(i);
+            user_messages.push(m);
+        } else {
+            others.push(m);
+        }
+    }
+    let ratio = if from_session || session.metadata.token_count == 0 {
+        1.0
+    } else {
+        token_count as f64 / session.metadata.token_count as f64
+    };
+    let mut metadata = Map::new();
+    metadata.insert("model".into(), session.model.clone().into());
+    metadata.insert("provider".into(), session.provider.clone().into());
+    metadata.insert("contextSize".into(), token_count.into());
+    metadata.insert("compressionRatio".into(), ratio.into());
+    metadata.insert("totalUserMessages".into(), user_messages.len().into());
+    let summary = summary.unwrap_or_else(|| {
+        format!(
+            "{} messages ({} from the user), about {token_count} tokens",
+            user_messages.len() + others.len(),
+            user_messages.len()
+        )
+    });
+    Snapshot {
+        id: new_id(),
+        session_id: session_id.to_string(),
+        timestamp: timestamp::now_iso(),
+        token_count,
+        summary,
+        user_messages,
+        archived_user_messages: Vec::new(),
+        messages: others,
+        user_message_indices: Some(indices),
+        tool_calls,
+        tool_call_positions,
+        metadata,
+        extra: Map::new(),
+    }
+}
+
+/// The snapshot's file contents, refused when a message nests deeper than
+/// readers parse.
+fn encode(snapshot: &Snapshot) -> Result<Vec<u8>> {
+    let bytes = serde_json::to_vec_pretty(snapshot)
+        .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
+    // A message sits 3 levels down in the file; deeper than the record
+    // limit would make a snapshot no reader can parse.
+    if io_util::json_nesting(&bytes) > io_util::MAX_RECORD_NESTING + 3 {
+        return Err(Error::input(format!(
+            "a message nests deeper than {} levels, more than a snapshot keeps",
+            io_util::MAX_RECORD_NESTING
+        )));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

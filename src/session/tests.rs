@@ -301,7 +301,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
             .unwrap();
         made.push(created.info.id);
     }
-    let listed = f.snapshots.list(&id).unwrap();
+    let listed = f.snapshots.list(&f.store, &id).unwrap();
     assert_eq!(listed.len(), 5);
     assert_eq!(listed[0].id, made[6]);
     assert_eq!(listed[4].id, made[2]);
@@ -323,9 +323,9 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
         4
     );
     f.snapshots.delete(&f.store, &made[6], None).unwrap();
-    assert_eq!(f.snapshots.list(&id).unwrap().len(), 4);
+    assert_eq!(f.snapshots.list(&f.store, &id).unwrap().len(), 4);
     f.store.delete(&id).unwrap();
-    assert!(f.snapshots.list(&id).unwrap().is_empty());
+    assert!(f.snapshots.list(&f.store, &id).unwrap().is_empty());
     assert!(!f.snapshots.root().join(&id).exists());
 }
 

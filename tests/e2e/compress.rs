@@ -7,7 +7,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, json, real_model, serve, stderr};
+use crate::on_each_store;
+use crate::support::{
+    Sandbox, SessionStore, assert_one_line_error, json, real_model, serve, stderr,
+};
+
+on_each_store!(
+    session_compression_counts_snapshots_and_never_rewrites_the_session,
+    the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal,
+);
 
 const FIXTURE: &str = include_str!("../fixtures/compress/session.json");
 
@@ -624,9 +632,10 @@ fn get_session(sandbox: &Sandbox, id: &str) -> Value {
     )
 }
 
-#[test]
-fn session_compression_counts_snapshots_and_never_rewrites_the_session() {
-    let sandbox = Sandbox::new();
+fn session_compression_counts_snapshots_and_never_rewrites_the_session(store: SessionStore) {
+    let Some(sandbox) = Sandbox::on(store) else {
+        return;
+    };
     let (id, fixture) = stored_session(&sandbox);
     let before = get_session(&sandbox, &id);
     assert_eq!(before["messages"], fixture["messages"]);
@@ -743,9 +752,10 @@ fn session_errors_are_one_line_with_the_documented_codes() {
     assert_eq!(json(&out)["toolCalls"].as_array().unwrap().len(), 8);
 }
 
-#[test]
-fn the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal() {
-    let sandbox = Sandbox::new();
+fn the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal(store: SessionStore) {
+    let Some(sandbox) = Sandbox::on(store) else {
+        return;
+    };
     let (id, _) = stored_session(&sandbox);
     let before = get_session(&sandbox, &id);
     assert!(!before["toolCalls"].as_array().unwrap().is_empty());

@@ -12,6 +12,7 @@ mod repeated_content;
 mod session;
 mod session_copy;
 mod session_pg;
+mod session_snapshots;
 mod session_tls;
 mod snapshots;
 mod storage;

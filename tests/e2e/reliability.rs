@@ -26,6 +26,7 @@ use crate::support::{Sandbox, SessionStore, bin_path, json, stderr, stdout, test
 on_each_store!(
     eight_writers_of_500_records_make_exactly_4000_untorn_records,
     session_writers_killed_at_random_while_readers_read_lose_nothing,
+    deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half_done,
 );
 
 fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
@@ -760,13 +761,16 @@ fn snapshot_ids(sb: &Sandbox, id: &str) -> Vec<String> {
 /// missing from a session that exists, no session is half deleted, no
 /// snapshot directory outlives its session, no temp file or tombstone is
 /// left. A few seconds by default; `OLLM_SOAK_ROUNDS` runs more rounds.
-#[test]
-fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half_done() {
+fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half_done(
+    store: SessionStore,
+) {
     let rounds: usize = std::env::var("OLLM_SOAK_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(12);
-    let sb = Sandbox::new();
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
     let mut rng = Rng::from_env();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let mut sessions: Vec<String> = (0..5).map(|_| create_session(&sb)).collect();
@@ -892,7 +896,7 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
             entries
                 .flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| !present.contains(name))
+                .filter(|name| !present.contains(name) && name != ".locks")
                 .collect()
         })
         .unwrap_or_default();
@@ -900,10 +904,32 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
         orphans.is_empty(),
         "snapshots outlived their session: {orphans:?}"
     );
+    if let Some(pg) = &sb.pg {
+        let orphans: i64 = pg
+            .client()
+            .query_one(
+                "SELECT count(*) FROM ollm_snapshots s \
+                 WHERE NOT EXISTS (SELECT 1 FROM ollm_sessions WHERE id = s.session_id)",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(orphans, 0, "snapshot rows outlived their session");
+        assert!(
+            !snapshots_root.exists()
+                || std::fs::read_dir(&snapshots_root)
+                    .unwrap()
+                    .all(|e| { e.unwrap().file_name() == ".locks" }),
+            "snapshots written to the local directory on PostgreSQL"
+        );
+    }
     let data = sb.ollm_home.join("session-data");
     let mut left = leftovers_below(&data);
     left.extend(leftovers_below(&snapshots_root));
     assert!(left.is_empty(), "left by killed writers: {left:?}");
+    if store == SessionStore::Postgres {
+        return;
+    }
     let corrupt: Vec<_> = std::fs::read_dir(&data)
         .unwrap()
         .flatten()

@@ -7,7 +7,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stderr, stdout};
+use crate::on_each_store;
+use crate::support::{
+    Sandbox, SessionStore, assert_one_line_error, bin_path, json, stderr, stdout,
+};
+
+on_each_store!(
+    restoring_a_snapshot_gives_back_every_record_in_order,
+    a_snapshot_of_a_context_too_deep_for_readers_is_refused,
+);
 
 fn create(sb: &Sandbox) -> String {
     let out = sb
@@ -587,9 +595,10 @@ fn temp_files_of_killed_writers_are_removed_by_the_next_writer() {
 
 // ------------------------------------------------ snapshots and locks
 
-#[test]
-fn restoring_a_snapshot_gives_back_every_record_in_order() {
-    let sb = Sandbox::new();
+fn restoring_a_snapshot_gives_back_every_record_in_order(store: SessionStore) {
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
     let id = create(&sb);
     assert!(record(&sb, &id, "first").status.success());
     record_tool(&sb, &id, "file contents");
@@ -751,9 +760,10 @@ fn a_record_too_deep_for_readers_is_refused_by_the_writer() {
     assert_eq!(json(&out)["toolCalls"].as_array().unwrap().len(), 1);
 }
 
-#[test]
-fn a_snapshot_of_a_context_too_deep_for_readers_is_refused() {
-    let sb = Sandbox::new();
+fn a_snapshot_of_a_context_too_deep_for_readers_is_refused(store: SessionStore) {
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
     let id = create(&sb);
     let context = format!(
         r#"[{{"role":"user","parts":[{{"type":"data","n":{}}}],"timestamp":"2026-01-01T00:00:00Z"}}]"#,

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use ollm::session::model::is_uuid;
 use ollm::session::store::JOURNAL;
-use ollm::session::{Entry, Message, NewSession, Session, Store, StoreOptions, ToolCall};
+use ollm::session::{
+    Entry, Message, NewSession, Session, Snapshots, Store, StoreOptions, ToolCall,
+};
 
 use crate::pg::TestPg;
 use ollm::timestamp;
@@ -477,5 +479,56 @@ fn first_user_text_is_the_first_user_message_on_each_store() {
             store.first_user_text(unknown),
             Err(ollm::Error::NotFound(_))
         ));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// Not a numbered property: on each store, creating snapshots keeps
+    /// the newest `maxCount` (0: all), listed newest first, each restoring
+    /// the session's records as they were when it was taken; a store opened
+    /// anew (another process, another machine's for PostgreSQL) sees the
+    /// same; deleting the session leaves none.
+    #[test]
+    fn snapshots_keep_the_newest_max_count_and_restore_on_each_store(
+        records in entries(6),
+        count in 1usize..6,
+        max in 0u64..4,
+    ) {
+        for place in places() {
+            let store = place.store(0, clock());
+            let snapshots = Snapshots::new(place.dir.path().join("snaps"), max);
+            let id = new_session(&store);
+            let mut taken = Vec::new();
+            for n in 0..count {
+                if let Some(entry) = records.get(n) {
+                    store.record(&id, entry, None).unwrap();
+                }
+                let made = snapshots.create(&store, &id, None, Some(format!("s{n}"))).unwrap();
+                taken.push((made.info.id, store.load(&id).unwrap().entries()));
+            }
+            let kept = if max == 0 { taken.len() } else { taken.len().min(max as usize) };
+            let expected: Vec<String> = taken.iter().rev().take(kept).map(|(s, _)| s.clone()).collect();
+            // Another machine: its own snapshots.dir, the same store.
+            let elsewhere = temp_dir();
+            let other = if place.pg.is_some() {
+                Snapshots::new(elsewhere.path().join("snaps"), max)
+            } else {
+                snapshots.clone()
+            };
+            let fresh = place.store(0, clock());
+            let listed: Vec<String> = other.list(&fresh, &id).unwrap().into_iter().map(|s| s.id).collect();
+            prop_assert_eq!(&listed, &expected);
+            for (snap, entries) in taken.iter().rev().take(kept) {
+                let shown = other.show(&fresh, snap, None).unwrap();
+                let restored = shown.restored_entries();
+                let original: Vec<Entry> = entries.iter().map(|(e, _)| e.clone()).collect();
+                prop_assert_eq!(restored, original);
+            }
+            fresh.delete(&id).unwrap();
+            prop_assert!(other.list(&fresh, &id).unwrap().is_empty());
+            prop_assert!(other.show(&fresh, &expected[0], None).is_err());
+        }
     }
 }

@@ -46,7 +46,7 @@ pub fn snapshot_ids() -> Vec<CompletionCandidate> {
     listing
         .sessions
         .iter()
-        .filter_map(|s| snapshots.list(&s.session_id).ok())
+        .filter_map(|s| snapshots.list(&store, &s.session_id).ok())
         .flatten()
         .map(|s| {
             let help = format!("{}: {}", super::rows::short(&s.session_id), s.summary);

@@ -9,19 +9,24 @@
 //!
 //! A store implements the storage operations; what is the same whatever
 //! the storage (creating, branching, the acknowledgement of a record, the
-//! most recent session) is written once, in [`Store`]. Snapshots stay in
-//! `snapshots.dir` for either store ([`crate::session::Snapshots`]).
+//! most recent session) is written once, in [`Store`]. The journal store
+//! keeps snapshots in `snapshots.dir`; a store that keeps them itself
+//! (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
+//! ([`crate::session::Snapshots`] uses whichever the store has).
 
 pub mod file;
 pub mod pgtls;
 pub mod pgurl;
 pub mod postgres;
+pub mod shared_snapshots;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+pub use shared_snapshots::SharedSnapshots;
 
 pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, parallel_map, sort_newest_first};
 
@@ -41,7 +46,8 @@ pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
 pub struct StoreOptions {
     /// Sessions kept when one is created; 0 disables the limit.
     pub max_sessions: u64,
-    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`); deleting a
+    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`) on the file
+    /// store, and older ones taken here on a store sharing them; deleting a
     /// session deletes its snapshots there.
     pub snapshots_dir: Option<PathBuf>,
     pub clock: Clock,
@@ -226,6 +232,10 @@ pub trait SessionStore: Send + Sync {
     fn search(&self, query: &Query) -> Result<Found>;
     /// The lock that snapshot writers of session `id` hold.
     fn lock_session(&self, id: &str) -> Result<Lock>;
+    /// The store's own snapshots (`None`: they live in `snapshots.dir`).
+    fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+        None
+    }
     /// The text of the session's first user message (`None`: there is none).
     fn first_user_text(&self, id: &str) -> Result<Option<String>> {
         Ok(self
@@ -325,6 +335,12 @@ impl Store {
     pub fn lock_session(&self, id: &str) -> Result<Lock> {
         check_id(id, "session")?;
         self.inner.lock_session(id)
+    }
+
+    /// Where the store keeps snapshots itself, shared by every machine
+    /// (`None`: in `snapshots.dir`).
+    pub fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+        self.inner.shared_snapshots()
     }
 
     // ----- creating -------------------------------------------------------

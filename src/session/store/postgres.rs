@@ -4,6 +4,7 @@
 //! ollm_schema (version)                       the schema's version; a newer one is refused
 //! ollm_sessions (id, head, counts, last_ms…)  one row a session: its head and list's summary
 //! ollm_records (session_id, seq, kind, …)     its records, totally ordered by seq
+//! ollm_snapshots (id, session_id, …, body)    its snapshots (schema 2, see `snapshots`)
 //! ```
 //!
 //! Recording locks the session's row (`SELECT … FOR UPDATE`), so writers on
@@ -13,7 +14,8 @@
 //! skips rows a writer holds (`FOR UPDATE SKIP LOCKED`). `list` reads only
 //! `ollm_sessions`; `search` asks the database for the records that can
 //! match (a trigram index, `pg_trgm`, serves `LIKE`) and checks those.
-//! Snapshots stay in `snapshots.dir` on the machine that takes them.
+//! Snapshots live in `ollm_snapshots`, shared like the sessions; an older
+//! schema is brought up to date on first use.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -36,8 +38,10 @@ use crate::session::model::{Entry, Message, Session, SessionHead, SessionSummary
 use crate::session::search::{self, Found, Hit, Matcher, Query};
 use crate::timestamp;
 
-/// The schema this build creates and reads.
-pub const SCHEMA_VERSION: i32 = 1;
+mod snapshots;
+
+/// The schema this build creates and reads (1: sessions; 2: snapshots).
+pub const SCHEMA_VERSION: i32 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE ollm_schema (version integer NOT NULL);
@@ -243,6 +247,7 @@ impl PgStore {
                     "written by a newer ollm (store schema {v}, this one knows {SCHEMA_VERSION}); upgrade ollm"
                 ),
             }),
+            Some(v) if v < SCHEMA_VERSION => self.migrate(client),
             Some(_) => Ok(()),
             None => Err(Error::Corrupt(format!(
                 "{}: the ollm_schema table names no version",
@@ -261,6 +266,8 @@ impl PgStore {
             .get::<_, bool>(0);
         if !raced {
             tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
+            tx.batch_execute(snapshots::TABLES)
+                .map_err(|e| self.fail(&e))?;
             tx.execute(
                 "INSERT INTO ollm_schema (version) VALUES ($1)",
                 &[&SCHEMA_VERSION],
@@ -771,6 +778,7 @@ impl SessionStore for PgStore {
             kept: total - deleted.len() as u64,
             deleted,
             skipped_locked: skipped,
+            orphaned_snapshots: self.orphaned_local_snapshots(dry_run)?,
             ..CleanupReport::default()
         })
     }
@@ -873,6 +881,10 @@ impl SessionStore for PgStore {
         let locks = root.join(".locks");
         sfs::create_private_dir_all(&locks)?;
         Lock::exclusive(&locks.join(format!("{id}.lock")))
+    }
+
+    fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
+        Some(self)
     }
 }
 

@@ -24,7 +24,7 @@ pub struct ListArgs {
 pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    let mut rows = Snapshots::from_config(config).list(&id)?;
+    let mut rows = Snapshots::from_config(config).list(&store, &id)?;
     if !store.has_any(&id) {
         // Snapshots of a session whose delete is being finished are gone
         // already.
