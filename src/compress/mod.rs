@@ -9,6 +9,8 @@ mod bpe_table;
 pub mod cli;
 pub mod configured;
 pub mod engine;
+pub mod hf_bpe;
+mod hf_cache;
 pub mod history;
 pub mod http;
 pub mod plan;
