@@ -29,6 +29,7 @@ use std::collections::{BinaryHeap, HashMap};
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde_json::{Map, Value};
 
+use super::mapped::Mapped;
 use super::pretokenize::{self, Pattern};
 
 const MAGIC: &[u8; 8] = b"OLLMHFB1";
@@ -335,9 +336,25 @@ fn pair_hash(left: u32, right: u32) -> usize {
     (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
 }
 
+/// The bytes of a prepared tokenizer: just prepared, or the cache's, mapped.
+pub enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(Mapped),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(bytes) => bytes,
+            Bytes::Mapped(bytes) => bytes,
+        }
+    }
+}
+
 /// A prepared tokenizer, read in place from the bytes `prepare` wrote.
 pub struct Prepared {
-    bytes: Vec<u8>,
+    bytes: Bytes,
     digits: Digits,
     mask: usize,
     slots_at: usize,
@@ -347,7 +364,8 @@ pub struct Prepared {
 impl Prepared {
     /// The tokenizer in `bytes`, if they hold one intact (checksum and
     /// sizes); None for a damaged or truncated file.
-    pub fn parse(bytes: Vec<u8>) -> Option<Prepared> {
+    pub fn parse(bytes: impl Into<Bytes>) -> Option<Prepared> {
+        let bytes = bytes.into();
         let rest = bytes.strip_prefix(MAGIC)?;
         let (sum, body) = rest.split_at_checked(8)?;
         if u64::from_le_bytes(sum.try_into().ok()?) != xxhash_rust::xxh3::xxh3_64(body) {
@@ -460,7 +478,7 @@ impl Prepared {
     /// (rank, merged id) of the pair `(left, right)`.
     fn merge(&self, left: u32, right: u32) -> Option<(u32, u32)> {
         let mut i = pair_hash(left, right) & self.mask;
-        loop {
+        for _ in 0..=self.mask {
             let at = self.slots_at / 4 + i * 4;
             let rank = self.word(at + 2);
             if rank == EMPTY {
@@ -471,12 +489,25 @@ impl Prepared {
             }
             i = (i + 1) & self.mask;
         }
+        None
     }
 
     /// The `index`th u32; in bounds by `parse`'s size check.
     fn word(&self, index: usize) -> u32 {
         let b = &self.bytes[index * 4..index * 4 + 4];
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        Bytes::Owned(bytes)
+    }
+}
+
+impl From<Mapped> for Bytes {
+    fn from(bytes: Mapped) -> Bytes {
+        Bytes::Mapped(bytes)
     }
 }
 

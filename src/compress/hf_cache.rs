@@ -1,13 +1,14 @@
 //! Where a prepared `tokenizer.json` (see `hf_bpe`) is kept:
 //! `$OLLM_HOME/cache/tokenizers/<xxh3-128 of the file's bytes>.bin`, so an
 //! edited file is prepared afresh and an unchanged one, from any path, is
-//! not. The cache is written atomically and checked (checksum, sizes)
-//! before use; a damaged entry is prepared again and replaced, and a cache
+//! not. The cache is written atomically, mapped to be read, and checked
+//! (checksum, sizes) before use; a damaged entry is prepared again and replaced, and a cache
 //! that cannot be written only costs the preparation in each process.
 
 use std::path::{Path, PathBuf};
 
 use super::hf_bpe::{self, Prepared};
+use super::mapped::Mapped;
 use crate::fs::{self, Durability};
 
 /// `$OLLM_HOME/cache/tokenizers`.
@@ -34,6 +35,9 @@ pub fn load(dir: &Path, json: &[u8]) -> Option<Prepared> {
     Prepared::parse(bytes)
 }
 
+/// The entry, mapped (it is only ever replaced by rename, see `mapped`).
 fn read(entry: &Path) -> Option<Prepared> {
-    Prepared::parse(fs::read_regular(entry).ok()??)
+    let file = fs::open_regular(entry).ok()??;
+    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
+    Prepared::parse(Mapped::map(&file, len)?)
 }

@@ -13,6 +13,7 @@ pub mod hf_bpe;
 mod hf_cache;
 pub mod history;
 pub mod http;
+pub mod mapped;
 pub mod plan;
 mod pretokenize;
 pub mod session;
