@@ -16,16 +16,40 @@ pub fn default_dir() -> PathBuf {
     crate::paths::ollm_home().join("cache/tokenizers")
 }
 
-/// The entry in `dir` of the tokenizer.json whose bytes are `json`.
-pub fn entry(dir: &Path, json: &[u8]) -> PathBuf {
-    dir.join(format!("{:032x}.bin", xxhash_rust::xxh3::xxh3_128(json)))
+/// The xxh3-128 of the file at `path`, read in small pieces: the whole
+/// file in a fresh buffer cost a page fault per 4 KB, most of a cached
+/// count's system time.
+pub fn file_hash(path: &Path) -> std::io::Result<u128> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return Ok(hasher.digest128()),
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The entry in `dir` of the tokenizer.json whose bytes hash to `hash`.
+pub fn entry(dir: &Path, hash: u128) -> PathBuf {
+    dir.join(format!("{hash:032x}.bin"))
+}
+
+/// The cached prepared form of the tokenizer.json whose bytes hash to
+/// `hash`, when the cache in `dir` holds an intact one.
+pub fn cached(dir: &Path, hash: u128) -> Option<Prepared> {
+    read(&entry(dir, hash))
 }
 
 /// The prepared form of the tokenizer.json whose bytes are `json`, from
 /// the cache in `dir` or prepared now (and cached there); None when its
 /// configuration is not one `hf_bpe` reproduces exactly.
 pub fn load(dir: &Path, json: &[u8]) -> Option<Prepared> {
-    let entry = entry(dir, json);
+    let entry = entry(dir, xxhash_rust::xxh3::xxh3_128(json));
     if let Some(prepared) = read(&entry) {
         return Some(prepared);
     }

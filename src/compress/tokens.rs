@@ -57,6 +57,11 @@ impl FileCounter {
                 crate::io_util::one_line(&e.to_string())
             ))
         };
+        let hash = hf_cache::file_hash(path).map_err(|e| cannot_load(&e))?;
+        if let Some(prepared) = hf_cache::cached(cache_dir, hash) {
+            return Ok(FileCounter::Prepared(Box::new(prepared)));
+        }
+        // Read whole (and hashed again) only when the cache cannot serve.
         let json = std::fs::read(path).map_err(|e| cannot_load(&e))?;
         if let Some(prepared) = hf_cache::load(cache_dir, &json) {
             return Ok(FileCounter::Prepared(Box::new(prepared)));
@@ -362,7 +367,12 @@ mod tests {
             }
         ));
         let json = std::fs::read(SMOLLM2).unwrap();
-        assert!(hf_cache::entry(cache.path(), &json).is_file());
+        let entry = hf_cache::entry(cache.path(), xxhash_rust::xxh3::xxh3_128(&json));
+        assert!(entry.is_file());
+        assert_eq!(
+            hf_cache::file_hash(Path::new(SMOLLM2)).unwrap(),
+            xxhash_rust::xxh3::xxh3_128(&json)
+        );
     }
 
     #[test]
