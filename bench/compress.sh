@@ -120,3 +120,24 @@ PY
 else
   echo "SKIPPED: tokenizer accuracy (no llama.cpp server answers $url/health)"
 fi
+
+# A model's tokenizer.json (SmolLM2's) on 20 messages: the first use, which
+# prepares it into $OLLM_HOME/cache/tokenizers, and every later use, which
+# reads the prepared form, against the same count with the estimate.
+export OLLM_HOME=$work/home
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))[:20], open(sys.argv[2], "w"))' \
+  "$work/big.json" "$work/twenty.json"
+tj=tests/fixtures/compress/smollm2-tokenizer.json
+first=""
+for _ in 1 2 3; do
+  rm -rf "$OLLM_HOME/cache/tokenizers"
+  t=$(best 1 "$bin" count --tokenizer "$tj" "$work/twenty.json")
+  if [[ -z $first || $t -lt $first ]]; then first=$t; fi
+done
+t_cached=$(best 10 "$bin" count --tokenizer "$tj" "$work/twenty.json")
+t_est=$(best 10 "$bin" count --tokenizer estimate "$work/twenty.json")
+echo
+echo "== tokenizer.json (SmolLM2), count of 20 messages (best of 10; first use best of 3)"
+echo "first use (prepares):  $(ms "$first")"
+echo "cached:                $(ms "$t_cached")   ratio to estimate: $(ratio "$t_cached" "$t_est")x"
+echo "--tokenizer estimate:  $(ms "$t_est")"

@@ -75,10 +75,12 @@ enum Item {
         max: usize,
         possessive: bool,
     },
-    /// One of the words (tried in order), ignoring case; or none if optional.
+    /// One of the words (tried in order), ignoring case unless `exact`; or
+    /// none if optional.
     Words {
         words: &'static [&'static str],
         optional: bool,
+        exact: bool,
     },
     /// `(?!\S)`
     NotBeforeNonSpace,
@@ -112,6 +114,7 @@ const CL100K: &[&[Item]] = &[
     &[Item::Words {
         words: &["'s", "'d", "'m", "'t", "'ll", "'ve", "'re"],
         optional: false,
+        exact: false,
     }],
     &[pos(not_break_letter_number, 0, 1), pos(letter, 1, MANY)],
     &[pos(number, 1, 3)],
@@ -137,6 +140,7 @@ const O200K: &[&[Item]] = &[
         Item::Words {
             words: CONTRACTIONS,
             optional: true,
+            exact: false,
         },
     ],
     &[
@@ -146,6 +150,7 @@ const O200K: &[&[Item]] = &[
         Item::Words {
             words: CONTRACTIONS,
             optional: true,
+            exact: false,
         },
     ],
     &[rep(number, 1, 3)],
@@ -159,11 +164,34 @@ const O200K: &[&[Item]] = &[
     &[rep(space, 1, MANY)],
 ];
 
+/// GPT-2's expression, which the Hugging Face `tokenizers` ByteLevel
+/// pre-tokenizer uses (`use_regex: true`):
+/// `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
+const GPT2: &[&[Item]] = &[
+    &[Item::Words {
+        words: CONTRACTIONS,
+        optional: false,
+        exact: true,
+    }],
+    &[rep(is_space_char, 0, 1), pos(letter, 1, MANY)],
+    &[rep(is_space_char, 0, 1), pos(number, 1, MANY)],
+    &[rep(is_space_char, 0, 1), pos(symbol, 1, MANY)],
+    &[rep(space, 1, MANY), Item::NotBeforeNonSpace],
+    &[rep(space, 1, MANY)],
+];
+
 /// Which expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pattern {
     Cl100k,
     O200k,
+    Gpt2,
+}
+
+/// Whether `c` is numeric as Rust's `char::is_numeric` says (`\p{N}`), what
+/// the `tokenizers` Digits pre-tokenizer splits on.
+pub fn is_number(c: char) -> bool {
+    number(c)
 }
 
 /// The pieces of `text`, in order; together they are the whole text.
@@ -171,6 +199,7 @@ pub fn pieces(pattern: Pattern, text: &str) -> impl Iterator<Item = &str> {
     let alternatives = match pattern {
         Pattern::Cl100k => CL100K,
         Pattern::O200k => O200K,
+        Pattern::Gpt2 => GPT2,
     };
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -227,9 +256,18 @@ fn matches(text: &str, at: usize, items: &[Item]) -> Option<usize> {
                 end -= text[..end].chars().next_back().map_or(1, char::len_utf8);
             }
         }
-        Item::Words { words, optional } => {
+        Item::Words {
+            words,
+            optional,
+            exact,
+        } => {
             for word in *words {
-                if let Some(end) = word_at(text, at, word)
+                let end = if *exact {
+                    text[at..].starts_with(word).then(|| at + word.len())
+                } else {
+                    word_at(text, at, word)
+                };
+                if let Some(end) = end
                     && let Some(found) = matches(text, end, rest)
                 {
                     return Some(found);
@@ -307,6 +345,10 @@ mod tests {
     /// tiktoken-rs's cl100k_base expression (inside its `cl100k_base()`).
     const CL100K_EXPRESSION: &str = "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s";
 
+    /// The `tokenizers` crate's ByteLevel expression (`pre_tokenizers/byte_level.rs`).
+    const GPT2_EXPRESSION: &str =
+        r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
     fn regex_pieces(expression: &str, text: &str) -> Vec<String> {
         let regex = fancy_regex::Regex::new(expression).unwrap();
         regex
@@ -343,6 +385,16 @@ mod tests {
                 split(Pattern::O200k, &text),
                 regex_pieces(tiktoken_rs::O200K_BASE_PAT_STR, &text)
             );
+        }
+
+        #[test]
+        fn gpt2_pieces_are_the_byte_level_regex_pieces(text in tricky_text()) {
+            proptest::prop_assert_eq!(split(Pattern::Gpt2, &text), regex_pieces(GPT2_EXPRESSION, &text));
+        }
+
+        #[test]
+        fn is_number_is_rusts_is_numeric(c in proptest::char::any()) {
+            proptest::prop_assert_eq!(is_number(c), c.is_numeric());
         }
     }
 }

@@ -4,11 +4,14 @@
 //! own Hugging Face `tokenizer.json`, the model server's own `/tokenize`
 //! endpoint (llama.cpp), or the characters ÷ 4 estimate when asked for.
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use super::bpe::Encoding;
+use super::hf_bpe::Prepared;
+use super::hf_cache;
 use super::history::Item;
 use crate::diag;
 use crate::error::{Error, Result};
@@ -32,8 +35,50 @@ pub enum Tokenizer {
     /// A model's own `tokenizer.json` (Hugging Face `tokenizers` format).
     File {
         path: String,
-        tokenizer: Box<tokenizers::Tokenizer>,
+        counter: FileCounter,
     },
+}
+
+/// How a `tokenizer.json` is counted: prepared and cached (byte-level BPE,
+/// see `hf_bpe`), or by the `tokenizers` crate for any other configuration.
+pub enum FileCounter {
+    Prepared(Box<Prepared>),
+    Crate(Box<tokenizers::Tokenizer>),
+}
+
+impl FileCounter {
+    /// The counter of the tokenizer.json at `path`, prepared into (or read
+    /// from) the cache in `cache_dir`.
+    fn load(path: &Path, cache_dir: &Path) -> Result<FileCounter> {
+        let cannot_load = |e: &dyn std::fmt::Display| {
+            Error::Config(format!(
+                "services.compression.tokenizer: cannot load {}: {}",
+                path.display(),
+                crate::io_util::one_line(&e.to_string())
+            ))
+        };
+        let hash = hf_cache::file_hash(path).map_err(|e| cannot_load(&e))?;
+        if let Some(prepared) = hf_cache::cached(cache_dir, hash) {
+            return Ok(FileCounter::Prepared(Box::new(prepared)));
+        }
+        // Read whole (and hashed again) only when the cache cannot serve.
+        let json = std::fs::read(path).map_err(|e| cannot_load(&e))?;
+        if let Some(prepared) = hf_cache::load(cache_dir, &json) {
+            return Ok(FileCounter::Prepared(Box::new(prepared)));
+        }
+        let tokenizer = tokenizers::Tokenizer::from_bytes(&json).map_err(|e| cannot_load(&e))?;
+        Ok(FileCounter::Crate(Box::new(tokenizer)))
+    }
+
+    fn count(&self, path: &str, text: &str) -> Result<u64> {
+        Ok(match self {
+            FileCounter::Prepared(prepared) => prepared.count(text),
+            FileCounter::Crate(tokenizer) => tokenizer
+                .encode_fast(text, false)
+                .map_err(|e| Error::input(format!("{path}: cannot tokenize: {e}")))?
+                .len() as u64,
+        })
+    }
 }
 
 impl Tokenizer {
@@ -48,23 +93,21 @@ impl Tokenizer {
                 agent: super::http::agent(timeout),
             }),
             path if path.ends_with(".json") => {
-                let expanded = crate::paths::expand(path);
-                let tokenizer = tokenizers::Tokenizer::from_file(&expanded).map_err(|e| {
-                    Error::Config(format!(
-                        "services.compression.tokenizer: cannot load {}: {}",
-                        expanded.display(),
-                        crate::io_util::one_line(&e.to_string())
-                    ))
-                })?;
-                Ok(Tokenizer::File {
-                    path: expanded.display().to_string(),
-                    tokenizer: Box::new(tokenizer),
-                })
+                Tokenizer::tokenizer_json(&crate::paths::expand(path), &hf_cache::default_dir())
             }
             other => Err(Error::Config(format!(
                 "services.compression.tokenizer: unknown tokenizer {other:?} (expected one of {TOKENIZER_NAMES})"
             ))),
         }
+    }
+
+    /// The model's `tokenizer.json` at `path`, prepared once into `cache_dir`
+    /// when its configuration allows (see `hf_bpe`).
+    pub fn tokenizer_json(path: &Path, cache_dir: &Path) -> Result<Tokenizer> {
+        Ok(Tokenizer::File {
+            counter: FileCounter::load(path, cache_dir)?,
+            path: path.display().to_string(),
+        })
     }
 
     pub fn name(&self) -> String {
@@ -84,10 +127,7 @@ impl Tokenizer {
             Tokenizer::O200k => Encoding::o200k()?.count(text),
             Tokenizer::Estimate => estimate(text),
             Tokenizer::Server { url, agent } => server_count(agent, url, text)?,
-            Tokenizer::File { path, tokenizer } => tokenizer
-                .encode_fast(text, false)
-                .map_err(|e| Error::input(format!("{path}: cannot tokenize: {e}")))?
-                .len() as u64,
+            Tokenizer::File { path, counter } => counter.count(path, text)?,
         })
     }
 
@@ -262,12 +302,14 @@ mod tests {
         assert!(Tokenizer::Cl100k.count(&text).unwrap() > 0);
     }
 
+    const SMOLLM2: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/compress/smollm2-tokenizer.json"
+    );
+
     fn smollm2() -> Tokenizer {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/compress/smollm2-tokenizer.json"
-        );
-        Tokenizer::from_name(path, "", Duration::from_secs(1)).unwrap()
+        let cache = tempfile::tempdir().unwrap();
+        Tokenizer::tokenizer_json(Path::new(SMOLLM2), cache.path()).unwrap()
     }
 
     #[test]
@@ -280,6 +322,57 @@ mod tests {
         assert_eq!(tokenizer.count(digits).unwrap(), 27);
         assert_eq!(tokenizer.count("Ünïcödé — 東京 🚀").unwrap(), 17);
         assert!(tokenizer.name().starts_with("file:"));
+    }
+
+    #[test]
+    fn a_tokenizer_json_of_another_configuration_counts_with_the_tokenizers_crate() {
+        // A normalizer is not reproduced by the prepared form: the same
+        // file with one is counted by the `tokenizers` crate, exactly.
+        let dir = tempfile::tempdir().unwrap();
+        let mut json: Value =
+            serde_json::from_str(&std::fs::read_to_string(SMOLLM2).unwrap()).unwrap();
+        json["normalizer"] = json!({"type": "Lowercase"});
+        let path = dir.path().join("tokenizer.json");
+        std::fs::write(&path, json.to_string()).unwrap();
+        let cache = dir.path().join("cache");
+        let tokenizer = Tokenizer::tokenizer_json(&path, &cache).unwrap();
+        assert!(matches!(
+            tokenizer,
+            Tokenizer::File {
+                counter: FileCounter::Crate(_),
+                ..
+            }
+        ));
+        assert!(!cache.exists(), "nothing prepared");
+        let reference = tokenizers::Tokenizer::from_file(&path).unwrap();
+        for text in ["HELLO World", "<|im_start|>Ünïcödé 2026"] {
+            let want = reference.encode_fast(text, false).unwrap().len() as u64;
+            assert_eq!(tokenizer.count(text).unwrap(), want, "{text}");
+        }
+        assert_eq!(
+            tokenizer.count("HELLO").unwrap(),
+            smollm2().count("hello").unwrap()
+        );
+    }
+
+    #[test]
+    fn smollm2s_tokenizer_json_is_prepared_and_cached() {
+        let cache = tempfile::tempdir().unwrap();
+        let tokenizer = Tokenizer::tokenizer_json(Path::new(SMOLLM2), cache.path()).unwrap();
+        assert!(matches!(
+            tokenizer,
+            Tokenizer::File {
+                counter: FileCounter::Prepared(_),
+                ..
+            }
+        ));
+        let json = std::fs::read(SMOLLM2).unwrap();
+        let entry = hf_cache::entry(cache.path(), xxhash_rust::xxh3::xxh3_128(&json));
+        assert!(entry.is_file());
+        assert_eq!(
+            hf_cache::file_hash(Path::new(SMOLLM2)).unwrap(),
+            xxhash_rust::xxh3::xxh3_128(&json)
+        );
     }
 
     #[test]

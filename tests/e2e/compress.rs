@@ -539,6 +539,136 @@ fn a_models_tokenizer_json_counts_exactly_what_its_server_counts() {
     assert_eq!(offline["total"], served["total"]);
 }
 
+/// SmolLM2's tokenizer.json (tests/fixtures, converted from the served model).
+const SMOLLM2_JSON: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/compress/smollm2-tokenizer.json"
+);
+
+/// Texts that exercise the tokenizer's rules: special tokens, whitespace
+/// runs, digits, contractions, emoji, marks, CJK, code.
+const TRICKY_TEXTS: &[&str] = &[
+    "hello world",
+    "<|im_start|>user\nWhat's 12345 + 678?<|im_end|>\n<|im_start|>assistant\n",
+    "    indented\tcode();\n\n\n   trailing   ",
+    "The year 2026 has 365 days; call read_file(\"src/main.rs\") now!",
+    "Ünïcödé — 東京 🚀 👩‍💻 e\u{301} ½ Ⅻ ٣",
+    "DON'T they'll WE'RE it's   \u{a0}\u{3000} x",
+    "<|im_",
+];
+
+/// The per-message token counts (without the message overhead) `count`
+/// prints for `texts` with `tokenizer`.
+fn counts(sandbox: &Sandbox, tokenizer: &[&str], texts: &[&str]) -> Vec<u64> {
+    let input = Value::Array(
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| msg("user", text, i as u32))
+            .collect(),
+    );
+    let mut args = vec!["count", "--tokenizer"];
+    args.extend_from_slice(tokenizer);
+    let out = run(sandbox, &args, &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["tokens"].as_u64().unwrap() - 4)
+        .collect()
+}
+
+/// The prepared tokenizers in the sandbox's cache.
+fn cached_tokenizers(sandbox: &Sandbox) -> Vec<std::path::PathBuf> {
+    let dir = sandbox.ollm_home.join("cache/tokenizers");
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn a_tokenizer_json_counts_exactly_as_llama_cpp_tokenize_prepared_and_cached() {
+    let Some(url) = real_model() else { return };
+    let sandbox = Sandbox::new();
+    let exact: Vec<u64> = TRICKY_TEXTS
+        .iter()
+        .map(|text| {
+            let mut reply = ureq::post(format!("{url}/tokenize"))
+                .header("content-type", "application/json")
+                .send(json!({"content": text}).to_string())
+                .unwrap();
+            let reply: Value =
+                serde_json::from_str(&reply.body_mut().read_to_string().unwrap()).unwrap();
+            reply["tokens"].as_array().unwrap().len() as u64
+        })
+        .collect();
+    // Prepared on the first run, read from the cache on the second.
+    assert_eq!(counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS), exact);
+    assert_eq!(cached_tokenizers(&sandbox).len(), 1);
+    assert_eq!(counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS), exact);
+}
+
+#[test]
+fn a_prepared_tokenizer_json_is_reused_not_rebuilt() {
+    use std::os::unix::fs::MetadataExt;
+    let sandbox = Sandbox::new();
+    let first = counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS);
+    let cached = cached_tokenizers(&sandbox);
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let before = std::fs::metadata(&cached[0]).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS), first);
+    let after = std::fs::metadata(&cached[0]).unwrap();
+    assert_eq!(
+        (after.ino(), after.mtime(), after.mtime_nsec()),
+        (before.ino(), before.mtime(), before.mtime_nsec())
+    );
+    assert_eq!(before.mode() & 0o777, 0o600);
+    // The same file at another path is the same entry.
+    let copy = sandbox.write(
+        "copy/tokenizer.json",
+        &std::fs::read_to_string(SMOLLM2_JSON).unwrap(),
+    );
+    assert_eq!(
+        counts(&sandbox, &[copy.to_str().unwrap()], TRICKY_TEXTS),
+        first
+    );
+    assert_eq!(cached_tokenizers(&sandbox), cached);
+}
+
+#[test]
+fn a_damaged_tokenizer_cache_is_detected_and_rebuilt() {
+    let sandbox = Sandbox::new();
+    let first = counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS);
+    let entry = cached_tokenizers(&sandbox).remove(0);
+    let good = std::fs::read(&entry).unwrap();
+    let mut flipped = good.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x01;
+    for damaged in [flipped, good[..good.len() / 3].to_vec(), Vec::new()] {
+        std::fs::write(&entry, &damaged).unwrap();
+        assert_eq!(counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS), first);
+        assert_eq!(
+            std::fs::read(&entry).unwrap(),
+            good,
+            "the entry is prepared again"
+        );
+    }
+}
+
+#[test]
+fn a_tokenizer_json_counts_the_same_when_the_cache_cannot_be_written() {
+    let sandbox = Sandbox::new();
+    let first = counts(&sandbox, &[SMOLLM2_JSON], TRICKY_TEXTS);
+    let blocked = Sandbox::new();
+    // A file where the cache directory would be.
+    std::fs::write(blocked.ollm_home.join("cache"), "not a directory").unwrap();
+    assert_eq!(counts(&blocked, &[SMOLLM2_JSON], TRICKY_TEXTS), first);
+    assert_eq!(counts(&blocked, &[SMOLLM2_JSON], TRICKY_TEXTS), first);
+}
+
 #[test]
 fn the_server_tokenizer_matches_llama_cpp_tokenize() {
     let Some(url) = real_model() else { return };

@@ -1,0 +1,830 @@
+//! A model's Hugging Face `tokenizer.json`, counted without building the
+//! `tokenizers` crate's vocabulary and merge maps (~220 ms per process for
+//! SmolLM2's): the file is prepared once into a compact form (`prepare`)
+//! that `hf_cache` keeps under `$OLLM_HOME/cache/tokenizers/` and that is
+//! used in place afterwards (`Prepared::parse`).
+//!
+//! Only the configuration GPT-2-style byte-level BPE models ship is
+//! prepared, and only when every option is one whose behaviour is
+//! reproduced here exactly (see `prepare`); anything else is counted by the
+//! `tokenizers` crate. The counts are `tokenizers`'
+//! `encode(text, add_special_tokens = false).len()`:
+//! 1. added tokens are split out first (leftmost-longest), one token each;
+//! 2. the rest is split by the Digits pre-tokenizer, if any, then by the
+//!    ByteLevel expression (`pretokenize::Pattern::Gpt2`);
+//! 3. each piece's bytes are merged by the rank of the *pair* in `merges`
+//!    (the `tokenizers` BPE `Word::merge_all`, not tiktoken's
+//!    rank-of-result), and the symbols left are counted.
+//!
+//! Layout, every number a little-endian u32 unless said otherwise:
+//! `"OLLMHFB1" | checksum (u64, xxh3 of everything after it) | digits |
+//! slots (a power of two) | added tokens | added pool length |
+//! byte_id[256] (u32::MAX: no token) | slot[slots] × (left, right, rank, new id; rank u32::MAX =
+//! empty) | added_start[added + 1] | added pool`.
+//! `digits`: 0 = no Digits pre-tokenizer, 1 = contiguous, 2 = individual.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use serde_json::{Map, Value};
+
+use super::mapped::Mapped;
+use super::pretokenize::{self, Pattern};
+
+const MAGIC: &[u8; 8] = b"OLLMHFB1";
+const HEADER: usize = 8 + 8 + 4 * 4;
+const EMPTY: u32 = u32::MAX;
+
+/// How the Digits pre-tokenizer (before ByteLevel) splits numbers off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Digits {
+    None,
+    Contiguous,
+    Individual,
+}
+
+/// The prepared form of `tokenizer_json`, or None when its configuration
+/// is not one reproduced exactly here (or the file is not valid: the
+/// `tokenizers` crate then says what is wrong).
+pub fn prepare(tokenizer_json: &[u8]) -> Option<Vec<u8>> {
+    let root: Value = serde_json::from_slice(tokenizer_json).ok()?;
+    let root = root.as_object()?;
+    only_keys(
+        root,
+        &[
+            "version",
+            "truncation",
+            "padding",
+            "added_tokens",
+            "normalizer",
+            "pre_tokenizer",
+            "post_processor",
+            "decoder",
+            "model",
+        ],
+    )?;
+    for absent in ["truncation", "padding", "normalizer"] {
+        is_null(root.get(absent))?;
+    }
+    if !is_null_or_type(root.get("post_processor"), "ByteLevel")
+        || !is_null_or_type(root.get("decoder"), "ByteLevel")
+    {
+        return None;
+    }
+    let digits = pre_tokenizer(root.get("pre_tokenizer")?)?;
+    let model = root.get("model")?.as_object()?;
+    let (byte_id, merges) = model_tables(model)?;
+    let added = added_tokens(root.get("added_tokens"))?;
+    Some(write(digits, &byte_id, &merges, &added))
+}
+
+fn only_keys(object: &Map<String, Value>, known: &[&str]) -> Option<()> {
+    object
+        .keys()
+        .all(|key| known.contains(&key.as_str()))
+        .then_some(())
+}
+
+fn is_null(value: Option<&Value>) -> Option<()> {
+    value.is_none_or(Value::is_null).then_some(())
+}
+
+fn is_null_or_type(value: Option<&Value>, kind: &str) -> bool {
+    match value {
+        None | Some(Value::Null) => true,
+        Some(value) => value.get("type").and_then(Value::as_str) == Some(kind),
+    }
+}
+
+/// `ByteLevel`, or `Sequence[Digits, ByteLevel]` (SmolLM2's), with the
+/// ByteLevel expression on and no prefix space.
+fn pre_tokenizer(value: &Value) -> Option<Digits> {
+    let object = value.as_object()?;
+    match object.get("type")?.as_str()? {
+        "ByteLevel" => byte_level(object).then_some(Digits::None),
+        "Sequence" => {
+            only_keys(object, &["type", "pretokenizers"])?;
+            match object.get("pretokenizers")?.as_array()?.as_slice() {
+                [only] => pre_tokenizer(only).filter(|d| *d == Digits::None),
+                [digits, level] => {
+                    let digits = digits.as_object()?;
+                    only_keys(digits, &["type", "individual_digits"])?;
+                    (digits.get("type")?.as_str()? == "Digits").then_some(())?;
+                    let split = match digits.get("individual_digits") {
+                        Some(Value::Bool(true)) => Digits::Individual,
+                        Some(Value::Bool(false)) | None => Digits::Contiguous,
+                        Some(_) => return None,
+                    };
+                    byte_level(level.as_object()?).then_some(split)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn byte_level(object: &Map<String, Value>) -> bool {
+    let flag = |key: &str, default: bool| match object.get(key) {
+        None => Some(default),
+        Some(value) => value.as_bool(),
+    };
+    only_keys(
+        object,
+        &["type", "add_prefix_space", "trim_offsets", "use_regex"],
+    )
+    .is_some()
+        && object.get("type").and_then(Value::as_str) == Some("ByteLevel")
+        && flag("add_prefix_space", true) == Some(false)
+        && flag("use_regex", true) == Some(true)
+        && flag("trim_offsets", true).is_some()
+}
+
+/// A merge: (left id, right id) → (rank, id of the merged token).
+type Merges = HashMap<(u32, u32), (u32, u32)>;
+
+/// The id of each byte's ByteLevel character and the merges, as the
+/// `tokenizers` BPE builder makes them (a repeated pair keeps its last rank).
+fn model_tables(model: &Map<String, Value>) -> Option<([u32; 256], Merges)> {
+    only_keys(
+        model,
+        &[
+            "type",
+            "dropout",
+            "unk_token",
+            "continuing_subword_prefix",
+            "end_of_word_suffix",
+            "fuse_unk",
+            "byte_fallback",
+            "ignore_merges",
+            "vocab",
+            "merges",
+        ],
+    )?;
+    (model.get("type")?.as_str()? == "BPE").then_some(())?;
+    for absent in ["dropout", "continuing_subword_prefix", "end_of_word_suffix"] {
+        is_null(model.get(absent))?;
+    }
+    match model.get("ignore_merges") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => {}
+        Some(_) => return None,
+    }
+    for flag in ["fuse_unk", "byte_fallback"] {
+        match model.get(flag) {
+            None | Some(Value::Null) | Some(Value::Bool(_)) => {}
+            Some(_) => return None,
+        }
+    }
+    // Without an unknown token or byte fallback, a byte without a token is
+    // left out of its word (SmolLM2 has none for a few control characters);
+    // with either, every byte must have its token, so neither rule applies.
+    let drops_unknown = match model.get("unk_token") {
+        None | Some(Value::Null) => model.get("byte_fallback") != Some(&Value::Bool(true)),
+        Some(Value::String(_)) => false,
+        Some(_) => return None,
+    };
+    let vocab: HashMap<&str, u32> = model
+        .get("vocab")?
+        .as_object()?
+        .iter()
+        .map(|(token, id)| Some((token.as_str(), u32::try_from(id.as_u64()?).ok()?)))
+        .collect::<Option<_>>()?;
+    let mut byte_id = [EMPTY; 256];
+    for (id, c) in byte_id.iter_mut().zip(byte_chars()) {
+        match vocab.get(c.encode_utf8(&mut [0; 4]) as &str) {
+            Some(&token) => *id = token,
+            None if drops_unknown => {}
+            None => return None,
+        }
+    }
+    let pairs: Vec<(String, String)> = match model.get("merges")?.as_array()?.first() {
+        Some(Value::Array(_)) => model
+            .get("merges")?
+            .as_array()?
+            .iter()
+            .map(|pair| match pair.as_array()?.as_slice() {
+                [a, b] => Some((a.as_str()?.to_string(), b.as_str()?.to_string())),
+                _ => None,
+            })
+            .collect::<Option<_>>()?,
+        _ => model
+            .get("merges")?
+            .as_array()?
+            .iter()
+            .map(|line| line.as_str())
+            .collect::<Option<Vec<&str>>>()?
+            .into_iter()
+            .filter(|line| !line.starts_with("#version"))
+            .map(
+                |line| match line.split(' ').collect::<Vec<_>>().as_slice() {
+                    [a, b] => Some((a.to_string(), b.to_string())),
+                    _ => None,
+                },
+            )
+            .collect::<Option<_>>()?,
+    };
+    let mut merges = Merges::with_capacity(pairs.len());
+    for (rank, (a, b)) in pairs.iter().enumerate() {
+        let new_id = *vocab.get(format!("{a}{b}").as_str())?;
+        merges.insert(
+            (*vocab.get(a.as_str())?, *vocab.get(b.as_str())?),
+            (u32::try_from(rank).ok()?, new_id),
+        );
+    }
+    Some((byte_id, merges))
+}
+
+/// GPT-2's `bytes_to_unicode`: the character ByteLevel writes for each byte.
+fn byte_chars() -> [char; 256] {
+    let mut chars = ['\0'; 256];
+    let mut next = 256u32;
+    for (b, c) in chars.iter_mut().enumerate() {
+        let printable = matches!(b, 33..=126 | 161..=172 | 174..=255);
+        let code = if printable {
+            b as u32
+        } else {
+            next += 1;
+            next - 1
+        };
+        *c = char::from_u32(code).unwrap_or('\0');
+    }
+    chars
+}
+
+/// The added tokens' contents, when each is matched as it is written
+/// (no stripping, no single-word rule, all matched in the same pass).
+fn added_tokens(value: Option<&Value>) -> Option<Vec<String>> {
+    let Some(tokens) = value.filter(|v| !v.is_null()) else {
+        return Some(Vec::new());
+    };
+    let mut contents = Vec::new();
+    let mut normalized = None;
+    for token in tokens.as_array()? {
+        let token = token.as_object()?;
+        only_keys(
+            token,
+            &[
+                "id",
+                "content",
+                "single_word",
+                "lstrip",
+                "rstrip",
+                "normalized",
+                "special",
+            ],
+        )?;
+        token.get("id")?.as_u64()?;
+        for off in ["single_word", "lstrip", "rstrip"] {
+            (!token.get(off)?.as_bool()?).then_some(())?;
+        }
+        token.get("special")?.as_bool()?;
+        let this = token.get("normalized")?.as_bool()?;
+        (*normalized.get_or_insert(this) == this).then_some(())?;
+        let content = token.get("content")?.as_str()?;
+        if content.is_empty() || contents.iter().any(|c| c == content) {
+            return None;
+        }
+        contents.push(content.to_string());
+    }
+    Some(contents)
+}
+
+fn write(digits: Digits, byte_id: &[u32; 256], merges: &Merges, added: &[String]) -> Vec<u8> {
+    let slots = (merges.len() * 2).next_power_of_two().max(2);
+    let mut slot = vec![[0, 0, EMPTY, 0]; slots];
+    // Sorted, so that the same file always prepares to the same bytes.
+    let mut entries: Vec<_> = merges.iter().collect();
+    entries.sort_unstable();
+    for (&(left, right), &(rank, new_id)) in entries {
+        let mut i = pair_hash(left, right) & (slots - 1);
+        while slot[i][2] != EMPTY {
+            i = (i + 1) & (slots - 1);
+        }
+        slot[i] = [left, right, rank, new_id];
+    }
+    let pool_len: usize = added.iter().map(String::len).sum();
+    let mut body = Vec::new();
+    let digits = match digits {
+        Digits::None => 0u32,
+        Digits::Contiguous => 1,
+        Digits::Individual => 2,
+    };
+    for n in [digits, slots as u32, added.len() as u32, pool_len as u32] {
+        body.extend_from_slice(&n.to_le_bytes());
+    }
+    for n in byte_id.iter().chain(slot.iter().flatten()) {
+        body.extend_from_slice(&n.to_le_bytes());
+    }
+    let mut start = 0u32;
+    for token in added {
+        body.extend_from_slice(&start.to_le_bytes());
+        start += token.len() as u32;
+    }
+    body.extend_from_slice(&start.to_le_bytes());
+    for token in added {
+        body.extend_from_slice(token.as_bytes());
+    }
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+fn pair_hash(left: u32, right: u32) -> usize {
+    let key = u64::from(left) << 32 | u64::from(right);
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize
+}
+
+/// The bytes of a prepared tokenizer: just prepared, or the cache's, mapped.
+pub enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(Mapped),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(bytes) => bytes,
+            Bytes::Mapped(bytes) => bytes,
+        }
+    }
+}
+
+/// A prepared tokenizer, read in place from the bytes `prepare` wrote.
+pub struct Prepared {
+    bytes: Bytes,
+    digits: Digits,
+    mask: usize,
+    slots_at: usize,
+    added: Option<AhoCorasick>,
+}
+
+impl Prepared {
+    /// The tokenizer in `bytes`, if they hold one intact (checksum and
+    /// sizes); None for a damaged or truncated file.
+    pub fn parse(bytes: impl Into<Bytes>) -> Option<Prepared> {
+        let bytes = bytes.into();
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let (sum, body) = rest.split_at_checked(8)?;
+        if u64::from_le_bytes(sum.try_into().ok()?) != xxhash_rust::xxh3::xxh3_64(body) {
+            return None;
+        }
+        let digits = match u32_at(body, 0)? {
+            0 => Digits::None,
+            1 => Digits::Contiguous,
+            2 => Digits::Individual,
+            _ => return None,
+        };
+        let slots = u32_at(body, 1)? as usize;
+        let added = u32_at(body, 2)? as usize;
+        let pool_len = u32_at(body, 3)? as usize;
+        if !slots.is_power_of_two() {
+            return None;
+        }
+        let slots_at = HEADER + 256 * 4;
+        let starts_at = slots_at + slots * 16;
+        let pool_at = starts_at + (added + 1) * 4;
+        if bytes.len() != pool_at.checked_add(pool_len)? {
+            return None;
+        }
+        let starts = &bytes[starts_at..pool_at];
+        let contents = (0..added)
+            .map(|i| {
+                let from = u32_at(starts, i)? as usize;
+                let to = u32_at(starts, i + 1)? as usize;
+                std::str::from_utf8(bytes.get(pool_at + from..pool_at + to)?).ok()
+            })
+            .collect::<Option<Vec<&str>>>()?;
+        let added = if contents.is_empty() {
+            None
+        } else {
+            Some(
+                // A few dozen short tokens: the DFA would cost more to
+                // build (~0.5M instructions) than it saves on 20 messages.
+                AhoCorasick::builder()
+                    .kind(Some(AhoCorasickKind::ContiguousNFA))
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(&contents)
+                    .ok()?,
+            )
+        };
+        Some(Prepared {
+            digits,
+            mask: slots - 1,
+            slots_at,
+            added,
+            bytes,
+        })
+    }
+
+    /// Tokens in `text`, as the `tokenizers` crate's
+    /// `encode(text, false).len()` for the file this was prepared from.
+    pub fn count(&self, text: &str) -> u64 {
+        let mut merger = Merger::default();
+        let mut total = 0;
+        let mut at = 0;
+        if let Some(added) = &self.added {
+            for found in added.find_iter(text) {
+                total += self.count_ordinary(&text[at..found.start()], &mut merger) + 1;
+                at = found.end();
+            }
+        }
+        total + self.count_ordinary(&text[at..], &mut merger)
+    }
+
+    fn count_ordinary(&self, text: &str, merger: &mut Merger) -> u64 {
+        let mut total = 0;
+        let mut segment = |segment: &str| {
+            for piece in pretokenize::pieces(Pattern::Gpt2, segment) {
+                total += merger.count(self, piece.as_bytes()) as u64;
+            }
+        };
+        match self.digits {
+            Digits::None => segment(text),
+            digits => {
+                let mut from = 0;
+                let mut chars = text.char_indices().peekable();
+                while let Some((i, c)) = chars.next() {
+                    if !pretokenize::is_number(c) {
+                        continue;
+                    }
+                    let mut end = i + c.len_utf8();
+                    if digits == Digits::Contiguous {
+                        while let Some(&(j, d)) = chars.peek() {
+                            if !pretokenize::is_number(d) {
+                                break;
+                            }
+                            end = j + d.len_utf8();
+                            chars.next();
+                        }
+                    }
+                    if from < i {
+                        segment(&text[from..i]);
+                    }
+                    segment(&text[i..end]);
+                    from = end;
+                }
+                if from < text.len() {
+                    segment(&text[from..]);
+                }
+            }
+        }
+        total
+    }
+
+    fn byte_id(&self, byte: u8) -> u32 {
+        self.word(HEADER / 4 + usize::from(byte))
+    }
+
+    /// (rank, merged id) of the pair `(left, right)`.
+    fn merge(&self, left: u32, right: u32) -> Option<(u32, u32)> {
+        let mut i = pair_hash(left, right) & self.mask;
+        for _ in 0..=self.mask {
+            let at = self.slots_at / 4 + i * 4;
+            let rank = self.word(at + 2);
+            if rank == EMPTY {
+                return None;
+            }
+            if self.word(at) == left && self.word(at + 1) == right {
+                return Some((rank, self.word(at + 3)));
+            }
+            i = (i + 1) & self.mask;
+        }
+        None
+    }
+
+    /// The `index`th u32; in bounds by `parse`'s size check.
+    fn word(&self, index: usize) -> u32 {
+        let b = &self.bytes[index * 4..index * 4 + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        Bytes::Owned(bytes)
+    }
+}
+
+impl From<Mapped> for Bytes {
+    fn from(bytes: Mapped) -> Bytes {
+        Bytes::Mapped(bytes)
+    }
+}
+
+fn u32_at(bytes: &[u8], index: usize) -> Option<u32> {
+    let word = bytes.get(index * 4..index * 4 + 4)?;
+    Some(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+}
+
+/// One symbol of a word being merged.
+#[derive(Clone, Copy)]
+struct Symbol {
+    id: u32,
+    prev: usize,
+    next: usize,
+    alive: bool,
+}
+
+const NONE: usize = usize::MAX;
+
+/// The buffers of `tokenizers`' `Word::merge_all`, reused across pieces.
+#[derive(Default)]
+struct Merger {
+    symbols: Vec<Symbol>,
+    /// Lowest rank first, then leftmost: (rank, position, merged id).
+    queue: BinaryHeap<Reverse<(u32, usize, u32)>>,
+}
+
+impl Merger {
+    /// The number of tokens `piece` merges into.
+    fn count(&mut self, tokenizer: &Prepared, piece: &[u8]) -> usize {
+        self.symbols.clear();
+        self.queue.clear();
+        for id in piece.iter().map(|&b| tokenizer.byte_id(b)) {
+            // A byte without a token is left out (see `model_tables`).
+            if id != EMPTY {
+                let i = self.symbols.len();
+                self.symbols.push(Symbol {
+                    id,
+                    prev: i.checked_sub(1).unwrap_or(NONE),
+                    next: i + 1,
+                    alive: true,
+                });
+            }
+        }
+        let Some(last) = self.symbols.len().checked_sub(1) else {
+            return 0;
+        };
+        self.symbols[last].next = NONE;
+        for i in 0..last {
+            if let Some((rank, new_id)) =
+                tokenizer.merge(self.symbols[i].id, self.symbols[i + 1].id)
+            {
+                self.queue.push(Reverse((rank, i, new_id)));
+            }
+        }
+        let mut count = self.symbols.len();
+        while let Some(Reverse((_, pos, new_id))) = self.queue.pop() {
+            let here = self.symbols[pos];
+            if !here.alive || here.next == NONE {
+                continue;
+            }
+            let right = self.symbols[here.next];
+            // An entry made stale by an earlier merge.
+            if tokenizer
+                .merge(here.id, right.id)
+                .is_none_or(|(_, id)| id != new_id)
+            {
+                continue;
+            }
+            self.symbols[pos].id = new_id;
+            self.symbols[pos].next = right.next;
+            self.symbols[here.next].alive = false;
+            count -= 1;
+            if right.next != NONE {
+                self.symbols[right.next].prev = pos;
+            }
+            if here.prev != NONE
+                && let Some((rank, id)) = tokenizer.merge(self.symbols[here.prev].id, new_id)
+            {
+                self.queue.push(Reverse((rank, here.prev, id)));
+            }
+            if right.next != NONE
+                && let Some((rank, id)) = tokenizer.merge(new_id, self.symbols[right.next].id)
+            {
+                self.queue.push(Reverse((rank, pos, id)));
+            }
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::OnceLock;
+
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+
+    const SMOLLM2: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/compress/smollm2-tokenizer.json"
+    );
+
+    fn smollm2_json() -> &'static [u8] {
+        static JSON: OnceLock<Vec<u8>> = OnceLock::new();
+        JSON.get_or_init(|| std::fs::read(SMOLLM2).unwrap())
+    }
+
+    fn smollm2() -> &'static (Prepared, tokenizers::Tokenizer) {
+        static BOTH: OnceLock<(Prepared, tokenizers::Tokenizer)> = OnceLock::new();
+        BOTH.get_or_init(|| {
+            let prepared = Prepared::parse(prepare(smollm2_json()).unwrap()).unwrap();
+            let reference = tokenizers::Tokenizer::from_bytes(smollm2_json()).unwrap();
+            (prepared, reference)
+        })
+    }
+
+    fn reference_count(tokenizer: &tokenizers::Tokenizer, text: &str) -> u64 {
+        tokenizer.encode_fast(text, false).unwrap().len() as u64
+    }
+
+    /// Text that exercises every rule: the model's special tokens (whole,
+    /// cut, adjacent), whitespace runs of several kinds, digits of several
+    /// scripts, contractions in both cases, emoji, marks, CJK, code.
+    fn tricky_text() -> impl Strategy<Value = String> {
+        let fragments = prop::sample::select(vec![
+            "<|im_start|>",
+            "<|im_end|>",
+            "<|endoftext|>",
+            "<|im_",
+            "<repo_name>",
+            "<reponame>",
+            "<file_sep>",
+            "<|",
+            ">",
+            " ",
+            "  ",
+            "   ",
+            "\t",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "\u{a0}",
+            "\u{3000}",
+            "0",
+            "42",
+            "2026",
+            "٣",
+            "½",
+            "Ⅻ",
+            "'s",
+            "'S",
+            "'ll",
+            "'re",
+            "don't",
+            "hello",
+            " world",
+            "Schöne",
+            "Grüße",
+            "東京",
+            "🚀",
+            "👩‍💻",
+            "e\u{301}",
+            "fn main() {",
+            "src/main.rs",
+            "!!",
+            "...",
+            "->",
+            "ſ",
+            "\u{200b}",
+            "\u{feff}",
+            "\u{4}",
+            "\u{1d}",
+            "!\u{6}!",
+        ]);
+        prop_oneof![
+            prop::collection::vec(fragments, 0..24).prop_map(|parts| parts.concat()),
+            "\\PC{0,40}",
+            any::<String>(),
+        ]
+    }
+
+    proptest! {
+        /// A model's tokenizer.json counts exactly as the `tokenizers`
+        /// crate counts it (`encode(text, add_special_tokens = false)`).
+        #[test]
+        fn prepared_tokenizer_json_counts_equal_the_tokenizers_crate(text in tricky_text()) {
+            let (prepared, reference) = smollm2();
+            prop_assert_eq!(prepared.count(&text), reference_count(reference, &text));
+        }
+    }
+
+    #[test]
+    fn prepared_counts_equal_the_tokenizers_crate_on_the_fixture_chat() {
+        let (prepared, reference) = smollm2();
+        let text = include_str!("../../tests/fixtures/compress/session.json");
+        let long_runs = [" ".repeat(300), "ab".repeat(200), "1".repeat(50)];
+        for piece in std::iter::once(text)
+            .chain(text.lines())
+            .chain(long_runs.iter().map(String::as_str))
+        {
+            assert_eq!(
+                prepared.count(piece),
+                reference_count(reference, piece),
+                "{piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn preparing_is_deterministic() {
+        assert_eq!(prepare(smollm2_json()), prepare(smollm2_json()));
+    }
+
+    /// A tokenizer.json with every byte's token and the given extra vocabulary and merges.
+    fn tiny(extra: &[&str], merges: &[&str]) -> Value {
+        let mut vocab = Map::new();
+        for c in byte_chars() {
+            vocab.insert(c.to_string(), json!(vocab.len()));
+        }
+        for token in extra {
+            vocab.insert(token.to_string(), json!(vocab.len()));
+        }
+        json!({
+            "version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": [{"id": 0, "content": "<s>", "single_word": false, "lstrip": false,
+                              "rstrip": false, "normalized": false, "special": true}],
+            "normalizer": null,
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true},
+            "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": null, "continuing_subword_prefix": null,
+                      "end_of_word_suffix": null, "fuse_unk": false, "byte_fallback": false,
+                      "vocab": vocab, "merges": merges},
+        })
+    }
+
+    fn both(json: &Value, text: &str) -> (u64, u64) {
+        let bytes = serde_json::to_vec(json).unwrap();
+        let prepared = Prepared::parse(prepare(&bytes).expect("supported")).unwrap();
+        let reference = tokenizers::Tokenizer::from_bytes(&bytes).unwrap();
+        (prepared.count(text), reference_count(&reference, text))
+    }
+
+    #[test]
+    fn merges_go_by_the_pairs_rank_not_the_merged_tokens() {
+        // "ab" has the lower id (tiktoken would merge it first and then
+        // "ab c"), but the pair "b c" comes first in `merges`, and nothing
+        // merges "a" with "bc": two tokens.
+        let json = tiny(&["ab", "bc", "abc"], &["b c", "a b", "ab c"]);
+        assert_eq!(both(&json, "abc"), (2, 2));
+        assert_eq!(both(&json, "abc<s>ab"), (4, 4));
+    }
+
+    #[test]
+    fn a_byte_without_a_token_is_left_out_as_the_tokenizers_crate_does() {
+        // No token for "!": "?!?" is one piece whose word is "??".
+        let mut json = tiny(&["??"], &["? ?"]);
+        json["model"]["vocab"].as_object_mut().unwrap().remove("!");
+        assert_eq!(both(&json, "?!?"), (1, 1));
+        assert_eq!(both(&json, "!!"), (0, 0));
+        assert_eq!(both(&json, "x !!"), (2, 2));
+    }
+
+    #[test]
+    fn a_repeated_merge_keeps_its_last_rank_as_the_tokenizers_crate_does() {
+        let json = tiny(&["ab", "bc", "abc"], &["a b", "b c", "ab c", "a b"]);
+        assert_eq!(both(&json, "abc"), (2, 2));
+    }
+
+    #[test]
+    fn configurations_not_reproduced_exactly_are_left_to_the_tokenizers_crate() {
+        let base = tiny(&["ab"], &["a b"]);
+        let prepared = |edit: &dyn Fn(&mut Value)| {
+            let mut json = base.clone();
+            edit(&mut json);
+            prepare(&serde_json::to_vec(&json).unwrap())
+        };
+        assert!(prepared(&|_| {}).is_some());
+        let unsupported: [&dyn Fn(&mut Value); 9] = [
+            &|j| j["normalizer"] = json!({"type": "NFC"}),
+            &|j| j["pre_tokenizer"]["add_prefix_space"] = json!(true),
+            &|j| j["pre_tokenizer"]["use_regex"] = json!(false),
+            &|j| j["model"]["ignore_merges"] = json!(true),
+            &|j| j["model"]["dropout"] = json!(0.1),
+            &|j| j["added_tokens"][0]["lstrip"] = json!(true),
+            &|j| j["post_processor"] = json!({"type": "TemplateProcessing"}),
+            &|j| j["truncation"] = json!({"max_length": 8}),
+            &|j| {
+                j["model"]["unk_token"] = json!("a");
+                j["model"]["vocab"].as_object_mut().unwrap().remove("Ġ");
+            },
+        ];
+        for edit in unsupported {
+            assert!(prepared(edit).is_none());
+        }
+        assert!(prepare(b"{\"model\": 3}").is_none());
+    }
+
+    #[test]
+    fn a_damaged_or_truncated_prepared_form_is_refused() {
+        let bytes = prepare(smollm2_json()).unwrap();
+        assert!(Prepared::parse(bytes.clone()).is_some());
+        for cut in [0, 7, 16, bytes.len() / 2, bytes.len() - 1] {
+            assert!(
+                Prepared::parse(bytes[..cut].to_vec()).is_none(),
+                "cut at {cut}"
+            );
+        }
+        for at in [10, HEADER + 3, bytes.len() / 2, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x40;
+            assert!(Prepared::parse(damaged).is_none(), "flipped at {at}");
+        }
+    }
+}
