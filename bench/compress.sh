@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
 cargo build --release --quiet --bin ollm-compress
-bin=target/release/ollm-compress
+bin=target/$(rustc --print host-tuple)/release/ollm-compress
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -25,7 +25,7 @@ need python3 python3
 
 say "building ollm-discover (release)"
 cargo build --release --quiet --bin ollm-discover
-OURS="$PWD/target/release/ollm-discover"
+OURS="$PWD/target/$(rustc --print host-tuple)/release/ollm-discover"
 # The cache lives here, not in the user's ~/.ollm.
 export OLLM_HOME="${BENCH_DIR:-/tmp/ollm-discover-bench}/ollm-home"
 

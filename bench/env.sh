@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-500}
 cargo build --release --quiet --bin ollm-env
-bin=$PWD/target/release/ollm-env
+bin=$PWD/target/$(rustc --print host-tuple)/release/ollm-env
 
 # A realistic environment: ~60 ordinary variables and ~40 secret-looking ones.
 for i in $(seq 1 60); do export "BENCH_PLAIN_$i=value-$i"; done

@@ -15,7 +15,7 @@ events=${1:-300000}
 calls=${2:-200}
 export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
 cargo build --release --locked --quiet --bin ollm-loopcheck
-bin=$PWD/target/release/ollm-loopcheck
+bin=$PWD/target/$(rustc --print host-tuple)/release/ollm-loopcheck
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -16,8 +16,8 @@ MESSAGES=${MESSAGES:-20}
 
 command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
 cargo build --release --quiet --bin ollm-session --example session_rewrite
-BIN=$PWD/target/release/ollm-session
-REWRITE=$PWD/target/release/examples/session_rewrite
+BIN=$PWD/target/$(rustc --print host-tuple)/release/ollm-session
+REWRITE=$PWD/target/$(rustc --print host-tuple)/release/examples/session_rewrite
 GEN=$PWD/bench/gen_sessions.py
 
 WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-session-bench.XXXXXX")

@@ -27,7 +27,7 @@ command -v psql >/dev/null || { echo "bench: psql is missing (apt-get install -y
 psql -qtAc 'SELECT 1' "$SERVER" >/dev/null || { echo "bench: no PostgreSQL server at $SERVER" >&2; exit 1; }
 if [[ -z ${BIN:-} ]]; then
   cargo build --release --quiet --bin ollm-session
-  BIN=$PWD/target/release/ollm-session
+  BIN=$PWD/target/$(rustc --print host-tuple)/release/ollm-session
 fi
 GEN=$PWD/bench/gen_sessions.py
 

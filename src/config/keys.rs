@@ -28,6 +28,19 @@ pub const OTHER_PREFIXES: &[&str] = &[
     "OLLM_SESSION_STORE_",
 ];
 
+/// Whether the variable `name` may set a configuration key: an `OLLM_*`
+/// variable other than OLLM_HOME and the test suite's, soak runs', fuzzers'
+/// and benchmarks' (none of which names a key; a test checks it). A
+/// configuration load compares each key with the variables that pass only.
+pub fn may_set_a_key(name: &str) -> bool {
+    name.starts_with("OLLM_")
+        && name != "OLLM_HOME"
+        && !OTHER_PREFIXES
+            .iter()
+            .filter(|p| !p.starts_with("OLLM_SESSION_STORE"))
+            .any(|p| name.starts_with(p))
+}
+
 /// Rewrites the aliases of [`ALIASES`] in one layer to the schema's keys.
 /// A key given both ways keeps the schema's spelling.
 pub fn resolve_aliases(layer: &mut Value) {
@@ -146,6 +159,20 @@ mod tests {
 
     fn defaults() -> Value {
         serde_json::to_value(Config::default()).unwrap()
+    }
+
+    #[test]
+    fn every_keys_variable_may_set_a_key() {
+        let mut leaves = Vec::new();
+        collect_leaves(&defaults(), String::new(), &mut leaves);
+        assert!(leaves.len() > 20);
+        for (key, _) in leaves {
+            let name = env_var_name(&key);
+            assert!(may_set_a_key(&name), "{key}: {name}");
+        }
+        assert!(!may_set_a_key("OLLM_HOME"));
+        assert!(!may_set_a_key("OLLM_TEST_PG_URL"));
+        assert!(may_set_a_key("OLLM_SESSION_STORE"));
     }
 
     #[test]

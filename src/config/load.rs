@@ -65,7 +65,8 @@ pub struct Loaded {
     pub ignored: Vec<Ignored>,
     /// The workspace found above the working directory, if any.
     pub workspace: Option<Workspace>,
-    tree: Value,
+    /// The merged tree; `None` when no layer applied (the defaults).
+    tree: Option<Value>,
 }
 
 /// A key of an untrusted workspace's configuration that was not applied.
@@ -92,8 +93,16 @@ pub struct OriginRow {
 impl Loaded {
     /// Every leaf key with its value and origin, in key order.
     pub fn rows(&self) -> Vec<OriginRow> {
+        let defaults;
+        let tree = match &self.tree {
+            Some(tree) => tree,
+            None => {
+                defaults = serde_json::to_value(&self.config).unwrap_or(Value::Null);
+                &defaults
+            }
+        };
         let mut leaves = Vec::new();
-        collect_leaves(&self.tree, String::new(), &mut leaves);
+        collect_leaves(tree, String::new(), &mut leaves);
         leaves
             .into_iter()
             .map(|(key, value)| {
@@ -133,19 +142,37 @@ impl Loaded {
 
 /// Loads the effective configuration. Warnings (unknown keys) go to stderr.
 pub fn load(options: &LoadOptions) -> Result<Loaded> {
-    let mut layers = Layers::new()?;
-
     let user_file = paths::ollm_home().join("config.yaml");
-    if user_file.exists() {
-        layers.apply_file(&user_file)?;
-    }
+    let user_file_exists = user_file.exists();
     let start = match &options.workspace_start {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
     };
+    let workspace = trust::find(&start)?;
+    let nothing_to_apply = !user_file_exists
+        && workspace.as_ref().is_none_or(|ws| ws.config_file.is_none())
+        && options.config_file.is_none()
+        && options.flags.is_empty()
+        && !std::env::vars_os()
+            .any(|(name, _)| name.to_str().is_some_and(super::keys::may_set_a_key));
+    if nothing_to_apply {
+        // The defaults as they are: most runs set nothing, and encoding them
+        // as a tree to merge nothing into is most of a program's start-up.
+        return Ok(Loaded {
+            config: Config::default(),
+            origins: BTreeMap::new(),
+            ignored: Vec::new(),
+            workspace,
+            tree: None,
+        });
+    }
+
+    let mut layers = Layers::new()?;
+    if user_file_exists {
+        layers.apply_file(&user_file)?;
+    }
     // The one place workspace trust is applied: an untrusted workspace's
     // configuration may only make things stricter.
-    let workspace = trust::find(&start)?;
     if let Some(ws) = &workspace
         && let (Some(file), Some(text)) = (&ws.config_file, &ws.config_text)
     {
@@ -228,7 +255,7 @@ impl Layers {
             origins: self.origins,
             ignored: self.ignored,
             workspace: None,
-            tree: self.tree,
+            tree: Some(self.tree),
         })
     }
 
@@ -382,6 +409,14 @@ impl Layers {
                 diag::warn(warning);
             }
         });
+        // OLLM_HOME alone (nearly every run) walks no key.
+        let set: Vec<String> = set
+            .into_iter()
+            .filter(|name| super::keys::may_set_a_key(name))
+            .collect();
+        if set.is_empty() {
+            return Ok(());
+        }
         let mut leaves = Vec::new();
         for_each_leaf(&self.defaults, &mut String::new(), &mut |key, default| {
             if set.iter().any(|name| is_env_var_of(name, key)) {
@@ -622,6 +657,24 @@ fn insert_path(root: &mut Value, key: &str, value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_defaults_untouched_are_what_the_layers_give_with_nothing_applied() {
+        let layered = Layers::new().unwrap().finish().unwrap();
+        let untouched = Loaded {
+            config: Config::default(),
+            origins: BTreeMap::new(),
+            ignored: Vec::new(),
+            workspace: None,
+            tree: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&untouched.config).unwrap(),
+            serde_json::to_value(&layered.config).unwrap()
+        );
+        let rows = |loaded: &Loaded| serde_json::to_value(loaded.rows()).unwrap();
+        assert_eq!(rows(&untouched), rows(&layered));
+    }
 
     #[test]
     fn parse_text_layers_one_file_on_the_defaults() {

@@ -310,14 +310,20 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// One pattern's own regex, compiled the first time a value triggers it:
 /// deciding a variable then costs only the patterns its value could match.
-fn single(index: usize) -> Option<&'static Regex> {
-    static EACH: OnceLock<Vec<OnceLock<Option<Regex>>>> = OnceLock::new();
+/// One shape's regex, compiled on first use. It runs on a few short values
+/// per process, so it is built without a full DFA: determinizing one up
+/// front costs more than every search with the lazy DFA (`ollm-env run`
+/// checks each variable's value: issue 14).
+fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
+    use regex_automata::{meta, util::syntax};
+    static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
     let each = EACH.get_or_init(|| VALUE_PATTERNS.iter().map(|_| OnceLock::new()).collect());
     each.get(index)?
         .get_or_init(|| {
-            RegexBuilder::new(VALUE_PATTERNS[index].regex)
-                .unicode(false)
-                .build()
+            meta::Builder::new()
+                .configure(meta::Config::new().dfa(false))
+                .syntax(syntax::Config::new().unicode(false).utf8(false))
+                .build(VALUE_PATTERNS[index].regex)
                 .ok()
         })
         .as_ref()

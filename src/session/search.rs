@@ -156,6 +156,20 @@ impl Matcher {
         })
     }
 
+    /// A hit of role `title` when session `id`'s title matches, stamped
+    /// with its last activity (the role filter is the caller's).
+    fn title_hit(&self, id: &str, title: Option<&str>, last_activity: &str) -> Option<Hit> {
+        let title = title?;
+        self.text.is_match(title).then(|| Hit {
+            session_id: id.to_string(),
+            message_index: None,
+            tool_call_index: None,
+            role: "title".into(),
+            timestamp: last_activity.to_string(),
+            snippet: title.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+    }
+
     fn may_match(&self, bytes: &[u8]) -> bool {
         self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
     }
@@ -220,15 +234,19 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Searches every session in the journal store `store`.
+/// Searches every session in the journal store `store`, titles included
+/// (unless the query's role excludes them): a title is in its session's
+/// journal, so only the sessions whose journal passes the prefilter have
+/// their summary read for it.
 pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
+    let titles = query.role.as_deref().is_none_or(|r| r == "title");
     let ids = store.ids()?;
     let results = parallel_map(&ids, |(id, kind)| {
         let mut hits = Vec::new();
         let result = match kind {
-            Kind::Journal => search_journal(store, id, &matcher, &mut hits),
-            Kind::Plain => search_loaded(store, id, &matcher, &mut hits),
+            Kind::Journal => search_journal(store, id, &matcher, titles, &mut hits),
+            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
         };
         (id.clone(), result.map(|()| hits))
     });
@@ -255,17 +273,7 @@ pub(crate) fn title_hits(listing: &Listing, query: &Query) -> Result<Vec<Hit>> {
     Ok(listing
         .sessions
         .iter()
-        .filter_map(|s| {
-            let title = s.title.as_deref()?;
-            matcher.text.is_match(title).then(|| Hit {
-                session_id: s.session_id.clone(),
-                message_index: None,
-                tool_call_index: None,
-                role: "title".into(),
-                timestamp: s.last_activity.clone(),
-                snippet: title.split_whitespace().collect::<Vec<_>>().join(" "),
-            })
-        })
+        .filter_map(|s| matcher.title_hit(&s.session_id, s.title.as_deref(), &s.last_activity))
         .collect())
 }
 
@@ -285,9 +293,14 @@ fn search_loaded(
     store: &FileStore,
     id: &str,
     matcher: &Matcher,
+    titles: bool,
     hits: &mut Vec<Hit>,
 ) -> Result<()> {
     let loaded = store.load_held(id, None)?;
+    let session = &loaded.session;
+    if titles {
+        hits.extend(matcher.title_hit(id, session.title.as_deref(), &session.last_activity));
+    }
     for slot in &loaded.order {
         let entry = match *slot {
             Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
@@ -305,6 +318,7 @@ fn search_journal(
     store: &FileStore,
     id: &str,
     matcher: &Matcher,
+    titles: bool,
     hits: &mut Vec<Hit>,
 ) -> Result<()> {
     let path = store.session_dir(id).join(super::store::JOURNAL);
@@ -336,6 +350,11 @@ fn search_journal(
         if let Ok(Record::Entry { entry, .. }) = journal::parse_line(line, false) {
             matcher.check(id, slot, &entry, hits);
         }
+    }
+    // A session that cannot be summarized is reported by a listing; here it
+    // only has no title hit.
+    if titles && let Ok(summary) = store.summary(id) {
+        hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
     }
     Ok(())
 }

@@ -471,3 +471,47 @@ fn the_first_user_message_previews_an_untitled_session() {
         Some("fix the parser")
     );
 }
+
+#[test]
+fn a_title_is_found_once_by_every_kind_of_search_and_only_where_it_matches() {
+    use super::search::Query;
+    let f = fixture(0);
+    let titled = new_session(&f.store);
+    f.store
+        .record(&titled, &msg("user", "hello"), None)
+        .unwrap();
+    f.store.rename(&titled, Some("Zanzibar trip")).unwrap();
+    let other = new_session(&f.store);
+    f.store
+        .record(&other, &msg("user", "nothing here"), None)
+        .unwrap();
+    for (pattern, regex, ignore_case) in [
+        ("Zanzibar", false, false),
+        ("zanzibar", false, true),
+        ("Zanzi[a-z]+ trip", true, false),
+        (r"^\w+ TRIP$", true, true),
+    ] {
+        let found = f
+            .store
+            .search(&Query {
+                pattern: pattern.into(),
+                regex,
+                ignore_case,
+                role: None,
+            })
+            .unwrap();
+        let titles: Vec<_> = found.hits.iter().filter(|h| h.role == "title").collect();
+        assert_eq!(titles.len(), 1, "{pattern}: {:?}", found.hits);
+        assert_eq!(titles[0].session_id, titled);
+        assert_eq!(titles[0].snippet, "Zanzibar trip");
+    }
+    let only_users = f
+        .store
+        .search(&Query {
+            pattern: "Zanzibar".into(),
+            role: Some("user".into()),
+            ..Query::default()
+        })
+        .unwrap();
+    assert!(only_users.hits.is_empty(), "{:?}", only_users.hits);
+}

@@ -500,7 +500,9 @@ impl Store {
     /// asked for) the sessions whose title matches, newest first.
     pub fn search(&self, query: &Query) -> Result<Found> {
         let mut found = self.inner.search(query)?;
-        if query.role.as_deref().is_none_or(|r| r == "title") {
+        // The journal store finds titles in the journals it reads anyway;
+        // another store's titles come from its listing.
+        if self.file.is_none() && query.role.as_deref().is_none_or(|r| r == "title") {
             found.hits.extend(search::title_hits(&self.list()?, query)?);
             search::sort_hits(&mut found.hits);
         }
