@@ -228,6 +228,61 @@ fn snapshots_taken_locally_before_they_were_shared_stay_readable_and_copy_moves_
     assert_eq!(again.get("snapshotsCopied"), None, "{again}");
 }
 
+/// `snapshots.dir` is shared by both stores under one `OLLM_HOME`: a
+/// session kept in the file store, and copied to PostgreSQL, keeps its
+/// local snapshots when the PostgreSQL store cleans up or deletes its copy.
+#[test]
+fn the_postgres_store_never_deletes_the_file_stores_snapshots() {
+    let Some(a) = Sandbox::on(SessionStore::Postgres) else {
+        return;
+    };
+    let url = a.pg.as_ref().unwrap().url.clone();
+    let id = conversation(&a);
+    ok(&a, &["copy", "--from", &url, "--to", "file", &id]);
+    let snap = ok(&a, &["--store", "file", "snapshot", "create", &id])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let kept_only = ok(
+        &a,
+        &[
+            "--store",
+            "file",
+            "create",
+            "--model",
+            "m",
+            "--provider",
+            "p",
+        ],
+    );
+    let file_only = kept_only["sessionId"].as_str().unwrap().to_string();
+    ok(
+        &a,
+        &[
+            "--store", "file", "record", &file_only, "--role", "user", "--text", "x",
+        ],
+    );
+    let file_snap = ok(&a, &["--store", "file", "snapshot", "create", &file_only])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let report = ok(&a, &["cleanup", "--keep", "0"]);
+    assert_eq!(report.get("orphanedSnapshots"), None, "{report}");
+    let out = session(&a, &["delete", &id]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out)); // cleanup took it
+    for (session_id, snapshot) in [(&id, &snap), (&file_only, &file_snap)] {
+        assert_eq!(
+            ids(&ok(
+                &a,
+                &["--store", "file", "snapshot", "list", session_id]
+            )),
+            [snapshot.as_str()],
+            "the file store's snapshot of {session_id} was deleted"
+        );
+    }
+}
+
 /// file → PostgreSQL → another schema → file: every snapshot arrives once,
 /// equal to the original, however often the copy runs.
 #[test]

@@ -281,22 +281,6 @@ impl PgStore {
     fn now(&self) -> i64 {
         (self.options.clock)()
     }
-
-    fn snapshot_dir(&self, id: &str) -> Option<PathBuf> {
-        self.options
-            .snapshots_dir
-            .as_ref()
-            .map(|root| root.join(id))
-    }
-
-    fn remove_snapshots(&self, ids: &[String]) -> Result<()> {
-        for id in ids {
-            if let Some(dir) = self.snapshot_dir(id) {
-                sfs::remove_any(&dir).map_err(|e| Error::io(&dir, &e))?;
-            }
-        }
-        Ok(())
-    }
 }
 
 /// A failure inside a unit of work: the database's, or ours.
@@ -567,7 +551,6 @@ impl SessionStore for PgStore {
             tx.commit()?;
             Ok(removed)
         })?;
-        self.remove_snapshots(&removed)?;
         Ok(Created {
             session_id: id,
             parent_session_id: head.parent_session_id,
@@ -744,8 +727,7 @@ impl SessionStore for PgStore {
                 0 => Err(not_found(id)),
                 _ => Ok(()),
             }
-        })?;
-        self.remove_snapshots(&[id.to_string()])
+        })
     }
 
     fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
@@ -770,15 +752,11 @@ impl SessionStore for PgStore {
             tx.commit()?;
             Ok((deleted, skipped, to_u64(total)))
         })?;
-        if !dry_run {
-            self.remove_snapshots(&deleted)?;
-        }
         Ok(CleanupReport {
             dry_run,
             kept: total - deleted.len() as u64,
             deleted,
             skipped_locked: skipped,
-            orphaned_snapshots: self.orphaned_local_snapshots(dry_run)?,
             ..CleanupReport::default()
         })
     }

@@ -18,8 +18,6 @@ use postgres::Client;
 
 use super::{Failure, PgStore, VERSION, not_found, to_i64, to_u64};
 use crate::error::{Error, Result};
-use crate::fs as sfs;
-use crate::session::model::is_uuid;
 use crate::session::snapshot::{Snapshot, SnapshotInfo};
 use crate::session::store::SharedSnapshots;
 use crate::timestamp;
@@ -65,44 +63,6 @@ impl PgStore {
         migrated.map_err(|e| self.fail(&e))?;
         unlocked.map_err(|e| self.fail(&e))?;
         Ok(())
-    }
-
-    /// Local snapshot directories (`snapshots.dir`) of sessions no longer
-    /// in the database, removed unless `dry_run`: snapshots taken on this
-    /// machine before they were shared, of sessions since deleted anywhere.
-    pub(super) fn orphaned_local_snapshots(&self, dry_run: bool) -> Result<Vec<String>> {
-        let Some(root) = &self.options.snapshots_dir else {
-            return Ok(Vec::new());
-        };
-        let entries = match std::fs::read_dir(root) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(Error::io(root, &e)),
-        };
-        let local: Vec<String> = entries
-            .flatten()
-            .filter_map(|e| e.file_name().to_str().map(str::to_string))
-            .filter(|name| is_uuid(name))
-            .collect();
-        if local.is_empty() {
-            return Ok(Vec::new());
-        }
-        let live: Vec<String> = self.with(|client| {
-            Ok(client
-                .query("SELECT id FROM ollm_sessions WHERE id = ANY($1)", &[&local])?
-                .iter()
-                .map(|row| row.get(0))
-                .collect())
-        })?;
-        let mut orphans: Vec<String> = local.into_iter().filter(|id| !live.contains(id)).collect();
-        orphans.sort();
-        if !dry_run {
-            for id in &orphans {
-                let dir = root.join(id);
-                sfs::remove_any(&dir).map_err(|e| Error::io(&dir, &e))?;
-            }
-        }
-        Ok(orphans)
     }
 }
 
