@@ -29,7 +29,6 @@ use std::collections::{BinaryHeap, HashMap};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use serde_json::{Map, Value};
 
-use super::mapped::Mapped;
 use super::pretokenize::{self, Pattern};
 
 const MAGIC: &[u8; 8] = b"OLLMHFB1";
@@ -339,7 +338,7 @@ fn pair_hash(left: u32, right: u32) -> usize {
 /// The bytes of a prepared tokenizer: just prepared, or the cache's, mapped.
 pub enum Bytes {
     Owned(Vec<u8>),
-    Mapped(Mapped),
+    Mapped(memmap2::Mmap),
 }
 
 impl std::ops::Deref for Bytes {
@@ -508,8 +507,8 @@ impl From<Vec<u8>> for Bytes {
     }
 }
 
-impl From<Mapped> for Bytes {
-    fn from(bytes: Mapped) -> Bytes {
+impl From<memmap2::Mmap> for Bytes {
+    fn from(bytes: memmap2::Mmap) -> Bytes {
         Bytes::Mapped(bytes)
     }
 }

@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 
 use super::hf_bpe::{self, Prepared};
-use super::mapped::Mapped;
 use crate::fs::{self, Durability};
 
 /// `$OLLM_HOME/cache/tokenizers`.
@@ -59,9 +58,14 @@ pub fn load(dir: &Path, json: &[u8]) -> Option<Prepared> {
     Prepared::parse(bytes)
 }
 
-/// The entry, mapped (it is only ever replaced by rename, see `mapped`).
+/// The entry, mapped: no copy, and the kernel maps its pages many at a
+/// time instead of a fault per page of a fresh buffer.
 fn read(entry: &Path) -> Option<Prepared> {
     let file = fs::open_regular(entry).ok()??;
-    let len = usize::try_from(file.metadata().ok()?.len()).ok()?;
-    Prepared::parse(Mapped::map(&file, len)?)
+    // SAFETY: a mapped file that shrank would fault on access; cache
+    // entries are only ever replaced by rename (`write_atomic`), never
+    // rewritten in place, so the mapped file keeps its size. The bytes are
+    // checked (checksum, sizes) before use.
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    Prepared::parse(map)
 }

@@ -13,7 +13,6 @@ pub mod hf_bpe;
 mod hf_cache;
 pub mod history;
 pub mod http;
-pub mod mapped;
 pub mod plan;
 mod pretokenize;
 pub mod session;
