@@ -72,6 +72,15 @@ fn conversation(sb: &Sandbox) -> String {
     id
 }
 
+/// A snapshot of session `id` taken through the file store (in
+/// `snapshots.dir`, where the file store keeps them); its id.
+fn file_store_snapshot(sb: &Sandbox, id: &str) -> String {
+    ok(sb, &["--store", "file", "snapshot", "create", id])["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 fn ids(list: &Value) -> Vec<String> {
     list.as_array()
         .unwrap()
@@ -209,10 +218,7 @@ fn snapshots_taken_locally_before_they_were_shared_stay_readable_and_copy_moves_
     // The same session in A's file store, so a file-store snapshot of it
     // lands in A's snapshots.dir as an older ollm would have put it.
     ok(&a, &["copy", "--from", &url, "--to", "file", &id]);
-    let old = ok(&a, &["--store", "file", "snapshot", "create", &id])["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let old = file_store_snapshot(&a, &id);
     assert!(a.ollm_home.join("context-snapshots").join(&id).is_dir());
 
     assert_eq!(ids(&ok(&a, &["snapshot", "list", &id])), [old.as_str()]);
@@ -228,9 +234,9 @@ fn snapshots_taken_locally_before_they_were_shared_stay_readable_and_copy_moves_
     assert_eq!(again.get("snapshotsCopied"), None, "{again}");
 }
 
-/// `snapshots.dir` is shared by both stores under one `OLLM_HOME`: a
-/// session kept in the file store, and copied to PostgreSQL, keeps its
-/// local snapshots when the PostgreSQL store cleans up or deletes its copy.
+/// `snapshots.dir` is shared by both stores under one `OLLM_HOME`: the
+/// file store's snapshots, of a session only it holds and of one copied
+/// between the stores, survive the PostgreSQL store's cleanup and delete.
 #[test]
 fn the_postgres_store_never_deletes_the_file_stores_snapshots() {
     let Some(a) = Sandbox::on(SessionStore::Postgres) else {
@@ -239,10 +245,7 @@ fn the_postgres_store_never_deletes_the_file_stores_snapshots() {
     let url = a.pg.as_ref().unwrap().url.clone();
     let id = conversation(&a);
     ok(&a, &["copy", "--from", &url, "--to", "file", &id]);
-    let snap = ok(&a, &["--store", "file", "snapshot", "create", &id])["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let snap = file_store_snapshot(&a, &id);
     let kept_only = ok(
         &a,
         &[
@@ -262,10 +265,7 @@ fn the_postgres_store_never_deletes_the_file_stores_snapshots() {
             "--store", "file", "record", &file_only, "--role", "user", "--text", "x",
         ],
     );
-    let file_snap = ok(&a, &["--store", "file", "snapshot", "create", &file_only])["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let file_snap = file_store_snapshot(&a, &file_only);
 
     let report = ok(&a, &["cleanup", "--keep", "0"]);
     assert_eq!(report.get("orphanedSnapshots"), None, "{report}");
