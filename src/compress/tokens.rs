@@ -120,6 +120,12 @@ impl Tokenizer {
         }
     }
 
+    /// Whether counting runs in this process (not on a server, whose
+    /// requests are kept one at a time).
+    fn counts_in_process(&self) -> bool {
+        !matches!(self, Tokenizer::Server { .. })
+    }
+
     /// Tokens in `text` (no message overhead).
     pub fn count(&self, text: &str) -> Result<u64> {
         Ok(match self {
@@ -203,15 +209,56 @@ pub fn count_items(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
 }
 
 fn count_with(tokenizer: &Tokenizer, items: &[Item]) -> Result<Counts> {
-    let per_item = items
-        .iter()
-        .map(|item| Ok(tokenizer.count(&item.text())? + MESSAGE_OVERHEAD))
-        .collect::<Result<Vec<u64>>>()?;
+    let per_item = if tokenizer.counts_in_process() {
+        count_on_every_core(tokenizer, items)?
+    } else {
+        count_each(tokenizer, items)?
+    };
     Ok(Counts {
         total: per_item.iter().sum(),
         per_item,
         tokenizer: tokenizer.name(),
         tokenizer_error: None,
+    })
+}
+
+/// Items per thread below which starting another thread costs more than it
+/// saves (a thread's start is tens of microseconds; a message's count, one
+/// or two).
+const ITEMS_PER_THREAD: usize = 200;
+
+fn count_each(tokenizer: &Tokenizer, items: &[Item]) -> Result<Vec<u64>> {
+    items
+        .iter()
+        .map(|item| Ok(tokenizer.count(&item.text())? + MESSAGE_OVERHEAD))
+        .collect()
+}
+
+/// `count_each` on contiguous chunks, one per core (messages are counted
+/// independently), joined back in order.
+fn count_on_every_core(tokenizer: &Tokenizer, items: &[Item]) -> Result<Vec<u64>> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    count_in_threads(tokenizer, items, cores.min(items.len() / ITEMS_PER_THREAD))
+}
+
+fn count_in_threads(tokenizer: &Tokenizer, items: &[Item], threads: usize) -> Result<Vec<u64>> {
+    if threads <= 1 {
+        return count_each(tokenizer, items);
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let others: Vec<_> = items[chunk..]
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || count_each(tokenizer, part)))
+            .collect();
+        let mut per_item = count_each(tokenizer, &items[..chunk])?;
+        for other in others {
+            let counts = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            per_item.extend(counts);
+        }
+        Ok(per_item)
     })
 }
 
@@ -275,6 +322,30 @@ mod tests {
         ] {
             let want = cl100k.encode_ordinary(&text).len() as u64;
             assert_eq!(Tokenizer::Cl100k.count(&text).unwrap(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn counting_in_threads_gives_each_items_count_in_order() {
+        let messages: Vec<Value> = (0..1003)
+            .map(|i| {
+                let text = format!("message {i}: {}", "word ".repeat(i % 37));
+                json!({"role": "user", "parts": [{"type": "text", "text": text}]})
+            })
+            .collect();
+        let history = super::super::history::History::from_json(Value::Array(messages)).unwrap();
+        let items = &history.items;
+        for tokenizer in [Tokenizer::Cl100k, Tokenizer::Estimate] {
+            let one_by_one = count_each(&tokenizer, items).unwrap();
+            for threads in [2, 3, 7] {
+                assert_eq!(
+                    count_in_threads(&tokenizer, items, threads).unwrap(),
+                    one_by_one
+                );
+            }
+            let counts = count_items(&tokenizer, items).unwrap();
+            assert_eq!(counts.per_item, one_by_one);
+            assert_eq!(counts.total, one_by_one.iter().sum::<u64>());
         }
     }
 
