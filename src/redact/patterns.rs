@@ -338,12 +338,13 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// One pattern's own regex, compiled the first time a value triggers it:
-/// deciding a variable then costs only the patterns its value could match.
-/// One shape's regex, compiled on first use. It runs on a few short values
-/// per process, so it is built without a full DFA: determinizing one up
-/// front costs more than every search with the lazy DFA (`ollm-env run`
-/// checks each variable's value: issue 14).
+/// One shape's regex, compiled the first time a value triggers it:
+/// deciding a variable then costs only the shapes its value could match.
+/// It runs on a few short values per process, so only the NFA is built and
+/// searched (bounded backtracking, or the PikeVM for a long value): a full
+/// DFA, the lazy DFA and the one-pass DFA each cost more to set up than
+/// every search saves (`ollm-env run` checks each variable's value:
+/// issue 14). Every engine finds the same leftmost-first match.
 fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     use regex_automata::{meta, util::syntax};
     static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
@@ -351,7 +352,7 @@ fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     each.get(index)?
         .get_or_init(|| {
             meta::Builder::new()
-                .configure(meta::Config::new().dfa(false))
+                .configure(meta::Config::new().dfa(false).hybrid(false).onepass(false))
                 .syntax(syntax::Config::new().unicode(false).utf8(false))
                 .build(VALUE_PATTERNS[index].regex)
                 .ok()
