@@ -7,11 +7,14 @@
 //! otherwise removed when a built-in extended or connection-string glob
 //! matches; otherwise kept. All names match case-insensitively.
 
+use std::borrow::Cow;
+
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
 use crate::config::EnvironmentConfig;
 use crate::diag;
+use crate::redact::literals::LiteralSet;
 use crate::redact::{self, CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
 
 /// Why a variable is kept or removed. Never holds a value.
@@ -67,63 +70,182 @@ impl Decision {
     }
 }
 
-/// A compiled set of case-insensitive globs that remembers their source text.
-/// Simple globs (letters, digits, `_`, `*`, `[...]` classes: all the
-/// built-in ones) are matched directly, without compiling anything; the
-/// others go through a `GlobSet`.
-#[derive(Debug, Clone)]
-struct Patterns {
-    texts: Vec<String>,
-    /// Indices (into `texts`) of the globs in `set`, in order.
-    complex: Vec<usize>,
-    set: GlobSet,
+/// One list of globs in a [`Globs`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum List {
+    Allow = 0,
+    Deny = 1,
+    /// The built-in extended and connection-string globs.
+    Builtin = 2,
 }
 
-impl Patterns {
-    fn build(texts: &[String]) -> Result<Patterns, String> {
-        let mut builder = GlobSetBuilder::new();
-        let mut complex = Vec::new();
-        for (index, text) in texts.iter().enumerate() {
-            let glob = compile(text)?;
-            if !is_simple(text) {
-                builder.add(glob);
-                complex.push(index);
-            }
+/// The globs of the allow, deny and built-in deny lists, indexed so that a
+/// name is matched against all of them in one pass: each simple glob
+/// (letters, digits, `_`, `*`, `[...]` classes: all the built-in ones) is
+/// found through its longest literal part, and only a glob whose literal
+/// occurs in the name is matched in full. The others go through a
+/// `GlobSet` per list.
+#[derive(Debug, Clone)]
+struct Globs {
+    /// Every glob, list by list, each list in its order.
+    texts: Vec<Cow<'static, str>>,
+    list_of: Vec<List>,
+    literals: LiteralSet,
+    /// The glob each literal of `literals` is part of.
+    glob_of_literal: Vec<usize>,
+    /// Simple globs without a literal part (`*`, `[AB]*`).
+    unindexed: Vec<usize>,
+    /// Per list: the indices of its other globs, and their set.
+    complex: [(Vec<usize>, GlobSet); 3],
+}
+
+/// The first glob of each list that matches a name.
+#[derive(Debug, Clone, Copy, Default)]
+struct FirstMatches([Option<usize>; 3]);
+
+impl FirstMatches {
+    fn offer(&mut self, list: List, glob: usize, matches: impl FnOnce() -> bool) {
+        let best = &mut self.0[list as usize];
+        if best.is_none_or(|first| glob < first) && matches() {
+            *best = Some(glob);
         }
-        let set = if complex.is_empty() {
-            GlobSet::empty()
-        } else {
-            builder.build().map_err(|e| e.to_string())?
-        };
-        Ok(Patterns {
-            texts: texts.to_vec(),
-            complex,
-            set,
-        })
     }
 
-    fn first_match(&self, name: &str) -> Option<&str> {
-        let hits: Vec<usize> = if self.complex.is_empty() {
-            Vec::new()
-        } else {
-            self.set
-                .matches(name)
-                .into_iter()
-                .map(|i| self.complex[i])
-                .collect()
-        };
-        self.texts
-            .iter()
-            .enumerate()
-            .find(|(index, text)| {
-                if self.complex.contains(index) {
-                    hits.contains(index)
-                } else {
-                    simple_match(text.as_bytes(), name.as_bytes())
-                }
-            })
-            .map(|(_, text)| text.as_str())
+    fn get(self, list: List) -> Option<usize> {
+        self.0[list as usize]
     }
+}
+
+impl Globs {
+    /// The index of the three lists. A list whose complex globs cannot be
+    /// put in one set is replaced by its fallback (no allow globs; the
+    /// spec's deny globs).
+    fn build(
+        allow: Vec<Cow<'static, str>>,
+        deny: Vec<Cow<'static, str>>,
+        builtin: Vec<Cow<'static, str>>,
+    ) -> Globs {
+        let mut texts = Vec::new();
+        let mut list_of = Vec::new();
+        let mut complex: [(Vec<usize>, GlobSet); 3] = Default::default();
+        for (list, globs) in [
+            (List::Allow, allow),
+            (List::Deny, deny),
+            (List::Builtin, builtin),
+        ] {
+            let (globs, set) = match complex_set(&globs) {
+                Ok(set) => (globs, set),
+                Err(_) if list == List::Allow => (Vec::new(), GlobSet::empty()),
+                Err(_) => {
+                    let defaults: Vec<Cow<'static, str>> =
+                        DEFAULT_DENY.iter().map(|t| Cow::Borrowed(*t)).collect();
+                    (defaults, GlobSet::empty())
+                }
+            };
+            for text in globs {
+                if !is_simple(&text) {
+                    complex[list as usize].0.push(texts.len());
+                }
+                list_of.push(list);
+                texts.push(text);
+            }
+            complex[list as usize].1 = set;
+        }
+        let mut literal_texts = Vec::new();
+        let mut glob_of_literal = Vec::new();
+        let mut unindexed = Vec::new();
+        for (index, text) in texts.iter().enumerate() {
+            if !is_simple(text) {
+                continue;
+            }
+            match longest_literal(text.as_bytes()) {
+                Some(literal) => {
+                    literal_texts.push(literal);
+                    glob_of_literal.push(index);
+                }
+                None => unindexed.push(index),
+            }
+        }
+        Globs {
+            literals: LiteralSet::new(literal_texts),
+            glob_of_literal,
+            unindexed,
+            complex,
+            list_of,
+            texts,
+        }
+    }
+
+    fn text(&self, glob: usize) -> &str {
+        &self.texts[glob]
+    }
+
+    /// The first glob of each list that matches `name`.
+    fn first_matches(&self, name: &str) -> FirstMatches {
+        let mut first = FirstMatches::default();
+        let mut offer_simple = |glob: usize| {
+            first.offer(self.list_of[glob], glob, || {
+                simple_match(self.texts[glob].as_bytes(), name.as_bytes())
+            });
+        };
+        self.literals
+            .for_each_occurrence(name.as_bytes(), |literal, _| {
+                offer_simple(self.glob_of_literal[literal]);
+            });
+        for &glob in &self.unindexed {
+            offer_simple(glob);
+        }
+        for (list, (globs, set)) in [List::Allow, List::Deny, List::Builtin]
+            .into_iter()
+            .zip(&self.complex)
+        {
+            if !globs.is_empty() {
+                for hit in set.matches(name) {
+                    first.offer(list, globs[hit], || true);
+                }
+            }
+        }
+        first
+    }
+}
+
+/// The `GlobSet` of a list's globs that [`simple_match`] does not handle.
+fn complex_set(texts: &[Cow<'static, str>]) -> Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    let mut any = false;
+    for text in texts.iter().filter(|text| !is_simple(text)) {
+        builder.add(compile(text)?);
+        any = true;
+    }
+    if !any {
+        return Ok(GlobSet::empty());
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
+/// The longest run of literal bytes of a simple glob (outside `*` and
+/// `[...]`): every name the glob matches holds it, ignoring case.
+fn longest_literal(glob: &[u8]) -> Option<&[u8]> {
+    let mut longest: Option<&[u8]> = None;
+    let mut in_class = false;
+    let mut run_start = 0;
+    for (at, &b) in glob.iter().chain(std::iter::once(&b'*')).enumerate() {
+        let literal = !in_class && b != b'*' && b != b'[';
+        if !literal {
+            if at > run_start && longest.is_none_or(|l| at - run_start > l.len()) {
+                longest = Some(&glob[run_start..at]);
+            }
+            run_start = at + 1;
+        }
+        match b {
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => {
+                in_class = false;
+            }
+            _ => {}
+        }
+    }
+    longest
 }
 
 /// Whether a glob uses only what [`simple_match`] knows.
@@ -196,15 +318,49 @@ fn is_glob(text: &str) -> bool {
     text.contains(['*', '?', '[', '{'])
 }
 
+/// The rule that decides a variable, borrowing the policy's texts: what
+/// [`Policy::decide`] returns, without building strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule<'a> {
+    AllowName(&'a str),
+    AllowPattern(&'a str),
+    DenyPattern(&'a str),
+    SecretValue(&'static str),
+    PathValue,
+    NoDenyMatch,
+}
+
+impl Rule<'_> {
+    fn removes(self) -> bool {
+        matches!(self, Rule::DenyPattern(_) | Rule::SecretValue(_))
+    }
+
+    fn decision(self) -> Decision {
+        let removed = self.removes();
+        let reason = match self {
+            Rule::AllowName(text) => Reason::AllowName(text.to_string()),
+            Rule::AllowPattern(text) => Reason::AllowPattern(text.to_string()),
+            Rule::DenyPattern(text) => Reason::DenyPattern(text.to_string()),
+            Rule::SecretValue(kind) => Reason::SecretValue(kind.to_string()),
+            Rule::PathValue => Reason::PathValue,
+            Rule::NoDenyMatch => Reason::NoDenyMatch,
+        };
+        if removed {
+            Decision::Remove(reason)
+        } else {
+            Decision::Keep(reason)
+        }
+    }
+}
+
 /// The compiled policy.
 #[derive(Debug, Clone)]
 pub struct Policy {
-    allow_names: Vec<String>,
-    allow_patterns: Patterns,
-    deny: Patterns,
-    /// The built-in extended and connection-string globs (empty with
+    allow_names: Vec<Cow<'static, str>>,
+    /// The allow globs, the deny globs (the spec's and the user's), and the
+    /// built-in extended and connection-string globs (none with
     /// `replaceDefaults`), which a path-valued variable is exempt from.
-    builtin_deny: Patterns,
+    globs: Globs,
     scan_values: bool,
 }
 
@@ -228,19 +384,25 @@ impl Policy {
     /// dropped with a warning; if that leaves a deny list without the spec's
     /// defaults, the defaults are used (Requirement 10.5).
     pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules) -> Policy {
-        let mut allow: Vec<String> = Vec::new();
-        let mut deny: Vec<String> = Vec::new();
-        let mut builtin: Vec<String> = Vec::new();
+        let builtin = |list: &'static [&'static str]| list.iter().map(|t| Cow::Borrowed(*t));
+        let mut allow: Vec<Cow<'static, str>> = Vec::new();
+        let mut deny: Vec<Cow<'static, str>> = Vec::new();
+        let mut builtin_deny: Vec<Cow<'static, str>> = Vec::new();
         if !config.replace_defaults {
-            allow.extend(DEFAULT_ALLOW.iter().map(std::string::ToString::to_string));
-            deny.extend(DEFAULT_DENY.iter().map(std::string::ToString::to_string));
-            builtin.extend(EXTENDED_DENY.iter().map(std::string::ToString::to_string));
-            builtin.extend(CONNECTION_DENY.iter().map(std::string::ToString::to_string));
+            allow.extend(builtin(DEFAULT_ALLOW));
+            deny.extend(builtin(DEFAULT_DENY));
+            builtin_deny.extend(builtin(EXTENDED_DENY));
+            builtin_deny.extend(builtin(CONNECTION_DENY));
         }
-        allow.extend(config.allow_list.iter().cloned());
-        allow.extend(extra.allow.iter().cloned());
-        deny.extend(config.deny_patterns.iter().cloned());
-        deny.extend(extra.deny.iter().cloned());
+        let user = |list: &[String]| {
+            list.iter()
+                .map(|t| Cow::Owned(t.clone()))
+                .collect::<Vec<_>>()
+        };
+        allow.extend(user(&config.allow_list));
+        allow.extend(user(&extra.allow));
+        deny.extend(user(&config.deny_patterns));
+        deny.extend(user(&extra.deny));
         dedup(&mut allow);
         dedup(&mut deny);
 
@@ -255,64 +417,73 @@ impl Policy {
                     "invalid deny pattern {text:?} ({why}); using the default deny patterns too"
                 ));
             }
-            deny.extend(DEFAULT_DENY.iter().map(std::string::ToString::to_string));
+            deny.extend(builtin(DEFAULT_DENY));
             dedup(&mut deny);
         }
 
-        let (names, globs): (Vec<String>, Vec<String>) =
-            allow.into_iter().partition(|text| !is_glob(text));
+        let (names, globs): (Vec<_>, Vec<_>) = allow.into_iter().partition(|text| !is_glob(text));
         Policy {
             allow_names: names,
-            allow_patterns: Patterns::build(&globs).unwrap_or_else(|_| empty_patterns()),
-            deny: Patterns::build(&deny).unwrap_or_else(|_| default_deny_patterns()),
-            builtin_deny: Patterns::build(&builtin).unwrap_or_else(|_| default_deny_patterns()),
+            globs: Globs::build(globs, deny, builtin_deny),
             scan_values: config.scan_values,
         }
     }
 
     /// Decides one variable. `value` is only inspected, never stored.
     pub fn decide(&self, name: &str, value: &str) -> Decision {
-        if let Some(exact) = self
-            .allow_names
-            .iter()
-            .find(|allowed| allowed.eq_ignore_ascii_case(name))
-        {
-            return Decision::Keep(Reason::AllowName(exact.clone()));
+        self.rule(name, value).decision()
+    }
+
+    /// Whether [`Policy::decide`] removes the variable.
+    pub fn removes(&self, name: &str, value: &str) -> bool {
+        self.rule(name, value).removes()
+    }
+
+    fn rule(&self, name: &str, value: &str) -> Rule<'_> {
+        if let Some(exact) = self.allowed_name(name) {
+            return Rule::AllowName(exact);
         }
         if let Some(kind) = self
             .scan_values
             .then(|| redact::credential_kind(value))
             .flatten()
         {
-            return Decision::Remove(Reason::SecretValue(kind.to_string()));
+            return Rule::SecretValue(kind);
         }
-        if let Some(pattern) = self.allow_patterns.first_match(name) {
-            return Decision::Keep(Reason::AllowPattern(pattern.to_string()));
+        let first = self.globs.first_matches(name);
+        if let Some(glob) = first.get(List::Allow) {
+            return Rule::AllowPattern(self.globs.text(glob));
         }
-        if let Some(pattern) = self.deny.first_match(name) {
-            return Decision::Remove(Reason::DenyPattern(pattern.to_string()));
+        if let Some(glob) = first.get(List::Deny) {
+            return Rule::DenyPattern(self.globs.text(glob));
         }
-        if let Some(pattern) = self.builtin_deny.first_match(name) {
+        if let Some(glob) = first.get(List::Builtin) {
             if redact::is_path_value(name, value) {
-                return Decision::Keep(Reason::PathValue);
+                return Rule::PathValue;
             }
-            return Decision::Remove(Reason::DenyPattern(pattern.to_string()));
+            return Rule::DenyPattern(self.globs.text(glob));
         }
-        Decision::Keep(Reason::NoDenyMatch)
+        Rule::NoDenyMatch
+    }
+
+    fn allowed_name(&self, name: &str) -> Option<&str> {
+        self.allow_names
+            .iter()
+            .find(|allowed| allowed.eq_ignore_ascii_case(name))
+            .map(AsRef::as_ref)
     }
 
     /// Whether the name alone is allowed (exact name or allow glob).
     pub fn is_allowed(&self, name: &str) -> bool {
-        self.allow_names
-            .iter()
-            .any(|a| a.eq_ignore_ascii_case(name))
-            || self.allow_patterns.first_match(name).is_some()
+        self.allowed_name(name).is_some()
+            || self.globs.first_matches(name).get(List::Allow).is_some()
     }
 
     /// Whether the name alone matches a deny pattern (a built-in extended
     /// one spares a path-valued variable: see [`Reason::PathValue`]).
     pub fn is_denied(&self, name: &str) -> bool {
-        self.deny.first_match(name).is_some() || self.builtin_deny.first_match(name).is_some()
+        let first = self.globs.first_matches(name);
+        first.get(List::Deny).is_some() || first.get(List::Builtin).is_some()
     }
 
     /// The sanitized copy of `env`: only the kept variables, in input order.
@@ -321,47 +492,44 @@ impl Policy {
         I: IntoIterator<Item = (&'a str, &'a str)>,
     {
         env.into_iter()
-            .filter(|(name, value)| !self.decide(name, value).is_removed())
+            .filter(|(name, value)| !self.removes(name, value))
             .map(|(name, value)| (name.to_string(), value.to_string()))
             .collect()
     }
 }
 
-fn dedup(list: &mut Vec<String>) {
-    let mut seen = std::collections::HashSet::new();
-    list.retain(|item| seen.insert(item.to_ascii_uppercase()));
+/// Keeps the first of the texts that are equal ignoring ASCII case.
+fn dedup(list: &mut Vec<Cow<'static, str>>) {
+    let mut kept: Vec<Cow<'static, str>> = Vec::with_capacity(list.len());
+    for item in list.drain(..) {
+        if !kept.iter().any(|k| k.eq_ignore_ascii_case(&item)) {
+            kept.push(item);
+        }
+    }
+    *list = kept;
 }
 
-fn split_valid(texts: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
+/// Splits off the invalid globs, with why. The built-in ones (borrowed)
+/// are valid, as a unit test checks, and are not compiled again.
+fn split_valid(texts: Vec<Cow<'static, str>>) -> (Vec<Cow<'static, str>>, Vec<(String, String)>) {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for text in texts {
-        match compile(&text) {
-            Ok(_) => good.push(text),
-            Err(why) => bad.push((text, why)),
+        match &text {
+            Cow::Owned(owned) => match compile(owned) {
+                Ok(_) => good.push(text),
+                Err(why) => bad.push((text.into_owned(), why)),
+            },
+            Cow::Borrowed(_) => good.push(text),
         }
     }
     (good, bad)
 }
 
-fn empty_patterns() -> Patterns {
-    Patterns {
-        texts: Vec::new(),
-        complex: Vec::new(),
-        set: GlobSet::empty(),
-    }
-}
-
-fn default_deny_patterns() -> Patterns {
-    let texts: Vec<String> = DEFAULT_DENY
-        .iter()
-        .map(std::string::ToString::to_string)
-        .collect();
-    Patterns::build(&texts).unwrap_or_else(|_| empty_patterns())
-}
-
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn names(kept: &[(String, String)]) -> Vec<&str> {
@@ -468,6 +636,200 @@ mod tests {
             many_stars.as_bytes(),
             "a".repeat(200).as_bytes()
         ));
+    }
+
+    /// The straightforward policy the indexed one must decide exactly as:
+    /// each list's globs tried one by one in order with globset, every
+    /// credential shape's regex run on every value.
+    fn reference_decide(
+        policy: &Policy,
+        matchers: &[globset::GlobMatcher],
+        name: &str,
+        value: &str,
+    ) -> Decision {
+        use regex::bytes::RegexBuilder;
+        let first_in = |list: List| {
+            (0..policy.globs.texts.len())
+                .filter(|&glob| policy.globs.list_of[glob] == list)
+                .find(|&glob| matchers[glob].is_match(name))
+                .map(|glob| policy.globs.text(glob))
+        };
+        if let Some(exact) = policy
+            .allow_names
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(name))
+        {
+            return Decision::Keep(Reason::AllowName(exact.to_string()));
+        }
+        if policy.scan_values {
+            static SHAPES: std::sync::OnceLock<Vec<regex::bytes::Regex>> =
+                std::sync::OnceLock::new();
+            let shapes = SHAPES.get_or_init(|| {
+                redact::VALUE_PATTERNS
+                    .iter()
+                    .map(|shape| {
+                        RegexBuilder::new(shape.regex)
+                            .unicode(false)
+                            .build()
+                            .unwrap()
+                    })
+                    .collect()
+            });
+            let found = shapes
+                .iter()
+                .zip(redact::VALUE_PATTERNS)
+                .filter_map(|(regex, shape)| {
+                    regex
+                        .find(value.as_bytes())
+                        .map(|m| (m.start(), shape.name))
+                })
+                .min_by_key(|(start, _)| *start);
+            if let Some((_, kind)) = found {
+                return Decision::Remove(Reason::SecretValue(kind.to_string()));
+            }
+        }
+        if let Some(text) = first_in(List::Allow) {
+            return Decision::Keep(Reason::AllowPattern(text.to_string()));
+        }
+        if let Some(text) = first_in(List::Deny) {
+            return Decision::Remove(Reason::DenyPattern(text.to_string()));
+        }
+        if let Some(text) = first_in(List::Builtin) {
+            if redact::is_path_value(name, value) {
+                return Decision::Keep(Reason::PathValue);
+            }
+            return Decision::Remove(Reason::DenyPattern(text.to_string()));
+        }
+        Decision::Keep(Reason::NoDenyMatch)
+    }
+
+    /// Pieces of the built-in globs and of path-name suffixes, in any case,
+    /// between other name characters.
+    fn tricky_name() -> impl Strategy<Value = String> {
+        let pieces: Vec<String> = DEFAULT_DENY
+            .iter()
+            .chain(EXTENDED_DENY)
+            .chain(CONNECTION_DENY)
+            .chain(DEFAULT_ALLOW)
+            .flat_map(|glob| glob.split(['*', '[', ']']))
+            .filter(|piece| !piece.is_empty())
+            .map(str::to_string)
+            .chain(["_DIR", "_PATH", "KUBECONFIG", "URL", "URI", "MYAPP_"].map(String::from))
+            .collect();
+        let piece = prop_oneof![
+            (proptest::sample::select(pieces), any::<bool>()).prop_map(|(p, lower)| if lower {
+                p.to_ascii_lowercase()
+            } else {
+                p
+            }),
+            "[A-Za-z0-9_]{0,3}",
+            "[a-zé.-]{0,2}",
+        ];
+        proptest::collection::vec(piece, 0..5).prop_map(|pieces| pieces.concat())
+    }
+
+    /// Credential examples, trigger literals, paths and other text, cut and
+    /// joined.
+    fn tricky_value() -> impl Strategy<Value = String> {
+        let examples: Vec<String> = include_str!("../../tests/data/credential-values.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t').map(|(_, value)| value.to_string()))
+            .chain(
+                redact::VALUE_PATTERNS
+                    .iter()
+                    .flat_map(|p| p.triggers.iter().map(|t| (*t).to_string())),
+            )
+            .chain(
+                [
+                    "/home/u/.store",
+                    "~/x",
+                    "postgres://u:p@h/db",
+                    "https://h:443/@s",
+                ]
+                .map(String::from),
+            )
+            .collect();
+        let piece = prop_oneof![
+            (proptest::sample::select(examples), 0..6usize, any::<bool>()).prop_map(
+                |(example, cut, upper)| {
+                    let end = example.len().saturating_sub(cut);
+                    let piece = example.get(..end).unwrap_or(&example);
+                    if upper {
+                        piece.to_ascii_uppercase()
+                    } else {
+                        piece.to_string()
+                    }
+                }
+            ),
+            "[ -~]{0,8}",
+            "[^\\x00]{0,2}",
+        ];
+        proptest::collection::vec(piece, 0..4).prop_map(|pieces| pieces.concat())
+    }
+
+    /// User rules: exact names, simple globs (indexed by their literal)
+    /// and others (`?`, `{a,b}`: a GlobSet).
+    fn user_rules() -> impl Strategy<Value = Vec<String>> {
+        let rule = prop_oneof![
+            tricky_name(),
+            tricky_name().prop_map(|n| format!("{n}*")),
+            tricky_name().prop_map(|n| format!("*{n}")),
+            tricky_name().prop_map(|n| format!("*{n}*")),
+            (tricky_name(), tricky_name()).prop_map(|(a, b)| format!("{a}*{b}")),
+            tricky_name().prop_map(|n| format!("[AB]{n}")),
+            tricky_name().prop_map(|n| format!("{n}?")),
+            (tricky_name(), tricky_name()).prop_map(|(a, b)| format!("{{{a},{b}}}_*")),
+            Just("*".to_string()),
+        ];
+        // An empty rule is invalid: its warning is tested elsewhere.
+        proptest::collection::vec(rule.prop_filter("not empty", |r| !r.is_empty()), 0..4)
+    }
+
+    /// One glob's matcher, compiled once per test process.
+    fn matcher(text: &str) -> globset::GlobMatcher {
+        static CACHE: std::sync::Mutex<Vec<(String, globset::GlobMatcher)>> =
+            std::sync::Mutex::new(Vec::new());
+        let mut cache = CACHE.lock().unwrap();
+        if let Some((_, m)) = cache.iter().find(|(t, _)| t == text) {
+            return m.clone();
+        }
+        let m = compile(text).unwrap().compile_matcher();
+        cache.push((text.to_string(), m.clone()));
+        m
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Property 27: the one-pass matcher (glob literals and credential
+        /// triggers found in one scan each) keeps and removes exactly what
+        /// trying every glob and every shape one by one does, for the same
+        /// reason.
+        #[test]
+        fn property_27_one_pass_sanitization_decides_as_each_rule_alone(
+            env in proptest::collection::vec((tricky_name(), tricky_value()), 1..8),
+            allow in user_rules(),
+            deny in user_rules(),
+            replace_defaults in any::<bool>(),
+            scan_values in any::<bool>(),
+        ) {
+            let config = EnvironmentConfig {
+                allow_list: allow,
+                deny_patterns: deny,
+                replace_defaults,
+                scan_values,
+            };
+            let policy = Policy::from_config(&config, &ExtraRules::default());
+            let matchers: Vec<_> = policy.globs.texts.iter().map(|text| matcher(text)).collect();
+            for (name, value) in &env {
+                prop_assert_eq!(
+                    policy.decide(name, value),
+                    reference_decide(&policy, &matchers, name, value),
+                    "{} = {:?}", name, value
+                );
+            }
+        }
     }
 
     #[test]

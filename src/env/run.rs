@@ -12,8 +12,8 @@
 //! values, in its heap, for the redactor to match; only a process allowed to
 //! trace it (root with CAP_SYS_PTRACE) can read them.
 
-use std::ffi::{CStr, OsString};
-use std::io::{Read, Write};
+use std::ffi::{CStr, CString, OsString};
+use std::io::{ErrorKind, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
@@ -36,13 +36,18 @@ pub struct RunRequest {
 /// it; otherwise it returns the tool's exit code (128+N if it died of
 /// signal N).
 pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
+    let program = request.program.to_string_lossy().into_owned();
+    if !request.redact_output {
+        let err = exec_sanitized(policy, request);
+        return Err(spawn_error(&program, &err));
+    }
     let mut kept: Vec<(OsString, OsString)> = Vec::new();
     let mut removed_names: Vec<OsString> = Vec::new();
     let mut removed_values: Vec<String> = Vec::new();
     for (name, value) in std::env::vars_os() {
         let name_text = String::from_utf8_lossy(name.as_bytes()).into_owned();
         let value_text = String::from_utf8_lossy(value.as_bytes()).into_owned();
-        if policy.decide(&name_text, &value_text).is_removed() {
+        if policy.removes(&name_text, &value_text) {
             removed_values.push(value_text);
             removed_names.push(name);
         } else {
@@ -52,7 +57,7 @@ pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     for (name, value) in &request.set {
         // A value given for the tool is passed, but a secret one is still
         // not to be printed.
-        if policy.decide(name, value).is_removed() {
+        if policy.removes(name, value) {
             removed_values.push(value.clone());
         }
     }
@@ -62,12 +67,105 @@ pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     for (name, value) in &request.set {
         command.env(name, value);
     }
-    let program = request.program.to_string_lossy().into_owned();
-    if !request.redact_output {
-        let err = command.exec();
-        return Err(spawn_error(&program, &err));
-    }
     supervise(command, &program, &removed_names, &removed_values)
+}
+
+/// Replaces this process with the tool (execvp, as `Command::exec` does),
+/// its environment the entries of ours the policy keeps, pointed to where
+/// they are, and then `set` (which replaces a kept variable of the same
+/// name; of several with one name the last). Nothing is copied per
+/// variable. Returns only if the exec failed.
+fn exec_sanitized(policy: &Policy, request: &RunRequest) -> std::io::Error {
+    let nul = || std::io::Error::new(ErrorKind::InvalidInput, "nul byte found in provided data");
+    let Ok(program) = CString::new(request.program.as_bytes()) else {
+        return nul();
+    };
+    let mut args = vec![program.clone()];
+    for arg in &request.args {
+        let Ok(arg) = CString::new(arg.as_bytes()) else {
+            return nul();
+        };
+        args.push(arg);
+    }
+    let mut set = Vec::with_capacity(request.set.len());
+    for (index, (name, value)) in request.set.iter().enumerate() {
+        if request.set[index + 1..]
+            .iter()
+            .any(|(later, _)| later == name)
+        {
+            continue;
+        }
+        let Ok(entry) = CString::new(format!("{name}={value}")) else {
+            return nul();
+        };
+        set.push(entry);
+    }
+    let is_set = |name: &[u8]| request.set.iter().any(|(n, _)| n.as_bytes() == name);
+
+    let mut environment: Vec<*const libc::c_char> = Vec::with_capacity(128);
+    for entry in environ_entries() {
+        let Some((name, value)) = split_entry(entry.to_bytes()) else {
+            continue;
+        };
+        if is_set(name)
+            || policy.removes(
+                &String::from_utf8_lossy(name),
+                &String::from_utf8_lossy(value),
+            )
+        {
+            continue;
+        }
+        environment.push(entry.as_ptr());
+    }
+    environment.extend(set.iter().map(|entry| entry.as_ptr()));
+    environment.push(std::ptr::null());
+    let mut argv: Vec<*const libc::c_char> = args.iter().map(|arg| arg.as_ptr()).collect();
+    argv.push(std::ptr::null());
+
+    // SAFETY: single-threaded; `environment` and `argv` are null-terminated
+    // arrays of NUL-terminated strings (ours, or entries of environ, which
+    // nothing changes before the exec) that outlive the call; environ is
+    // restored if execvp returns.
+    unsafe {
+        // As `Command::exec` does: the tool starts with no signal blocked
+        // and SIGPIPE at its default (main ignores it for itself).
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        // execvp searches the tool's PATH, not ours.
+        let ours = libc::environ;
+        libc::environ = environment.as_ptr().cast_mut().cast();
+        libc::execvp(program.as_ptr(), argv.as_ptr());
+        let err = std::io::Error::last_os_error();
+        libc::environ = ours;
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        err
+    }
+}
+
+/// The entries of this process's environment block, as the C library holds
+/// them.
+fn environ_entries() -> impl Iterator<Item = &'static CStr> {
+    // SAFETY: environ is a null-terminated array of NUL-terminated strings;
+    // nothing in this process changes it while `run` reads it.
+    let mut entry = unsafe { libc::environ };
+    std::iter::from_fn(move || unsafe {
+        if entry.is_null() || (*entry).is_null() {
+            return None;
+        }
+        let text = CStr::from_ptr(*entry);
+        entry = entry.add(1);
+        Some(text)
+    })
+}
+
+/// `NAME=VALUE` split as std's `vars_os` splits it: the name is what comes
+/// before the first `=` after its first byte; an entry without one is not
+/// a variable.
+fn split_entry(entry: &[u8]) -> Option<(&[u8], &[u8])> {
+    let eq = entry.get(1..)?.iter().position(|&b| b == b'=')? + 1;
+    Some((&entry[..eq], &entry[eq + 1..]))
 }
 
 fn supervise(

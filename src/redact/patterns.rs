@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
+use super::literals::LiteralSet;
+
 /// What of a match survives redaction: the credential is replaced, the
 /// syntax around it that says what it is stays readable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,14 +34,42 @@ pub struct ValuePattern {
 }
 
 impl ValuePattern {
-    fn is_triggered(&self, value: &str, lower: &mut Option<String>) -> bool {
-        if self.regex.starts_with("(?i)") {
-            let lower = lower.get_or_insert_with(|| value.to_ascii_lowercase());
-            self.triggers.iter().any(|t| lower.contains(t))
-        } else {
-            self.triggers.iter().any(|t| value.contains(t))
-        }
+    fn is_case_insensitive(&self) -> bool {
+        self.regex.starts_with("(?i)")
     }
+}
+
+/// The shapes' trigger literals in one [`LiteralSet`], with the shape each
+/// belongs to.
+fn triggers() -> &'static (LiteralSet, Vec<usize>) {
+    static TRIGGERS: OnceLock<(LiteralSet, Vec<usize>)> = OnceLock::new();
+    TRIGGERS.get_or_init(|| {
+        let (shape, literals): (Vec<usize>, Vec<&str>) = VALUE_PATTERNS
+            .iter()
+            .enumerate()
+            .flat_map(|(index, p)| p.triggers.iter().map(move |t| (index, *t)))
+            .unzip();
+        (LiteralSet::new(literals), shape)
+    })
+}
+
+/// The shapes (bit i: `VALUE_PATTERNS[i]`) whose trigger literal `value`
+/// holds, found in one pass: a case-insensitive shape's (lower-case)
+/// triggers in any case, the others' exactly.
+fn triggered(value: &[u8]) -> u64 {
+    const { assert!(VALUE_PATTERNS.len() <= 64) };
+    let (set, shape_of) = triggers();
+    let mut shapes = 0u64;
+    set.for_each_occurrence(value, |index, start| {
+        let shape = shape_of[index];
+        let literal = set.literal(index);
+        if VALUE_PATTERNS[shape].is_case_insensitive()
+            || value[start..start + literal.len()] == *literal
+        {
+            shapes |= 1 << shape;
+        }
+    });
+    shapes
 }
 
 const fn shape(
@@ -308,12 +338,13 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// One pattern's own regex, compiled the first time a value triggers it:
-/// deciding a variable then costs only the patterns its value could match.
-/// One shape's regex, compiled on first use. It runs on a few short values
-/// per process, so it is built without a full DFA: determinizing one up
-/// front costs more than every search with the lazy DFA (`ollm-env run`
-/// checks each variable's value: issue 14).
+/// One shape's regex, compiled the first time a value triggers it:
+/// deciding a variable then costs only the shapes its value could match.
+/// It runs on a few short values per process, so only the NFA is built and
+/// searched (bounded backtracking, or the PikeVM for a long value): a full
+/// DFA, the lazy DFA and the one-pass DFA each cost more to set up than
+/// every search saves (`ollm-env run` checks each variable's value:
+/// issue 14). Every engine finds the same leftmost-first match.
 fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     use regex_automata::{meta, util::syntax};
     static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
@@ -321,7 +352,7 @@ fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     each.get(index)?
         .get_or_init(|| {
             meta::Builder::new()
-                .configure(meta::Config::new().dfa(false))
+                .configure(meta::Config::new().dfa(false).hybrid(false).onepass(false))
                 .syntax(syntax::Config::new().unicode(false).utf8(false))
                 .build(VALUE_PATTERNS[index].regex)
                 .ok()
@@ -332,10 +363,10 @@ fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
 /// The name of the credential shape `value` contains (the leftmost one;
 /// on a tie, the first in [`VALUE_PATTERNS`]), if any.
 pub fn credential_kind(value: &str) -> Option<&'static str> {
-    let mut lower = None;
+    let shapes = triggered(value.as_bytes());
     let mut best: Option<(usize, &'static str)> = None;
     for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
-        if !pattern.is_triggered(value, &mut lower) {
+        if shapes & (1 << index) == 0 {
             continue;
         }
         if let Some(found) = single(index).and_then(|re| re.find(value.as_bytes()))
@@ -348,10 +379,7 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
 }
 
 fn has_trigger(value: &str) -> bool {
-    let mut lower = None;
-    VALUE_PATTERNS
-        .iter()
-        .any(|p| p.is_triggered(value, &mut lower))
+    triggered(value.as_bytes()) != 0
 }
 
 /// Replaces every credential-shaped substring of `text` with `[REDACTED]`.
@@ -399,6 +427,63 @@ mod tests {
         }
         let shapes = shapes().unwrap();
         assert_eq!(shapes.captures_len(), VALUE_PATTERNS.len() + 1);
+    }
+
+    /// Whether `value` holds one of the shape's triggers, the plain way:
+    /// what [`triggered`] finds in one pass.
+    fn reference_is_triggered(pattern: &ValuePattern, value: &str) -> bool {
+        if pattern.is_case_insensitive() {
+            let lower = value.to_ascii_lowercase();
+            pattern.triggers.iter().any(|t| lower.contains(t))
+        } else {
+            pattern.triggers.iter().any(|t| value.contains(t))
+        }
+    }
+
+    #[test]
+    fn case_insensitive_shapes_have_lower_case_triggers() {
+        for pattern in VALUE_PATTERNS.iter().filter(|p| p.is_case_insensitive()) {
+            for trigger in pattern.triggers {
+                assert_eq!(*trigger, trigger.to_ascii_lowercase(), "{}", pattern.name);
+            }
+        }
+    }
+
+    /// Text made of trigger literals in any case, pieces of them and other
+    /// characters.
+    fn trigger_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let trigger = proptest::sample::select(
+            VALUE_PATTERNS
+                .iter()
+                .flat_map(|p| p.triggers.iter().copied())
+                .collect::<Vec<_>>(),
+        );
+        let piece = prop_oneof![
+            (trigger.clone(), any::<bool>()).prop_map(|(t, upper)| if upper {
+                t.to_ascii_uppercase()
+            } else {
+                t.to_string()
+            }),
+            (trigger, 0..4usize).prop_map(|(t, cut)| t[..t.len().saturating_sub(cut)].to_string()),
+            "[ -~]{0,4}",
+            "[^\\x00]{0,2}",
+        ];
+        proptest::collection::vec(piece, 0..6).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn property_28_one_pass_triggers_as_each_shape_alone(value in trigger_text()) {
+            let shapes = triggered(value.as_bytes());
+            for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
+                proptest::prop_assert_eq!(
+                    shapes & (1 << index) != 0,
+                    reference_is_triggered(pattern, &value),
+                    "{} in {:?}", pattern.name, value
+                );
+            }
+        }
     }
 
     #[test]

@@ -90,6 +90,45 @@ fn without_redaction_ollm_env_becomes_the_tool() {
     assert!(!environ.contains(SECRET) && !environ.contains("OPENAI_API_KEY"));
 }
 
+/// What the exec'ed tool starts with: `--set` values over ours (the last of
+/// several), its command found on its own PATH, no signal blocked and
+/// SIGPIPE not ignored (ollm-env itself ignores it).
+#[test]
+fn without_redaction_the_tool_gets_set_values_its_own_path_and_default_signals() {
+    let sandbox = Sandbox::new();
+    let bin = sandbox.work.join("only-here");
+    std::fs::create_dir(&bin).unwrap();
+    let tool = bin.join("show-start");
+    std::fs::write(
+        &tool,
+        "#!/bin/sh\nenv | grep '^MODE='\ngrep -E '^Sig(Blk|Ign):' /proc/$$/status\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), test_path());
+    let output = sandbox
+        .cmd("ollm-env")
+        .args(["run", "--set", "MODE=first", "--set", "MODE=last"])
+        .arg("--set")
+        .arg(format!("PATH={path}"))
+        .args(["--", "show-start"])
+        .env("MODE", "inherited")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "MODE=last", "{lines:?}");
+    let mask = |name: &str| {
+        let line = lines.iter().find(|l| l.starts_with(name)).unwrap();
+        u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+    };
+    assert_eq!(mask("SigBlk:"), 0, "{lines:?}");
+    let sigpipe = 1 << (libc::SIGPIPE - 1);
+    assert_eq!(mask("SigIgn:") & sigpipe, 0, "{lines:?}");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+}
+
 #[test]
 fn the_supervisor_holds_no_stripped_secret_in_its_proc_environ() {
     let sandbox = Sandbox::new();
