@@ -11,10 +11,11 @@
 //! }
 //! ```
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use crate::config::{self, ConfigArgs, FlagOverride, LoadOptions, Loaded};
 use crate::diag;
@@ -126,6 +127,16 @@ pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>)
     std::process::exit(code)
 }
 
+/// Answers a shell's completion request (`COMPLETE=bash program …`, see
+/// README) and exits; returns at once otherwise. clap_complete's own
+/// `complete()` asks for the working directory and copies the arguments
+/// before it looks at the variable, in every run of the program.
+pub fn complete_if_asked(factory: fn() -> clap::Command) {
+    if std::env::var_os("COMPLETE").is_some() {
+        clap_complete::CompleteEnv::with_factory(factory).complete();
+    }
+}
+
 /// Parses the command line; help and version print as usual, an error is one
 /// line (`program: unexpected argument '--x' (try --help)`), exit code 2.
 pub fn parse<C: Parser>() -> Result<C> {
@@ -135,14 +146,19 @@ pub fn parse<C: Parser>() -> Result<C> {
 /// [`parse`], also returning clap's matches: what a command reads its
 /// configuration flags from ([`crate::config::overrides`]).
 pub fn parse_matches<C: Parser>() -> Result<(C, clap::ArgMatches)> {
-    let mut command = C::command();
-    let parsed = command
-        .try_get_matches_from_mut(std::env::args_os())
-        .and_then(|matches| Ok((C::from_arg_matches(&matches)?, matches)));
-    // The process ends soon after and its exit frees the command tree:
-    // dropping it node by node cost ollm-session a tenth of its start-up.
-    std::mem::forget(command);
-    parsed.map_err(|err| {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let (mut command, pruned) = command_for::<C>(&args);
+    let mut parsed = command.try_get_matches_from_mut(&args);
+    if pruned && parsed.as_ref().is_err_and(|err| !shows_help(err.kind())) {
+        // An error is worded from the whole tree, whatever it says
+        // (suggestions, usage): the pruned one only serves what succeeds and
+        // the help of the subcommand it holds.
+        std::mem::forget(command);
+        command = C::command();
+        parsed = command.try_get_matches_from_mut(&args);
+    }
+    let parsed = parsed.and_then(|matches| Ok((C::from_arg_matches(&matches)?, matches)));
+    let parsed = parsed.map_err(|err| {
         use clap::error::ErrorKind;
         match err.kind() {
             ErrorKind::DisplayVersion => {
@@ -150,16 +166,190 @@ pub fn parse_matches<C: Parser>() -> Result<(C, clap::ArgMatches)> {
                 std::process::exit(0);
             }
             ErrorKind::DisplayHelp => {
-                print_help(&err, &C::command());
+                print_help(&err, &command);
                 std::process::exit(0);
             }
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                print_help(&err, &C::command());
+                print_help(&err, &command);
                 std::process::exit(ExitCode::Usage.code());
             }
             _ => Error::usage(clap_one_line(&err)),
         }
-    })
+    });
+    // The process ends soon after and its exit frees the command tree:
+    // dropping it node by node cost ollm-session a tenth of its start-up.
+    std::mem::forget(command);
+    parsed
+}
+
+fn shows_help(kind: clap::error::ErrorKind) -> bool {
+    use clap::error::ErrorKind;
+    matches!(
+        kind,
+        ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
+thread_local! {
+    /// While [`command_for`] builds a tree: the one subcommand to attach
+    /// (read once, by the first [`subcommands!`](crate::subcommands) enum built).
+    static ONLY: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+#[doc(hidden)]
+pub fn take_only_subcommand() -> Option<String> {
+    ONLY.with(|only| only.borrow_mut().take())
+}
+
+/// `C`'s tree with only the subcommands a [`subcommands!`](crate::subcommands)
+/// enum says `only` names (none when it names none).
+fn with_only<C: CommandFactory>(only: &str) -> clap::Command {
+    ONLY.with(|cell| *cell.borrow_mut() = Some(only.to_owned()));
+    let command = C::command();
+    take_only_subcommand();
+    command
+}
+
+/// The tree to parse `args` with, and whether it is pruned. Building all of
+/// a program's subcommands is most of its start-up (ollm-session has 16), so
+/// when `args` name a subcommand first (after `--config FILE`, if given),
+/// the root gets only that one: its help, usage and parse are the same (a
+/// test compares them for every subcommand of every program), and an error
+/// is worded from the whole tree ([`parse_matches`]). Anything else (no
+/// subcommand, another option first, an alias, `help`, a misspelt name)
+/// gets the whole tree, as do completions and man pages.
+pub fn command_for<C: CommandFactory>(args: &[OsString]) -> (clap::Command, bool) {
+    let Some(name) = subcommand_word(args) else {
+        return (C::command(), false);
+    };
+    let command = with_only::<C>(name);
+    if command.get_subcommands().any(|sub| sub.get_name() == name) {
+        return (command, true);
+    }
+    if command.has_subcommands() {
+        // Not a `subcommands!` enum: this is the whole tree already.
+        return (command, false);
+    }
+    std::mem::forget(command);
+    (C::command(), false)
+}
+
+/// The word of `args` that may name the subcommand: the first, or the one
+/// after `--config FILE` (the one option every program's root takes). Found
+/// without building the tree, so any other option first means `None`.
+fn subcommand_word(args: &[OsString]) -> Option<&str> {
+    let mut rest = args.iter().skip(1).map(|arg| arg.to_str());
+    let mut word = rest.next()??;
+    if word.starts_with("--config=") {
+        word = rest.next()??;
+    } else if word == "--config" {
+        let file = rest.next()??;
+        if file.starts_with('-') {
+            return None;
+        }
+        word = rest.next()??;
+    }
+    (!word.starts_with('-')).then_some(word)
+}
+
+/// A program's subcommand enum, each variant a newtype over its arguments
+/// (`Create(create::CreateArgs)`), with `#[command]` attributes and doc
+/// comments as under `#[derive(clap::Subcommand)]`, which it replaces: the
+/// enum gets clap's traits, and [`command_for`] can build any one of its
+/// subcommands alone. Each variant is derived on its own (a one-variant enum
+/// in a `one_subcommand` module), so the subcommand built alone is the one
+/// the whole tree holds.
+#[macro_export]
+macro_rules! subcommands {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$variant_attr:meta])*
+                $variant:ident($ty:ty)
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$attr])*
+        $vis enum $name {
+            $($variant($ty),)*
+        }
+
+        mod one_subcommand {
+            #[allow(clippy::wildcard_imports)]
+            use super::*;
+            $(
+                #[derive(clap::Subcommand)]
+                pub enum $variant {
+                    $(#[$variant_attr])*
+                    $variant($ty),
+                }
+            )*
+        }
+
+        impl clap::FromArgMatches for $name {
+            fn from_arg_matches(matches: &clap::ArgMatches) -> ::std::result::Result<Self, clap::Error> {
+                Self::from_arg_matches_mut(&mut matches.clone())
+            }
+
+            fn from_arg_matches_mut(
+                matches: &mut clap::ArgMatches,
+            ) -> ::std::result::Result<Self, clap::Error> {
+                let Some(name) = matches.subcommand_name().map(str::to_owned) else {
+                    return Err(clap::Error::raw(
+                        clap::error::ErrorKind::MissingSubcommand,
+                        "A subcommand is required but one was not provided.",
+                    ));
+                };
+                $(
+                    if <one_subcommand::$variant as clap::Subcommand>::has_subcommand(&name) {
+                        let one_subcommand::$variant::$variant(args) =
+                            <one_subcommand::$variant as clap::FromArgMatches>::from_arg_matches_mut(matches)?;
+                        return Ok(Self::$variant(args));
+                    }
+                )*
+                Err(clap::Error::raw(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("The subcommand '{name}' wasn't recognized"),
+                ))
+            }
+
+            fn update_from_arg_matches(
+                &mut self,
+                matches: &clap::ArgMatches,
+            ) -> ::std::result::Result<(), clap::Error> {
+                *self = Self::from_arg_matches(matches)?;
+                Ok(())
+            }
+        }
+
+        impl clap::Subcommand for $name {
+            fn augment_subcommands(command: clap::Command) -> clap::Command {
+                let only = $crate::cli::take_only_subcommand();
+                $(
+                    let command = if only.as_deref().is_none_or(
+                        <one_subcommand::$variant as clap::Subcommand>::has_subcommand,
+                    ) {
+                        <one_subcommand::$variant as clap::Subcommand>::augment_subcommands(command)
+                    } else {
+                        command
+                    };
+                )*
+                command
+            }
+
+            fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+                $(
+                    let command = <one_subcommand::$variant as clap::Subcommand>::augment_subcommands_for_update(command);
+                )*
+                command
+            }
+
+            fn has_subcommand(name: &str) -> bool {
+                false $(|| <one_subcommand::$variant as clap::Subcommand>::has_subcommand(name))*
+            }
+        }
+    };
 }
 
 /// Prints the help clap rendered for `err`, its examples as written.

@@ -217,7 +217,7 @@ pub fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
 pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm` prints the shell's registration for dynamic
     // completion (tool names after `ollm help`); see README.
-    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
+    crate::cli::complete_if_asked(<Cli as clap::CommandFactory>::command);
     let cli: Cli = crate::cli::parse()?;
     // Made only for the dispatcher's own commands: running a tool costs nothing more.
     let ctx = || Ctx::new(cli.global.clone());

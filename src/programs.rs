@@ -19,6 +19,7 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
+    use std::ffi::OsString;
 
     use super::*;
 
@@ -41,6 +42,113 @@ mod tests {
             }
         });
         assert!(missing.is_empty(), "arguments without help: {missing:#?}");
+    }
+
+    /// What clap makes of `args` with `command`: the parsed value, or the
+    /// error's kind and text as the program prints it.
+    fn outcome<C: clap::Parser + std::fmt::Debug>(
+        mut command: clap::Command,
+        args: &[OsString],
+    ) -> String {
+        let result = command.try_get_matches_from_mut(args);
+        let outcome = match result.and_then(|matches| C::from_arg_matches(&matches)) {
+            Ok(parsed) => format!("parsed {parsed:?}"),
+            Err(err) => format!(
+                "{:?}\n{}",
+                err.kind(),
+                crate::cli::with_verbatim_examples(&err.render().to_string(), &command)
+            ),
+        };
+        std::mem::forget(command);
+        outcome
+    }
+
+    /// For every subcommand (nested ones too) of `C`: the tree
+    /// [`crate::cli::command_for`] builds for its command line holds that
+    /// subcommand alone, and its help (`--help`, `-h`), its usage errors and
+    /// what it parses are those of the whole tree. Returns how many command
+    /// lines were compared.
+    fn pruned_tree_behaves_as_the_whole<C: clap::Parser + std::fmt::Debug>() -> usize {
+        let mut whole = C::command();
+        whole.build();
+        let mut paths = Vec::new();
+        crate::cli::walk(&whole, "", &mut |path, _| paths.push(path.to_string()));
+        let tails: &[&[&str]] = &[
+            &["--help"],
+            &["-h"],
+            &[],
+            &["--no-such-flag"],
+            &["--hepl"],
+            &["extra", "words", "--"],
+            &["--config"],
+        ];
+        let mut compared = 0;
+        for path in &paths[1..] {
+            for tail in tails {
+                let args: Vec<OsString> = path
+                    .split(' ')
+                    .chain(tail.iter().copied())
+                    .map(OsString::from)
+                    .collect();
+                let (pruned, is_pruned) = crate::cli::command_for::<C>(&args);
+                assert!(is_pruned, "{args:?}: the whole tree was built");
+                let subcommands: Vec<&str> = pruned
+                    .get_subcommands()
+                    .map(clap::Command::get_name)
+                    .collect();
+                assert_eq!(subcommands, [args[1].to_str().unwrap()], "{args:?}");
+                assert_eq!(
+                    outcome::<C>(pruned, &args),
+                    outcome::<C>(C::command(), &args),
+                    "{args:?}"
+                );
+                compared += 1;
+            }
+        }
+        compared
+    }
+
+    #[test]
+    fn each_subcommand_built_alone_helps_parses_and_fails_as_in_the_whole_tree() {
+        let compared = [
+            pruned_tree_behaves_as_the_whole::<crate::env::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::loopcheck::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::context::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::compress::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::session::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::discover::cli::Cli>(),
+        ];
+        // Every program but the dispatcher (whose subcommands are few and
+        // whose tree is never pruned) is covered: 7 command lines each.
+        assert_eq!(compared.len(), all().len() - 1);
+        assert!(
+            compared.iter().all(|&n| n > 0 && n % 7 == 0),
+            "{compared:?}"
+        );
+    }
+
+    #[test]
+    fn aliases_misspellings_and_leading_options_get_the_whole_tree() {
+        use crate::session::cli::Cli;
+        let whole = Cli::command().get_subcommands().count();
+        for args in [
+            &["ollm-session", "snapshots", "list"][..],
+            &["ollm-session", "recrod"],
+            &["ollm-session", "help", "record"],
+            &["ollm-session", "--data-dir", "d", "record"],
+            &["ollm-session", "--version"],
+            &["ollm-session"],
+        ] {
+            let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+            let (command, is_pruned) = crate::cli::command_for::<Cli>(&args);
+            assert!(!is_pruned, "{args:?}");
+            assert_eq!(command.get_subcommands().count(), whole, "{args:?}");
+        }
+        let args: Vec<OsString> = ["ollm-session", "--config=c.yaml", "record"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert!(crate::cli::command_for::<Cli>(&args).1);
     }
 
     /// One flag contract: a short flag means the same long flag wherever it

@@ -7,7 +7,7 @@ mod compress;
 mod count;
 mod input;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 pub use self::check::CheckArgs;
 pub use self::compress::CompressArgs;
@@ -58,7 +58,8 @@ pub struct Cli {
     pub compress: CompressArgs,
 }
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     /// Compress the history and print the result as JSON (`compressedMessages`,
     /// `originalTokenCount`, `compressedTokenCount`, `strategy`, `status`, …).
@@ -81,6 +82,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-compress config
   ollm-compress config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 /// Every flag of `ollm-compress` that sets a configuration key.

@@ -10,7 +10,7 @@ mod remove;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 
 use super::ops::{self, Located};
 use crate::cli::{Ctx, GlobalOpts, footer};
@@ -66,7 +66,8 @@ impl StoreArgs {
     }
 }
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     /// Add an entry, or replace the entry with this key (it keeps its place
     /// in insertion order). Content comes from CONTENT, `-` (stdin), or
@@ -107,6 +108,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-context config
   ollm-context config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 /// The `ollm-context` program.

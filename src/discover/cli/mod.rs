@@ -6,7 +6,7 @@ mod watch;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, ValueEnum};
 
 use super::options::{Options, PathGlobs, TypeSet, UNLIMITED_DEPTH};
 use crate::cli::{Ctx, GlobalOpts, footer};
@@ -52,7 +52,8 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     /// Watch the tree and print NDJSON events `{event, path, relativePath,
     /// type}` (event: add, change, unlink) for paths the listing would show.
@@ -68,6 +69,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-discover config
   ollm-discover config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -5,7 +5,7 @@ mod explain;
 mod report;
 mod run;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 
 use super::policy::{ExtraRules, Policy};
 use crate::cli::{Ctx, GlobalOpts, footer};
@@ -42,7 +42,8 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     /// Run CMD with the sanitized environment; its exit code passes through
     /// (128+N if it dies of signal N; 127 if CMD is not found, 126 if it
@@ -68,6 +69,7 @@ pub enum Command {
     #[command(after_help = footer("  ollm-env config
   ollm-env config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 #[derive(Debug, Clone, Args)]

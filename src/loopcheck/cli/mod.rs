@@ -4,7 +4,7 @@
 
 mod check;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 pub use self::check::{CheckArgs, Format};
 use crate::cli::{Ctx, GlobalOpts, footer};
@@ -43,12 +43,14 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-loopcheck config
   ollm-loopcheck config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 /// Every flag of `ollm-loopcheck` that sets a configuration key.

@@ -23,7 +23,7 @@ mod when;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 use serde::Serialize;
 use serde_json::Value;
@@ -87,7 +87,8 @@ pub enum Format {
 /// How a listing is printed (json when piped, table at a terminal).
 pub use crate::output::Format as ListFormat;
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum Command {
     Create(create::CreateArgs),
     Record(Box<record::RecordArgs>),
@@ -113,11 +114,12 @@ pub enum Command {
     Snapshot(snapshot::SnapshotCommand),
     /// Copy sessions between stores (`file`, a directory, or a postgres://
     /// URL), with their branch links; a session already there is kept.
-    #[command(after_help = footer(super::copy::EXAMPLES))]
-    Copy(super::copy::CopyArgs),
+    #[command(after_help = footer(crate::session::copy::EXAMPLES))]
+    Copy(crate::session::copy::CopyArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-session config --show-origin"))]
     Config(ConfigArgs),
+}
 }
 
 /// The session a command works on: an id, a unique prefix, a title,
@@ -236,7 +238,7 @@ impl Context {
 pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm-session` prints the shell's registration; the
     // shell then asks the same way for each completion (see README).
-    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
+    crate::cli::complete_if_asked(<Cli as clap::CommandFactory>::command);
     let cli: Cli = crate::cli::parse()?;
     let ctx = Context {
         ctx: Ctx::new(cli.global),

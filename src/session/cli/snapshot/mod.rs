@@ -6,7 +6,7 @@ mod list;
 mod restore;
 mod show;
 
-use clap::{Args, Subcommand};
+use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 
 use super::Context;
@@ -14,13 +14,15 @@ use crate::error::Result;
 use crate::session::select;
 use crate::session::store::Store;
 
-#[derive(Debug, Subcommand)]
+crate::subcommands! {
+#[derive(Debug)]
 pub enum SnapshotCommand {
     Create(create::CreateArgs),
     List(list::ListArgs),
     Show(show::ShowArgs),
     Restore(restore::RestoreArgs),
     Delete(delete::DeleteArgs),
+}
 }
 
 /// A snapshot, optionally with the session it belongs to.
