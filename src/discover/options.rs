@@ -211,7 +211,7 @@ impl Options {
 /// The patterns as a set of names, when each is a plain name that matches
 /// itself at any depth (no glob, no slash, no negation or escape).
 fn plain_names(patterns: &[String]) -> Option<HashSet<OsString>> {
-    let special = |c: char| "/*?[]\\!#".contains(c) || c.is_whitespace();
+    let special = |c: char| "/*?[]{}\\!#".contains(c) || c.is_whitespace();
     patterns
         .iter()
         .map(|p| (!p.is_empty() && !p.contains(special)).then(|| OsString::from(p)))
@@ -290,6 +290,10 @@ mod tests {
         assert!(plain_names(&["*.tmp".into(), "dist".into()]).is_none());
         assert!(plain_names(&["/dist".into()]).is_none());
         assert!(plain_names(&["a b".into()]).is_none());
+        // Braces are glob alternation, and an unclosed one is an invalid
+        // pattern the matcher warns about.
+        assert!(plain_names(&["{dist,build}".into()]).is_none());
+        assert!(plain_names(&["a{b".into()]).is_none());
     }
 
     #[test]
