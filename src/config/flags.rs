@@ -60,8 +60,6 @@ impl FlagKey {
 /// The overrides of the flags of `table` given on the command line of the
 /// (sub)command `matches` belongs to; flags that command lacks are skipped.
 pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOverride>> {
-    // The defaults type a value, and are encoded only when a flag was given.
-    let defaults = std::cell::OnceCell::new();
     let mut flags = Vec::new();
     for entry in table {
         if !matches.ids().any(|id| id.as_str() == entry.id)
@@ -77,10 +75,10 @@ pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOver
                     .and_then(|mut values| values.next_back())
                     .and_then(|raw| raw.to_str())
                     .ok_or_else(|| Error::usage(format!("{}: not valid UTF-8", entry.flag)))?;
-                let defaults = defaults
-                    .get_or_init(|| serde_json::to_value(Config::default()).unwrap_or(Value::Null));
-                let default = lookup(defaults, entry.key).unwrap_or(&Value::Null);
-                parse_env_value(raw, default).ok_or_else(|| {
+                // The key's default types the value.
+                let default =
+                    super::probe::value_at(&Config::default(), entry.key).unwrap_or(Value::Null);
+                parse_env_value(raw, &default).ok_or_else(|| {
                     Error::usage(format!(
                         "{}: invalid value '{raw}' (try --help)",
                         entry.flag

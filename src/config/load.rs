@@ -152,24 +152,57 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
     let nothing_to_apply = !user_file_exists
         && workspace.as_ref().is_none_or(|ws| ws.config_file.is_none())
         && options.config_file.is_none()
-        && options.flags.is_empty()
         && !std::env::vars_os()
             .any(|(name, _)| name.to_str().is_some_and(super::keys::may_set_a_key));
     if nothing_to_apply {
-        // The defaults as they are: most runs set nothing, and encoding them
-        // as a tree to merge nothing into is most of a program's start-up.
-        return Ok(Loaded {
-            config: Config::default(),
-            origins: BTreeMap::new(),
-            ignored: Vec::new(),
-            workspace,
-            tree: None,
-        });
+        // The defaults as they are, or with only flags on them: most runs set
+        // nothing else, and encoding the defaults as a tree to merge a few
+        // flags into is most of a program's start-up.
+        if let Some(mut loaded) = flags_on_defaults(&options.flags) {
+            loaded.workspace = workspace;
+            return Ok(loaded);
+        }
     }
+    layered(options, user_file_exists.then_some(&user_file), workspace)
+}
 
+/// The defaults with `flags` set, without encoding the defaults as a tree:
+/// the flags' keys as a sparse tree, decoded (each section's `default`
+/// fills what it lacks). `None` when a value does not fit its key, so the
+/// layered loader reports it as it reports any bad value.
+fn flags_on_defaults(flags: &[FlagOverride]) -> Option<Loaded> {
+    let mut origins = BTreeMap::new();
+    let config = if flags.is_empty() {
+        Config::default()
+    } else {
+        let mut layer = Value::Object(Map::new());
+        for flag in flags {
+            insert_path(&mut layer, flag.key, flag.value.clone());
+            origins.insert(flag.key.to_string(), Origin::Flag(flag.flag.to_string()));
+        }
+        let config = Config::deserialize(&layer).ok()?;
+        config.check_ranges().ok()?;
+        config
+    };
+    Some(Loaded {
+        config,
+        origins,
+        ignored: Vec::new(),
+        workspace: None,
+        tree: None,
+    })
+}
+
+/// Loads the configuration layer by layer: the defaults as a tree, each
+/// layer type-checked and merged into it with its keys' origins.
+fn layered(
+    options: &LoadOptions,
+    user_file: Option<&PathBuf>,
+    workspace: Option<Workspace>,
+) -> Result<Loaded> {
     let mut layers = Layers::new()?;
-    if user_file_exists {
-        layers.apply_file(&user_file)?;
+    if let Some(user_file) = user_file {
+        layers.apply_file(user_file)?;
     }
     // The one place workspace trust is applied: an untrusted workspace's
     // configuration may only make things stricter.
@@ -674,6 +707,94 @@ mod tests {
         );
         let rows = |loaded: &Loaded| serde_json::to_value(loaded.rows()).unwrap();
         assert_eq!(rows(&untouched), rows(&layered));
+    }
+
+    /// Values a flag could give a leaf, typed as `flags::overrides` types
+    /// them: its default, others of its kind, and ones that do not fit (out
+    /// of range, not a variant of the key's enum).
+    fn flag_values(default: &Value) -> Vec<Value> {
+        let mut values = vec![default.clone()];
+        for raw in [
+            "0", "7", "0.5", "1", "true", "no", "", "truncate", "bogus", "A_*, B",
+        ] {
+            values.extend(parse_env_value(raw, default));
+        }
+        values
+    }
+
+    fn same(fast: &Loaded, layered: &Loaded) {
+        assert_eq!(fast.config, layered.config);
+        assert_eq!(fast.origins, layered.origins);
+        let rows = |loaded: &Loaded| serde_json::to_value(loaded.rows()).unwrap();
+        assert_eq!(rows(fast), rows(layered));
+    }
+
+    fn layered_with(flags: &[FlagOverride]) -> Result<Loaded> {
+        let options = LoadOptions {
+            flags: flags.to_vec(),
+            ..LoadOptions::default()
+        };
+        layered(&options, None, None)
+    }
+
+    #[test]
+    fn flags_on_the_defaults_load_as_the_layers_give_them() {
+        let defaults = serde_json::to_value(Config::default()).unwrap();
+        let mut leaves = Vec::new();
+        collect_leaves(&defaults, String::new(), &mut leaves);
+        let mut fast_paths = 0;
+        for (key, default) in &leaves {
+            let key: &'static str = Box::leak(key.clone().into_boxed_str());
+            for value in flag_values(default) {
+                let flags = [FlagOverride {
+                    key,
+                    value: value.clone(),
+                    flag: "--some-flag",
+                }];
+                let layered = layered_with(&flags);
+                match flags_on_defaults(&flags) {
+                    Some(fast) => {
+                        fast_paths += 1;
+                        same(
+                            &fast,
+                            &layered.unwrap_or_else(|e| panic!("{key}={value}: {e}")),
+                        );
+                    }
+                    // What the fast path declines, the layers must reject.
+                    None => assert!(layered.is_err(), "{key}={value} declined"),
+                }
+            }
+        }
+        assert!(fast_paths > leaves.len(), "{fast_paths}");
+    }
+
+    #[test]
+    fn several_flags_and_a_repeated_key_load_as_the_layers_give_them() {
+        let flag =
+            |key: &'static str, value: Value, flag: &'static str| FlagOverride { key, value, flag };
+        let flags = [
+            flag("services.compression.tokenLimit", 1000u64.into(), "--limit"),
+            flag("services.compression.threshold", 0.5.into(), "--threshold"),
+            flag(
+                "services.compression.tokenLimit",
+                2000u64.into(),
+                "--token-limit",
+            ),
+            flag(
+                "services.loopDetection.maxTurns",
+                9u64.into(),
+                "--max-turns",
+            ),
+            flag("services.fileDiscovery.cache", false.into(), "--no-cache"),
+        ];
+        let fast = flags_on_defaults(&flags).unwrap();
+        same(&fast, &layered_with(&flags).unwrap());
+        assert_eq!(fast.config.services.compression.token_limit, 2000);
+        assert_eq!(
+            fast.origin_of("services.compression.tokenLimit"),
+            Origin::Flag("--token-limit".into())
+        );
+        assert_eq!(fast.origin_of("snapshots.maxCount"), Origin::Default);
     }
 
     #[test]

@@ -98,6 +98,8 @@ pub struct Options {
     pub max_depth: Option<usize>,
     pub follow_symlinks: bool,
     pub include_hidden: bool,
+    /// The built-in ignores as a gitignore matcher; empty when
+    /// `builtin_names` stands for them.
     pub builtin: Gitignore,
     /// The built-ins when they are all plain names (the default): a set
     /// lookup per entry instead of a glob match.
@@ -138,9 +140,16 @@ impl Options {
             UNLIMITED_DEPTH => None,
             depth => Some(usize::try_from(depth).unwrap_or(usize::MAX)),
         };
+        // The matcher is built only when a name set cannot stand for it:
+        // compiling its globs is most of a cached listing's own work.
+        let builtin_names = plain_names(&config.builtin_ignores);
+        let builtin = match builtin_names {
+            Some(_) => Gitignore::empty(),
+            None => builtin_matcher(&root, &config.builtin_ignores),
+        };
         Ok(Options {
-            builtin: builtin_matcher(&root, &config.builtin_ignores),
-            builtin_names: plain_names(&config.builtin_ignores),
+            builtin,
+            builtin_names,
             builtin_patterns: config.builtin_ignores.clone(),
             include_source: Vec::new(),
             exclude_source: Vec::new(),
@@ -202,7 +211,7 @@ impl Options {
 /// The patterns as a set of names, when each is a plain name that matches
 /// itself at any depth (no glob, no slash, no negation or escape).
 fn plain_names(patterns: &[String]) -> Option<HashSet<OsString>> {
-    let special = |c: char| "/*?[]\\!#".contains(c) || c.is_whitespace();
+    let special = |c: char| "/*?[]{}\\!#".contains(c) || c.is_whitespace();
     patterns
         .iter()
         .map(|p| (!p.is_empty() && !p.contains(special)).then(|| OsString::from(p)))
@@ -281,6 +290,35 @@ mod tests {
         assert!(plain_names(&["*.tmp".into(), "dist".into()]).is_none());
         assert!(plain_names(&["/dist".into()]).is_none());
         assert!(plain_names(&["a b".into()]).is_none());
+        // Braces are glob alternation, and an unclosed one is an invalid
+        // pattern the matcher warns about.
+        assert!(plain_names(&["{dist,build}".into()]).is_none());
+        assert!(plain_names(&["a{b".into()]).is_none());
+    }
+
+    #[test]
+    fn the_default_builtins_as_names_keep_what_their_matcher_keeps() {
+        let config = FileDiscoveryConfig::default();
+        let opts = Options::new(Path::new("/"), &config).unwrap();
+        assert!(opts.builtin_names.is_some(), "the defaults are plain names");
+        let matcher = builtin_matcher(&opts.root, &config.builtin_ignores);
+        let mut paths: Vec<String> = config
+            .builtin_ignores
+            .iter()
+            .flat_map(|name| [name.clone(), format!("a/{name}"), format!("{name}x")])
+            .collect();
+        paths.extend(["src/main.rs", "a/b", ".gitignore", "x.log"].map(String::from));
+        for path in &paths {
+            for is_dir in [false, true] {
+                let path = Path::new(path);
+                assert_eq!(
+                    opts.keep(path, is_dir),
+                    !matcher.matched(path, is_dir).is_ignore(),
+                    "{} (directory: {is_dir})",
+                    path.display()
+                );
+            }
+        }
     }
 
     #[test]

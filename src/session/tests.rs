@@ -7,7 +7,7 @@ use serde_json::{Map, json};
 
 use super::model::{Entry, Message};
 use super::snapshot::Snapshots;
-use super::store::{JOURNAL, NewSession, SUMMARY, Store, StoreOptions};
+use super::store::{JOURNAL, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
 use crate::error::Error;
 use crate::lock::Lock;
 
@@ -171,6 +171,34 @@ fn a_stale_or_missing_summary_is_rebuilt_from_the_journal() {
     assert_eq!(f.store.list().unwrap().sessions[0].message_count, 2);
     f.store.record(&id, &msg("user", "three"), None).unwrap();
     assert_eq!(f.store.summary(&id).unwrap().message_count, 3);
+}
+
+#[test]
+fn a_summary_lagging_behind_the_journal_answers_as_a_whole_journal_scan() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    let dir = f.file().session_dir(&id);
+    let mut lagged = 0;
+    for n in 0..40 {
+        f.store
+            .record(&id, &msg("user", &"x".repeat(n * 37 % 700)), None)
+            .unwrap();
+        let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
+        let kept = std::fs::read(dir.join(SUMMARY)).unwrap();
+        let file: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+        let tail = size - file["journalBytes"].as_u64().unwrap();
+        assert!(tail <= SUMMARY_LAG, "the summary lags {tail} bytes");
+        if tail > 0 {
+            lagged += 1;
+        }
+        let summary = f.store.summary(&id).unwrap();
+        std::fs::remove_file(dir.join(SUMMARY)).unwrap();
+        let scanned = f.store.summary(&id).unwrap();
+        std::fs::write(dir.join(SUMMARY), &kept).unwrap();
+        assert_eq!(summary, scanned, "after record {n}");
+        assert_eq!(summary.message_count, n as u64 + 1);
+    }
+    assert!(lagged > 10, "only {lagged} records left the summary behind");
 }
 
 #[test]

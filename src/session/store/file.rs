@@ -29,6 +29,11 @@ use crate::timestamp::{self, Millis};
 pub const JOURNAL: &str = "journal.ndjson";
 /// The summary of a session (a cache of its journal), inside its directory.
 pub const SUMMARY: &str = "summary.json";
+/// How far (bytes) the summary may lag behind the journal before a record
+/// rewrites it. Readers tally the lagging tail themselves; renaming a new
+/// summary into place with every record made each record's fsync commit
+/// that metadata too (about as costly as the fsync itself on ext4).
+pub const SUMMARY_LAG: u64 = 1024;
 /// Lock files live here, inside the data directory.
 pub const LOCKS: &str = ".locks";
 
@@ -279,7 +284,7 @@ impl FileStore {
     // ----- recording ------------------------------------------------------
 
     /// Appends one line under the session's lock, fsyncs it, and updates
-    /// the summary. `make` gets the record's `at` (the new lastActivity,
+    /// the summary (when it lags by more than [`SUMMARY_LAG`]). `make` gets the record's `at` (the new lastActivity,
     /// or the current one unless `advance`).
     fn append_line(
         &self,
@@ -315,7 +320,8 @@ impl FileStore {
         };
         sfs::sweep_all_temps(&dir);
         let size = file.metadata().map_err(io(&path))?.len();
-        let (summary, valid_end) = self.summarize_journal(id, &file, size, Some(&lock))?;
+        let (summary, valid_end, covered) =
+            self.summarize_journal_covered(id, &file, size, Some(&lock))?;
         if valid_end < size {
             // A torn write that was never acknowledged: cut it off first.
             file.set_len(valid_end).map_err(io(&path))?;
@@ -345,8 +351,12 @@ impl FileStore {
             .map_err(|_| Error::input("cannot encode the record"))?;
         let updated = updated.ok_or_else(|| Error::input("cannot encode the record"))?;
         // The summary is a cache checked against the journal's length, so it
-        // needs no fsync: after a crash it is rebuilt from the journal.
-        let _ = write_summary(&dir, &updated, valid_end + bytes.len() as u64);
+        // needs no fsync: after a crash it is rebuilt from the journal. It is
+        // rewritten only once the journal's tail beyond it passes SUMMARY_LAG.
+        let end = valid_end + bytes.len() as u64;
+        if end.saturating_sub(covered) > SUMMARY_LAG {
+            let _ = write_summary(&dir, &updated, end);
+        }
         drop(lock);
         Ok(updated)
     }
@@ -382,6 +392,19 @@ impl FileStore {
         size: u64,
         held: Option<&Lock>,
     ) -> Result<(SessionSummary, u64)> {
+        self.summarize_journal_covered(id, file, size, held)
+            .map(|(summary, end, _)| (summary, end))
+    }
+
+    /// [`Self::summarize_journal`], and how many of the journal's bytes the
+    /// summary file covered (0 when it was missing or did not fit).
+    fn summarize_journal_covered(
+        &self,
+        id: &str,
+        file: &File,
+        size: u64,
+        held: Option<&Lock>,
+    ) -> Result<(SessionSummary, u64, u64)> {
         let dir = self.session_dir(id);
         let cached = read_summary(&dir).filter(|s| {
             s.format == journal::FORMAT
@@ -392,7 +415,7 @@ impl FileStore {
         if let Some(cached) = &cached
             && cached.journal_bytes == size
         {
-            return Ok((cached.summary.clone(), size));
+            return Ok((cached.summary.clone(), size, size));
         }
         let path = dir.join(JOURNAL);
         if let Some(cached) = cached {
@@ -408,7 +431,7 @@ impl FileStore {
                 if scan.stop.is_none()
                     && let Some(summary) = summary
                 {
-                    return Ok((summary, start + scan.valid_end as u64));
+                    return Ok((summary, start + scan.valid_end as u64, start));
                 }
             }
             // The cache did not fit the journal: read it all.
@@ -417,7 +440,7 @@ impl FileStore {
         let mut summary = None;
         let scan = journal::scan(&bytes, true, |line| journal::tally_line(&mut summary, line));
         match (scan.stop, summary) {
-            (None, Some(summary)) => Ok((summary, scan.valid_end as u64)),
+            (None, Some(summary)) => Ok((summary, scan.valid_end as u64, 0)),
             (Some(Stop::Newer(format)), _) => Err(newer(&path, format)),
             (Some(Stop::Corrupt(why)), _) => Err(self.set_aside(id, Kind::Journal, &why, held)),
             (None, None) => Err(self.set_aside(id, Kind::Journal, "the journal is empty", held)),
@@ -1017,12 +1040,11 @@ fn newer(path: &Path, format: u64) -> Error {
 }
 
 fn read_summary(dir: &Path) -> Option<SummaryFile> {
-    let mut bytes = Vec::new();
-    sfs::open_regular(&dir.join(SUMMARY))
-        .ok()??
-        .take(1 << 20)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let file = sfs::open_regular(&dir.join(SUMMARY)).ok()??;
+    // Sized from the file, so it is read in one call rather than in doubling steps.
+    let size = file.metadata().map_or(0, |m| m.len()).min(1 << 20);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0) + 1);
+    file.take(1 << 20).read_to_end(&mut bytes).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 

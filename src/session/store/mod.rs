@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 
 pub use shared_snapshots::SharedSnapshots;
 
-pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, parallel_map, sort_newest_first};
+pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, SUMMARY_LAG, parallel_map, sort_newest_first};
 
 use super::model::{
     Entry, Message, Metadata, Session, SessionHead, SessionSummary, check_id, new_id,
