@@ -149,7 +149,11 @@ pub fn parse_matches<C: Parser>() -> Result<(C, clap::ArgMatches)> {
     let args: Vec<OsString> = std::env::args_os().collect();
     let (mut command, pruned) = command_for::<C>(&args);
     let mut parsed = command.try_get_matches_from_mut(&args);
-    if pruned && parsed.as_ref().is_err_and(|err| !shows_help(err.kind())) {
+    if pruned
+        && parsed
+            .as_ref()
+            .is_err_and(|err| !pruned_tree_answers(err.kind()))
+    {
         // An error is worded from the whole tree, whatever it says
         // (suggestions, usage): the pruned one only serves what succeeds and
         // the help of the subcommand it holds.
@@ -182,11 +186,15 @@ pub fn parse_matches<C: Parser>() -> Result<(C, clap::ArgMatches)> {
     parsed
 }
 
-fn shows_help(kind: clap::error::ErrorKind) -> bool {
+/// What the pruned tree answers as the whole one would: help, and the
+/// version (which [`command_for`] prunes for).
+fn pruned_tree_answers(kind: clap::error::ErrorKind) -> bool {
     use clap::error::ErrorKind;
     matches!(
         kind,
-        ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            | ErrorKind::DisplayVersion
     )
 }
 
@@ -219,6 +227,15 @@ fn with_only<C: CommandFactory>(only: &str) -> clap::Command {
 /// subcommand, another option first, an alias, `help`, a misspelt name)
 /// gets the whole tree, as do completions and man pages.
 pub fn command_for<C: CommandFactory>(args: &[OsString]) -> (clap::Command, bool) {
+    if asks_only_for_version(args) {
+        // `--version` alone names no subcommand, yet needs none of them.
+        let command = with_only::<C>("");
+        if command.has_subcommands() {
+            // Not a `subcommands!` enum: this is the whole tree already.
+            return (command, false);
+        }
+        return (command, true);
+    }
     let Some(name) = subcommand_word(args) else {
         return (C::command(), false);
     };
@@ -232,6 +249,12 @@ pub fn command_for<C: CommandFactory>(args: &[OsString]) -> (clap::Command, bool
     }
     std::mem::forget(command);
     (C::command(), false)
+}
+
+/// `program --version` or `program -V`, nothing else: the root alone
+/// answers it, as the whole tree would.
+fn asks_only_for_version(args: &[OsString]) -> bool {
+    matches!(args, [_, flag] if flag == "--version" || flag == "-V")
 }
 
 /// The word of `args` that may name the subcommand: the first, or the one

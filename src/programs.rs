@@ -127,6 +127,31 @@ mod tests {
         );
     }
 
+    /// `C --version` and `C -V` are answered by the root alone (no
+    /// subcommand built) exactly as by the whole tree.
+    fn version_from_the_root_alone<C: clap::Parser + std::fmt::Debug>() {
+        let name = C::command().get_name().to_string();
+        for flag in ["--version", "-V"] {
+            let args = [OsString::from(&name), OsString::from(flag)];
+            let (pruned, is_pruned) = crate::cli::command_for::<C>(&args);
+            assert!(is_pruned, "{args:?}: the whole tree was built");
+            assert_eq!(pruned.get_subcommands().count(), 0, "{args:?}");
+            let answer = outcome::<C>(pruned, &args);
+            assert!(answer.starts_with("DisplayVersion\n"), "{answer}");
+            assert_eq!(answer, outcome::<C>(C::command(), &args), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn version_is_answered_without_building_any_subcommand() {
+        version_from_the_root_alone::<crate::env::cli::Cli>();
+        version_from_the_root_alone::<crate::loopcheck::cli::Cli>();
+        version_from_the_root_alone::<crate::context::cli::Cli>();
+        version_from_the_root_alone::<crate::compress::cli::Cli>();
+        version_from_the_root_alone::<crate::session::cli::Cli>();
+        version_from_the_root_alone::<crate::discover::cli::Cli>();
+    }
+
     #[test]
     fn aliases_misspellings_and_leading_options_get_the_whole_tree() {
         use crate::session::cli::Cli;
@@ -136,7 +161,7 @@ mod tests {
             &["ollm-session", "recrod"],
             &["ollm-session", "help", "record"],
             &["ollm-session", "--data-dir", "d", "record"],
-            &["ollm-session", "--version"],
+            &["ollm-session", "--version", "--config", "c"],
             &["ollm-session"],
         ] {
             let args: Vec<OsString> = args.iter().map(OsString::from).collect();
