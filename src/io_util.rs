@@ -106,10 +106,10 @@ fn json_error(name: &str, err: serde_path_to_error::Error<serde_json::Error>) ->
 pub const MAX_RECORD_NESTING: usize = 100;
 
 /// Where the JSON string starting after `from` ends (just past its closing
-/// quote), jumping over its contents with memchr: most bytes of a large
+/// quote), jumping over its contents a vector at a time: most bytes of a large
 /// record are inside strings.
 fn skip_string(bytes: &[u8], mut from: usize) -> usize {
-    while let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[from..]) {
+    while let Some(at) = crate::bytes::find_either(b'"', b'\\', &bytes[from..]) {
         let at = from + at;
         if bytes[at] == b'"' {
             return at + 1;

@@ -4,6 +4,7 @@
 //! One module per service plus what they share: configuration, the error
 //! type with the exit-code table, JSON input/output helpers and diagnostics.
 
+pub mod bytes;
 pub mod cli;
 pub mod compress;
 pub mod config;

@@ -158,7 +158,7 @@ impl ContentTracker {
         while !rest.is_empty() {
             if self.line.is_some() {
                 // The rest of a line whose kind is decided, taken at once.
-                let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+                let end = crate::bytes::find_byte(b'\n', rest.as_bytes()).unwrap_or(rest.len());
                 if end > 0 {
                     if self.tracks() {
                         self.feed_run(&rest[..end], &mut found);

@@ -149,10 +149,18 @@ pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
 /// Whether a whole document looks like a session (an object with
 /// `messages` or `toolCalls`) rather than NDJSON events.
 pub fn looks_like_session(text: &str) -> bool {
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => map.contains_key("messages") || map.contains_key("toolCalls"),
-        _ => false,
-    }
+    // The first value, then only whitespace: not `serde_json::from_str`,
+    // whose error on NDJSON's second line (the usual input) locates itself
+    // with memchr, and memchr's first call asks the CPU for its features
+    // (see `crate::bytes`).
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let Some(Ok(Value::Object(map))) = values.next() else {
+        return false;
+    };
+    let rest = &text.as_bytes()[values.byte_offset()..];
+    rest.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        && (map.contains_key("messages") || map.contains_key("toolCalls"))
 }
 
 /// The events of a session (Requirement 2's format), read through
@@ -314,6 +322,29 @@ mod tests {
             })
             .collect();
         assert_eq!(kinds, ["user", "ls", "turn", "output", "cat"]);
+    }
+
+    #[test]
+    fn only_one_whole_object_with_messages_or_tool_calls_is_a_session() {
+        for session in [
+            "{\"messages\": []}",
+            " \n{\"toolCalls\": []}\r\n\t ",
+            "{\"sessionId\": \"x\", \"messages\": [], \"toolCalls\": []}\n",
+        ] {
+            assert!(looks_like_session(session), "{session:?}");
+        }
+        for events in [
+            "",
+            "{\"type\": \"turn\"}",
+            "{\"messages\": []}\n{\"type\": \"turn\"}\n",
+            "{\"messages\": []} x",
+            "{\"messages\": []}\u{a0}",
+            "[{\"messages\": []}]",
+            "{\"messages\": [}",
+            "{\"type\": \"tool\", \"name\": \"ls\", \"args\": {\"messages\": 1}}",
+        ] {
+            assert!(!looks_like_session(events), "{events:?}");
+        }
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn scan(
         stop: None,
     };
     while pos < bytes.len() {
-        let Some(len) = memchr::memchr(b'\n', &bytes[pos..]) else {
+        let Some(len) = crate::bytes::find_byte(b'\n', &bytes[pos..]) else {
             result.torn = true;
             break;
         };
