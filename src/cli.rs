@@ -494,3 +494,35 @@ pub fn hint_subcommand(err: Error, input: &str, command: &clap::Command) -> Erro
         None => Error::NotFound(message),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::error::ErrorKind;
+
+    use super::pruned_tree_answers;
+
+    /// Help and the version come from the pruned tree; every error is parsed
+    /// again with the whole tree, which words it (its suggestions may name
+    /// another subcommand).
+    #[test]
+    fn only_help_and_version_are_answered_by_the_pruned_tree() {
+        for kind in [
+            ErrorKind::DisplayHelp,
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand,
+            ErrorKind::DisplayVersion,
+        ] {
+            assert!(pruned_tree_answers(kind), "{kind:?}");
+        }
+        for kind in [
+            ErrorKind::UnknownArgument,
+            ErrorKind::InvalidSubcommand,
+            ErrorKind::InvalidValue,
+            ErrorKind::MissingRequiredArgument,
+            ErrorKind::ArgumentConflict,
+            ErrorKind::TooManyValues,
+            ErrorKind::MissingSubcommand,
+        ] {
+            assert!(!pruned_tree_answers(kind), "{kind:?}");
+        }
+    }
+}
