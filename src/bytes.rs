@@ -4,7 +4,7 @@
 //! and that first look (std's feature detection) executes a dozen `CPUID`
 //! instructions. On a virtual machine each one traps to the hypervisor:
 //! about 55 µs per process on the machines this toolkit is benchmarked on,
-//! more than a whole `ollm-session record` spends on its own work. The
+//! a sixth of what `ollm-session record` spends beyond starting up. The
 //! per-turn programs look for a newline or a quote in one record or a short
 //! journal tail, so they use SSE2 (which every x86_64 CPU has, known at
 //! compile time) or the portable word-at-a-time search elsewhere. Long
