@@ -54,9 +54,11 @@ def main():
     turns = int(sys.argv[4]) if len(sys.argv) > 4 else 30
     turn_total = floor_total = 0.0
     per_step = {}
-    # Two warm-up turns (page cache, the listing cache), then the measured ones;
-    # each turn's tool call differs, so loopcheck sees no loop.
-    for n in range(-2, turns):
+    # Ten warm-up turns, then the measured ones: the page cache, the listing
+    # cache, and the dev machine's slow first ~50 ms of fsyncs after a pause
+    # (bench/run waits 3 s before the turns). Each turn's tool call differs,
+    # so loopcheck sees no loop.
+    for n in range(-10, turns):
         turn = floor = 0.0
         for name, argv, stdin, ok in steps(bin_dir, session_id, n + 1000):
             took, done = run(argv, stdin, workspace)
