@@ -470,11 +470,7 @@ pub fn require_piped_stdin(source: &str, what: &str, how: &str) -> Result<()> {
 
 /// The `after_help` footer every program shows: its examples, then the exit codes.
 pub fn footer(examples: &str) -> String {
-    // clap builds every subcommand's help at start-up, even for `--version`:
-    // render the exit-code table once, not once per subcommand.
-    static EXIT_CODES: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(crate::error::exit_code_help);
-    format!("Examples:\n{examples}\n\n{}", *EXIT_CODES)
+    format!("Examples:\n{examples}\n\n{}", crate::error::EXIT_CODE_HELP)
 }
 
 /// A missing input file named like a subcommand (`ollm compress chek`)
