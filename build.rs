@@ -16,6 +16,7 @@ fn main() {
     // although `-no-pie` would save the loader ~200,000 instructions per
     // start: a safety layer does not trade away a hardening default.
     println!("cargo::rerun-if-changed=src/compress/bpe_table.rs");
+    order_hot_functions_first();
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let out = Path::new(&out);
     for (name, bpe) in [
@@ -30,6 +31,32 @@ fn main() {
         .expect("OUT_DIR is writable");
     }
     std::fs::write(out.join("unicode_classes.rs"), unicode_classes()).expect("OUT_DIR is writable");
+}
+
+/// Has the linker lay out first, side by side, the functions a turn's
+/// commands run (`link/hot-functions.txt`, written by `bench/hot-functions`):
+/// a start then faults in a few 64 KiB windows of code instead of dozens
+/// (`ollm-session record` touched 68 of them). A name the programs no longer
+/// have is skipped, so a stale list only loses its effect. The option is
+/// LLD's (Rust's default linker on x86_64 Linux since 1.90) and mold's;
+/// `OLLM_LINK_ORDER=0` leaves it out for another linker.
+fn order_hot_functions_first() {
+    const LIST: &str = "link/hot-functions.txt";
+    println!("cargo::rerun-if-changed={LIST}");
+    println!("cargo::rerun-if-env-changed=OLLM_LINK_ORDER");
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let list = Path::new(env!("CARGO_MANIFEST_DIR")).join(LIST);
+    if target != "x86_64-unknown-linux-gnu"
+        || std::env::var_os("OLLM_LINK_ORDER").is_some_and(|v| v == "0")
+        || !list.is_file()
+    {
+        return;
+    }
+    println!(
+        "cargo::rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
+        list.display()
+    );
+    println!("cargo::rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
 }
 
 /// Every ordinary token's bytes, indexed by rank (special tokens left out:
