@@ -15,13 +15,15 @@ use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
+use super::Durability;
 use crate::error::{Error, Result};
 
 const MAGIC: &[u8; 8] = b"OLLMSLOT";
 const FORMAT: u32 = 1;
 const HEADER: usize = 16;
 const SLOT_HEADER: usize = 24;
-/// The smallest slot; a file grows to twice what its contents need.
+/// The smallest slot of [`create`]; a file grows to twice what its
+/// contents need.
 const MIN_CAPACITY: usize = 4096;
 
 /// Whether `bytes` start like a slotted file (rather than an older format).
@@ -68,9 +70,7 @@ impl Slots {
         }
         Ok(Some(match parse(&bytes) {
             Ok((capacity, current, seq)) => {
-                let at = slot_offset(capacity, current);
-                let len = u32_at(&bytes, at + 8) as usize;
-                let payload = bytes[at + SLOT_HEADER..at + SLOT_HEADER + len].to_vec();
+                let payload = payload(&bytes, capacity, current).to_vec();
                 let slots = Slots {
                     file,
                     capacity,
@@ -87,6 +87,18 @@ impl Slots {
     /// it (one `fdatasync`). Returns `false`, writing nothing, when it does
     /// not fit: then [`create`] the file anew.
     pub fn write(&mut self, path: &Path, payload: &[u8]) -> Result<bool> {
+        self.write_with(path, payload, Durability::Synced)
+    }
+
+    /// [`Slots::write`], syncing only when `durability` asks for it (a
+    /// cache checked before use needs no `fdatasync`: a torn slot fails
+    /// its checksum and the other one still holds the previous version).
+    pub fn write_with(
+        &mut self,
+        path: &Path,
+        payload: &[u8],
+        durability: Durability,
+    ) -> Result<bool> {
         if payload.len() > self.capacity {
             return Ok(false);
         }
@@ -95,7 +107,10 @@ impl Slots {
         let slot = slot_bytes(seq, payload);
         self.file
             .write_all_at(&slot, slot_offset(self.capacity, target) as u64)
-            .and_then(|()| self.file.sync_data())
+            .and_then(|()| match durability {
+                Durability::Synced => self.file.sync_data(),
+                Durability::Cache => Ok(()),
+            })
             .map_err(|e| Error::io(path, &e))?;
         self.current = target;
         self.seq = seq;
@@ -103,10 +118,21 @@ impl Slots {
     }
 }
 
-/// Creates (or atomically replaces) `path` holding `payload` as its only
-/// version, with room for contents twice its size.
+/// Creates (or atomically replaces, synced) `path` holding `payload` as its
+/// only version, with room for contents twice its size.
 pub fn create(path: &Path, payload: &[u8]) -> Result<()> {
-    let capacity = (payload.len() * 2).max(MIN_CAPACITY).next_power_of_two();
+    create_with(path, payload, MIN_CAPACITY, Durability::Synced)
+}
+
+/// [`create`] with slots of at least `min_capacity` bytes (small files that
+/// are read often), synced only when `durability` asks for it.
+pub fn create_with(
+    path: &Path,
+    payload: &[u8],
+    min_capacity: usize,
+    durability: Durability,
+) -> Result<()> {
+    let capacity = (payload.len() * 2).max(min_capacity).next_power_of_two();
     let capacity = u32::try_from(capacity)
         .map_err(|_| Error::input(format!("{} would be too large", path.display())))?;
     let mut bytes = Vec::with_capacity(HEADER + 2 * (SLOT_HEADER + capacity as usize));
@@ -118,7 +144,21 @@ pub fn create(path: &Path, payload: &[u8]) -> Result<()> {
         bytes.extend_from_slice(&slot);
         bytes.resize(end, 0);
     }
-    super::write_atomic(path, &bytes, super::Durability::Synced)
+    super::write_atomic(path, &bytes, durability)
+}
+
+/// The current version's contents in the bytes of a slotted file, or why
+/// there is none.
+pub fn current(bytes: &[u8]) -> std::result::Result<&[u8], String> {
+    let (capacity, current, _) = parse(bytes)?;
+    Ok(payload(bytes, capacity, current))
+}
+
+/// The payload of slot `slot`, which [`parse`] found intact.
+fn payload(bytes: &[u8], capacity: usize, slot: usize) -> &[u8] {
+    let at = slot_offset(capacity, slot);
+    let len = u32_at(bytes, at + 8) as usize;
+    &bytes[at + SLOT_HEADER..at + SLOT_HEADER + len]
 }
 
 fn slot_offset(capacity: usize, slot: usize) -> usize {
@@ -248,6 +288,32 @@ mod tests {
         assert_eq!(read(&path).0, b"small");
         create(&path, &big).unwrap();
         assert_eq!(read(&path).0, big);
+    }
+
+    #[test]
+    fn a_small_cache_file_is_read_from_its_bytes_and_rewritten_in_place() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache");
+        create_with(&path, b"first", 512, Durability::Cache).unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len() as usize,
+            slot_offset(512, 2)
+        );
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        for next in [b"second".as_slice(), b"third"] {
+            let (_, mut slots) = read(&path);
+            assert!(slots.write_with(&path, next, Durability::Cache).unwrap());
+            assert_eq!(current(&std::fs::read(&path).unwrap()).unwrap(), next);
+        }
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        assert!(current(b"{\"plain\":\"json\"}").is_err());
+        let (_, mut slots) = read(&path);
+        assert!(
+            !slots
+                .write_with(&path, &[b'x'; 513], Durability::Cache)
+                .unwrap()
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! ```text
 //! <dataDir>/                              services.session.dataDir ($OLLM_HOME/session-data)
 //!   <sessionId>/journal.ndjson            the session: a head line, then one record a line, appended
-//!   <sessionId>/summary.json              list's cache: counts, lastActivity, journalBytes it covers
+//!   <sessionId>/summary.json              list's cache: counts, lastActivity, journalBytes it covers (two checksummed slots)
 //!   <sessionId>.json                      a plain spec-format session written by another tool
 //!   <sessionId>.corrupt/, <id>.json.corrupt   sessions that could not be parsed, set aside
 //!   .trash-<sessionId>-…                  a session being deleted (finished by the next writer)
@@ -23,8 +23,10 @@
 //! ```
 //!
 //! The journal format is described in [`journal`]. Recording appends one
-//! line and fsyncs it (cost independent of the session's length); the
-//! summary is rewritten (rename, no fsync: it is a cache, checked against
+//! line and fsyncs it (cost independent of the session's length); once the
+//! journal has passed the summary by more than `SUMMARY_LAG` bytes, the
+//! summary is rewritten in place, into the slot that does not hold the
+//! current version (no fsync: it is a cache, checksummed, checked against
 //! the journal's length and rebuilt from the journal when it does not
 //! match). Creating a session writes its directory under a temporary name,
 //! fsyncs it and renames it into place. A torn last line is ignored by

@@ -7,6 +7,7 @@ use serde_json::{Map, json};
 
 use super::model::{Entry, Message};
 use super::snapshot::Snapshots;
+use super::store::file::summary_json;
 use super::store::{JOURNAL, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
 use crate::error::Error;
 use crate::lock::Lock;
@@ -185,7 +186,7 @@ fn a_summary_lagging_behind_the_journal_answers_as_a_whole_journal_scan() {
             .unwrap();
         let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
         let kept = std::fs::read(dir.join(SUMMARY)).unwrap();
-        let file: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+        let file = summary_json(&dir).unwrap();
         let tail = size - file["journalBytes"].as_u64().unwrap();
         assert!(tail <= SUMMARY_LAG, "the summary lags {tail} bytes");
         if tail > 0 {
@@ -199,6 +200,102 @@ fn a_summary_lagging_behind_the_journal_answers_as_a_whole_journal_scan() {
         assert_eq!(summary.message_count, n as u64 + 1);
     }
     assert!(lagged > 10, "only {lagged} records left the summary behind");
+}
+
+/// Records until the summary is rewritten (the journal passes it by more
+/// than SUMMARY_LAG), returning how many were recorded.
+fn record_past_the_lag(f: &Fixture, id: &str) -> u64 {
+    let dir = f.file().session_dir(id);
+    let covered = |_: &Fixture| summary_json(&dir).map(|s| s["journalBytes"].as_u64().unwrap());
+    let before = covered(f);
+    let mut n = 0;
+    while covered(f) == before {
+        f.store
+            .record(id, &msg("user", &"y".repeat(300)), None)
+            .unwrap();
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn the_summary_is_rewritten_in_place_and_kept_in_checksummed_slots() {
+    use std::os::unix::fs::MetadataExt;
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    let dir = f.file().session_dir(&id);
+    let inode = std::fs::metadata(dir.join(SUMMARY)).unwrap().ino();
+    let mut recorded = 0;
+    for _ in 0..3 {
+        recorded += record_past_the_lag(&f, &id);
+        let bytes = std::fs::read(dir.join(SUMMARY)).unwrap();
+        assert!(crate::fs::slots::is_slotted(&bytes));
+        // Written into the file, not renamed over it: no temp file, no rename.
+        assert_eq!(std::fs::metadata(dir.join(SUMMARY)).unwrap().ino(), inode);
+        let summary = summary_json(&dir).unwrap();
+        assert_eq!(
+            summary["journalBytes"].as_u64(),
+            Some(std::fs::metadata(dir.join(JOURNAL)).unwrap().len())
+        );
+        assert_eq!(summary["messageCount"].as_u64(), Some(recorded));
+    }
+    // A small file: `list` reads every session's.
+    assert!(std::fs::metadata(dir.join(SUMMARY)).unwrap().len() <= 4096);
+}
+
+#[test]
+fn a_torn_summary_slot_falls_back_to_the_other_or_to_the_journal() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    let dir = f.file().session_dir(&id);
+    record_past_the_lag(&f, &id);
+    let count = f.store.summary(&id).unwrap().message_count;
+    let whole = std::fs::read(dir.join(SUMMARY)).unwrap();
+    // Bytes all over the file flipped, one at a time: the answer never changes.
+    for i in (0..whole.len()).step_by(7) {
+        let mut torn = whole.clone();
+        torn[i] ^= 0x5a;
+        std::fs::write(dir.join(SUMMARY), &torn).unwrap();
+        assert_eq!(
+            f.store.summary(&id).unwrap().message_count,
+            count,
+            "byte {i}"
+        );
+    }
+    // Both slots gone: rebuilt from the journal, then rewritten by a record.
+    std::fs::write(dir.join(SUMMARY), &whole[..whole.len() / 2]).unwrap();
+    assert_eq!(f.store.summary(&id).unwrap().message_count, count);
+    let more = record_past_the_lag(&f, &id);
+    assert!(crate::fs::slots::is_slotted(
+        &std::fs::read(dir.join(SUMMARY)).unwrap()
+    ));
+    assert_eq!(f.store.summary(&id).unwrap().message_count, count + more);
+}
+
+#[test]
+fn a_plain_json_summary_of_an_earlier_version_is_read_then_replaced() {
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), None).unwrap();
+    let dir = f.file().session_dir(&id);
+    // An earlier version's summary, current for the journal: it is read,
+    // not rebuilt (the title shows which).
+    let mut old = summary_json(&dir).unwrap();
+    old["journalBytes"] = std::fs::metadata(dir.join(JOURNAL)).unwrap().len().into();
+    old["title"] = "from the earlier version".into();
+    std::fs::write(dir.join(SUMMARY), serde_json::to_vec_pretty(&old).unwrap()).unwrap();
+    assert_eq!(
+        f.store.summary(&id).unwrap().title.as_deref(),
+        Some("from the earlier version")
+    );
+    record_past_the_lag(&f, &id);
+    assert!(crate::fs::slots::is_slotted(
+        &std::fs::read(dir.join(SUMMARY)).unwrap()
+    ));
+    assert_eq!(
+        summary_json(&dir).unwrap()["title"],
+        "from the earlier version"
+    );
 }
 
 #[test]
@@ -415,9 +512,9 @@ fn a_summary_that_does_not_fit_the_journal_never_cuts_a_record() {
     f.store.record(&id, &msg("user", "two"), None).unwrap();
     let dir = f.file().session_dir(&id);
     let size = std::fs::metadata(dir.join(JOURNAL)).unwrap().len();
-    let mut summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join(SUMMARY)).unwrap()).unwrap();
+    let mut summary = summary_json(&dir).unwrap();
     summary["journalBytes"] = (size - 5).into(); // points into the last record
+    // Written as earlier versions wrote it: plain JSON, which is still read.
     std::fs::write(dir.join(SUMMARY), summary.to_string()).unwrap();
     f.store.record(&id, &msg("user", "three"), None).unwrap();
     let texts: Vec<String> = f

@@ -21,19 +21,28 @@ use super::{
     Slot, StoreOptions,
 };
 use crate::error::{Error, Result};
+use crate::fs::slots::{self, Contents, Slots};
 use crate::fs::{self as sfs, Durability, sync_dir};
 use crate::lock::Lock;
 use crate::timestamp::{self, Millis};
 
 /// The journal of a session, inside its directory.
 pub const JOURNAL: &str = "journal.ndjson";
-/// The summary of a session (a cache of its journal), inside its directory.
+/// The summary of a session (a cache of its journal), inside its directory:
+/// its JSON in two checksummed slots ([`crate::fs::slots`]), written in
+/// place without an fsync (a torn slot fails its checksum, the other holds
+/// the previous version, and a summary that does not fit the journal is
+/// rebuilt from it). Earlier versions wrote plain JSON, renamed into place:
+/// it is still read, and replaced by the next write.
 pub const SUMMARY: &str = "summary.json";
 /// How far (bytes) the summary may lag behind the journal before a record
 /// rewrites it. Readers tally the lagging tail themselves; renaming a new
 /// summary into place with every record made each record's fsync commit
 /// that metadata too (about as costly as the fsync itself on ext4).
 pub const SUMMARY_LAG: u64 = 1024;
+/// The smallest slot of a summary file (a summary's JSON is ~400 bytes, and
+/// `list` reads every session's).
+const SUMMARY_SLOT: usize = 512;
 /// Lock files live here, inside the data directory.
 pub const LOCKS: &str = ".locks";
 
@@ -1045,19 +1054,45 @@ fn read_summary(dir: &Path) -> Option<SummaryFile> {
     let size = file.metadata().map_or(0, |m| m.len()).min(1 << 20);
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0) + 1);
     file.take(1 << 20).read_to_end(&mut bytes).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    decode_summary(&bytes)
 }
 
+/// A summary file's contents: slotted, or the plain JSON of earlier versions.
+fn decode_summary(bytes: &[u8]) -> Option<SummaryFile> {
+    let json = if slots::is_slotted(bytes) {
+        slots::current(bytes).ok()?
+    } else {
+        bytes
+    };
+    serde_json::from_slice(json).ok()
+}
+
+/// Writes the summary into the summary file's free slot, or creates the
+/// file (atomically replacing one of an earlier version, or one whose slots
+/// it outgrew). Never synced: see [`SUMMARY`].
 fn write_summary(dir: &Path, summary: &SessionSummary, journal_bytes: u64) -> Result<()> {
     let file = SummaryFile {
         format: journal::FORMAT,
         journal_bytes,
         summary: summary.clone(),
     };
-    let mut bytes = serde_json::to_vec_pretty(&file)
+    let json = serde_json::to_vec(&file)
         .map_err(|e| Error::input(format!("cannot encode the summary: {e}")))?;
-    bytes.push(b'\n');
-    sfs::write_atomic(&dir.join(SUMMARY), &bytes, Durability::Cache)
+    let path = dir.join(SUMMARY);
+    if let Some(Contents::Slotted(mut slots, _)) = Slots::open(&path)?
+        && slots.write_with(&path, &json, Durability::Cache)?
+    {
+        return Ok(());
+    }
+    slots::create_with(&path, &json, SUMMARY_SLOT, Durability::Cache)
+}
+
+/// What the summary file of the session directory `dir` says (`None` when
+/// missing or unreadable), for tests that read or doctor it.
+#[cfg(test)]
+pub(crate) fn summary_json(dir: &Path) -> Option<serde_json::Value> {
+    let bytes = std::fs::read(dir.join(SUMMARY)).ok()?;
+    serde_json::to_value(decode_summary(&bytes)?).ok()
 }
 
 fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
