@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod docs;
 pub mod docs_cli;
 pub mod env;
+pub mod environ;
 pub mod error;
 pub mod fs;
 pub mod io_util;

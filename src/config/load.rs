@@ -152,8 +152,8 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
     let nothing_to_apply = !user_file_exists
         && workspace.as_ref().is_none_or(|ws| ws.config_file.is_none())
         && options.config_file.is_none()
-        && !std::env::vars_os()
-            .any(|(name, _)| name.to_str().is_some_and(super::keys::may_set_a_key));
+        && !crate::environ::names()
+            .any(|name| std::str::from_utf8(name).is_ok_and(super::keys::may_set_a_key));
     if nothing_to_apply {
         // The defaults as they are, or with only flags on them: most runs set
         // nothing else, and encoding the defaults as a tree to merge a few
@@ -312,7 +312,7 @@ impl Layers {
         let Some(mut layer) = self.parse_layer(text, &origin)? else {
             return Ok(());
         };
-        if !workspace.trusted {
+        if !workspace.trusted() {
             let mut leaves = Vec::new();
             collect_leaves(&layer, String::new(), &mut leaves);
             let mut known = Vec::new();
@@ -428,9 +428,9 @@ impl Layers {
     fn apply_env(&mut self) -> Result<()> {
         // The environment is read once; a leaf's variable name is only
         // compared with the few `OLLM_*` names set, never built for each.
-        let set: Vec<String> = std::env::vars_os()
-            .filter_map(|(name, _)| name.into_string().ok())
-            .filter(|name| name.starts_with("OLLM_"))
+        let set: Vec<String> = crate::environ::names()
+            .filter(|name| name.starts_with(b"OLLM_"))
+            .filter_map(|name| String::from_utf8(name.to_vec()).ok())
             .collect();
         if set.is_empty() {
             return Ok(());

@@ -103,8 +103,8 @@ fn exec_sanitized(policy: &Policy, request: &RunRequest) -> std::io::Error {
     let is_set = |name: &[u8]| request.set.iter().any(|(n, _)| n.as_bytes() == name);
 
     let mut environment: Vec<*const libc::c_char> = Vec::with_capacity(128);
-    for entry in environ_entries() {
-        let Some((name, value)) = split_entry(entry.to_bytes()) else {
+    for entry in crate::environ::entries() {
+        let Some((name, value)) = crate::environ::split_entry(entry.to_bytes()) else {
             continue;
         };
         if is_set(name)
@@ -142,30 +142,6 @@ fn exec_sanitized(policy: &Policy, request: &RunRequest) -> std::io::Error {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
         err
     }
-}
-
-/// The entries of this process's environment block, as the C library holds
-/// them.
-fn environ_entries() -> impl Iterator<Item = &'static CStr> {
-    // SAFETY: environ is a null-terminated array of NUL-terminated strings;
-    // nothing in this process changes it while `run` reads it.
-    let mut entry = unsafe { libc::environ };
-    std::iter::from_fn(move || unsafe {
-        if entry.is_null() || (*entry).is_null() {
-            return None;
-        }
-        let text = CStr::from_ptr(*entry);
-        entry = entry.add(1);
-        Some(text)
-    })
-}
-
-/// `NAME=VALUE` split as std's `vars_os` splits it: the name is what comes
-/// before the first `=` after its first byte; an entry without one is not
-/// a variable.
-fn split_entry(entry: &[u8]) -> Option<(&[u8], &[u8])> {
-    let eq = entry.get(1..)?.iter().position(|&b| b == b'=')? + 1;
-    Some((&entry[..eq], &entry[eq + 1..]))
 }
 
 fn supervise(
