@@ -16,6 +16,7 @@
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -243,10 +244,21 @@ pub struct Workspace {
     pub config_text: Option<String>,
     pub fingerprint: String,
     pub owner: u32,
-    pub trusted: bool,
+    /// Looked up in the trust records the first time it is asked: a command
+    /// that reads neither a workspace configuration nor workspace context
+    /// (`session record` in a workspace without `config.yaml`) never reads
+    /// them.
+    trusted: OnceLock<bool>,
 }
 
 impl Workspace {
+    /// Whether the trust records hold this workspace, as it is now.
+    pub fn trusted(&self) -> bool {
+        *self.trusted.get_or_init(|| {
+            Store::load_quietly().contains(&self.root, self.owner, &self.fingerprint)
+        })
+    }
+
     /// The command that trusts this workspace, for messages.
     pub fn trust_hint(&self) -> String {
         format!("ollm trust {}", self.root.display())
@@ -269,25 +281,25 @@ pub fn find(start: &Path) -> Result<Option<Workspace>> {
     let (config_file, config_text) = read_config(&dir)?;
     let fingerprint = fingerprint(config_text.as_deref());
     let owner = meta.uid();
-    let trusted = Store::load_quietly().contains(&root, owner, &fingerprint);
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    if owner != me && !trusted {
-        return Err(Error::Config(format!(
-            "{} is owned by another user (uid {owner}); refusing to use it. If you trust it: ollm trust {}",
-            dir.display(),
-            root.display()
-        )));
-    }
-    Ok(Some(Workspace {
+    let workspace = Workspace {
         root,
         dir,
         config_file,
         config_text,
         fingerprint,
         owner,
-        trusted,
-    }))
+        trusted: OnceLock::new(),
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if owner != me && !workspace.trusted() {
+        return Err(Error::Config(format!(
+            "{} is owned by another user (uid {owner}); refusing to use it. If you trust it: ollm trust {}",
+            workspace.dir.display(),
+            workspace.root.display()
+        )));
+    }
+    Ok(Some(workspace))
 }
 
 /// Reads `.ollm/config.yaml`: absent is fine; a FIFO, a directory, a
@@ -525,7 +537,7 @@ pub fn inspect(dir: &Path) -> Result<Workspace> {
         config_text,
         fingerprint,
         owner: meta.uid(),
-        trusted,
+        trusted: OnceLock::from(trusted),
     })
 }
 

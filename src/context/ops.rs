@@ -117,7 +117,7 @@ pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Ent
     let store = file::read(&located.path)?;
     let ordered: Vec<Entry> = store.prompt_order(now).into_iter().cloned().collect();
     if let Some(Some(workspace)) = &located.workspace
-        && !workspace.trusted
+        && !workspace.trusted()
         && !ordered.is_empty()
     {
         crate::diag::warn(format!(

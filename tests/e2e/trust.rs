@@ -330,3 +330,53 @@ fn bad_trust_records_and_config_files_are_one_line_and_untrusted() {
         }
     }
 }
+
+#[test]
+fn trust_records_are_read_only_by_what_depends_on_them() {
+    let sandbox = Sandbox::new();
+    // A workspace with context entries but no config.yaml, and trust records
+    // that cannot be read.
+    let repo = sandbox.work.join("repo");
+    std::fs::create_dir_all(repo.join(".ollm")).unwrap();
+    sandbox
+        .cmd("ollm-context")
+        .args(["add", "rules", "Use tabs."])
+        .current_dir(&repo)
+        .assert()
+        .success();
+    std::fs::write(sandbox.ollm_home.join("trust.json"), "{not json").unwrap();
+
+    // Recording a message depends on no workspace setting: not a word.
+    let id = sandbox
+        .cmd("ollm-session")
+        .args(["create", "--model", "m", "--provider", "p"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    let id: serde_json::Value = serde_json::from_slice(&id.stdout).unwrap();
+    let id = id["sessionId"].as_str().unwrap();
+    let output = sandbox
+        .cmd("ollm-session")
+        .args(["record", id, "--role", "user", "--text", "hello"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+
+    // The prompt depends on the workspace's trust: one warning, and the
+    // workspace's entries are left out (nothing is trusted).
+    let output = sandbox
+        .cmd("ollm-context")
+        .arg("prompt")
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(
+        stderr(&output).contains("malformed trust records"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stdout(&output).contains("Use tabs."));
+}
