@@ -308,7 +308,14 @@ mod tests {
         }
         assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
         assert!(current(b"{\"plain\":\"json\"}").is_err());
+        // A payload as large as a slot fits; one byte more does not.
         let (_, mut slots) = read(&path);
+        assert!(
+            slots
+                .write_with(&path, &[b'y'; 512], Durability::Cache)
+                .unwrap()
+        );
+        assert_eq!(read(&path).0, [b'y'; 512]);
         assert!(
             !slots
                 .write_with(&path, &[b'x'; 513], Durability::Cache)
