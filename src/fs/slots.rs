@@ -307,6 +307,13 @@ mod tests {
             assert_eq!(current(&std::fs::read(&path).unwrap()).unwrap(), next);
         }
         assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        // Contents past the minimum get slots with room for twice their size.
+        create_with(&path, &[b'z'; 600], 512, Durability::Cache).unwrap();
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len() as usize,
+            slot_offset(2048, 2)
+        );
+        create_with(&path, b"first", 512, Durability::Cache).unwrap();
         assert!(current(b"{\"plain\":\"json\"}").is_err());
         // A payload as large as a slot fits; one byte more does not.
         let (_, mut slots) = read(&path);
