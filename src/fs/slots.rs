@@ -4,7 +4,11 @@
 //! version, so a crash at any instant leaves that version intact, and a torn
 //! slot fails its checksum and is passed over. Atomic replace (a temp file,
 //! its fsync, a rename and the directory's fsync) is only needed when the
-//! file is created or its slots grow.
+//! file is created or its slots grow. A cache that is checked before use
+//! (a session's summary) is written with [`Durability::Cache`]: no
+//! `fdatasync`, since losing the newest version costs only its rebuild.
+//! [`current`] reads the newest version from a file's bytes, for readers
+//! that take no lock and never write.
 //!
 //! Layout (little-endian): `OLLMSLOT`, format `u32`, slot capacity `u32`,
 //! then two slots of `seq u64, len u32, 0u32, xxh3-64 u64, payload`
