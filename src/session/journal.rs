@@ -220,19 +220,33 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         (_, None) => return Err(bad(line, "the first record is not the session head")),
         ("session", Some(_)) => return Err(bad(line, "a second session head")),
         (kind, Some(s)) => {
-            let at = raw.at.ok_or_else(|| bad(line, "no `at`"))?;
+            // As in `parse_line`: a kind this version does not know (a newer
+            // writer's) needs no `at`, and only entries carry tokens.
+            let known = matches!(kind, "message" | "toolCall" | "compression" | "update");
+            let at = match raw.at {
+                Some(at) => Some(at),
+                None if known => return Err(bad(line, "no `at`")),
+                None => None,
+            };
             match kind {
-                "message" if raw.message.is_some() => s.message_count += 1,
-                "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
+                "message" | "toolCall" => {
+                    let count = match kind {
+                        "message" if raw.message.is_some() => &mut s.message_count,
+                        "toolCall" if raw.tool_call.is_some() => &mut s.tool_call_count,
+                        _ => return Err(bad(line, "no payload")),
+                    };
+                    *count += 1;
+                    // Counts saturate, never wrap (`record --tokens` takes any u64).
+                    s.token_count = s.token_count.saturating_add(raw.tokens.unwrap_or(0));
+                }
                 "compression" => s.compression_count += 1,
                 "update" => apply_to_summary(s, raw.update.as_ref()),
-                "message" | "toolCall" => return Err(bad(line, "no payload")),
                 _ => {}
             }
             let _ = raw.compression;
-            // Counts saturate, never wrap (`record --tokens` takes any u64).
-            s.token_count = s.token_count.saturating_add(raw.tokens.unwrap_or(0));
-            s.last_activity = at;
+            if let Some(at) = at {
+                s.last_activity = at;
+            }
         }
     }
     Ok(())

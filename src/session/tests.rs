@@ -116,6 +116,37 @@ fn a_torn_tail_is_ignored_by_readers_and_cut_by_the_next_writer() {
 }
 
 #[test]
+fn records_of_a_newer_version_are_listed_as_they_load() {
+    // Found by fuzz/fuzz_targets/session_file.rs: `list` refused a record
+    // kind it does not know when it had no `at`, while `get` skipped it;
+    // and `list` counted tokens on records that are not entries.
+    let f = fixture(0);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), Some(4)).unwrap();
+    let dir = f.file().session_dir(&id);
+    let mut bytes = std::fs::read(dir.join(JOURNAL)).unwrap();
+    bytes.extend_from_slice(
+        concat!(
+            r#"{"type":"bookmark","tokens":7,"name":"x"}"#,
+            "\n",
+            r#"{"type":"compression","at":"2030-01-01T00:00:00.000Z","tokens":9,"compression":{}}"#,
+            "\n",
+            r#"{"type":"bookmark","at":"2030-01-02T00:00:00.000Z"}"#,
+            "\n",
+        )
+        .as_bytes(),
+    );
+    std::fs::write(dir.join(JOURNAL), &bytes).unwrap();
+    std::fs::remove_file(dir.join(SUMMARY)).unwrap();
+    let loaded = f.store.get(&id).unwrap();
+    assert_eq!(loaded.metadata.token_count, 4);
+    assert_eq!(loaded.last_activity, "2030-01-02T00:00:00.000Z");
+    let listing = f.store.list().unwrap();
+    assert!(listing.problems.is_empty(), "{:?}", listing.problems);
+    assert_eq!(listing.sessions, vec![loaded.summary()]);
+}
+
+#[test]
 fn a_corrupt_journal_is_set_aside_never_emptied() {
     let f = fixture(0);
     let id = new_session(&f.store);
