@@ -430,6 +430,24 @@ mod tests {
     }
 
     #[test]
+    fn the_summary_scan_rejects_entries_the_full_parse_rejects() {
+        let head = br#"{"type":"session","format":1,"session":{"sessionId":"s","startTime":"2026-01-01T00:00:00Z","model":"m"}}"#;
+        let broken: [&[u8]; 4] = [
+            br#"{"type":"message","message":{"role":"user","parts":[],"timestamp":"t"}}"#,
+            br#"{"type":"message","at":"2026-01-01T00:00:01Z"}"#,
+            br#"{"type":"toolCall","at":"2026-01-01T00:00:01Z"}"#,
+            br#"{"type":"compression","compression":{}}"#,
+        ];
+        for line in broken {
+            let mut summary = None;
+            tally_line(&mut summary, head).unwrap();
+            assert!(parse_line(line, false).is_err());
+            let err = tally_line(&mut summary, line);
+            assert!(matches!(err, Err(Stop::Corrupt(_))), "{err:?}");
+        }
+    }
+
+    #[test]
     fn a_bad_line_before_good_ones_is_corruption() {
         let s = scan(b"{}\nxx\n{}\n", true, ok_if_json);
         assert_eq!(s.valid_end, 3);
