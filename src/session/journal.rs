@@ -222,31 +222,26 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         (kind, Some(s)) => {
             // As in `parse_line`: a kind this version does not know (a newer
             // writer's) needs no `at`, and only entries carry tokens.
-            let known = matches!(kind, "message" | "toolCall" | "compression" | "update");
-            let at = match raw.at {
-                Some(at) => Some(at),
-                None if known => return Err(bad(line, "no `at`")),
-                None => None,
-            };
-            match kind {
-                "message" | "toolCall" => {
-                    let count = match kind {
-                        "message" if raw.message.is_some() => &mut s.message_count,
-                        "toolCall" if raw.tool_call.is_some() => &mut s.tool_call_count,
-                        _ => return Err(bad(line, "no payload")),
-                    };
-                    *count += 1;
-                    // Counts saturate, never wrap (`record --tokens` takes any u64).
-                    s.token_count = s.token_count.saturating_add(raw.tokens.unwrap_or(0));
+            if !matches!(kind, "message" | "toolCall" | "compression" | "update") {
+                if let Some(at) = raw.at {
+                    s.last_activity = at;
                 }
+                return Ok(());
+            }
+            let at = raw.at.ok_or_else(|| bad(line, "no `at`"))?;
+            match kind {
+                "message" if raw.message.is_some() => s.message_count += 1,
+                "toolCall" if raw.tool_call.is_some() => s.tool_call_count += 1,
                 "compression" => s.compression_count += 1,
                 "update" => apply_to_summary(s, raw.update.as_ref()),
-                _ => {}
+                _ => return Err(bad(line, "no payload")),
+            }
+            if matches!(kind, "message" | "toolCall") {
+                // Counts saturate, never wrap (`record --tokens` takes any u64).
+                s.token_count = s.token_count.saturating_add(raw.tokens.unwrap_or(0));
             }
             let _ = raw.compression;
-            if let Some(at) = at {
-                s.last_activity = at;
-            }
+            s.last_activity = at;
         }
     }
     Ok(())
