@@ -19,7 +19,8 @@ pub enum ExitCode {
     Io,
     /// The configuration is invalid (bad YAML, wrong type, unreadable file).
     Config,
-    /// Stored data could not be parsed; it was set aside, never overwritten.
+    /// Stored data could not be parsed: reported, never overwritten (a
+    /// writer sets a file of ours aside, a read leaves it where it is).
     Corrupt,
     /// A bug: the program panicked (reported as one line, never a backtrace).
     Internal,
@@ -60,10 +61,7 @@ pub const EXIT_CODE_TABLE: &[(&str, &str)] = &[
     ("3", "not found (session, snapshot, key, input file)"),
     ("4", "storage or I/O failure"),
     ("5", "invalid configuration"),
-    (
-        "6",
-        "stored data is corrupt (it was set aside, not overwritten)",
-    ),
+    ("6", "stored data is corrupt (reported, never overwritten)"),
     ("70", "internal error (a bug: please report it)"),
     ("126", "command found but not executable"),
     ("127", "command not found"),
@@ -84,7 +82,7 @@ pub const EXIT_CODE_HELP: &str = "Exit codes:
   3      not found (session, snapshot, key, input file)
   4      storage or I/O failure
   5      invalid configuration
-  6      stored data is corrupt (it was set aside, not overwritten)
+  6      stored data is corrupt (reported, never overwritten)
   70     internal error (a bug: please report it)
   126    command found but not executable
   127    command not found

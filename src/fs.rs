@@ -359,12 +359,12 @@ pub fn sweep_temps(target: &Path) {
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return;
     };
+    // Only hidden names with our marks: `NAME.tmp` beside a file the user
+    // named (`--state notes.json`) may be the user's own.
     let ours = format!(".{name}{TEMP_MARK}");
     let old = format!(".{name}.tmp-");
-    let old_fixed = format!("{name}.tmp");
     sweep_matching(dir, |entry| {
         entry.starts_with(&ours)
-            || entry == old_fixed
             || entry
                 .strip_prefix(&old)
                 .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
@@ -516,6 +516,7 @@ mod tests {
             ".c.json.tmp-123",
             ".d.json.ollm-tmp-x",
             "c.json",
+            "c.json.tmp",
         ] {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
@@ -525,7 +526,7 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         left.sort();
-        assert_eq!(left, vec![".d.json.ollm-tmp-x", "c.json"]);
+        assert_eq!(left, vec![".d.json.ollm-tmp-x", "c.json", "c.json.tmp"]);
     }
 
     #[test]

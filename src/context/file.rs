@@ -38,6 +38,22 @@ fn is_uuid(id: &str) -> bool {
             .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// How a context store file is told from any other: the marker, or the
+/// layout of the versions before it (`{"version":N,"entries":[…]}`).
+pub const FORMAT: locked_file::Format = locked_file::Format {
+    what: "context store",
+    marker: super::store::FORMAT,
+    slotted: false,
+    earlier: |object| {
+        object.len() == 2
+            && object.get("version").is_some_and(serde_json::Value::is_u64)
+            && object
+                .get("entries")
+                .is_some_and(serde_json::Value::is_array)
+    },
+    earlier_start: "{\"version\":1,\"entries\":",
+};
+
 fn check_version(store: Store, path: &Path) -> Result<Store> {
     if store.version != VERSION {
         return Err(Error::input(format!(
@@ -49,37 +65,35 @@ fn check_version(store: Store, path: &Path) -> Result<Store> {
     Ok(store)
 }
 
-/// Reads the store for a query. No lock is needed to read (writes replace
-/// the file atomically); only a file that fails to parse is re-read under
-/// the lock, to move it aside without racing a writer.
+/// Reads the store for a query: no lock (writes replace the file
+/// atomically), and nothing is changed or created. A missing store is
+/// empty; a file that is not a context store is refused (exit 2) and one
+/// that cannot be parsed reported (exit 6), both left where they are.
 pub fn read(path: &Path) -> Result<Store> {
-    let Some(bytes) = crate::fs::read_regular(path)? else {
-        return Ok(Store::new());
-    };
-    if let Ok(store) = serde_json::from_slice::<Store>(&bytes) {
-        return check_version(store, path);
-    }
-    let _lock = locked_file::lock(path)?;
-    match locked_file::read::<Store>(path, "context store")? {
+    match locked_file::read_only::<Store>(path, &FORMAT)? {
         Some(store) => check_version(store, path),
         None => Ok(Store::new()),
     }
 }
 
-/// Changes the store under the exclusive lock: read, `change`, write atomically.
+/// Changes the store under the exclusive lock: read, `change`, write
+/// atomically. A file that is not a context store is refused before
+/// anything is created beside it; one of ours that cannot be parsed is set
+/// aside (exit 6) and the next change starts an empty store.
 pub fn update<R>(path: &Path, change: impl FnOnce(&mut Store) -> Result<R>) -> Result<R> {
-    let _lock = locked_file::lock(path)?;
+    let _lock = locked_file::lock(path, &FORMAT)?;
     // The per-session stores live in the ollm home: make it private.
     if let Some(dir) = path.parent()
         && dir.starts_with(paths::ollm_home())
     {
         crate::fs::tighten_store(dir);
     }
-    let mut store = match locked_file::read::<Store>(path, "context store")? {
+    let mut store = match locked_file::read::<Store>(path, &FORMAT)? {
         Some(store) => check_version(store, path)?,
         None => Store::new(),
     };
     let result = change(&mut store)?;
+    store.format = super::store::FORMAT.to_string();
     locked_file::write(path, &store)?;
     Ok(result)
 }
@@ -100,5 +114,70 @@ mod tests {
         ] {
             assert!(session_store(bad).is_err(), "{bad}");
         }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn what_is_written_carries_the_marker_and_earlier_stores_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("context.json");
+        let earlier = r#"{"version":1,"entries":[{"key":"k","content":"c","priority":1,"source":"user","timestamp":"2024-01-15T10:30:27.690Z"}]}"#;
+        std::fs::write(&path, earlier).unwrap();
+        assert_eq!(read(&path).unwrap().entries.len(), 1);
+        // Someone else's file with entries of its own is not ours.
+        std::fs::write(&path, r#"{"entries":[{"id":1}]}"#).unwrap();
+        let err = update(&path, |_| Ok(())).unwrap_err();
+        assert_eq!(err.exit_code(), crate::ExitCode::Usage, "{err}");
+        assert_eq!(names(dir.path()), ["context.json"]);
+        std::fs::write(&path, earlier).unwrap();
+        update(&path, |_| Ok(())).unwrap();
+        let written: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(written["format"], "ollm-context-store");
+        assert_eq!(written["entries"][0]["key"], "k");
+        assert_eq!(read(&path).unwrap().entries.len(), 1);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_store_is_neither_read_nor_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tsconfig.json");
+        let text = "{\n  \"compilerOptions\": {\"strict\": true}\n}\n";
+        std::fs::write(&path, text).unwrap();
+        let read_err = read(&path).unwrap_err();
+        let write_err = update(&path, |_| Ok(())).unwrap_err();
+        for err in [read_err, write_err] {
+            assert_eq!(err.exit_code(), crate::ExitCode::Usage, "{err}");
+        }
+        assert_eq!(names(dir.path()), ["tsconfig.json"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn a_damaged_store_is_left_by_reads_and_set_aside_by_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("context.json");
+        let damaged = "{\"format\":\"ollm-context-store\",\"version\":1,\"entries\":[{\"key\":";
+        std::fs::write(&path, damaged).unwrap();
+        let err = read(&path).unwrap_err();
+        assert_eq!(err.exit_code(), crate::ExitCode::Corrupt);
+        assert_eq!(names(dir.path()), ["context.json"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), damaged);
+        let err = update(&path, |_| Ok(())).unwrap_err();
+        assert_eq!(err.exit_code(), crate::ExitCode::Corrupt);
+        assert!(!path.exists());
+        assert!(
+            names(dir.path())
+                .iter()
+                .any(|n| n.starts_with("context.json.corrupt-"))
+        );
     }
 }

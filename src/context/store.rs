@@ -8,16 +8,33 @@ use super::entry::{Entry, Source};
 
 pub const VERSION: u32 = 1;
 
-/// The store file: `{"version":1,"entries":[…]}`, entries in insertion order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// The format marker of a store file: what tells it from any other JSON.
+pub const FORMAT: &str = "ollm-context-store";
+
+/// The store file: `{"format":"ollm-context-store","version":1,"entries":[…]}`,
+/// entries in insertion order. Files written before the marker lack
+/// `format` (and the first ones `version`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Store {
+    #[serde(default = "format")]
+    pub format: String,
     #[serde(default = "version")]
     pub version: u32,
     pub entries: Vec<Entry>,
 }
 
+fn format() -> String {
+    FORMAT.to_string()
+}
+
 fn version() -> u32 {
     VERSION
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store::new()
+    }
 }
 
 /// What `add` stores.
@@ -33,6 +50,7 @@ pub struct NewEntry {
 impl Store {
     pub fn new() -> Store {
         Store {
+            format: format(),
             version: VERSION,
             entries: Vec::new(),
         }

@@ -419,32 +419,169 @@ fn writers_killed_mid_write_never_corrupt_the_store() {
 }
 
 #[test]
-fn a_corrupt_store_is_set_aside_and_reported() {
-    let garbage = "{\"version\":1,\"entries\":[{\"key\":";
-    for args in [
-        &["list"][..],
-        &["prompt"][..],
-        &["add", "k", "v"][..],
-        &["remove", "k"][..],
+fn a_corrupt_store_is_set_aside_by_a_writer_and_reported() {
+    // Cut short: one in the layout before the format marker, one with it.
+    for garbage in [
+        "{\"version\":1,\"entries\":[{\"key\":",
+        "{\"format\":\"ollm-context-store\",\"version\":1,\"entries\":[{\"key\":",
     ] {
-        let sandbox = Sandbox::new();
-        sandbox.write(".ollm/context.json", garbage);
+        for args in [&["add", "k", "v"][..], &["remove", "k"][..], &["clear"][..]] {
+            let sandbox = Sandbox::new();
+            sandbox.write(".ollm/context.json", garbage);
+            let out = run(&sandbox, args);
+            assert_eq!(out.status.code(), Some(6), "{args:?}");
+            assert_one_line_error(&out, BIN);
+            assert!(crate::support::stderr(&out).contains("moved to"));
+            let aside: Vec<String> = std::fs::read_dir(sandbox.work.join(".ollm"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("context.json.corrupt-"))
+                .collect();
+            assert_eq!(aside.len(), 1, "{aside:?}");
+            let kept = std::fs::read_to_string(sandbox.work.join(".ollm").join(&aside[0])).unwrap();
+            assert_eq!(kept, garbage);
+            // The write was not done on top of the corrupt file; the next one starts afresh.
+            assert_eq!(json(&ok(&sandbox, &["list"])), serde_json::json!([]));
+            ok(&sandbox, &["add", "k", "v"]);
+        }
+    }
+}
+
+/// The commands of `ollm-context` that only read.
+const READS: [&[&str]; 4] = [&["list"], &["get", "k"], &["prompt"], &["prompt", "--json"]];
+
+#[test]
+fn reads_of_a_corrupt_store_report_it_and_change_nothing() {
+    let sandbox = Sandbox::new();
+    let garbage = "{\"format\":\"ollm-context-store\",\"version\":1,\"entries\":[{\"key\":";
+    sandbox.write(".ollm/context.json", garbage);
+    for args in READS {
+        let before = crate::support::tree(&sandbox.work);
         let out = run(&sandbox, args);
         assert_eq!(out.status.code(), Some(6), "{args:?}");
         assert_one_line_error(&out, BIN);
-        assert!(crate::support::stderr(&out).contains("moved to"));
-        let aside: Vec<String> = std::fs::read_dir(sandbox.work.join(".ollm"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("context.json.corrupt-"))
-            .collect();
-        assert_eq!(aside.len(), 1, "{aside:?}");
-        let kept = std::fs::read_to_string(sandbox.work.join(".ollm").join(&aside[0])).unwrap();
-        assert_eq!(kept, garbage);
-        // The write was not done on top of the corrupt file; the next one starts afresh.
-        assert_eq!(json(&ok(&sandbox, &["list"])), serde_json::json!([]));
-        ok(&sandbox, &["add", "k", "v"]);
+        assert!(crate::support::stderr(&out).contains("left as it is"));
+        assert_eq!(crate::support::tree(&sandbox.work), before, "{args:?}");
     }
+}
+
+#[test]
+fn reads_of_a_missing_store_create_nothing() {
+    let sandbox = Sandbox::new();
+    for args in READS {
+        let out = run(&sandbox, args);
+        assert!(matches!(out.status.code(), Some(0 | 3)), "{args:?}");
+        assert!(crate::support::tree(&sandbox.work).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_store_is_refused_by_reads_and_writes_alike() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "tsconfig.json",
+        "{\n  // comments: JSON with them is not ours either\n  \"compilerOptions\": {\"strict\": true}\n}\n",
+    );
+    sandbox.write(
+        "package.json",
+        "{\"name\": \"app\", \"version\": \"1.0.0\"}\n",
+    );
+    for file in ["tsconfig.json", "package.json"] {
+        for args in READS.iter().copied().chain([
+            &["add", "k", "v"][..],
+            &["remove", "k"][..],
+            &["clear"][..],
+        ]) {
+            let before = crate::support::tree(&sandbox.work);
+            let mut argv = vec!["--file", file];
+            argv.extend_from_slice(args);
+            let out = run(&sandbox, &argv);
+            assert_eq!(out.status.code(), Some(2), "{argv:?}");
+            assert_one_line_error(&out, BIN);
+            assert!(crate::support::stderr(&out).contains(file), "{argv:?}");
+            assert_eq!(crate::support::tree(&sandbox.work), before, "{argv:?}");
+        }
+    }
+}
+
+#[test]
+fn a_store_written_before_the_format_marker_is_read_and_gets_it() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        ".ollm/context.json",
+        r#"{"version":1,"entries":[{"key":"old","content":"x","priority":50,"source":"user","timestamp":"2026-11-22T04:00:27.690Z"}]}"#,
+    );
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["old"]);
+    ok(&sandbox, &["add", "new", "y"]);
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(sandbox.work.join(".ollm/context.json")).unwrap())
+            .unwrap();
+    assert_eq!(written["format"], "ollm-context-store");
+    assert_eq!(keys(&json(&ok(&sandbox, &["list"]))), ["old", "new"]);
+}
+
+#[test]
+fn git_status_shows_the_shared_files_of_a_new_ollm_dir_and_nothing_local() {
+    let sandbox = Sandbox::new();
+    let git = |args: &[&str]| {
+        let out = sandbox.program("git").args(args).output().unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        stdout(&out)
+    };
+    git(&["init", "-q"]);
+    std::fs::create_dir(sandbox.work.join("src")).unwrap();
+    let status = || git(&["status", "--porcelain", "--untracked-files=all"]);
+    // A read creates nothing, not even .ollm/.
+    ok(&sandbox, &["list"]);
+    assert_eq!(status(), "");
+    // The first write creates .ollm/ at the top of the work tree, with its .gitignore.
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "rules", "Use tabs."])
+        .current_dir(sandbox.work.join("src"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::support::stderr(&out)
+    );
+    let listing = std::fs::read_dir(sandbox.work.join(".ollm"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect::<std::collections::BTreeSet<_>>();
+    assert!(listing.contains("context.json.lock"), "{listing:?}");
+    let shared = "?? .ollm/.gitignore\n?? .ollm/context.json\n";
+    assert_eq!(status(), shared);
+    // Loop state, its lock, and a store set aside as corrupt are local too.
+    let out = sandbox
+        .cmd("ollm-loopcheck")
+        .args(["--state", ".ollm/loop-state.json"])
+        .write_stdin("{\"type\":\"turn\"}\n")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::support::stderr(&out)
+    );
+    std::fs::write(
+        sandbox.work.join(".ollm/context.json"),
+        "{\"version\":1,\"entries\":[",
+    )
+    .unwrap();
+    assert_eq!(run(&sandbox, &["add", "k", "v"]).status.code(), Some(6));
+    ok(&sandbox, &["add", "k", "v"]);
+    assert_eq!(status(), shared);
+    // The user's own .gitignore there is never rewritten.
+    std::fs::write(sandbox.work.join(".ollm/.gitignore"), "# mine\n").unwrap();
+    ok(&sandbox, &["add", "k2", "v"]);
+    assert_eq!(
+        std::fs::read_to_string(sandbox.work.join(".ollm/.gitignore")).unwrap(),
+        "# mine\n"
+    );
 }
 
 #[test]

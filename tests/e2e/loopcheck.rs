@@ -434,3 +434,73 @@ fn a_corrupt_state_is_set_aside_and_reported() {
     let out = check(&sandbox, &[turn()], &["--state", "state.json"]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A user's `package.json`, as `--state` might name it by mistake.
+const PACKAGE_JSON: &str =
+    "{\n  \"name\": \"app\",\n  \"version\": \"1.0.0\",\n  \"scripts\": {\"test\": \"jest\"}\n}\n";
+
+#[test]
+fn a_state_file_that_is_not_ours_is_refused_and_nothing_is_made_beside_it() {
+    let sandbox = Sandbox::new();
+    sandbox.write("package.json", PACKAGE_JSON);
+    sandbox.write("notes.txt", "not json at all\n");
+    sandbox.write("empty.json", "");
+    for name in ["package.json", "notes.txt", "empty.json"] {
+        let before = crate::support::tree(&sandbox.work);
+        let out = check(&sandbox, &[turn()], &["--state", name]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stdout(&out));
+        assert_one_line_error(&out, BIN);
+        assert!(crate::support::stderr(&out).contains(name));
+        assert_eq!(
+            crate::support::tree(&sandbox.work),
+            before,
+            "{name}: changed or created something"
+        );
+    }
+}
+
+#[test]
+fn without_state_nothing_is_changed_even_for_a_damaged_state_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write("package.json", PACKAGE_JSON);
+    sandbox.write("state.json", "{\"version\":1,\"detector\":");
+    for input in ["package.json", "state.json"] {
+        let before = crate::support::tree(&sandbox.work);
+        let out = sandbox.cmd(BIN).arg(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert_one_line_error(&out, BIN);
+        assert_eq!(crate::support::tree(&sandbox.work), before, "{input}");
+    }
+}
+
+#[test]
+fn the_state_carries_the_format_marker() {
+    let sandbox = Sandbox::new();
+    let out = check(&sandbox, &[turn(), turn()], &["--state", "state.json"]);
+    assert_eq!(out.status.code(), Some(0));
+    // The state carries the marker inside its slot.
+    let bytes = std::fs::read(sandbox.work.join("state.json")).unwrap();
+    assert!(bytes.starts_with(b"OLLMSLOT"));
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("\"format\":\"ollm-loop-state\""), "{text}");
+}
+
+#[test]
+fn a_new_ollm_dir_for_the_state_gets_a_gitignore_that_hides_the_state() {
+    let sandbox = Sandbox::new();
+    let git = |args: &[&str]| {
+        let out = sandbox.program("git").args(args).output().unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        stdout(&out)
+    };
+    git(&["init", "-q"]);
+    for _ in 0..2 {
+        let out = check(&sandbox, &[turn()], &["--state", ".ollm/loop-state.json"]);
+        assert_eq!(out.status.code(), Some(0));
+    }
+    assert!(sandbox.work.join(".ollm/loop-state.json.lock").exists());
+    let ignore = std::fs::read_to_string(sandbox.work.join(".ollm/.gitignore")).unwrap();
+    assert!(ignore.contains("*.lock"), "{ignore}");
+    let status = git(&["status", "--porcelain", "--untracked-files=all"]);
+    assert_eq!(status, "?? .ollm/.gitignore\n");
+}

@@ -279,3 +279,28 @@ pub fn terminal_bytes(
         .expect("run script");
     Some((out.stdout, out.status.code()))
 }
+
+/// Everything below `dir` (not following links), each file with its bytes
+/// and each directory as `None`: taken before and after a command, two
+/// equal trees show it changed nothing and created nothing.
+pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Option<Vec<u8>>> {
+    fn walk(
+        dir: &Path,
+        base: &Path,
+        out: &mut std::collections::BTreeMap<PathBuf, Option<Vec<u8>>>,
+    ) {
+        for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+            let path = entry.path();
+            let relative = path.strip_prefix(base).unwrap_or(&path).to_path_buf();
+            if entry.file_type().expect("file type").is_dir() {
+                out.insert(relative, None);
+                walk(&path, base, out);
+            } else {
+                out.insert(relative, Some(std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
