@@ -82,6 +82,28 @@ printf '   %-48s %10s ms\n' "one 'record' process (mean of 30), new session" "$o
 echo "   ratio long/new session: $(ratio "$per_big" "$per_new")x   rewrite/append: $(ratio "$per_rewrite" "$per_big")x"
 echo
 
+# 1b. A session in the OLLM CLI's format stays in it: each record re-reads
+# and rewrites the whole document. Against the CLI's own way (Node, the
+# session parsed once and kept in memory, then rewritten per record).
+if command -v node >/dev/null; then
+  CLI=$WORK/cli
+  python3 "$GEN" "$CLI" 1 10000 --id "$BIG" --plain --keyword-every 0
+  cp "$CLI/$BIG.json" "$WORK/cli-node.json"
+  cli_records=$(( RECORDS < 100 ? RECORDS : 100 ))
+  cli_stream() { ndjson "$cli_records" | "$BIN" --data-dir "$CLI" record "$1"; }
+  cli_ms=$(best_ms 1 cli_stream "$BIG")
+  per_cli=$(python3 -c "print(f'{$cli_ms/$cli_records:.3f}')")
+  per_node=$(node bench/cli_rewrite.js "$WORK/cli-node.json" "$cli_records")
+  cli_size=$(du -h "$CLI/$BIG.json" | cut -f1)
+  echo "1b. record into the OLLM CLI's format ($cli_records records, 10,000-message session, $cli_size)"
+  printf '   %-48s %10s ms/record\n' "ollm-session record (re-reads, rewrites whole)" "$per_cli"
+  printf '   %-48s %10s ms/record\n' "the CLI's way (Node, cached, rewrites whole)" "$per_node"
+  echo "   ratio ollm/CLI: $(ratio "$per_cli" "$per_node")x   CLI format/journal: $(ratio "$per_cli" "$per_big")x"
+else
+  echo "1b. record into the OLLM CLI's format: not measured (no node)"
+fi
+echo
+
 # 2. Listing ---------------------------------------------------------------
 LIST=$WORK/list
 PLAIN=$WORK/plain

@@ -79,7 +79,9 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, name: &str) -> Result<T> {
         return Err(Error::input(format!("{name} is empty; expected JSON")));
     }
     check_integers(text, name)?;
-    let mut de = serde_json::Deserializer::from_str(text);
+    // Lone surrogate escapes (JavaScript writes them) are kept, not refused.
+    let decoded = crate::lossless::decode(text.as_bytes());
+    let mut de = serde_json::Deserializer::from_slice(&decoded.text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| json_error(name, e))?;
     de.end()
         .map_err(|e| Error::input(format!("{name}: trailing data after the JSON value ({e})")))?;
@@ -141,6 +143,19 @@ pub fn json_nesting(bytes: &[u8]) -> usize {
         i += 1;
     }
     deepest
+}
+
+/// Refuses JSON text holding a record (a message or tool call) nested
+/// deeper than [`MAX_RECORD_NESTING`]: `envelope` is how many levels of
+/// arrays and objects of the text lie around the record (0: the text is
+/// the record). Every writer of records checks through this one function.
+pub fn check_record_nesting(bytes: &[u8], envelope: usize) -> Result<()> {
+    if json_nesting(bytes) > MAX_RECORD_NESTING + envelope {
+        return Err(Error::input(format!(
+            "the record nests deeper than {MAX_RECORD_NESTING} levels, more than a session keeps"
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses JSON text holding an integer outside the range kept exactly
@@ -294,11 +309,12 @@ pub fn for_each_line(
 /// characters JSON leaves raw are escaped too ([`output::escape_json`]).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     if stdout_is_terminal() {
-        let json = serde_json::to_string_pretty(value).map_err(stdout_json_error)?;
+        let json = crate::lossless::to_vec_pretty(value).map_err(stdout_json_error)?;
+        let json = String::from_utf8_lossy(&json);
         return write_stdout(&[output::escape_json(&json).as_bytes(), b"\n"]);
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
+    crate::lossless::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
 }
@@ -307,11 +323,12 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 /// reader of an NDJSON stream sees each record as soon as it is made.
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     if stdout_is_terminal() {
-        let json = serde_json::to_string(value).map_err(stdout_json_error)?;
+        let json = crate::lossless::to_vec(value).map_err(stdout_json_error)?;
+        let json = String::from_utf8_lossy(&json);
         return write_stdout(&[output::escape_json(&json).as_bytes(), b"\n"]);
     }
     let mut out = io::stdout().lock();
-    serde_json::to_writer(&mut out, value).map_err(stdout_json_error)?;
+    crate::lossless::to_writer(&mut out, value).map_err(stdout_json_error)?;
     out.write_all(b"\n").map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
 }

@@ -21,6 +21,7 @@ pub mod fs;
 pub mod io_util;
 pub mod lock;
 pub mod loopcheck;
+pub mod lossless;
 pub mod output;
 pub mod paths;
 pub mod programs;

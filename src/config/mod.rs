@@ -82,13 +82,33 @@ impl Tabular for OriginRow {
     }
 }
 
+/// The file store's directory: `services.session.dataDir`, except that an
+/// unconfigured one stays `$OLLM_HOME/session-data` where that directory
+/// exists (the default of earlier versions), so an upgrade hides no
+/// session; `ollm session copy --from` it moves them into the OLLM CLI's
+/// directory (README, "Next to the OLLM CLI").
+pub fn session_data_dir(config: &Config) -> std::path::PathBuf {
+    use schema::{DEFAULT_DATA_DIR, LEGACY_DATA_DIR};
+    let configured = &config.services.session.data_dir;
+    if configured == DEFAULT_DATA_DIR {
+        let legacy = paths::expand(LEGACY_DATA_DIR);
+        if crate::fs::is_real_dir(&legacy) {
+            return legacy;
+        }
+    }
+    paths::expand(configured)
+}
+
 /// The configuration as the programs apply it: `~` and `$OLLM_HOME` in
 /// paths expanded, and the environment lists with the built-in entries that
 /// extend them (the spec's defaults and the extended deny list, unless
 /// `replaceDefaults`), so `config` shows what is in force, not what was written.
 pub fn in_force(config: &Config) -> Value {
     let mut value = serde_json::to_value(config).unwrap_or(Value::Null);
-    for pointer in ["/services/session/dataDir", "/snapshots/dir"] {
+    if let Some(slot) = value.pointer_mut("/services/session/dataDir") {
+        *slot = Value::String(session_data_dir(config).display().to_string());
+    }
+    for pointer in ["/snapshots/dir"] {
         if let Some(slot) = value.pointer_mut(pointer)
             && let Some(path) = slot.as_str()
         {
@@ -149,7 +169,7 @@ mod tests {
         let shown = in_force(&config);
         let data_dir = shown["services"]["session"]["dataDir"].as_str().unwrap();
         assert!(!data_dir.contains("$OLLM_HOME"), "{data_dir}");
-        assert!(data_dir.ends_with("session-data"), "{data_dir}");
+        assert!(data_dir.ends_with("sessions"), "{data_dir}");
         let deny = &shown["services"]["environment"]["denyPatterns"];
         let deny: Vec<&str> = deny
             .as_array()

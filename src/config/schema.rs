@@ -20,6 +20,15 @@ pub struct Services {
     pub environment: EnvironmentConfig,
 }
 
+/// Where sessions live unless configured: the OLLM CLI's own directory, so
+/// each program sees and extends the other's sessions.
+pub const DEFAULT_DATA_DIR: &str = "$OLLM_HOME/sessions";
+
+/// Where earlier versions kept sessions by default (the spec's path). Still
+/// the store when it exists and `dataDir` is not set: see
+/// [`crate::session::Store::from_config`].
+pub const LEGACY_DATA_DIR: &str = "$OLLM_HOME/session-data";
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SessionConfig {
@@ -30,15 +39,29 @@ pub struct SessionConfig {
     pub auto_save: bool,
     /// Where sessions are kept: `file` (dataDir) or a postgres:// URL.
     pub store: String,
+    /// How the file store writes a session it creates: `cli`, the OLLM
+    /// CLI's `<id>.json` (rewritten whole on each record, as the CLI does),
+    /// or `journal`, our append-only `<id>/journal.ndjson`. A session keeps
+    /// the format it was created in.
+    pub format: SessionFormat,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionFormat {
+    #[default]
+    Cli,
+    Journal,
 }
 
 impl Default for SessionConfig {
     fn default() -> Self {
         SessionConfig {
-            data_dir: "$OLLM_HOME/session-data".into(),
+            data_dir: DEFAULT_DATA_DIR.into(),
             max_sessions: 100,
             auto_save: true,
             store: "file".into(),
+            format: SessionFormat::Cli,
         }
     }
 }

@@ -61,6 +61,7 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         "deletes stored sessions",
     ),
     ("services.session.autoSave", Rule::Free, ""),
+    ("services.session.format", Rule::Free, ""),
     (
         "services.session.store",
         Rule::Weakening,

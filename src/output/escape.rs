@@ -71,12 +71,19 @@ pub fn escape_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out.into_bytes())
 }
 
+/// A stand-in for a lone surrogate ([`crate::lossless`]) is shown as the
+/// U+FFFD a decoder shows for one.
 fn escape_where(text: &str, hostile: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(&hostile) {
+    let shown_otherwise = |c| hostile(c) || crate::lossless::is_stand_in(c);
+    if !text.chars().any(shown_otherwise) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
+        if crate::lossless::is_stand_in(c) {
+            out.push('\u{FFFD}');
+            continue;
+        }
         if !hostile(c) {
             out.push(c);
             continue;
@@ -132,6 +139,13 @@ mod tests {
         assert_eq!(escape_text("\u{202e}x"), "\\u{202e}x");
         assert_eq!(escape_text("\u{9b}"), "\\u{9b}");
         assert_eq!(escape_text("\u{7f}"), "\\x7f");
+    }
+
+    #[test]
+    fn a_lone_surrogate_s_stand_in_is_shown_as_the_replacement_character() {
+        let stand_in = char::from_u32(0x10_F83D).unwrap();
+        assert_eq!(escape_text(&format!("cut {stand_in}")), "cut \u{FFFD}");
+        assert_eq!(escape_line(&format!("{stand_in}\n")), "\u{FFFD}\\n");
     }
 
     #[test]

@@ -64,17 +64,17 @@ pub struct CopyReport {
 }
 
 /// The store `location` names: `file` and URLs as `services.session.store`
-/// does, anything else a directory holding a journal store.
-pub fn open_location(location: &str, config: &Config) -> Result<Store> {
+/// does, anything else a directory of sessions. A `target` directory named
+/// by a path (`./out`, `~/.ollm/sessions`) is made when it is missing.
+pub fn open_location(location: &str, config: &Config, target: bool) -> Result<Store> {
     let mut options = Store::options_from(config);
     if location == "file" || super::store::pgurl::is_postgres_url(location) {
-        return Store::open(
-            location,
-            crate::paths::expand(&config.services.session.data_dir),
-            options,
-        );
+        return Store::open(location, crate::config::session_data_dir(config), options);
     }
     let dir = crate::paths::expand(location);
+    if target && location.contains('/') && !dir.exists() {
+        crate::fs::create_private_dir_all(&dir)?;
+    }
     if !dir.is_dir() {
         return Err(Error::NotFound(format!(
             "{location}: neither `file`, a postgres:// URL, nor a directory"
@@ -142,8 +142,8 @@ fn copy_snapshots(from: &Store, to: &Store, snapshots: &Snapshots, id: &str) -> 
 /// The command: prints the report, then fails with the first session's
 /// error (its exit code) when one could not be copied.
 pub fn run(config: &Config, args: CopyArgs) -> Result<()> {
-    let from = open_location(&args.from, config)?;
-    let to = open_location(&args.to, config)?;
+    let from = open_location(&args.from, config, false)?;
+    let to = open_location(&args.to, config, true)?;
     let ids = (!args.all).then_some(args.ids.as_slice());
     let snapshots = Snapshots::from_config(config);
     let mut report = copy(&from, &to, &snapshots, ids)?;

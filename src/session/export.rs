@@ -17,6 +17,18 @@ pub fn markdown(loaded: &Loaded) -> String {
 /// its first `fold` lines and a count of the rest (what `get` shows a
 /// person; `None` shows everything).
 pub fn markdown_folded(loaded: &Loaded, fold: Option<usize>) -> String {
+    shown(transcript(loaded, fold))
+}
+
+/// Text for a person: a lone surrogate's stand-in as U+FFFD.
+fn shown(text: String) -> String {
+    match crate::lossless::shown(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(text) => text,
+    }
+}
+
+fn transcript(loaded: &Loaded, fold: Option<usize>) -> String {
     let s = &loaded.session;
     let mut out = String::new();
     let title = s.title.as_deref().unwrap_or("Session");
@@ -72,7 +84,7 @@ pub fn messages_markdown(messages: &[Message]) -> String {
     for (index, m) in messages.iter().enumerate() {
         message(&mut out, index, m);
     }
-    out
+    shown(out)
 }
 
 /// Whether an output path names a Markdown file (`.md`, `.markdown`), so

@@ -167,7 +167,8 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
     // As in `tally_line`: serde skips unknown fields without checking their
     // UTF-8, and both scans must accept the same lines.
     std::str::from_utf8(line).map_err(|e| bad(line, e))?;
-    let raw: FullLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
+    let raw: FullLine =
+        serde_json::from_slice(&crate::lossless::decode(line).text).map_err(|e| bad(line, e))?;
     let need_at = |at: Option<String>| at.ok_or_else(|| bad(line, "no `at`"));
     let record = match raw.kind.as_str() {
         "session" => {
@@ -210,7 +211,8 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
     // a line the full parse rejects is never counted (nor kept by a writer).
     // A journal is UTF-8: every writer writes JSON text.
     std::str::from_utf8(line).map_err(|e| bad(line, e))?;
-    let raw: LightLine = serde_json::from_slice(line).map_err(|e| bad(line, e))?;
+    let raw: LightLine =
+        serde_json::from_slice(&crate::lossless::decode(line).text).map_err(|e| bad(line, e))?;
     match (raw.kind.as_str(), summary.as_mut()) {
         ("session", None) => {
             check_format(raw.format, line)?;
@@ -347,7 +349,7 @@ struct EntryOut<'a> {
 
 fn line(value: &impl serde::Serialize) -> Vec<u8> {
     // Serializing maps of JSON values and strings cannot fail.
-    let mut bytes = serde_json::to_vec(value).unwrap_or_default();
+    let mut bytes = crate::lossless::to_vec(value).unwrap_or_default();
     bytes.push(b'\n');
     bytes
 }

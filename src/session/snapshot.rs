@@ -626,12 +626,7 @@ fn encode(snapshot: &Snapshot) -> Result<Vec<u8>> {
         .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
     // A message sits 3 levels down in the file; deeper than the record
     // limit would make a snapshot no reader can parse.
-    if io_util::json_nesting(&bytes) > io_util::MAX_RECORD_NESTING + 3 {
-        return Err(Error::input(format!(
-            "a message nests deeper than {} levels, more than a snapshot keeps",
-            io_util::MAX_RECORD_NESTING
-        )));
-    }
+    io_util::check_record_nesting(&bytes, 3)?;
     Ok(bytes)
 }
 

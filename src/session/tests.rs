@@ -8,7 +8,7 @@ use serde_json::{Map, json};
 use super::model::{Entry, Message};
 use super::snapshot::Snapshots;
 use super::store::file::summary_json;
-use super::store::{JOURNAL, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
+use super::store::{JOURNAL, NewFormat, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
 use crate::error::Error;
 use crate::lock::Lock;
 
@@ -19,7 +19,12 @@ struct Fixture {
     clock: Arc<AtomicI64>,
 }
 
+/// A store writing new sessions as journals (most tests here are about them).
 fn fixture(max_sessions: u64) -> Fixture {
+    fixture_in(max_sessions, NewFormat::Journal)
+}
+
+fn fixture_in(max_sessions: u64, format: NewFormat) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(AtomicI64::new(1_700_000_000_000));
     let tick = clock.clone();
@@ -28,6 +33,7 @@ fn fixture(max_sessions: u64) -> Fixture {
         StoreOptions {
             max_sessions,
             snapshots_dir: Some(dir.path().join("snaps")),
+            format,
             clock: Arc::new(move || tick.fetch_add(1000, Ordering::SeqCst)),
         },
     );
@@ -147,7 +153,7 @@ fn records_of_a_newer_version_are_listed_as_they_load() {
 }
 
 #[test]
-fn a_corrupt_journal_is_set_aside_never_emptied() {
+fn a_corrupt_journal_is_reported_by_readers_and_set_aside_by_a_writer() {
     let f = fixture(0);
     let id = new_session(&f.store);
     f.store.record(&id, &msg("user", "one"), None).unwrap();
@@ -160,6 +166,15 @@ fn a_corrupt_journal_is_set_aside_never_emptied() {
     std::fs::write(dir.join(JOURNAL), &broken).unwrap();
     std::fs::remove_file(dir.join(SUMMARY)).unwrap();
     let err = f.store.get(&id).unwrap_err();
+    assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    assert!(err.to_string().contains("left as it is"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join(JOURNAL)).unwrap(), broken);
+    assert_eq!(f.store.list().unwrap().problems.len(), 1);
+    assert!(!f.file().dir().join(format!("{id}.corrupt")).exists());
+    let err = f
+        .store
+        .record(&id, &msg("user", "three"), None)
+        .unwrap_err();
     assert!(matches!(err, Error::Corrupt(_)), "{err}");
     assert!(err.to_string().contains("moved aside"), "{err}");
     let aside = f.file().dir().join(format!("{id}.corrupt"));
@@ -175,7 +190,7 @@ fn a_corrupt_journal_is_set_aside_never_emptied() {
 }
 
 #[test]
-fn list_reports_a_corrupt_plain_file_and_lists_the_rest() {
+fn list_reports_a_corrupt_plain_file_lists_the_rest_and_moves_nothing() {
     let f = fixture(0);
     let good = new_session(&f.store);
     let bad = super::model::new_id();
@@ -184,7 +199,15 @@ fn list_reports_a_corrupt_plain_file_and_lists_the_rest() {
     assert_eq!(listing.sessions.len(), 1);
     assert_eq!(listing.sessions[0].session_id, good);
     assert_eq!(listing.problems.len(), 1);
-    assert!(f.file().dir().join(format!("{bad}.json.corrupt")).exists());
+    assert!(!f.file().dir().join(format!("{bad}.json.corrupt")).exists());
+    assert_eq!(
+        std::fs::read(f.file().plain_path(&bad)).unwrap(),
+        b"{\"sessionId\": "
+    );
+    // Nor does a writer: the file is not ours.
+    let err = f.store.record(&bad, &msg("user", "x"), None).unwrap_err();
+    assert!(matches!(err, Error::Corrupt(_)), "{err}");
+    assert!(f.file().plain_path(&bad).exists());
 }
 
 #[test]
@@ -487,7 +510,7 @@ fn snapshots_roll_restore_in_order_and_go_with_their_session() {
 }
 
 #[test]
-fn recording_into_a_plain_file_converts_it_and_keeps_everything() {
+fn recording_into_a_cli_file_keeps_it_in_the_cli_format_with_everything() {
     let f = fixture(0);
     let id = "550e8400-e29b-41d4-a716-446655440000";
     std::fs::create_dir_all(f.file().dir()).unwrap();
@@ -504,13 +527,62 @@ fn recording_into_a_plain_file_converts_it_and_keeps_everything() {
     f.store
         .record(id, &msg("assistant", "Hi"), Some(10))
         .unwrap();
-    assert!(!f.file().plain_path(id).exists());
+    assert!(f.file().plain_path(id).exists());
+    assert!(!f.file().session_dir(id).exists());
     let after = f.store.get(id).unwrap();
     assert_eq!(after.messages.len(), 2);
     assert_eq!(after.metadata.token_count, 1244);
     assert_eq!(after.metadata.compression_count, 2);
     assert_eq!(after.metadata.extra["modeHistory"], json!([{"from": "a"}]));
     assert_eq!(after.extra["custom"], json!(true));
+    f.store.rename(id, Some("named")).unwrap();
+    f.store
+        .record_compression(id, json!({"strategy": "truncate"}).as_object().unwrap())
+        .unwrap();
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(f.file().plain_path(id)).unwrap()).unwrap();
+    assert_eq!(file["title"], "named");
+    assert_eq!(file["metadata"]["compressionCount"], 3);
+    assert_eq!(file["messages"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_new_session_in_the_cli_format_is_one_document_with_every_record() {
+    let f = fixture_in(0, NewFormat::Cli);
+    let id = new_session(&f.store);
+    f.store.record(&id, &msg("user", "one"), Some(4)).unwrap();
+    let call = Entry::from_input(
+        json!({"id": "c1", "name": "read_file", "args": {"path": "a"}, "result": {"llmContent": "x"}}),
+        "2023-11-14T22:13:21.000Z",
+    )
+    .unwrap();
+    f.store.record(&id, &call, Some(2)).unwrap();
+    assert!(!f.file().session_dir(&id).exists());
+    let text = std::fs::read_to_string(f.file().plain_path(&id)).unwrap();
+    assert!(text.starts_with("{\n  \"sessionId\": "), "{text}");
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = file
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys[..8],
+        [
+            "sessionId",
+            "startTime",
+            "lastActivity",
+            "model",
+            "provider",
+            "messages",
+            "toolCalls",
+            "metadata"
+        ]
+    );
+    assert_eq!(file["metadata"]["tokenCount"], 6);
+    assert_eq!(f.store.list().unwrap().sessions[0].message_count, 1);
+    assert_eq!(f.store.get(&id).unwrap().tool_calls.len(), 1);
 }
 
 #[test]
@@ -671,4 +743,26 @@ fn a_title_is_found_once_by_every_kind_of_search_and_only_where_it_matches() {
         })
         .unwrap();
     assert!(only_users.hits.is_empty(), "{:?}", only_users.hits);
+}
+
+#[test]
+fn a_killed_writers_temp_file_of_a_cli_document_is_swept_by_the_next_store_writer() {
+    let f = fixture_in(0, NewFormat::Cli);
+    let id = new_session(&f.store);
+    let gone = super::model::new_id();
+    let dir = f.file().dir().to_path_buf();
+    let temps = [
+        dir.join(format!(".{id}.json.ollm-tmp-abcdef")),
+        dir.join(format!(".{gone}.json.ollm-tmp-abcdef")),
+    ];
+    for temp in &temps {
+        std::fs::write(temp, "{").unwrap();
+    }
+    // Not the CLI's own `<id>.json.tmp`, nor a stranger's file.
+    let theirs = dir.join(format!("{id}.json.tmp"));
+    std::fs::write(&theirs, "{").unwrap();
+    new_session(&f.store);
+    assert!(temps.iter().all(|t| !t.exists()));
+    assert!(theirs.exists());
+    assert!(!dir.join(".locks").join(format!("{gone}.lock")).exists());
 }

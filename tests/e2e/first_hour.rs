@@ -187,7 +187,7 @@ fn config_shows_the_data_dir_resolved_and_the_deny_list_in_force() {
     let out = sb.cmd("ollm").arg("config").output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let config = json(&out);
-    let data_dir = sb.ollm_home.join("session-data");
+    let data_dir = sb.ollm_home.join("sessions");
     assert_eq!(
         config["services"]["session"]["dataDir"],
         data_dir.to_str().unwrap()

@@ -6,6 +6,7 @@ mod context;
 mod discover;
 mod examples;
 mod loopcheck;
+mod ollm_cli;
 #[path = "../support/pg.rs"]
 mod pg;
 mod repeated_content;

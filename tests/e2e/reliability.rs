@@ -52,12 +52,17 @@ fn run_ok(sb: &Sandbox, bin: &str, args: &[&str]) -> std::process::Output {
     out
 }
 
+/// A session in the journal format: these soaks look at its torn tails.
+/// (Sessions in the OLLM CLI's format are killed mid-write in
+/// `session::killed_writers_lose_no_acknowledged_record`.)
 fn create_session(sb: &Sandbox) -> String {
-    let out = run_ok(
-        sb,
-        "ollm-session",
-        &["create", "--model", "m", "--provider", "p"],
-    );
+    let out = sb
+        .cmd("ollm-session")
+        .env("OLLM_SESSION_FORMAT", "journal")
+        .args(["create", "--model", "m", "--provider", "p"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
     json(&out)["sessionId"].as_str().unwrap().to_string()
 }
 
@@ -152,7 +157,7 @@ fn stored_records(sb: &Sandbox, id: &str) -> Vec<Value> {
 
 fn journal_path(sb: &Sandbox, id: &str) -> std::path::PathBuf {
     sb.ollm_home
-        .join("session-data")
+        .join("sessions")
         .join(id)
         .join("journal.ndjson")
 }
@@ -528,7 +533,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
     if sb.pg.is_some() {
         return;
     }
-    let leftovers: Vec<_> = std::fs::read_dir(sb.ollm_home.join("session-data"))
+    let leftovers: Vec<_> = std::fs::read_dir(sb.ollm_home.join("sessions"))
         .unwrap()
         .filter_map(std::result::Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -923,7 +928,7 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
             "snapshots written to the local directory on PostgreSQL"
         );
     }
-    let data = sb.ollm_home.join("session-data");
+    let data = sb.ollm_home.join("sessions");
     let mut left = leftovers_below(&data);
     left.extend(leftovers_below(&snapshots_root));
     assert!(left.is_empty(), "left by killed writers: {left:?}");

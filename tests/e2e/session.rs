@@ -33,7 +33,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn data_dir(sb: &Sandbox) -> PathBuf {
-    sb.ollm_home.join("session-data")
+    sb.ollm_home.join("sessions")
 }
 
 fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
@@ -51,6 +51,19 @@ fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
 fn create(sb: &Sandbox) -> String {
     let out = sb
         .cmd("ollm-session")
+        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
+/// A session in our append-only journal format (`services.session.format:
+/// journal`), for the tests of that format's own files.
+fn create_journal(sb: &Sandbox) -> String {
+    let out = sb
+        .cmd("ollm-session")
+        .env("OLLM_SESSION_FORMAT", "journal")
         .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
         .output()
         .unwrap();
@@ -406,7 +419,8 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let ids: Vec<String> = (0..3).map(|_| create(&sb)).collect();
+    // Both formats: journals appended to, and OLLM CLI documents rewritten whole.
+    let ids: Vec<String> = vec![create_journal(&sb), create(&sb), create(&sb)];
     let mut rng = Lcg(0x5eed);
     let mut acknowledged: Vec<(String, String)> = Vec::new();
     let mut torn = 0;
@@ -470,7 +484,7 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
             let count = acks.join().unwrap();
             acknowledged.extend(texts.into_iter().take(count).map(|t| (id.clone(), t)));
         }
-        for id in ids.iter().filter(|_| sb.pg.is_none()) {
+        for id in ids.iter().take(1).filter(|_| sb.pg.is_none()) {
             let journal = std::fs::read(data_dir(&sb).join(id).join("journal.ndjson")).unwrap();
             if !journal.ends_with(b"\n") {
                 torn += 1;
@@ -515,10 +529,10 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
 }
 
 #[test]
-fn a_corrupt_session_is_reported_by_list_and_an_error_for_get() {
+fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
     let sb = Sandbox::new();
     let good = create(&sb);
-    let bad = create(&sb);
+    let bad = create_journal(&sb);
     let journal = data_dir(&sb).join(&bad).join("journal.ndjson");
     let mut text = std::fs::read_to_string(&journal).unwrap();
     text.push_str("not json\n");
@@ -543,21 +557,43 @@ fn a_corrupt_session_is_reported_by_list_and_an_error_for_get() {
     assert_eq!(list[0]["sessionId"], good.as_str());
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 2, "{err}");
-    assert!(err.contains(&bad) && err.contains(plain) && err.contains("moved aside"));
+    assert!(err.contains(&bad) && err.contains(plain) && err.contains("left as it is"));
     assert_eq!(
-        std::fs::read_to_string(data_dir(&sb).join(format!("{bad}.corrupt/journal.ndjson")))
-            .unwrap(),
+        std::fs::read_to_string(&journal).unwrap(),
         text,
         "the corrupt journal was changed"
     );
-    assert!(
-        data_dir(&sb)
-            .join(format!("{plain}.json.corrupt"))
-            .is_file()
+    assert_eq!(
+        std::fs::read(data_dir(&sb).join(format!("{plain}.json"))).unwrap(),
+        b"{\"sessionId\": 1"
+    );
+    // A writer sets our own journal aside, and refuses the CLI's file.
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &bad, "--role", "user", "--text", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert!(stderr(&out).contains("moved aside"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(data_dir(&sb).join(format!("{bad}.corrupt/journal.ndjson")))
+            .unwrap(),
+        text
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", plain, "--role", "user", "--text", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert_eq!(
+        std::fs::read(data_dir(&sb).join(format!("{plain}.json"))).unwrap(),
+        b"{\"sessionId\": 1"
     );
 
     // get of a corrupt session: exit 6 and one line.
-    let other = create(&sb);
+    let other = create_journal(&sb);
     let journal = data_dir(&sb).join(&other).join("journal.ndjson");
     std::fs::write(&journal, "{\"type\":\"session\"\n{}\n").unwrap();
     let out = sb

@@ -17,9 +17,13 @@ on_each_store!(
     a_snapshot_of_a_context_too_deep_for_readers_is_refused,
 );
 
+/// A session in the journal format: these tests are about its files (the
+/// OLLM CLI's `<id>.json` is written through the same `fs` layer; its
+/// tests are in `ollm_cli.rs`).
 fn create(sb: &Sandbox) -> String {
     let out = sb
         .cmd("ollm-session")
+        .env("OLLM_SESSION_FORMAT", "journal")
         .args(["create", "--model", "m", "--provider", "p"])
         .output()
         .unwrap();
@@ -45,7 +49,7 @@ fn record_tool(sb: &Sandbox, id: &str, result: &str) {
 }
 
 fn data_dir(sb: &Sandbox) -> PathBuf {
-    sb.ollm_home.join("session-data")
+    sb.ollm_home.join("sessions")
 }
 
 fn snapshots_dir(sb: &Sandbox, id: &str) -> PathBuf {
@@ -486,7 +490,11 @@ fn corrupt(sb: &Sandbox, id: &str) -> PathBuf {
     let mut bytes = std::fs::read(&journal).unwrap();
     bytes.splice(0..0, b"garbage\n".iter().copied());
     std::fs::write(&journal, bytes).unwrap();
+    // A read reports it and leaves it; the next write sets it aside.
     let out = sb.cmd("ollm-session").args(["get", id]).output().unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert!(journal.is_file());
+    let out = record(sb, id, "after");
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     data_dir(sb).join(format!("{id}.corrupt"))
 }

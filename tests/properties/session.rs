@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use ollm::session::model::is_uuid;
 use ollm::session::store::JOURNAL;
+use ollm::session::store::NewFormat;
 use ollm::session::{
     Entry, Message, NewSession, Session, Snapshots, Store, StoreOptions, ToolCall,
 };
@@ -27,23 +28,34 @@ fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
 }
 
-/// Where a case's sessions live: the journal store, or a PostgreSQL
-/// schema of its own. Every property runs on each.
+/// Where a case's sessions live: the file store writing journals or the
+/// OLLM CLI's documents, or a PostgreSQL schema of its own. Every property
+/// runs on each.
 struct Place {
     dir: tempfile::TempDir,
     pg: Option<TestPg>,
+    format: NewFormat,
 }
 
-/// The journal store, and PostgreSQL when a server is there.
+/// The file store in both formats, and PostgreSQL when a server is there.
 fn places() -> Vec<Place> {
-    let mut places = vec![Place {
-        dir: temp_dir(),
-        pg: None,
-    }];
+    let mut places = vec![
+        Place {
+            dir: temp_dir(),
+            pg: None,
+            format: NewFormat::Journal,
+        },
+        Place {
+            dir: temp_dir(),
+            pg: None,
+            format: NewFormat::Cli,
+        },
+    ];
     if let Some(pg) = TestPg::new() {
         places.push(Place {
             dir: temp_dir(),
             pg: Some(pg),
+            format: NewFormat::default(),
         });
     }
     places
@@ -55,6 +67,7 @@ impl Place {
         let options = StoreOptions {
             max_sessions,
             snapshots_dir: Some(self.dir.path().join("snaps")),
+            format: self.format,
             clock: Arc::new(move || clock.load(Ordering::SeqCst)),
         };
         let location = self.pg.as_ref().map_or("file", |pg| pg.url.as_str());
@@ -334,14 +347,14 @@ proptest! {
             }
             // A writer killed while writing its next record (a database
             // keeps no part of a transaction that did not commit).
-            if let (Some(entry), Some(file)) = (torn.first(), store.as_file()) {
+            let journal = store.as_file().map(|file| file.session_dir(&id).join(JOURNAL));
+            if let (Some(entry), Some(path)) = (torn.first(), journal.filter(|p| p.exists())) {
                 let payload = match entry {
                     Entry::Message(m) => json!({"type": "message", "at": "2024-01-15T10:30:00Z", "message": m}),
                     Entry::ToolCall(t) => json!({"type": "toolCall", "at": "2024-01-15T10:30:00Z", "toolCall": t}),
                 };
                 let line = serde_json::to_vec(&payload).unwrap();
                 let partial = &line[..cut.index(line.len())];
-                let path = file.session_dir(&id).join(JOURNAL);
                 let mut bytes = std::fs::read(&path).unwrap();
                 bytes.extend_from_slice(partial);
                 std::fs::write(&path, bytes).unwrap();

@@ -16,9 +16,10 @@ use super::super::model::{
     Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid,
 };
 use super::super::search::{Found, Query};
+use super::cli::{self, Document};
 use super::{
-    Append, CleanupReport, Created, Listing, Loaded, Problem, Publish, SessionStore, SetAside,
-    Slot, StoreOptions,
+    Append, CleanupReport, Created, Listing, Loaded, NewFormat, Problem, Publish, SessionStore,
+    SetAside, Slot, StoreOptions,
 };
 use crate::error::{Error, Result};
 use crate::fs::slots::{self, Contents, Slots};
@@ -60,7 +61,8 @@ struct SummaryFile {
 pub enum Kind {
     /// Our directory with a journal.
     Journal,
-    /// A plain spec-format `<id>.json` (written by another tool).
+    /// The OLLM CLI's `<id>.json` ([`cli`]): written by the CLI, or by us
+    /// in its format.
     Plain,
 }
 
@@ -163,6 +165,7 @@ impl FileStore {
         let head = new.head;
         let mut body = Vec::new();
         for (entry, tokens) in &new.entries {
+            check_record_nesting(entry)?;
             body.extend(journal::entry_line(entry, &head.last_activity, *tokens));
         }
         self.ensure_dir()?;
@@ -174,7 +177,19 @@ impl FileStore {
                 "session {id} is already in the store"
             )));
         }
-        self.write_session_dir(&head, &body)?;
+        match self.options.format {
+            NewFormat::Journal => self.write_session_dir(&head, &body)?,
+            NewFormat::Cli => {
+                let mut document = Document::new(&head);
+                for (entry, tokens) in &new.entries {
+                    // A record copied without its count is already in the head's.
+                    document.push_entry(entry, tokens.unwrap_or(0));
+                }
+                let path = self.plain_path(&id);
+                sfs::sweep_temps(&path);
+                cli::create(&document, &path)?;
+            }
+        }
         let removed = if new.enforce_max {
             self.enforce_max(&id)?
         } else {
@@ -240,6 +255,15 @@ impl FileStore {
             let name = name.to_string_lossy();
             if name.starts_with(".tmp-") {
                 let _ = sfs::remove_any(&entry.path());
+            } else if let Some(id) = cli_temp_of(&name) {
+                // A killed writer's temp file of a CLI document: removed
+                // once no writer of that session holds its lock.
+                if let Ok(Some(lock)) = Lock::try_exclusive(&self.lock_path(id)) {
+                    sfs::sweep_temps(&self.plain_path(id));
+                    if !self.anything_of(id) {
+                        lock.remove();
+                    }
+                }
             } else if let Some(rest) = name.strip_prefix(".trash-") {
                 let _ = self.finish_tombstone(rest.get(..36).unwrap_or(""), &entry.path());
             }
@@ -302,25 +326,12 @@ impl FileStore {
         make: impl FnOnce(&str) -> Vec<u8>,
     ) -> Result<SessionSummary> {
         check_id(id, "session")?;
-        let mut lock = self.lock_session(id)?;
+        let lock = self.lock_session(id)?;
         let dir = self.session_dir(id);
         let path = dir.join(JOURNAL);
         if !path.is_file() {
-            if !self.plain_path(id).is_file() {
-                lock.remove();
-                return Err(not_found(id));
-            }
-            // Lock order is store, then session: let go and take both.
-            drop(lock);
-            let _store = self.store_lock()?;
-            lock = Lock::exclusive(&self.lock_path(id))?;
-            if !path.is_file() {
-                if !self.plain_path(id).is_file() {
-                    lock.remove();
-                    return Err(not_found(id));
-                }
-                self.import_plain(id, &lock)?;
-            }
+            lock.remove();
+            return Err(not_found(id));
         }
         sfs::check_dir_or_absent(&dir)?;
         let Some(mut file) = sfs::open_append(&path, false)? else {
@@ -344,12 +355,7 @@ impl FileStore {
         };
         let bytes = make(&at);
         // One more level than the record: the line's envelope.
-        if crate::io_util::json_nesting(&bytes) > crate::io_util::MAX_RECORD_NESTING + 1 {
-            return Err(Error::input(format!(
-                "the record nests deeper than {} levels, more than a session keeps",
-                crate::io_util::MAX_RECORD_NESTING
-            )));
-        }
+        crate::io_util::check_record_nesting(&bytes, 1)?;
         let written = file.write_all(&bytes).and_then(|()| file.sync_data());
         if let Err(err) = written {
             let _ = file.set_len(valid_end);
@@ -370,23 +376,44 @@ impl FileStore {
         Ok(updated)
     }
 
-    /// Converts a plain spec file into a journal directory (the first time a
-    /// record is added to it). Called with the store and session locks held.
-    fn import_plain(&self, id: &str, lock: &Lock) -> Result<()> {
-        let session = self.read_plain(id, Some(lock))?;
-        let mut head = session.head();
-        if head.last_activity.is_empty() {
-            head.last_activity = head.start_time.clone();
-        }
-        let mut body = Vec::new();
-        for entry in session.timeline_by_time() {
-            body.extend(journal::entry_line(&entry, &head.last_activity, None));
-        }
-        self.write_session_dir(&head, &body)?;
-        let plain = self.plain_path(id);
-        sfs::check_regular_or_absent(&plain)?;
-        std::fs::remove_file(&plain).map_err(io(&plain))?;
-        sync_dir(&self.dir).map_err(io(&self.dir))
+    /// Changes a session stored in the OLLM CLI's format and rewrites its
+    /// file whole, under the session's lock ([`cli::rewrite`]). `change`
+    /// gets the document and the record's `at`: the new lastActivity when
+    /// `advance` (never earlier than the current one), else the current.
+    fn rewrite_plain(
+        &self,
+        id: &str,
+        advance: bool,
+        change: impl Fn(&mut Document, &str) -> Result<()>,
+    ) -> Result<SessionSummary> {
+        let lock = self.lock_session(id)?;
+        let path = self.plain_path(id);
+        sfs::sweep_temps(&path);
+        let now = self.now();
+        let rewritten = cli::rewrite(id, &path, |document| {
+            let previous = timestamp::parse(document.last_activity()).unwrap_or(i64::MIN);
+            let at = if advance {
+                timestamp::format_millis(previous.max(now))
+            } else {
+                document.last_activity().to_string()
+            };
+            change(document, &at)?;
+            document.touch(&at);
+            Ok(())
+        });
+        let document = match rewritten {
+            Ok(Some(((), document))) => document,
+            Ok(None) => {
+                lock.remove();
+                return Err(not_found(id));
+            }
+            Err(err) => return Err(err),
+        };
+        drop(lock);
+        let session = document
+            .session()
+            .map_err(|why| Error::input(format!("the change would leave {why}")))?;
+        Ok(session.summary())
     }
 
     // ----- reading --------------------------------------------------------
@@ -451,8 +478,8 @@ impl FileStore {
         match (scan.stop, summary) {
             (None, Some(summary)) => Ok((summary, scan.valid_end as u64, 0)),
             (Some(Stop::Newer(format)), _) => Err(newer(&path, format)),
-            (Some(Stop::Corrupt(why)), _) => Err(self.set_aside(id, Kind::Journal, &why, held)),
-            (None, None) => Err(self.set_aside(id, Kind::Journal, "the journal is empty", held)),
+            (Some(Stop::Corrupt(why)), _) => Err(self.corrupt_journal(id, &why, held)),
+            (None, None) => Err(self.corrupt_journal(id, "the journal is empty", held)),
         }
     }
 
@@ -468,7 +495,7 @@ impl FileStore {
                 let size = file.metadata().map_err(io(&path))?.len();
                 Ok(self.summarize_journal(id, &file, size, None)?.0)
             }
-            Kind::Plain => Ok(self.read_plain(id, None)?.summary()),
+            Kind::Plain => Ok(self.read_plain(id)?.summary()),
         }
     }
 
@@ -477,7 +504,7 @@ impl FileStore {
         match self.kind(id)? {
             Kind::Journal => self.load_journal(id, held),
             Kind::Plain => {
-                let session = self.read_plain(id, held)?;
+                let session = self.read_plain(id)?;
                 let (order, tokens) = plain_order(&session);
                 Ok(Loaded {
                     session,
@@ -548,10 +575,10 @@ impl FileStore {
             (None, Some(head)) => head,
             (Some(Stop::Newer(format)), _) => return Err(newer(&path, format)),
             (Some(Stop::Corrupt(why)), _) => {
-                return Err(self.set_aside(id, Kind::Journal, &why, held));
+                return Err(self.corrupt_journal(id, &why, held));
             }
             (None, None) => {
-                return Err(self.set_aside(id, Kind::Journal, "the journal is empty", held));
+                return Err(self.corrupt_journal(id, "the journal is empty", held));
             }
         };
         let mut head = head;
@@ -575,72 +602,30 @@ impl FileStore {
         })
     }
 
-    /// Reads a plain spec-format file. One that does not parse is moved
-    /// aside and reported (taking the session's lock unless `held`).
-    fn read_plain(&self, id: &str, held: Option<&Lock>) -> Result<Session> {
+    /// Reads a session stored in the OLLM CLI's format. One that does not
+    /// parse is reported and left where it is: it is not ours to move.
+    fn read_plain(&self, id: &str) -> Result<Session> {
         let path = self.plain_path(id);
-        let Some(bytes) = sfs::read_regular(&path)? else {
-            return Err(not_found(id));
-        };
-        let mut de = serde_json::Deserializer::from_slice(&bytes);
-        let parsed: std::result::Result<Session, _> = serde_path_to_error::deserialize(&mut de);
-        let why = match parsed {
-            Ok(session) if session.session_id == id => {
-                if de.end().is_ok() {
-                    let mut session = session;
-                    if session.last_activity.is_empty() {
-                        session.last_activity = session.start_time.clone();
-                    }
-                    return Ok(session);
-                }
-                "trailing data after the session".to_string()
-            }
-            Ok(session) => format!("the file holds session {:?}", session.session_id),
-            Err(err) if err.inner().to_string().contains("recursion limit exceeded") => {
-                // Deeper than any reader here can follow: not corrupt, and
-                // not ours to move; left in place for the tool that wrote it.
-                return Err(Error::Io {
-                    path,
-                    message: "nests deeper than the 128 levels ollm reads; left in place".into(),
-                });
-            }
-            Err(err) => {
-                let at = err.path().to_string();
-                let inner = crate::io_util::one_line(&err.into_inner().to_string());
-                if at.is_empty() || at == "." {
-                    inner
-                } else {
-                    format!("at `{at}`: {inner}")
-                }
-            }
-        };
-        Err(self.set_aside(id, Kind::Plain, &why, held))
+        match cli::read(id, &path)? {
+            Some(document) => document
+                .session()
+                .map_err(|why| Error::Corrupt(format!("session {id} cannot be read ({why})"))),
+            None => Err(not_found(id)),
+        }
     }
 
-    /// Moves a session that cannot be parsed aside (`<id>.corrupt`,
-    /// `<id>.json.corrupt`), never deleting or overwriting it, and returns
-    /// the error to report. Re-checks under the lock first.
-    fn set_aside(&self, id: &str, kind: Kind, why: &str, held: Option<&Lock>) -> Error {
-        let taken;
+    /// The error for a journal that cannot be parsed. A writer (holding
+    /// the session's lock: `held`) moves it aside to `<id>.corrupt`, never
+    /// deleting or overwriting it; a reader changes nothing and says so.
+    fn corrupt_journal(&self, id: &str, why: &str, held: Option<&Lock>) -> Error {
+        let from = self.session_dir(id);
         if held.is_none() {
-            taken = match Lock::exclusive(&self.lock_path(id)) {
-                Ok(lock) => lock,
-                Err(err) => return err,
-            };
-            // Re-check with the lock held: a writer may have repaired it.
-            let still_bad = match kind {
-                Kind::Journal => self.load_journal_locked_check(id),
-                Kind::Plain => self.plain_is_bad(id),
-            };
-            if !still_bad {
-                drop(taken);
-                return Error::Corrupt(format!("session {id} changed while being read; try again"));
-            }
+            return Error::Corrupt(format!(
+                "session {id} is corrupt ({why}); {} is left as it is until a command writes to the session, which sets it aside",
+                from.display()
+            ));
         }
-        let (from, base) = match kind {
-            Kind::Journal => (self.session_dir(id), format!("{id}.corrupt")),
-            Kind::Plain => (self.plain_path(id), format!("{id}.json.corrupt")),
-        };
+        let base = format!("{id}.corrupt");
         let mut to = self.dir.join(&base);
         let mut n = 2;
         while sfs::entry(&to).ok().flatten().is_some() {
@@ -655,30 +640,6 @@ impl FileStore {
             Err(err) => Error::Corrupt(format!(
                 "session {id} is corrupt ({why}); moving it aside failed: {err}"
             )),
-        }
-    }
-
-    /// Whether the journal is still corrupt (a full strict parse).
-    fn load_journal_locked_check(&self, id: &str) -> bool {
-        let path = self.session_dir(id).join(JOURNAL);
-        let Ok(Some(bytes)) = sfs::read_regular(&path) else {
-            return false;
-        };
-        let mut first = true;
-        let scan = journal::scan(&bytes, true, |line| {
-            journal::parse_line(line, first)?;
-            first = false;
-            Ok(())
-        });
-        matches!(scan.stop, Some(Stop::Corrupt(_))) || (scan.stop.is_none() && first)
-    }
-
-    fn plain_is_bad(&self, id: &str) -> bool {
-        match sfs::read_regular(&self.plain_path(id)) {
-            Ok(Some(bytes)) => {
-                serde_json::from_slice::<Session>(&bytes).map_or(true, |s| s.session_id != id)
-            }
-            _ => false,
         }
     }
 
@@ -737,7 +698,7 @@ impl FileStore {
                         Err(e) => Err(e),
                     }
                 }
-                Kind::Plain => self.read_plain(id, None).map(|s| s.summary()),
+                Kind::Plain => self.read_plain(id).map(|s| s.summary()),
             };
             (id.clone(), result)
         });
@@ -843,6 +804,7 @@ impl FileStore {
             forms.push(dir);
         }
         let plain = self.plain_path(id);
+        sfs::sweep_temps(&plain);
         if sfs::is_regular_file(&plain) {
             forms.push(plain);
         }
@@ -1034,6 +996,24 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
     })
 }
 
+/// Refuses a message or tool call nested deeper than a session keeps
+/// ([`crate::io_util::MAX_RECORD_NESTING`]), whatever the store's format.
+fn check_record_nesting(entry: &Entry) -> Result<()> {
+    let bytes = match entry {
+        Entry::Message(m) => serde_json::to_vec(m.as_map()),
+        Entry::ToolCall(c) => serde_json::to_vec(c.as_map()),
+    }
+    .map_err(|e| Error::input(format!("cannot encode the record: {e}")))?;
+    crate::io_util::check_record_nesting(&bytes, 0)
+}
+
+/// The session id of a temp file written for `<id>.json`
+/// (`.<id>.json.ollm-tmp-…`, or `.<id>.json.tmp-PID` of earlier versions).
+fn cli_temp_of(name: &str) -> Option<&str> {
+    let id = name.strip_prefix('.')?.get(..36).filter(|id| is_uuid(id))?;
+    name[37..].starts_with(".json.").then_some(id)
+}
+
 fn not_found(id: &str) -> Error {
     Error::NotFound(format!("no session {id}"))
 }
@@ -1132,6 +1112,18 @@ impl SessionStore for FileStore {
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
+        if self.kind(id)? == Kind::Plain {
+            if let Append::Entry { entry, .. } = record {
+                check_record_nesting(entry)?;
+            }
+            return self.rewrite_plain(id, true, |document, at| {
+                match record {
+                    Append::Entry { entry, tokens } => document.push_entry(entry, tokens),
+                    Append::Compression(details) => document.push_compression(at, details),
+                }
+                Ok(())
+            });
+        }
         match record {
             Append::Entry { entry, tokens } => {
                 self.append_line(id, true, |at| journal::entry_line(entry, at, Some(tokens)))
@@ -1143,6 +1135,9 @@ impl SessionStore for FileStore {
     }
 
     fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
+        if self.kind(id)? == Kind::Plain {
+            return self.rewrite_plain(id, false, |document, _| document.apply_patch(patch));
+        }
         self.append_line(id, false, |at| journal::update_line(at, patch))
     }
 
@@ -1191,7 +1186,7 @@ impl SessionStore for FileStore {
                 .map(|m| Message::text_content(&m))
         }
         match self.kind(id)? {
-            Kind::Plain => Ok(first(self.read_plain(id, None)?.messages.into_iter())),
+            Kind::Plain => Ok(first(self.read_plain(id)?.messages.into_iter())),
             Kind::Journal => {
                 use std::io::BufRead;
                 let path = self.session_dir(id).join(JOURNAL);

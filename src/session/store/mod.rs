@@ -14,6 +14,7 @@
 //! (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
 //! ([`crate::session::Snapshots`] uses whichever the store has).
 
+pub mod cli;
 pub mod file;
 pub mod pgtls;
 pub mod pgurl;
@@ -50,14 +51,20 @@ pub struct StoreOptions {
     /// store, and older ones taken here on a store sharing them; deleting a
     /// session deletes its snapshots there.
     pub snapshots_dir: Option<PathBuf>,
+    /// The format the file store writes new sessions in.
+    pub format: NewFormat,
     pub clock: Clock,
 }
+
+/// The format of the sessions a file store creates (`services.session.format`).
+pub use crate::config::SessionFormat as NewFormat;
 
 impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
             max_sessions: 100,
             snapshots_dir: None,
+            format: NewFormat::default(),
             clock: Arc::new(timestamp::now_millis),
         }
     }
@@ -289,7 +296,7 @@ impl Store {
     pub fn from_config(config: &crate::config::Config) -> Result<Store> {
         Store::open(
             &config.services.session.store,
-            crate::paths::expand(&config.services.session.data_dir),
+            crate::config::session_data_dir(config),
             Self::options_from(config),
         )
     }
@@ -299,6 +306,7 @@ impl Store {
         StoreOptions {
             max_sessions: config.services.session.max_sessions,
             snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
+            format: config.services.session.format,
             ..StoreOptions::default()
         }
     }

@@ -357,12 +357,7 @@ fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
         Entry::Message(m) => encode(m)?,
         Entry::ToolCall(c) => encode(c)?,
     };
-    if crate::io_util::json_nesting(body.as_bytes()) > crate::io_util::MAX_RECORD_NESTING {
-        return Err(Failure::Ollm(Error::input(format!(
-            "the record nests deeper than {} levels, more than a session keeps",
-            crate::io_util::MAX_RECORD_NESTING
-        ))));
-    }
+    crate::io_util::check_record_nesting(body.as_bytes(), 0).map_err(Failure::Ollm)?;
     Ok(body)
 }
 

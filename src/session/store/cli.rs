@@ -1,0 +1,446 @@
+//! The OLLM CLI's own session format: `<sessionId>.json` in the data
+//! directory, one document written whole, as its TypeScript
+//! `ChatRecordingService` writes it (`JSON.stringify(session, null, 2)`,
+//! no trailing newline, to a temp file that is fsynced and renamed over the
+//! session, then the directory fsynced).
+//!
+//! A session stored this way stays in this format: every write (a record,
+//! a rename, a compression note) re-reads the file under the session's
+//! lock, changes the document in place and rewrites it whole, so a record
+//! the CLI wrote in between is kept, the keys keep their order and fields
+//! the CLI does not know (our `title`, `workspace`, …) ride along as extra
+//! top-level fields, which the CLI keeps when it rewrites the file. Its
+//! `listSessions` reads `messages` (an array) and `metadata` (an object)
+//! and `recordToolCall` pushes onto `toolCalls`: a document written here
+//! always has all three.
+//!
+//! Text the CLI wrote with lone surrogates (`"\ud83d"`) is read through
+//! [`crate::lossless`] and written back as it was. Nothing here ever moves
+//! a file aside: a document that does not parse is the CLI's (or the
+//! user's), reported with one line and left where it is.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::super::model::{Entry, Session, SessionHead};
+use crate::error::{Error, Result};
+use crate::fs::{self as sfs, Durability};
+use crate::lossless;
+
+/// A session document as read from its file.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub fields: Map<String, Value>,
+    /// Whether writing it back keeps every character ([`lossless::Decoded::exact`]).
+    exact: bool,
+    /// The file's identity when it was read: a write checks it again just
+    /// before replacing the file.
+    stamp: Option<Stamp>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    size: u64,
+    mtime_ns: i128,
+}
+
+fn stamp_of(meta: &std::fs::Metadata) -> Stamp {
+    Stamp {
+        ino: meta.ino(),
+        size: meta.size(),
+        mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+    }
+}
+
+fn current_stamp(path: &Path) -> Option<Stamp> {
+    std::fs::symlink_metadata(path).ok().map(|m| stamp_of(&m))
+}
+
+/// Why the document at `path` cannot be used: one line, exit 6, naming the
+/// file and saying that it was left where it is.
+fn unreadable(id: &str, path: &Path, why: &str) -> Error {
+    Error::Corrupt(format!(
+        "session {id} cannot be read ({why}); {} is left as it is",
+        path.display()
+    ))
+}
+
+/// Reads and parses the document of session `id` at `path` (`None`: no
+/// such file). A document that does not parse, or holds another session,
+/// is an [`Error::Corrupt`] naming the file; a document nested deeper than
+/// serde_json follows is an [`Error::Io`] (not corrupt: valid JSON we
+/// cannot read). Nothing is changed either way.
+pub fn read(id: &str, path: &Path) -> Result<Option<Document>> {
+    let Some(file) = sfs::open_regular(path)? else {
+        return Ok(None);
+    };
+    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, &e))?;
+    let decoded = lossless::decode(&bytes);
+    let fields: Map<String, Value> = match serde_json::from_slice(&decoded.text) {
+        Ok(fields) => fields,
+        Err(err) if err.to_string().contains("recursion limit exceeded") => {
+            return Err(Error::Io {
+                path: path.to_path_buf(),
+                message: "nests deeper than the 128 levels ollm reads; left in place".into(),
+            });
+        }
+        Err(err) => {
+            let why = crate::io_util::one_line(&err.to_string());
+            return Err(unreadable(id, path, &why));
+        }
+    };
+    let document = Document {
+        fields,
+        exact: decoded.exact,
+        stamp: Some(stamp_of(&meta)),
+    };
+    // Checked as the spec's session, with the path of a field in error.
+    document
+        .session()
+        .map_err(|why| unreadable(id, path, &why))?;
+    match document.fields.get("sessionId").and_then(Value::as_str) {
+        Some(found) if found == id => Ok(Some(document)),
+        found => Err(unreadable(
+            id,
+            path,
+            &format!("the file holds session {:?}", found.unwrap_or("")),
+        )),
+    }
+}
+
+impl Document {
+    /// A new session's document: the CLI's keys in the order its
+    /// `createSession` writes them, then the fields it does not know.
+    pub fn new(head: &SessionHead) -> Document {
+        let mut fields = Map::new();
+        fields.insert("sessionId".into(), head.session_id.clone().into());
+        fields.insert("startTime".into(), head.start_time.clone().into());
+        fields.insert("lastActivity".into(), head.last_activity.clone().into());
+        fields.insert("model".into(), head.model.clone().into());
+        fields.insert("provider".into(), head.provider.clone().into());
+        fields.insert("messages".into(), Value::Array(Vec::new()));
+        fields.insert("toolCalls".into(), Value::Array(Vec::new()));
+        let metadata = serde_json::to_value(&head.metadata).unwrap_or_default();
+        fields.insert("metadata".into(), metadata);
+        if let Ok(Value::Object(rest)) = serde_json::to_value(head) {
+            for (key, value) in rest {
+                fields.entry(key).or_insert(value);
+            }
+        }
+        Document {
+            fields,
+            exact: true,
+            stamp: None,
+        }
+    }
+
+    /// The document as the spec's session (`lastActivity` defaults to
+    /// `startTime`), or why it is not one.
+    pub fn session(&self) -> std::result::Result<Session, String> {
+        let value = Value::Object(self.fields.clone());
+        let mut session: Session = serde_path_to_error::deserialize(value).map_err(|err| {
+            let at = err.path().to_string();
+            let inner = crate::io_util::one_line(&err.into_inner().to_string());
+            if at.is_empty() || at == "." {
+                inner
+            } else {
+                format!("at `{at}`: {inner}")
+            }
+        })?;
+        if session.last_activity.is_empty() {
+            session.last_activity = session.start_time.clone();
+        }
+        Ok(session)
+    }
+
+    /// The session's `lastActivity` (else `startTime`).
+    pub fn last_activity(&self) -> &str {
+        let text = |key: &str| self.fields.get(key).and_then(Value::as_str).unwrap_or("");
+        match text("lastActivity") {
+            "" => text("startTime"),
+            at => at,
+        }
+    }
+
+    /// Runs `f` on the array under `key` (made one when it is not).
+    fn with_list(&mut self, key: &str, f: impl FnOnce(&mut Vec<Value>)) {
+        let slot = self
+            .fields
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !slot.is_array() {
+            *slot = Value::Array(Vec::new());
+        }
+        if let Value::Array(items) = slot {
+            f(items);
+        }
+    }
+
+    /// Runs `f` on `metadata` (made an object when it is not).
+    fn with_metadata(&mut self, f: impl FnOnce(&mut Map<String, Value>)) {
+        let slot = self
+            .fields
+            .entry("metadata".to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !slot.is_object() {
+            *slot = Value::Object(Map::new());
+        }
+        if let Value::Object(fields) = slot {
+            f(fields);
+        }
+    }
+
+    fn add_to_count(&mut self, key: &str, by: u64) {
+        self.with_metadata(|metadata| {
+            let count = metadata.get(key).and_then(Value::as_u64).unwrap_or(0);
+            metadata.insert(key.into(), count.saturating_add(by).into());
+        });
+    }
+
+    /// Sets `lastActivity` to `at`.
+    pub fn touch(&mut self, at: &str) {
+        self.fields.insert("lastActivity".into(), at.into());
+    }
+
+    /// Adds a message or tool call and its tokens to `metadata.tokenCount`.
+    pub fn push_entry(&mut self, entry: &Entry, tokens: u64) {
+        let (key, record) = match entry {
+            Entry::Message(m) => ("messages", m.as_map()),
+            Entry::ToolCall(c) => ("toolCalls", c.as_map()),
+        };
+        self.with_list(key, |items| items.push(Value::Object(record.clone())));
+        self.add_to_count("tokenCount", tokens);
+    }
+
+    /// Notes a compression: `metadata.compressionCount` + 1 and
+    /// `{timestamp, …details}` in `metadata.compressionHistory`.
+    pub fn push_compression(&mut self, at: &str, details: &Map<String, Value>) {
+        self.add_to_count("compressionCount", 1);
+        let mut note = Map::new();
+        note.insert("timestamp".into(), at.into());
+        note.extend(details.clone());
+        self.with_metadata(|metadata| {
+            let history = metadata
+                .entry("compressionHistory".to_string())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if !history.is_array() {
+                *history = Value::Array(Vec::new());
+            }
+            if let Value::Array(items) = history {
+                items.push(Value::Object(note));
+            }
+        });
+    }
+
+    /// Merges head fields: a key set, `null` removes it; `sessionId`, the
+    /// records and a patch that would make the session invalid are refused.
+    pub fn apply_patch(&mut self, patch: &Map<String, Value>) -> Result<()> {
+        let mut patched = self.fields.clone();
+        for (key, value) in patch {
+            if matches!(key.as_str(), "sessionId" | "messages" | "toolCalls") {
+                continue;
+            }
+            if value.is_null() {
+                patched.remove(key);
+            } else {
+                patched.insert(key.clone(), value.clone());
+            }
+        }
+        let before = std::mem::replace(&mut self.fields, patched);
+        if let Err(why) = self.session() {
+            self.fields = before;
+            return Err(Error::input(format!("the change would leave {why}")));
+        }
+        Ok(())
+    }
+
+    /// The document as the CLI writes it.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        lossless::to_vec_pretty(&self.fields)
+            .map_err(|e| Error::input(format!("cannot encode the session: {e}")))
+    }
+
+    /// Writes the document over the file at `path` (temp file, fsync,
+    /// rename, fsync of the directory). Refuses a document that would not
+    /// come back as it was read, and one whose file changed since it was
+    /// read ([`Error::Corrupt`] is not it: the caller reads again).
+    pub fn write(&self, id: &str, path: &Path) -> Result<WriteOutcome> {
+        if !self.exact {
+            return Err(Error::input(format!(
+                "session {id}'s file holds characters of U+10F800..U+10FFFF, which ollm uses to keep lone surrogates; it cannot rewrite {} without changing them",
+                path.display()
+            )));
+        }
+        let bytes = self.to_bytes()?;
+        if current_stamp(path) != self.stamp {
+            return Ok(WriteOutcome::Changed);
+        }
+        sfs::write_atomic(path, &bytes, Durability::Synced)?;
+        Ok(WriteOutcome::Written)
+    }
+}
+
+/// Whether [`Document::write`] replaced the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteOutcome {
+    Written,
+    /// Another program rewrote the file since it was read: read it again.
+    Changed,
+}
+
+/// Reads the document of session `id`, changes it with `change` and writes
+/// it back, reading again when another program rewrote the file in
+/// between (the caller holds the session's lock against our own writers).
+/// `change` gets the document and returns what the caller wants back.
+pub fn rewrite<T>(
+    id: &str,
+    path: &Path,
+    mut change: impl FnMut(&mut Document) -> Result<T>,
+) -> Result<Option<(T, Document)>> {
+    const TRIES: usize = 8;
+    for _ in 0..TRIES {
+        let Some(mut document) = read(id, path)? else {
+            return Ok(None);
+        };
+        let out = change(&mut document)?;
+        if document.write(id, path)? == WriteOutcome::Written {
+            return Ok(Some((out, document)));
+        }
+    }
+    Err(Error::Io {
+        path: path.to_path_buf(),
+        message: format!("another program kept rewriting the file; {TRIES} tries"),
+    })
+}
+
+/// Writes a new session's document at `path` (nothing may be there).
+pub fn create(document: &Document, path: &Path) -> Result<()> {
+    let bytes = document.to_bytes()?;
+    sfs::write_atomic(path, &bytes, Durability::Synced)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::model::Message;
+
+    const CLI_FILE: &str = r#"{
+  "sessionId": "550e8400-e29b-41d4-a716-446655440000",
+  "startTime": "2026-01-27T10:00:00.000Z",
+  "lastActivity": "2026-01-27T10:00:05.000Z",
+  "model": "llama3.2:3b",
+  "provider": "ollama",
+  "messages": [
+    {
+      "role": "user",
+      "parts": [
+        {
+          "type": "text",
+          "text": "cut \ud83d"
+        }
+      ],
+      "timestamp": "2026-01-27T10:00:05.000Z"
+    }
+  ],
+  "toolCalls": [],
+  "metadata": {
+    "tokenCount": 0,
+    "compressionCount": 0,
+    "modeHistory": []
+  },
+  "futureField": {
+    "x": 1
+  }
+}"#;
+    const ID: &str = "550e8400-e29b-41d4-a716-446655440000";
+
+    fn write_cli_file(dir: &Path) -> std::path::PathBuf {
+        let path = dir.join(format!("{ID}.json"));
+        std::fs::write(&path, CLI_FILE).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_document_read_and_written_unchanged_is_byte_identical() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        let document = read(ID, &path).unwrap().unwrap();
+        assert_eq!(document.to_bytes().unwrap(), CLI_FILE.as_bytes());
+    }
+
+    #[test]
+    fn a_record_is_added_at_the_end_and_everything_else_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        let entry = Entry::Message(Message::text("assistant", "hi", "2026-01-27T10:00:06.000Z"));
+        rewrite(ID, &path, |d| {
+            d.push_entry(&entry, 3);
+            d.touch("2026-01-27T10:00:06.000Z");
+            Ok(())
+        })
+        .unwrap()
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#""text": "cut \ud83d""#), "{text}");
+        assert!(text.contains(r#""futureField": {"#), "{text}");
+        assert!(!text.ends_with('\n'));
+        let session = read(ID, &path).unwrap().unwrap().session().unwrap();
+        assert_eq!(session.messages.len(), 2);
+        assert_eq!(session.messages[1].role(), "assistant");
+        assert_eq!(session.metadata.token_count, 3);
+        assert_eq!(session.last_activity, "2026-01-27T10:00:06.000Z");
+        assert!(session.metadata.extra.contains_key("modeHistory"));
+    }
+
+    #[test]
+    fn a_file_changed_after_it_was_read_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        let document = read(ID, &path).unwrap().unwrap();
+        std::fs::write(&path, CLI_FILE.replace("llama3.2:3b", "qwen3:8b")).unwrap();
+        assert_eq!(document.write(ID, &path).unwrap(), WriteOutcome::Changed);
+        assert!(std::fs::read_to_string(&path).unwrap().contains("qwen3"));
+    }
+
+    #[test]
+    fn an_unparsable_file_is_reported_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("{ID}.json"));
+        std::fs::write(&path, "{\"sessionId\": ").unwrap();
+        let err = read(ID, &path).unwrap_err();
+        assert!(matches!(err, Error::Corrupt(_)), "{err}");
+        assert!(err.to_string().contains("left as it is"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"{\"sessionId\": ");
+        std::fs::write(
+            &path,
+            CLI_FILE.replace(ID, "660e8400-e29b-41d4-a716-446655440000"),
+        )
+        .unwrap();
+        assert!(
+            read(ID, &path)
+                .unwrap_err()
+                .to_string()
+                .contains("holds session")
+        );
+    }
+
+    #[test]
+    fn a_patch_sets_and_removes_fields_but_never_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        let mut document = read(ID, &path).unwrap().unwrap();
+        let patch = serde_json::json!({"title": "t", "futureField": null, "messages": []});
+        document.apply_patch(patch.as_object().unwrap()).unwrap();
+        assert_eq!(document.fields["title"], "t");
+        assert!(!document.fields.contains_key("futureField"));
+        assert_eq!(document.session().unwrap().messages.len(), 1);
+        let bad = serde_json::json!({"model": 3});
+        assert!(document.apply_patch(bad.as_object().unwrap()).is_err());
+        assert_eq!(document.fields["model"], "llama3.2:3b");
+    }
+}
