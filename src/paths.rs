@@ -65,6 +65,17 @@ pub fn find_workspace_dir(start: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The top directory of the git work tree `start` is in: the nearest
+/// ancestor (or `start` itself) holding a `.git` entry, a directory or the
+/// file of a linked worktree or submodule. The one definition of "the
+/// workspace's top" for sessions (`list --here`), the workspace `.ollm/`
+/// and discovery's tracked files.
+pub fn work_tree_top(start: &Path) -> Option<&Path> {
+    start
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+}
+
 /// The `.ollm/` a workspace command uses from `start`: the nearest existing
 /// one ([`find_workspace_dir`]), else `.ollm/` at the top of the git work
 /// tree `start` is in (the nearest ancestor holding `.git`, a directory or a
@@ -73,11 +84,7 @@ pub fn workspace_dir_for(start: &Path) -> PathBuf {
     if let Some(found) = find_workspace_dir(start) {
         return found;
     }
-    start
-        .ancestors()
-        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
-        .unwrap_or(start)
-        .join(".ollm")
+    work_tree_top(start).unwrap_or(start).join(".ollm")
 }
 
 /// The `.gitignore` a workspace `.ollm/` gets when one of the tools creates

@@ -6,22 +6,17 @@ use std::path::{Path, PathBuf};
 
 /// The work tree containing `start`: its top directory and its git directory.
 pub fn find_work_tree(start: &Path) -> Option<(PathBuf, PathBuf)> {
-    for dir in start.ancestors() {
-        let dot_git = dir.join(".git");
-        let Ok(meta) = std::fs::metadata(&dot_git) else {
-            continue;
-        };
-        if meta.is_dir() {
-            return Some((dir.to_path_buf(), dot_git));
-        }
-        // A linked worktree or a submodule: `.git` is a file naming the git
-        // directory (a FIFO or device there is never opened).
-        let bytes = crate::fs::read_regular(&dot_git).ok()??;
-        let text = String::from_utf8(bytes).ok()?;
-        let target = text.strip_prefix("gitdir:")?.trim();
-        return Some((dir.to_path_buf(), dir.join(target)));
+    let dir = crate::paths::work_tree_top(start)?;
+    let dot_git = dir.join(".git");
+    if std::fs::metadata(&dot_git).ok()?.is_dir() {
+        return Some((dir.to_path_buf(), dot_git));
     }
-    None
+    // A linked worktree or a submodule: `.git` is a file naming the git
+    // directory (a FIFO or device there is never opened).
+    let bytes = crate::fs::read_regular(&dot_git).ok()??;
+    let text = String::from_utf8(bytes).ok()?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    Some((dir.to_path_buf(), dir.join(target)))
 }
 
 /// Reads the tracked paths (relative to the work tree's top, as bytes) of

@@ -32,10 +32,7 @@ pub struct Selector {
 /// `.git` (the repository's top level), else the directory itself.
 pub fn workspace_of(dir: &Path) -> PathBuf {
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    dir.ancestors()
-        .find(|d| d.join(".git").exists())
-        .map(Path::to_path_buf)
-        .unwrap_or(dir)
+    crate::paths::work_tree_top(&dir).map_or_else(|| dir.clone(), Path::to_path_buf)
 }
 
 /// The workspace of the current directory, as stored in a session.
