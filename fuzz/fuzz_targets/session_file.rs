@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use ollm::session::journal::{self, Record};
+use ollm::session::store::file::journal::{self, Record};
 use ollm::session::{Entry, Session, Store, StoreOptions};
 
 const ID: &str = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";

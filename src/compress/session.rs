@@ -15,7 +15,7 @@ use super::summarizer::Summarizer;
 use super::tokens::Tokenizer;
 use crate::error::{Error, Result};
 use crate::session::model::Place;
-use crate::session::store::Slot;
+use crate::session::model::Slot;
 use crate::session::{Snapshots, Store};
 
 /// When to snapshot before compressing.

@@ -12,8 +12,9 @@
 use clap::Args;
 use serde::Serialize;
 
+use super::model::Problem;
 use super::snapshot::Snapshots;
-use super::store::{Problem, Store};
+use super::store::Store;
 use crate::config::Config;
 use crate::error::{Error, Result};
 
@@ -68,7 +69,7 @@ pub struct CopyReport {
 /// by a path (`./out`, `~/.ollm/sessions`) is made when it is missing.
 pub fn open_location(location: &str, config: &Config, target: bool) -> Result<Store> {
     let mut options = Store::options_from(config);
-    if location == "file" || super::store::pgurl::is_postgres_url(location) {
+    if location == "file" || super::store::postgres::url::is_postgres_url(location) {
         return Store::open(location, crate::config::session_data_dir(config), options);
     }
     let dir = crate::paths::expand(location);

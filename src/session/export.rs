@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
+use super::model::{Loaded, Slot};
 use super::model::{Message, ToolCall};
-use super::store::{Loaded, Slot};
 use crate::io_util::plural;
 
 /// The Markdown transcript of a session.

@@ -12,28 +12,40 @@
 //! # The layout on disk
 //!
 //! ```text
-//! <dataDir>/                              services.session.dataDir ($OLLM_HOME/session-data)
-//!   <sessionId>/journal.ndjson            the session: a head line, then one record a line, appended
+//! <dataDir>/                              services.session.dataDir ($OLLM_HOME/sessions, the OLLM CLI's)
+//!   <sessionId>.json                      the OLLM CLI's format: one document, rewritten whole per record
+//!   <sessionId>/journal.ndjson            our journal: a head line, then one record a line, appended
 //!   <sessionId>/summary.json              list's cache: counts, lastActivity, journalBytes it covers (two checksummed slots)
-//!   <sessionId>.json                      a plain spec-format session written by another tool
-//!   <sessionId>.corrupt/, <id>.json.corrupt   sessions that could not be parsed, set aside
+//!   <sessionId>.corrupt/                  a journal a writer could not parse, set aside
 //!   .trash-<sessionId>-…                  a session being deleted (finished by the next writer)
 //!   .locks/<sessionId>.lock, .locks/store.lock
 //! <snapshots.dir>/<sessionId>/snapshots/snapshot-<id>.json, snapshots-index.json
 //! ```
 //!
-//! The journal format is described in [`journal`]. Recording appends one
+//! A session keeps the format it was created in (`services.session.format`
+//! for new ones: `cli`, the default, or `journal`). The CLI's format is in
+//! [`store::cli`]: every write re-reads the document under the session's
+//! lock and rewrites it whole, as the CLI does. The journal format is in
+//! `store::file::journal`. Recording into a journal appends one
 //! line and fsyncs it (cost independent of the session's length); once the
 //! journal has passed the summary by more than `SUMMARY_LAG` bytes, the
 //! summary is rewritten in place, into the slot that does not hold the
 //! current version (no fsync: it is a cache, checksummed, checked against
 //! the journal's length and rebuilt from the journal when it does not
-//! match). Creating a session writes its directory under a temporary name,
-//! fsyncs it and renames it into place. A torn last line is ignored by
-//! readers and cut off by the next writer; a bad line before good ones is
-//! corruption: the session is moved aside and reported, never emptied.
-//! Recording into a plain `<id>.json` first converts it to a journal
-//! (atomically; the file is removed once the directory is in place).
+//! match). Creating a journal session writes its directory under a
+//! temporary name, fsyncs it and renames it into place. A torn last line is
+//! ignored by readers and cut off by the next writer; a bad line before
+//! good ones is corruption: reads report it and change nothing, the next
+//! writer moves the session aside. A CLI document that does not parse is
+//! never moved: it is not ours.
+//!
+//! # The house
+//!
+//! [`model`] is at the bottom (the session, its records and [`model::rebuild`],
+//! which every store that keeps records loads a session with); each store
+//! is a folder of [`store`] behind [`store::api::SessionStore`]; [`query`]
+//! is what a search is, whatever the store; snapshots ([`snapshot`]) and
+//! the commands are on top and use [`Store`] only.
 //!
 //! Locks: a writer holds `.locks/<id>.lock` (snapshot create, restore and
 //! delete too); creating (with `maxSessions`), importing, deleting and
@@ -74,11 +86,10 @@ pub mod cli;
 pub mod copy;
 pub mod export;
 pub mod ingest;
-pub mod journal;
 
 pub mod model;
 pub mod option;
-pub mod search;
+pub mod query;
 pub mod select;
 pub mod snapshot;
 pub mod store;

@@ -703,7 +703,7 @@ fn the_first_user_message_previews_an_untitled_session() {
 
 #[test]
 fn a_title_is_found_once_by_every_kind_of_search_and_only_where_it_matches() {
-    use super::search::Query;
+    use super::query::Query;
     let f = fixture(0);
     let titled = new_session(&f.store);
     f.store

@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, ToSocketAddrs};
 use std::process::Command;
 
-use ollm::session::store::{pgtls, pgurl};
+use ollm::session::store::postgres::{tls as pgtls, url as pgurl};
 
 use crate::pg::TestPg;
 use crate::support::{Sandbox, assert_one_line_error, stderr};

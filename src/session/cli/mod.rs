@@ -28,8 +28,9 @@ use clap_complete::engine::ArgValueCandidates;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::model::Problem;
 use super::select::{self, Selector};
-use super::store::{Problem, Store};
+use super::store::Store;
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::{self, ConfigArgs, FlagOverride};
 use crate::diag;
@@ -51,9 +52,10 @@ const EXAMPLES: &str = "  ollm-session list                                # you
 /// Durable, searchable, branchable session history (the spec's session
 /// format), with snapshots.
 ///
-/// Sessions live in services.session.dataDir ($OLLM_HOME/session-data), one
-/// directory per session holding an append-only journal; `get` and `export`
-/// print the spec's JSON. Output is JSON when piped and a readable table or
+/// Sessions live in services.session.dataDir ($OLLM_HOME/sessions, shared
+/// with the OLLM CLI), each as the CLI's <id>.json (the default for new
+/// ones) or as an append-only journal (services.session.format: journal);
+/// `get` and `export` print the spec's JSON. Output is JSON when piped and a readable table or
 /// transcript on a terminal. Wherever a session id is taken, a unique prefix
 /// of it (4+ characters), its title, --last (the latest session) or --here
 /// (the latest made in this workspace) work too. The command lines of the

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::when;
 use crate::output::Tabular;
 use crate::session::model::SessionSummary;
-use crate::session::search::Hit;
+use crate::session::query::Hit;
 use crate::session::snapshot::SnapshotInfo;
 use crate::session::store::{SetAside, Store};
 use crate::timestamp::{self, Millis};

@@ -6,7 +6,7 @@ use super::rows::HitRow;
 use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
 use crate::error::Result;
-use crate::session::search::Query;
+use crate::session::query::Query;
 use crate::timestamp;
 
 /// Search every session's title, messages and tool calls; each hit gives

@@ -1,259 +1,45 @@
-//! Where sessions are kept: the [`SessionStore`] trait (the branching
-//! plan's store abstraction) and the [`Store`] handle every command uses.
+//! Where sessions are kept: the [`Store`] handle every command uses, over
+//! one of the stores behind the [`SessionStore`] trait ([`api`]), each in a
+//! folder of its own:
 //!
-//! Two stores implement it: [`FileStore`], the journal layout under the
-//! data directory (the default; see [`crate::session`]), and
-//! [`PgStore`](postgres::PgStore), a PostgreSQL database shared by many
-//! machines. `services.session.store` (`OLLM_SESSION_STORE`, `--store`)
-//! selects one: `file` or a `postgres://` / `postgresql://` URL.
+//! - [`file`]: the data directory, where a session is either the OLLM
+//!   CLI's `<id>.json` ([`cli`], its format) or our append-only journal
+//!   (`file::journal`); the default;
+//! - [`postgres`]: a PostgreSQL database shared by many machines.
 //!
-//! A store implements the storage operations; what is the same whatever
-//! the storage (creating, branching, the acknowledgement of a record, the
-//! most recent session) is written once, in [`Store`]. The journal store
-//! keeps snapshots in `snapshots.dir`; a store that keeps them itself
-//! (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
-//! ([`crate::session::Snapshots`] uses whichever the store has).
+//! `services.session.store` (`OLLM_SESSION_STORE`, `--store`) selects one:
+//! `file` or a `postgres://` / `postgresql://` URL. What is the same
+//! whatever the storage (creating, branching, the acknowledgement of a
+//! record, the most recent session) is written once, in [`Store`]. The
+//! file store keeps snapshots in `snapshots.dir`; a store that keeps them
+//! itself (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
+//! ([`crate::session::Snapshots`] uses whichever the store has). Adding a
+//! store is one new folder implementing [`SessionStore`].
 
+pub mod api;
 pub mod cli;
 pub mod file;
-pub mod pgtls;
-pub mod pgurl;
 pub mod postgres;
 pub mod shared_snapshots;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use shared_snapshots::SharedSnapshots;
-
+pub use api::{
+    Ack, Append, CleanupReport, Clock, Created, Listing, NewFormat, NewSession, Publish,
+    SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
+};
 pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, SUMMARY_LAG, parallel_map, sort_newest_first};
+use postgres::url as pgurl;
 
 use super::model::{
-    Entry, Message, Metadata, Session, SessionHead, SessionSummary, check_id, new_id,
+    Entry, Loaded, Message, Metadata, Session, SessionHead, SessionSummary, Slot, check_id, new_id,
 };
-use super::search::{self, Found, Query};
+use super::query::{self, Found, Query};
 use crate::error::{Error, Result};
-use crate::lock::Lock;
-use crate::timestamp::{self, Millis};
-
-/// The clock a store stamps `lastActivity` with (tests pin it).
-pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
-
-/// How a store behaves besides where it lives.
-#[derive(Clone)]
-pub struct StoreOptions {
-    /// Sessions kept when one is created; 0 disables the limit.
-    pub max_sessions: u64,
-    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`) on the file
-    /// store, and older ones taken here on a store sharing them; deleting a
-    /// session deletes its snapshots there.
-    pub snapshots_dir: Option<PathBuf>,
-    /// The format the file store writes new sessions in.
-    pub format: NewFormat,
-    pub clock: Clock,
-}
-
-/// The format of the sessions a file store creates (`services.session.format`).
-pub use crate::config::SessionFormat as NewFormat;
-
-impl Default for StoreOptions {
-    fn default() -> Self {
-        StoreOptions {
-            max_sessions: 100,
-            snapshots_dir: None,
-            format: NewFormat::default(),
-            clock: Arc::new(timestamp::now_millis),
-        }
-    }
-}
-
-/// What `create` and `branch` made, and what `maxSessions` removed.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Created {
-    pub session_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_session_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branch_point: Option<u64>,
-    /// Sessions deleted to keep within `maxSessions`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub removed: Vec<String>,
-}
-
-/// A new session's fields.
-#[derive(Debug, Clone, Default)]
-pub struct NewSession {
-    pub model: String,
-    pub provider: String,
-    pub title: Option<String>,
-    /// Where the session is made (see [`Session::workspace`]).
-    pub workspace: Option<String>,
-}
-
-/// What `record` acknowledges once the record is stored durably.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Ack {
-    pub session_id: String,
-    /// `message` or `toolCall`.
-    pub recorded: &'static str,
-    /// The index of the record in `messages` or `toolCalls`.
-    pub index: u64,
-    pub last_activity: String,
-    pub token_count: u64,
-}
-
-/// A session that could not be read while listing.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Problem {
-    pub session_id: String,
-    pub message: String,
-}
-
-/// Every readable session's summary, and the ones that were not readable.
-#[derive(Debug, Clone, Default)]
-pub struct Listing {
-    /// Newest `lastActivity` first.
-    pub sessions: Vec<SessionSummary>,
-    pub problems: Vec<Problem>,
-}
-
-/// What `cleanup` or `clear` deleted (or would delete, dry run).
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CleanupReport {
-    pub dry_run: bool,
-    pub deleted: Vec<String>,
-    pub kept: u64,
-    /// Sessions that were due for deletion but locked by a writer.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped_locked: Vec<String>,
-    /// Sessions set aside as corrupt that were deleted (their paths).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub deleted_corrupt: Vec<PathBuf>,
-    /// Snapshot directories of sessions no longer in the store, removed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub orphaned_snapshots: Vec<String>,
-}
-
-/// A session set aside as corrupt (`list --corrupt`).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SetAside {
-    pub session_id: String,
-    pub path: PathBuf,
-    /// `journal` (a session directory) or `plain` (a spec-format file).
-    pub format: &'static str,
-}
-
-/// Where a message or tool call sits in the order things happened: the
-/// session model's one type for it, under the store's name.
-pub use super::model::Place as Slot;
-
-/// A whole session and the order of its records.
-#[derive(Debug, Clone)]
-pub struct Loaded {
-    pub session: Session,
-    /// Messages and tool calls in the order they were recorded (for a plain
-    /// spec file, merged by timestamp).
-    pub order: Vec<Slot>,
-    /// Each slot's recorded token count (`None`: counted in the head).
-    pub tokens: Vec<Option<u64>>,
-}
-
-impl Loaded {
-    /// The records in their order, each with its token count.
-    pub fn entries(&self) -> Vec<(Entry, Option<u64>)> {
-        self.order
-            .iter()
-            .zip(&self.tokens)
-            .map(|(slot, tokens)| (self.entry(*slot), *tokens))
-            .collect()
-    }
-
-    fn entry(&self, slot: Slot) -> Entry {
-        match slot {
-            Slot::Message(i) => Entry::Message(self.session.messages[i].clone()),
-            Slot::ToolCall(i) => Entry::ToolCall(self.session.tool_calls[i].clone()),
-        }
-    }
-}
-
-/// One record appended to a session.
-#[derive(Debug, Clone, Copy)]
-pub enum Append<'a> {
-    /// A message or tool call and its share of `metadata.tokenCount`.
-    Entry { entry: &'a Entry, tokens: u64 },
-    /// A compression noted in `metadata.compressionHistory`.
-    Compression(&'a Map<String, Value>),
-}
-
-/// A new session as a store writes it: its head and its first records.
-/// Every record's `at` is the head's `lastActivity`.
-#[derive(Debug, Clone)]
-pub struct Publish {
-    pub head: SessionHead,
-    pub entries: Vec<(Entry, Option<u64>)>,
-    /// Delete the oldest sessions beyond `maxSessions` (never this one).
-    pub enforce_max: bool,
-}
-
-/// The storage operations of a session store. Every write is durable when
-/// it returns; readers see a session's records in the one order in which
-/// they were acknowledged.
-pub trait SessionStore: Send + Sync {
-    /// Where the store is, for messages (a URL's password redacted).
-    fn location(&self) -> String;
-    fn options(&self) -> &StoreOptions;
-    /// `Ok` when session `id` is live, [`Error::NotFound`] when it is not.
-    fn exists(&self, id: &str) -> Result<()>;
-    /// Whether anything of session `id` (live or set aside) is stored.
-    fn has_any(&self, id: &str) -> bool;
-    /// Stores a new session under its head's id.
-    fn publish(&self, new: Publish) -> Result<Created>;
-    /// Appends one record under the session's lock; returns the summary
-    /// after it, once the record is durable.
-    fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary>;
-    /// Changes the session's head fields: `patch` is a JSON object of
-    /// head keys (`title`, `metadata`, … or additive ones), merged into the
-    /// head (a `null` removes a key). Records are never changed.
-    fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary>;
-    fn summary(&self, id: &str) -> Result<SessionSummary>;
-    /// The session, by a caller holding its lock when `held`.
-    fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded>;
-    /// Every session's summary, newest first, without reading records.
-    fn list(&self) -> Result<Listing>;
-    /// How many sessions (live and set aside) the store holds.
-    fn count(&self) -> Result<usize>;
-    fn corrupt(&self) -> Result<Vec<SetAside>>;
-    /// Deletes a session and its snapshots, waiting for its writers.
-    fn delete(&self, id: &str) -> Result<()>;
-    /// Keeps the `keep` most recently active sessions, skipping any being
-    /// written.
-    fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport>;
-    fn search(&self, query: &Query) -> Result<Found>;
-    /// The lock that snapshot writers of session `id` hold.
-    fn lock_session(&self, id: &str) -> Result<Lock>;
-    /// The store's own snapshots (`None`: they live in `snapshots.dir`).
-    fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
-        None
-    }
-    /// The text of the session's first user message (`None`: there is none).
-    fn first_user_text(&self, id: &str) -> Result<Option<String>> {
-        Ok(self
-            .load_held(id, None)?
-            .session
-            .messages
-            .iter()
-            .find(|m| m.role() == "user")
-            .map(Message::text_content))
-    }
-}
+use crate::timestamp;
 
 /// A session store, whichever it is.
 #[derive(Clone)]
@@ -340,7 +126,7 @@ impl Store {
         check_id(id, "session").is_ok() && self.inner.has_any(id)
     }
 
-    pub fn lock_session(&self, id: &str) -> Result<Lock> {
+    pub fn lock_session(&self, id: &str) -> Result<SessionLock> {
         check_id(id, "session")?;
         self.inner.lock_session(id)
     }
@@ -487,7 +273,7 @@ impl Store {
     }
 
     /// [`Store::load`] by a caller holding the session's lock.
-    pub fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
+    pub fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded> {
         check_id(id, "session")?;
         self.inner.load_held(id, held)
     }
@@ -511,8 +297,10 @@ impl Store {
         // The journal store finds titles in the journals it reads anyway;
         // another store's titles come from its listing.
         if self.file.is_none() && query.role.as_deref().is_none_or(|r| r == "title") {
-            found.hits.extend(search::title_hits(&self.list()?, query)?);
-            search::sort_hits(&mut found.hits);
+            found
+                .hits
+                .extend(query::title_hits(&self.list()?.sessions, query)?);
+            query::sort_hits(&mut found.hits);
         }
         Ok(found)
     }

@@ -2,7 +2,7 @@
 //! store (PostgreSQL), instead of in this machine's `snapshots.dir`.
 
 use crate::error::Result;
-use crate::session::snapshot::{Snapshot, SnapshotInfo};
+use crate::session::model::snapshot::{Snapshot, SnapshotInfo};
 
 /// The storage of snapshots inside a session store. Every write is
 /// committed when it returns.

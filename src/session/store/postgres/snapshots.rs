@@ -18,7 +18,7 @@ use postgres::Client;
 
 use super::{Failure, PgStore, VERSION, not_found, to_i64, to_u64};
 use crate::error::{Error, Result};
-use crate::session::snapshot::{Snapshot, SnapshotInfo};
+use crate::session::model::snapshot::{Snapshot, SnapshotInfo};
 use crate::session::store::SharedSnapshots;
 use crate::timestamp;
 

@@ -36,30 +36,10 @@ pub struct PgUrl {
     pub shown: String,
 }
 
-/// `url` with any password (`user:PASSWORD@`, `password=`) replaced.
+/// `url` as it may be shown: its credentials replaced the one way every
+/// message and `config` hide them ([`crate::redact::redact_values`]).
 pub fn redact(url: &str) -> String {
-    let mut out = url.to_string();
-    if let Some(scheme_end) = out.find("://") {
-        let rest = scheme_end + 3;
-        let authority_end = out[rest..].find(['/', '?']).map_or(out.len(), |i| rest + i);
-        if let Some(at) = out[rest..authority_end].rfind('@') {
-            let userinfo = &out[rest..rest + at];
-            if let Some(colon) = userinfo.find(':') {
-                out.replace_range(rest + colon + 1..rest + at, "***");
-            }
-        }
-    }
-    let mut shown = String::new();
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find("password=") {
-        let start = i + "password=".len();
-        shown.push_str(&rest[..start]);
-        shown.push_str("***");
-        rest = &rest[start..];
-        rest = &rest[rest.find('&').unwrap_or(rest.len())..];
-    }
-    shown.push_str(rest);
-    shown
+    crate::redact::redact_values(url)
 }
 
 /// Parses `url`; a bad one is a configuration error naming it (redacted).
@@ -224,11 +204,11 @@ mod tests {
     fn passwords_are_redacted_in_the_authority_and_the_query() {
         assert_eq!(
             redact("postgres://alice:s3cret@db.example:5432/ollm?sslmode=disable"),
-            "postgres://alice:***@db.example:5432/ollm?sslmode=disable"
+            "postgres://[REDACTED]@db.example:5432/ollm?sslmode=disable"
         );
         assert_eq!(
             redact("postgresql:///ollm?host=/var/run/postgresql&password=hunter2&x=1"),
-            "postgresql:///ollm?host=/var/run/postgresql&password=***&x=1"
+            "postgresql:///ollm?host=/var/run/postgresql&password=[REDACTED]&x=1"
         );
         assert_eq!(
             redact("postgres://bob@h/db"),

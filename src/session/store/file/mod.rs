@@ -11,20 +11,25 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::super::journal::{self, Record, Stop};
-use super::super::model::{
-    Entry, Message, Session, SessionHead, SessionSummary, check_id, is_uuid,
+pub mod journal;
+pub mod search;
+
+use journal::{Record, Stop};
+
+use super::api::{
+    Append, CleanupReport, Created, Listing, NewFormat, Publish, SessionLock, SessionStore,
+    SetAside, StoreOptions,
 };
-use super::super::search::{Found, Query};
 use super::cli::{self, Document};
-use super::{
-    Append, CleanupReport, Created, Listing, Loaded, NewFormat, Problem, Publish, SessionStore,
-    SetAside, Slot, StoreOptions,
-};
 use crate::error::{Error, Result};
 use crate::fs::slots::{self, Contents, Slots};
 use crate::fs::{self as sfs, Durability, sync_dir};
 use crate::lock::Lock;
+use crate::session::model::{
+    Entry, Loaded, Message, Problem, Session, SessionHead, SessionSummary, check_id, is_uuid,
+    rebuild,
+};
+use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
 
 /// The journal of a session, inside its directory.
@@ -341,7 +346,7 @@ impl FileStore {
         sfs::sweep_all_temps(&dir);
         let size = file.metadata().map_err(io(&path))?.len();
         let (summary, valid_end, covered) =
-            self.summarize_journal_covered(id, &file, size, Some(&lock))?;
+            self.summarize_journal_covered(id, &file, size, true)?;
         if valid_end < size {
             // A torn write that was never acknowledged: cut it off first.
             file.set_len(valid_end).map_err(io(&path))?;
@@ -426,9 +431,9 @@ impl FileStore {
         id: &str,
         file: &File,
         size: u64,
-        held: Option<&Lock>,
+        writer: bool,
     ) -> Result<(SessionSummary, u64)> {
-        self.summarize_journal_covered(id, file, size, held)
+        self.summarize_journal_covered(id, file, size, writer)
             .map(|(summary, end, _)| (summary, end))
     }
 
@@ -439,7 +444,7 @@ impl FileStore {
         id: &str,
         file: &File,
         size: u64,
-        held: Option<&Lock>,
+        writer: bool,
     ) -> Result<(SessionSummary, u64, u64)> {
         let dir = self.session_dir(id);
         let cached = read_summary(&dir).filter(|s| {
@@ -478,8 +483,8 @@ impl FileStore {
         match (scan.stop, summary) {
             (None, Some(summary)) => Ok((summary, scan.valid_end as u64, 0)),
             (Some(Stop::Newer(format)), _) => Err(newer(&path, format)),
-            (Some(Stop::Corrupt(why)), _) => Err(self.corrupt_journal(id, &why, held)),
-            (None, None) => Err(self.corrupt_journal(id, "the journal is empty", held)),
+            (Some(Stop::Corrupt(why)), _) => Err(self.corrupt_journal(id, &why, writer)),
+            (None, None) => Err(self.corrupt_journal(id, "the journal is empty", writer)),
         }
     }
 
@@ -493,81 +498,31 @@ impl FileStore {
                     return Err(not_found(id));
                 };
                 let size = file.metadata().map_err(io(&path))?.len();
-                Ok(self.summarize_journal(id, &file, size, None)?.0)
+                Ok(self.summarize_journal(id, &file, size, false)?.0)
             }
             Kind::Plain => Ok(self.read_plain(id)?.summary()),
         }
     }
 
     /// The session, by a caller holding its lock when `held`.
-    pub fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
+    pub fn load_held(&self, id: &str, writer: bool) -> Result<Loaded> {
         match self.kind(id)? {
-            Kind::Journal => self.load_journal(id, held),
-            Kind::Plain => {
-                let session = self.read_plain(id)?;
-                let (order, tokens) = plain_order(&session);
-                Ok(Loaded {
-                    session,
-                    order,
-                    tokens,
-                })
-            }
+            Kind::Journal => self.load_journal(id, writer),
+            Kind::Plain => Ok(Loaded::from_session(self.read_plain(id)?)),
         }
     }
 
-    fn load_journal(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
+    fn load_journal(&self, id: &str, writer: bool) -> Result<Loaded> {
         let path = self.session_dir(id).join(JOURNAL);
         let Some(bytes) = sfs::read_regular(&path)? else {
             return Err(not_found(id));
         };
         let mut head: Option<SessionHead> = None;
-        let mut messages = Vec::new();
-        let mut tool_calls = Vec::new();
-        let mut order = Vec::new();
-        let mut tokens = Vec::new();
-        let mut history = Vec::new();
-        let mut token_sum = 0u64;
-        let mut last_at: Option<String> = None;
-        let mut updates = Vec::new();
+        let mut records = Vec::new();
         let scan = journal::scan(&bytes, true, |line| {
-            let record = journal::parse_line(line, head.is_none())?;
-            match record {
-                Record::Head(h) => head = Some(*h),
-                Record::Entry {
-                    at,
-                    tokens: t,
-                    entry,
-                } => {
-                    match entry {
-                        Entry::Message(m) => {
-                            order.push(Slot::Message(messages.len()));
-                            messages.push(m);
-                        }
-                        Entry::ToolCall(c) => {
-                            order.push(Slot::ToolCall(tool_calls.len()));
-                            tool_calls.push(c);
-                        }
-                    }
-                    tokens.push(t);
-                    token_sum = token_sum.saturating_add(t.unwrap_or(0));
-                    last_at = Some(at);
-                }
-                Record::Compression { at, details } => {
-                    let mut note = Map::new();
-                    note.insert("timestamp".into(), Value::String(at.clone()));
-                    note.extend(details);
-                    history.push(Value::Object(note));
-                    last_at = Some(at);
-                }
-                Record::Update { at, patch } => {
-                    updates.push(patch);
-                    last_at = Some(at);
-                }
-                Record::Other { at } => {
-                    if at.is_some() {
-                        last_at = at;
-                    }
-                }
+            match journal::parse_line(line, head.is_none())?.into_stored() {
+                Ok(record) => records.push(record),
+                Err(h) => head = Some(*h),
             }
             Ok(())
         });
@@ -575,31 +530,13 @@ impl FileStore {
             (None, Some(head)) => head,
             (Some(Stop::Newer(format)), _) => return Err(newer(&path, format)),
             (Some(Stop::Corrupt(why)), _) => {
-                return Err(self.corrupt_journal(id, &why, held));
+                return Err(self.corrupt_journal(id, &why, writer));
             }
             (None, None) => {
-                return Err(self.corrupt_journal(id, "the journal is empty", held));
+                return Err(self.corrupt_journal(id, "the journal is empty", writer));
             }
         };
-        let mut head = head;
-        for patch in &updates {
-            journal::apply_update(&mut head, patch);
-        }
-        let mut session = Session::from_head(head, messages, tool_calls);
-        if session.last_activity.is_empty() {
-            session.last_activity = session.start_time.clone();
-        }
-        if let Some(at) = last_at {
-            session.last_activity = at;
-        }
-        session.metadata.token_count = session.metadata.token_count.saturating_add(token_sum);
-        session.metadata.compression_count += history.len() as u64;
-        session.metadata.compression_history.extend(history);
-        Ok(Loaded {
-            session,
-            order,
-            tokens,
-        })
+        Ok(rebuild(head, records))
     }
 
     /// Reads a session stored in the OLLM CLI's format. One that does not
@@ -617,9 +554,9 @@ impl FileStore {
     /// The error for a journal that cannot be parsed. A writer (holding
     /// the session's lock: `held`) moves it aside to `<id>.corrupt`, never
     /// deleting or overwriting it; a reader changes nothing and says so.
-    fn corrupt_journal(&self, id: &str, why: &str, held: Option<&Lock>) -> Error {
+    fn corrupt_journal(&self, id: &str, why: &str, writer: bool) -> Error {
         let from = self.session_dir(id);
-        if held.is_none() {
+        if !writer {
             return Error::Corrupt(format!(
                 "session {id} is corrupt ({why}); {} is left as it is until a command writes to the session, which sets it aside",
                 from.display()
@@ -692,7 +629,7 @@ impl FileStore {
                         Ok(Some(file)) => file
                             .metadata()
                             .map_err(io(&path))
-                            .and_then(|m| self.summarize_journal(id, &file, m.len(), None))
+                            .and_then(|m| self.summarize_journal(id, &file, m.len(), false))
                             .map(|(s, _)| s),
                         Ok(None) => Err(not_found(id)),
                         Err(e) => Err(e),
@@ -941,25 +878,6 @@ impl FileStore {
     }
 }
 
-fn plain_order(session: &Session) -> (Vec<Slot>, Vec<Option<u64>>) {
-    let mut order = Vec::new();
-    let (mut m, mut t) = (0, 0);
-    for entry in session.timeline_by_time() {
-        match entry {
-            Entry::Message(_) => {
-                order.push(Slot::Message(m));
-                m += 1;
-            }
-            Entry::ToolCall(_) => {
-                order.push(Slot::ToolCall(t));
-                t += 1;
-            }
-        }
-    }
-    let tokens = vec![None; order.len()];
-    (order, tokens)
-}
-
 /// Sorts summaries newest `lastActivity` first (ties: newest start, then id).
 pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
     let key = |s: &SessionSummary| {
@@ -1145,8 +1063,8 @@ impl SessionStore for FileStore {
         FileStore::summary(self, id)
     }
 
-    fn load_held(&self, id: &str, held: Option<&Lock>) -> Result<Loaded> {
-        FileStore::load_held(self, id, held)
+    fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded> {
+        FileStore::load_held(self, id, held.is_some())
     }
 
     fn list(&self) -> Result<Listing> {
@@ -1170,11 +1088,11 @@ impl SessionStore for FileStore {
     }
 
     fn search(&self, query: &Query) -> Result<Found> {
-        super::super::search::search(self, query)
+        search::search(self, query)
     }
 
-    fn lock_session(&self, id: &str) -> Result<Lock> {
-        FileStore::lock_session(self, id)
+    fn lock_session(&self, id: &str) -> Result<SessionLock> {
+        FileStore::lock_session(self, id).map(SessionLock::new)
     }
 
     /// Reads a journal only up to the first user message (line by line), a

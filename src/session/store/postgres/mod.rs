@@ -24,19 +24,23 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Row, Transaction};
 use serde_json::{Map, Value};
 
-use super::pgtls;
-use super::pgurl::{self, PgUrl};
-use super::{
-    Append, CleanupReport, Created, Listing, Loaded, Problem, Publish, SessionStore, SetAside,
-    Slot, StoreOptions,
+pub mod tls;
+pub mod url;
+
+use super::api::{
+    Append, CleanupReport, Created, Listing, Publish, SessionLock, SessionStore, SetAside,
+    StoreOptions,
 };
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::lock::Lock;
-use crate::session::journal;
-use crate::session::model::{Entry, Message, Session, SessionHead, SessionSummary};
-use crate::session::search::{self, Found, Hit, Matcher, Query};
+use crate::session::model::{
+    Entry, Loaded, Message, Problem, SessionHead, SessionSummary, Slot, Stored, rebuild,
+};
+use crate::session::query::{self, Found, Hit, Matcher, Query};
 use crate::timestamp;
+use tls as pgtls;
+use url::{self as pgurl, PgUrl};
 
 mod snapshots;
 
@@ -347,7 +351,7 @@ fn corrupt(id: &str, what: &str, err: impl std::fmt::Display) -> Failure {
 fn entry_columns(entry: &Entry) -> (&'static str, String, String) {
     match entry {
         Entry::Message(m) => ("message", m.role().to_string(), m.text_content()),
-        Entry::ToolCall(c) => ("toolCall", "tool".to_string(), search::tool_text(c)),
+        Entry::ToolCall(c) => ("toolCall", "tool".to_string(), query::tool_text(c)),
     }
 }
 
@@ -589,7 +593,7 @@ impl SessionStore for PgStore {
             let text: String = row.get(0);
             let mut head: SessionHead =
                 serde_json::from_str(&text).map_err(|e| corrupt(id, "the head", e))?;
-            journal::apply_update(&mut head, patch);
+            head.apply_patch(patch);
             let row = tx.query_one(
                 &format!(
                     "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
@@ -620,7 +624,7 @@ impl SessionStore for PgStore {
         })
     }
 
-    fn load_held(&self, id: &str, _held: Option<&Lock>) -> Result<Loaded> {
+    fn load_held(&self, id: &str, _held: Option<&SessionLock>) -> Result<Loaded> {
         self.with(|client| {
             let mut tx = client
                 .build_transaction()
@@ -644,45 +648,39 @@ impl SessionStore for PgStore {
                 &[&id],
             )?;
             tx.commit()?;
-            let (mut messages, mut tool_calls) = (Vec::new(), Vec::new());
-            let (mut order, mut tokens, mut history) = (Vec::new(), Vec::new(), Vec::new());
+            let mut stored = Vec::with_capacity(records.len());
             for row in &records {
                 let seq: i64 = row.get(0);
                 let kind: &str = row.get(1);
+                let at: String = row.get(2);
+                let tokens = row.get::<_, Option<i64>>(3).map(to_u64);
                 let body: &str = row.get(4);
                 let what = format!("record {seq}");
-                match kind {
-                    "message" => {
-                        order.push(Slot::Message(messages.len()));
-                        messages.push(serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?);
-                        tokens.push(row.get::<_, Option<i64>>(3).map(to_u64));
-                    }
-                    "toolCall" => {
-                        order.push(Slot::ToolCall(tool_calls.len()));
-                        tool_calls.push(serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?);
-                        tokens.push(row.get::<_, Option<i64>>(3).map(to_u64));
-                    }
-                    "compression" => {
-                        let details: Map<String, Value> =
-                            serde_json::from_str(body).map_err(|e| corrupt(id, &what, e))?;
-                        let mut note = Map::new();
-                        note.insert("timestamp".into(), Value::String(row.get(2)));
-                        note.extend(details);
-                        history.push(Value::Object(note));
-                    }
-                    _ => {} // a kind a newer ollm writes
-                }
+                let parse = |e| corrupt(id, &what, e);
+                stored.push(match kind {
+                    "message" => Stored::Entry {
+                        at,
+                        tokens,
+                        entry: Entry::Message(serde_json::from_str(body).map_err(parse)?),
+                    },
+                    "toolCall" => Stored::Entry {
+                        at,
+                        tokens,
+                        entry: Entry::ToolCall(serde_json::from_str(body).map_err(parse)?),
+                    },
+                    "compression" => Stored::Compression {
+                        at,
+                        details: serde_json::from_str(body).map_err(parse)?,
+                    },
+                    _ => Stored::Other { at: None }, // a kind a newer ollm writes
+                });
             }
-            let mut session = Session::from_head(head, messages, tool_calls);
-            session.last_activity = last_activity;
-            session.metadata.token_count = token_count;
-            session.metadata.compression_count += history.len() as u64;
-            session.metadata.compression_history.extend(history);
-            Ok(Loaded {
-                session,
-                order,
-                tokens,
-            })
+            let mut loaded = rebuild(head, stored);
+            // The session's row is what every writer brings up to date in
+            // the record's transaction: it wins over what the records add up to.
+            loaded.session.last_activity = last_activity;
+            loaded.session.metadata.token_count = token_count;
+            Ok(loaded)
         })
     }
 
@@ -760,7 +758,7 @@ impl SessionStore for PgStore {
         let matcher = Matcher::new(query)?;
         let like = if query.ignore_case { "ILIKE" } else { "LIKE" };
         let pieces: Option<Vec<String>> = if query.regex {
-            search::required_literals(&query.pattern, query.ignore_case).map(|pieces| {
+            query::required_literals(&query.pattern, query.ignore_case).map(|pieces| {
                 pieces
                     .iter()
                     .map(|p| String::from_utf8_lossy(p).into_owned())
@@ -821,7 +819,7 @@ impl SessionStore for PgStore {
             }
             Ok(())
         })?;
-        search::sort_hits(&mut hits);
+        query::sort_hits(&mut hits);
         Ok(Found { hits, problems })
     }
 
@@ -845,7 +843,7 @@ impl SessionStore for PgStore {
         })
     }
 
-    fn lock_session(&self, id: &str) -> Result<Lock> {
+    fn lock_session(&self, id: &str) -> Result<SessionLock> {
         let Some(root) = &self.options.snapshots_dir else {
             return Err(Error::Config(
                 "snapshots.dir is needed to lock a session's snapshots".into(),
@@ -853,7 +851,7 @@ impl SessionStore for PgStore {
         };
         let locks = root.join(".locks");
         sfs::create_private_dir_all(&locks)?;
-        Lock::exclusive(&locks.join(format!("{id}.lock")))
+        Lock::exclusive(&locks.join(format!("{id}.lock"))).map(SessionLock::new)
     }
 
     fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {

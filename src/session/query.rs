@@ -1,7 +1,10 @@
 //! Search across every session: a substring (optionally case-insensitive)
 //! or a regular expression over message text and tool calls.
 //!
-//! A journal is first searched as raw bytes for the JSON-encoded pattern
+//! This is what a search is, whatever the store: the query, the hits and
+//! the matcher that checks a record. Each store finds the records to check
+//! its own way (the file store in `store::file::search`, PostgreSQL with
+//! SQL). A journal is first searched as raw bytes for the JSON-encoded pattern
 //! (a substring of a string's text is a substring of its JSON encoding), so
 //! sessions and records that cannot match are never parsed; each record
 //! that may match is parsed and checked on its decoded text. A regular
@@ -10,10 +13,7 @@
 
 use serde::Serialize;
 
-use super::journal::{self, Record};
-use super::model::{Entry, ToolCall};
-use super::store::file::Kind;
-use super::store::{FileStore, Listing, Problem, Slot, parallel_map};
+use super::model::{Entry, Problem, SessionSummary, Slot, ToolCall};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -158,7 +158,12 @@ impl Matcher {
 
     /// A hit of role `title` when session `id`'s title matches, stamped
     /// with its last activity (the role filter is the caller's).
-    fn title_hit(&self, id: &str, title: Option<&str>, last_activity: &str) -> Option<Hit> {
+    pub(crate) fn title_hit(
+        &self,
+        id: &str,
+        title: Option<&str>,
+        last_activity: &str,
+    ) -> Option<Hit> {
         let title = title?;
         self.text.is_match(title).then(|| Hit {
             session_id: id.to_string(),
@@ -170,7 +175,7 @@ impl Matcher {
         })
     }
 
-    fn may_match(&self, bytes: &[u8]) -> bool {
+    pub(crate) fn may_match(&self, bytes: &[u8]) -> bool {
         self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
     }
 
@@ -234,44 +239,12 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Searches every session in the journal store `store`, titles included
-/// (unless the query's role excludes them): a title is in its session's
-/// journal, so only the sessions whose journal passes the prefilter have
-/// their summary read for it.
-pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
-    let matcher = Matcher::new(query)?;
-    let titles = query.role.as_deref().is_none_or(|r| r == "title");
-    let ids = store.ids()?;
-    let results = parallel_map(&ids, |(id, kind)| {
-        let mut hits = Vec::new();
-        let result = match kind {
-            Kind::Journal => search_journal(store, id, &matcher, titles, &mut hits),
-            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
-        };
-        (id.clone(), result.map(|()| hits))
-    });
-    let mut found = Found::default();
-    for (id, result) in results {
-        match result {
-            Ok(hits) => found.hits.extend(hits),
-            Err(Error::NotFound(_)) => {}
-            Err(err) => found.problems.push(Problem {
-                session_id: id,
-                message: err.to_string(),
-            }),
-        }
-    }
-    sort_hits(&mut found.hits);
-    Ok(found)
-}
-
-/// Sessions in `listing` whose title matches `query`, as hits of role
+/// Sessions among `sessions` whose title matches `query`, as hits of role
 /// `title` (stamped with the session's last activity): read from the
 /// summaries only, whatever the store.
-pub(crate) fn title_hits(listing: &Listing, query: &Query) -> Result<Vec<Hit>> {
+pub(crate) fn title_hits(sessions: &[SessionSummary], query: &Query) -> Result<Vec<Hit>> {
     let matcher = Matcher::new(query)?;
-    Ok(listing
-        .sessions
+    Ok(sessions
         .iter()
         .filter_map(|s| matcher.title_hit(&s.session_id, s.title.as_deref(), &s.last_activity))
         .collect())
@@ -287,76 +260,6 @@ pub(crate) fn sort_hits(hits: &mut [Hit]) {
             .then_with(|| a.message_index.cmp(&b.message_index))
             .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
     });
-}
-
-fn search_loaded(
-    store: &FileStore,
-    id: &str,
-    matcher: &Matcher,
-    titles: bool,
-    hits: &mut Vec<Hit>,
-) -> Result<()> {
-    let loaded = store.load_held(id, None)?;
-    let session = &loaded.session;
-    if titles {
-        hits.extend(matcher.title_hit(id, session.title.as_deref(), &session.last_activity));
-    }
-    for slot in &loaded.order {
-        let entry = match *slot {
-            Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
-            Slot::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
-        };
-        matcher.check(id, *slot, &entry, hits);
-    }
-    Ok(())
-}
-
-const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";
-const TOOL_PREFIX: &[u8] = b"{\"type\":\"toolCall\"";
-
-fn search_journal(
-    store: &FileStore,
-    id: &str,
-    matcher: &Matcher,
-    titles: bool,
-    hits: &mut Vec<Hit>,
-) -> Result<()> {
-    let path = store.session_dir(id).join(super::store::JOURNAL);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(&path, &e)),
-    };
-    if !matcher.may_match(&bytes) {
-        return Ok(());
-    }
-    let (mut messages, mut calls) = (0usize, 0usize);
-    for line in bytes.split_inclusive(|b| *b == b'\n') {
-        let Some(line) = line.strip_suffix(b"\n") else {
-            break; // a torn last line: not acknowledged, not searched
-        };
-        let slot = if line.starts_with(MESSAGE_PREFIX) {
-            messages += 1;
-            Slot::Message(messages - 1)
-        } else if line.starts_with(TOOL_PREFIX) {
-            calls += 1;
-            Slot::ToolCall(calls - 1)
-        } else {
-            continue; // the head, compressions
-        };
-        if !matcher.may_match(line) {
-            continue;
-        }
-        if let Ok(Record::Entry { entry, .. }) = journal::parse_line(line, false) {
-            matcher.check(id, slot, &entry, hits);
-        }
-    }
-    // A session that cannot be summarized is reported by a listing; here it
-    // only has no title hit.
-    if titles && let Ok(summary) = store.summary(id) {
-        hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

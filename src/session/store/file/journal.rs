@@ -26,7 +26,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
-use super::model::{Entry, Message, SessionHead, SessionSummary, ToolCall};
+use crate::session::model::{Entry, Message, SessionHead, SessionSummary, Stored, ToolCall};
 
 /// The journal format this build writes and reads.
 pub const FORMAT: u64 = 1;
@@ -150,6 +150,20 @@ pub enum Record {
     },
 }
 
+impl Record {
+    /// The record as every store keeps it after the head (`Err`: this is
+    /// the head).
+    pub fn into_stored(self) -> Result<Stored, Box<SessionHead>> {
+        Ok(match self {
+            Record::Head(head) => return Err(head),
+            Record::Entry { at, tokens, entry } => Stored::Entry { at, tokens, entry },
+            Record::Compression { at, details } => Stored::Compression { at, details },
+            Record::Update { at, patch } => Stored::Update { at, patch },
+            Record::Other { at } => Stored::Other { at },
+        })
+    }
+}
+
 fn bad(line: &[u8], why: impl std::fmt::Display) -> Stop {
     Stop::Corrupt(format!("{why} in record {:?}", line_text(line)))
 }
@@ -217,7 +231,7 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
         ("session", None) => {
             check_format(raw.format, line)?;
             let head = raw.session.ok_or_else(|| bad(line, "no `session`"))?;
-            *summary = Some(summary_of_head(&head));
+            *summary = Some(head.summary());
         }
         (_, None) => return Err(bad(line, "the first record is not the session head")),
         ("session", Some(_)) => return Err(bad(line, "a second session head")),
@@ -249,27 +263,6 @@ pub fn tally_line(summary: &mut Option<SessionSummary>, line: &[u8]) -> Result<(
     Ok(())
 }
 
-/// Merges an `update` record's `patch` into a head: keys set, `null`
-/// removes (a patch that would make the head invalid is ignored).
-pub fn apply_update(head: &mut SessionHead, patch: &Map<String, Value>) {
-    let Ok(Value::Object(mut fields)) = serde_json::to_value(&*head) else {
-        return;
-    };
-    for (key, value) in patch {
-        if key == "sessionId" {
-            continue;
-        }
-        if value.is_null() {
-            fields.remove(key);
-        } else {
-            fields.insert(key.clone(), value.clone());
-        }
-    }
-    if let Ok(updated) = serde_json::from_value::<SessionHead>(Value::Object(fields)) {
-        *head = updated;
-    }
-}
-
 fn apply_to_summary(summary: &mut SessionSummary, patch: Option<&Map<String, Value>>) {
     let Some(patch) = patch else { return };
     let text = |v: &Value| v.as_str().map(str::to_string);
@@ -298,29 +291,6 @@ pub fn update_line(at: &str, patch: &Map<String, Value>) -> Vec<u8> {
         at,
         update: patch,
     })
-}
-
-/// The summary of a session that has no records yet.
-pub fn summary_of_head(head: &SessionHead) -> SessionSummary {
-    SessionSummary {
-        session_id: head.session_id.clone(),
-        start_time: head.start_time.clone(),
-        last_activity: if head.last_activity.is_empty() {
-            head.start_time.clone()
-        } else {
-            head.last_activity.clone()
-        },
-        model: head.model.clone(),
-        message_count: 0,
-        token_count: head.metadata.token_count,
-        provider: head.provider.clone(),
-        tool_call_count: 0,
-        compression_count: head.metadata.compression_count,
-        title: head.title.clone(),
-        workspace: head.workspace.clone(),
-        parent_session_id: head.parent_session_id.clone(),
-        branch_point: head.branch_point,
-    }
 }
 
 #[derive(serde::Serialize)]

@@ -8,8 +8,13 @@
 //! in place. Messages and tool calls are kept as the JSON objects they were
 //! given, so nothing a writer put in them is lost.
 
+pub mod loaded;
+pub mod snapshot;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+pub use loaded::{Loaded, Slot, Stored, rebuild};
 
 use crate::error::{Error, Result};
 use crate::timestamp;
@@ -316,6 +321,14 @@ pub struct Metadata {
     pub extra: Map<String, Value>,
 }
 
+/// A session that could not be read while listing.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    pub session_id: String,
+    pub message: String,
+}
+
 /// A whole session in the spec's format (Requirement 2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -376,6 +389,53 @@ pub struct SessionHead {
     pub metadata: Metadata,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl SessionHead {
+    /// Merges a patch of head fields: a key set, `null` removes it
+    /// (`sessionId` is never changed; a patch that would make the head
+    /// invalid is ignored).
+    pub fn apply_patch(&mut self, patch: &Map<String, Value>) {
+        let Ok(Value::Object(mut fields)) = serde_json::to_value(&*self) else {
+            return;
+        };
+        for (key, value) in patch {
+            if key == "sessionId" {
+                continue;
+            }
+            if value.is_null() {
+                fields.remove(key);
+            } else {
+                fields.insert(key.clone(), value.clone());
+            }
+        }
+        if let Ok(updated) = serde_json::from_value::<SessionHead>(Value::Object(fields)) {
+            *self = updated;
+        }
+    }
+
+    /// The summary of a session that has no records yet.
+    pub fn summary(&self) -> SessionSummary {
+        SessionSummary {
+            session_id: self.session_id.clone(),
+            start_time: self.start_time.clone(),
+            last_activity: if self.last_activity.is_empty() {
+                self.start_time.clone()
+            } else {
+                self.last_activity.clone()
+            },
+            model: self.model.clone(),
+            message_count: 0,
+            token_count: self.metadata.token_count,
+            provider: self.provider.clone(),
+            tool_call_count: 0,
+            compression_count: self.metadata.compression_count,
+            title: self.title.clone(),
+            workspace: self.workspace.clone(),
+            parent_session_id: self.parent_session_id.clone(),
+            branch_point: self.branch_point,
+        }
+    }
 }
 
 impl Session {

@@ -1,0 +1,231 @@
+//! What every session store offers: the [`SessionStore`] trait (the
+//! branching plan's store abstraction) and the values its operations take
+//! and return. Its signatures carry no file-lock type: a store's own locks
+//! stay inside it ([`SessionLock`] is what a caller holds).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::Result;
+use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, SessionSummary};
+use crate::session::query::{Found, Query};
+use crate::timestamp::{self, Millis};
+
+pub use super::shared_snapshots::SharedSnapshots;
+
+/// A session held against its other writers until dropped: what
+/// [`SessionStore::lock_session`] gives, whatever the store holds inside.
+pub struct SessionLock {
+    guard: Box<dyn Guard>,
+}
+
+/// A store's own lock behind a [`SessionLock`].
+pub trait Guard: Send + Sync {
+    /// Releases it for a session that is not there, leaving nothing behind.
+    fn discard(self: Box<Self>);
+}
+
+impl Guard for crate::lock::Lock {
+    fn discard(self: Box<Self>) {
+        self.remove();
+    }
+}
+
+impl SessionLock {
+    /// Holds `guard` (a store's own lock) for as long as this lives.
+    pub fn new(guard: impl Guard + 'static) -> SessionLock {
+        SessionLock {
+            guard: Box::new(guard),
+        }
+    }
+
+    /// Releases the lock of a session found missing, leaving nothing
+    /// behind (a file store removes its lock file).
+    pub fn discard(self) {
+        self.guard.discard();
+    }
+}
+
+impl std::fmt::Debug for SessionLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SessionLock")
+    }
+}
+
+/// The clock a store stamps `lastActivity` with (tests pin it).
+pub type Clock = Arc<dyn Fn() -> Millis + Send + Sync>;
+
+/// How a store behaves besides where it lives.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Sessions kept when one is created; 0 disables the limit.
+    pub max_sessions: u64,
+    /// Where snapshots live (`<dir>/<sessionId>/snapshots/`) on the file
+    /// store, and older ones taken here on a store sharing them; deleting a
+    /// session deletes its snapshots there.
+    pub snapshots_dir: Option<PathBuf>,
+    /// The format the file store writes new sessions in.
+    pub format: NewFormat,
+    pub clock: Clock,
+}
+
+/// The format of the sessions a file store creates (`services.session.format`).
+pub use crate::config::SessionFormat as NewFormat;
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            max_sessions: 100,
+            snapshots_dir: None,
+            format: NewFormat::default(),
+            clock: Arc::new(timestamp::now_millis),
+        }
+    }
+}
+
+/// What `create` and `branch` made, and what `maxSessions` removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch_point: Option<u64>,
+    /// Sessions deleted to keep within `maxSessions`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+}
+
+/// A new session's fields.
+#[derive(Debug, Clone, Default)]
+pub struct NewSession {
+    pub model: String,
+    pub provider: String,
+    pub title: Option<String>,
+    /// Where the session is made (see [`Session::workspace`]).
+    pub workspace: Option<String>,
+}
+
+/// What `record` acknowledges once the record is stored durably.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ack {
+    pub session_id: String,
+    /// `message` or `toolCall`.
+    pub recorded: &'static str,
+    /// The index of the record in `messages` or `toolCalls`.
+    pub index: u64,
+    pub last_activity: String,
+    pub token_count: u64,
+}
+
+/// Every readable session's summary, and the ones that were not readable.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Newest `lastActivity` first.
+    pub sessions: Vec<SessionSummary>,
+    pub problems: Vec<Problem>,
+}
+
+/// What `cleanup` or `clear` deleted (or would delete, dry run).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CleanupReport {
+    pub dry_run: bool,
+    pub deleted: Vec<String>,
+    pub kept: u64,
+    /// Sessions that were due for deletion but locked by a writer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_locked: Vec<String>,
+    /// Sessions set aside as corrupt that were deleted (their paths).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deleted_corrupt: Vec<PathBuf>,
+    /// Snapshot directories of sessions no longer in the store, removed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orphaned_snapshots: Vec<String>,
+}
+
+/// A session set aside as corrupt (`list --corrupt`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetAside {
+    pub session_id: String,
+    pub path: PathBuf,
+    /// `journal` (a session directory) or `plain` (a spec-format file).
+    pub format: &'static str,
+}
+
+/// One record appended to a session.
+#[derive(Debug, Clone, Copy)]
+pub enum Append<'a> {
+    /// A message or tool call and its share of `metadata.tokenCount`.
+    Entry { entry: &'a Entry, tokens: u64 },
+    /// A compression noted in `metadata.compressionHistory`.
+    Compression(&'a Map<String, Value>),
+}
+
+/// A new session as a store writes it: its head and its first records.
+/// Every record's `at` is the head's `lastActivity`.
+#[derive(Debug, Clone)]
+pub struct Publish {
+    pub head: SessionHead,
+    pub entries: Vec<(Entry, Option<u64>)>,
+    /// Delete the oldest sessions beyond `maxSessions` (never this one).
+    pub enforce_max: bool,
+}
+
+/// The storage operations of a session store. Every write is durable when
+/// it returns; readers see a session's records in the one order in which
+/// they were acknowledged.
+pub trait SessionStore: Send + Sync {
+    /// Where the store is, for messages (a URL's password redacted).
+    fn location(&self) -> String;
+    fn options(&self) -> &StoreOptions;
+    /// `Ok` when session `id` is live, [`Error::NotFound`] when it is not.
+    fn exists(&self, id: &str) -> Result<()>;
+    /// Whether anything of session `id` (live or set aside) is stored.
+    fn has_any(&self, id: &str) -> bool;
+    /// Stores a new session under its head's id.
+    fn publish(&self, new: Publish) -> Result<Created>;
+    /// Appends one record under the session's lock; returns the summary
+    /// after it, once the record is durable.
+    fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary>;
+    /// Changes the session's head fields: `patch` is a JSON object of
+    /// head keys (`title`, `metadata`, … or additive ones), merged into the
+    /// head (a `null` removes a key). Records are never changed.
+    fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary>;
+    fn summary(&self, id: &str) -> Result<SessionSummary>;
+    /// The session, by a caller holding its lock when `held`.
+    fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded>;
+    /// Every session's summary, newest first, without reading records.
+    fn list(&self) -> Result<Listing>;
+    /// How many sessions (live and set aside) the store holds.
+    fn count(&self) -> Result<usize>;
+    fn corrupt(&self) -> Result<Vec<SetAside>>;
+    /// Deletes a session and its snapshots, waiting for its writers.
+    fn delete(&self, id: &str) -> Result<()>;
+    /// Keeps the `keep` most recently active sessions, skipping any being
+    /// written.
+    fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport>;
+    fn search(&self, query: &Query) -> Result<Found>;
+    /// The lock that snapshot writers of session `id` hold.
+    fn lock_session(&self, id: &str) -> Result<SessionLock>;
+    /// The store's own snapshots (`None`: they live in `snapshots.dir`).
+    fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+        None
+    }
+    /// The text of the session's first user message (`None`: there is none).
+    fn first_user_text(&self, id: &str) -> Result<Option<String>> {
+        Ok(self
+            .load_held(id, None)?
+            .session
+            .messages
+            .iter()
+            .find(|m| m.role() == "user")
+            .map(Message::text_content))
+    }
+}

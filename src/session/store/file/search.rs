@@ -1,0 +1,111 @@
+//! Search in the file store: journals are searched as raw bytes first,
+//! and only the records that may match are parsed (see
+//! [`crate::session::query`]); a session in the OLLM CLI's format is
+//! loaded whole.
+
+use super::journal::{self, Record};
+use super::{FileStore, JOURNAL, Kind, parallel_map};
+use crate::error::{Error, Result};
+use crate::session::model::{Entry, Problem, Slot};
+use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
+
+/// Searches every session in the journal store `store`, titles included
+/// (unless the query's role excludes them): a title is in its session's
+/// journal, so only the sessions whose journal passes the prefilter have
+/// their summary read for it.
+pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
+    let matcher = Matcher::new(query)?;
+    let titles = query.role.as_deref().is_none_or(|r| r == "title");
+    let ids = store.ids()?;
+    let results = parallel_map(&ids, |(id, kind)| {
+        let mut hits = Vec::new();
+        let result = match kind {
+            Kind::Journal => search_journal(store, id, &matcher, titles, &mut hits),
+            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
+        };
+        (id.clone(), result.map(|()| hits))
+    });
+    let mut found = Found::default();
+    for (id, result) in results {
+        match result {
+            Ok(hits) => found.hits.extend(hits),
+            Err(Error::NotFound(_)) => {}
+            Err(err) => found.problems.push(Problem {
+                session_id: id,
+                message: err.to_string(),
+            }),
+        }
+    }
+    sort_hits(&mut found.hits);
+    Ok(found)
+}
+
+fn search_loaded(
+    store: &FileStore,
+    id: &str,
+    matcher: &Matcher,
+    titles: bool,
+    hits: &mut Vec<Hit>,
+) -> Result<()> {
+    let loaded = store.load_held(id, false)?;
+    let session = &loaded.session;
+    if titles {
+        hits.extend(matcher.title_hit(id, session.title.as_deref(), &session.last_activity));
+    }
+    for slot in &loaded.order {
+        let entry = match *slot {
+            Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
+            Slot::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
+        };
+        matcher.check(id, *slot, &entry, hits);
+    }
+    Ok(())
+}
+
+const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";
+const TOOL_PREFIX: &[u8] = b"{\"type\":\"toolCall\"";
+
+fn search_journal(
+    store: &FileStore,
+    id: &str,
+    matcher: &Matcher,
+    titles: bool,
+    hits: &mut Vec<Hit>,
+) -> Result<()> {
+    let path = store.session_dir(id).join(JOURNAL);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(&path, &e)),
+    };
+    if !matcher.may_match(&bytes) {
+        return Ok(());
+    }
+    let (mut messages, mut calls) = (0usize, 0usize);
+    for line in bytes.split_inclusive(|b| *b == b'\n') {
+        let Some(line) = line.strip_suffix(b"\n") else {
+            break; // a torn last line: not acknowledged, not searched
+        };
+        let slot = if line.starts_with(MESSAGE_PREFIX) {
+            messages += 1;
+            Slot::Message(messages - 1)
+        } else if line.starts_with(TOOL_PREFIX) {
+            calls += 1;
+            Slot::ToolCall(calls - 1)
+        } else {
+            continue; // the head, compressions
+        };
+        if !matcher.may_match(line) {
+            continue;
+        }
+        if let Ok(Record::Entry { entry, .. }) = journal::parse_line(line, false) {
+            matcher.check(id, slot, &entry, hits);
+        }
+    }
+    // A session that cannot be summarized is reported by a listing; here it
+    // only has no title hit.
+    if titles && let Ok(summary) = store.summary(id) {
+        hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
+    }
+    Ok(())
+}
