@@ -62,7 +62,7 @@ REC=$WORK/record
 BIG=0b1e5e55-0000-4000-8000-000000010000
 python3 "$GEN" "$REC" 1 10000 --id "$BIG" --keyword-every 0
 python3 "$GEN" "$WORK/rewrite" 1 10000 --id "$BIG" --plain --keyword-every 0
-NEW=$("$BIN" --data-dir "$REC" create --model bench --provider bench | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
+NEW=$(OLLM_SESSION_FORMAT=journal "$BIN" --data-dir "$REC" create --model bench --provider bench | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
 record_stream() { ndjson "$RECORDS" | "$BIN" --data-dir "$REC" record "$1"; }
 big_ms=$(best_ms 1 record_stream "$BIG")
 new_ms=$(best_ms 1 record_stream "$NEW")

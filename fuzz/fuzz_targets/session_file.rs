@@ -2,13 +2,15 @@
 //! as a plain spec file (`<id>.json`). Never a panic; what loads round-trips:
 //! a journal rewritten by this build's writers reads back the same records,
 //! a plain session serializes and re-parses equal, `list`'s summary equals
-//! the loaded session's, and a store holding the bytes loads or reports.
+//! the loaded session's, a store holding the bytes loads or reports, and a
+//! record into the bytes as the OLLM CLI's document keeps every message.
 #![no_main]
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
+use ollm::session::model::Stored;
 use ollm::session::store::file::journal::{self, Record};
-use ollm::session::{Entry, Session, Store, StoreOptions};
+use ollm::session::{Entry, Message, Session, Store, StoreOptions};
 
 const ID: &str = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";
 
@@ -44,7 +46,7 @@ fn journal_round_trip(data: &[u8]) {
     let entries: Vec<&Entry> = records
         .iter()
         .filter_map(|r| match r {
-            Record::Entry { entry, .. } => Some(entry),
+            Record::Stored(Stored::Entry { entry, .. }) => Some(entry),
             _ => None,
         })
         .collect();
@@ -58,14 +60,16 @@ fn journal_round_trip(data: &[u8]) {
     let mut rewritten = journal::head_line(head);
     for record in &records[1..] {
         match record {
-            Record::Entry { at, tokens, entry } => {
+            Record::Stored(Stored::Entry { at, tokens, entry }) => {
                 rewritten.extend(journal::entry_line(entry, at, *tokens))
             }
-            Record::Compression { at, details } => {
+            Record::Stored(Stored::Compression { at, details }) => {
                 rewritten.extend(journal::compression_line(at, details))
             }
-            Record::Update { at, patch } => rewritten.extend(journal::update_line(at, patch)),
-            Record::Head(_) | Record::Other { .. } => {}
+            Record::Stored(Stored::Update { at, patch }) => {
+                rewritten.extend(journal::update_line(at, patch))
+            }
+            Record::Head(_) | Record::Stored(Stored::Other { .. }) => {}
         }
     }
     let (again, reread) = parse_all(&rewritten);
@@ -81,7 +85,7 @@ fn journal_round_trip(data: &[u8]) {
     let entries_again: Vec<&Entry> = reread
         .iter()
         .filter_map(|r| match r {
-            Record::Entry { entry, .. } => Some(entry),
+            Record::Stored(Stored::Entry { entry, .. }) => Some(entry),
             _ => None,
         })
         .collect();
@@ -131,6 +135,29 @@ fn through_the_store(data: &[u8]) {
             }
             Err(err) => assert!(!err.to_string().contains('\n'), "{err}"),
         }
+        if plain {
+            record_into_the_cli_document(&store);
+        }
+    }
+}
+
+/// A record into a session in the OLLM CLI's format keeps it a document
+/// that loads with every message it had and the new one after them.
+fn record_into_the_cli_document(store: &Store) {
+    let Ok(before) = store.load(ID) else {
+        return;
+    };
+    let entry = Entry::Message(Message::text("user", "fuzz", "2026-01-01T00:00:00.000Z"));
+    match store.record(ID, &entry, None) {
+        Ok(_) => {
+            let after = store.load(ID).expect("a document recorded into loads");
+            let (old, new) = (&before.session.messages, &after.session.messages);
+            assert_eq!(new.len(), old.len() + 1);
+            assert_eq!(&new[..old.len()], &old[..]);
+            assert_eq!(after.session.tool_calls, before.session.tool_calls);
+            assert_eq!(after.session.extra, before.session.extra);
+        }
+        Err(err) => assert!(!err.to_string().contains('\n'), "{err}"),
     }
 }
 

@@ -766,3 +766,35 @@ fn a_killed_writers_temp_file_of_a_cli_document_is_swept_by_the_next_store_write
     assert!(theirs.exists());
     assert!(!dir.join(".locks").join(format!("{gone}.lock")).exists());
 }
+
+#[test]
+fn max_sessions_never_deletes_the_ollm_clis_own_sessions() {
+    let f = fixture_in(2, NewFormat::Cli);
+    std::fs::create_dir_all(f.file().dir()).unwrap();
+    let theirs: Vec<String> = (0..3).map(|_| super::model::new_id()).collect();
+    for id in &theirs {
+        let doc = json!({
+            "sessionId": id, "startTime": "2020-01-01T00:00:00.000Z",
+            "lastActivity": "2020-01-01T00:00:00.000Z", "model": "m", "provider": "p",
+            "messages": [], "toolCalls": [], "metadata": {"tokenCount": 0, "compressionCount": 0}
+        });
+        std::fs::write(f.file().plain_path(id), doc.to_string()).unwrap();
+    }
+    let ours: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
+    let left: Vec<String> = f
+        .store
+        .list()
+        .unwrap()
+        .sessions
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect();
+    for id in &theirs {
+        assert!(left.contains(id), "the CLI's session {id} was deleted");
+    }
+    assert!(!left.contains(&ours[0]));
+    assert!(left.contains(&ours[1]) && left.contains(&ours[2]));
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(f.file().plain_path(&ours[2])).unwrap()).unwrap();
+    assert_eq!(file["createdBy"], "ollm");
+}

@@ -24,10 +24,19 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::super::model::{Entry, Session, SessionHead};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Durability};
 use crate::lossless;
+use crate::session::model::{Entry, Session, SessionHead, SessionSummary};
+
+/// The top-level field that marks a document ollm created (`"createdBy":
+/// "ollm"`): `maxSessions` counts and deletes only sessions ollm made,
+/// never the OLLM CLI's own.
+pub const CREATED_BY: &str = "createdBy";
+const OLLM: &str = "ollm";
 
 /// A session document as read from its file.
 #[derive(Debug, Clone)]
@@ -127,6 +136,7 @@ impl Document {
         fields.insert("toolCalls".into(), Value::Array(Vec::new()));
         let metadata = serde_json::to_value(&head.metadata).unwrap_or_default();
         fields.insert("metadata".into(), metadata);
+        fields.insert(CREATED_BY.into(), OLLM.into());
         if let Ok(Value::Object(rest)) = serde_json::to_value(head) {
             for (key, value) in rest {
                 fields.entry(key).or_insert(value);
@@ -142,20 +152,45 @@ impl Document {
     /// The document as the spec's session (`lastActivity` defaults to
     /// `startTime`), or why it is not one.
     pub fn session(&self) -> std::result::Result<Session, String> {
-        let value = Value::Object(self.fields.clone());
-        let mut session: Session = serde_path_to_error::deserialize(value).map_err(|err| {
-            let at = err.path().to_string();
-            let inner = crate::io_util::one_line(&err.into_inner().to_string());
-            if at.is_empty() || at == "." {
-                inner
-            } else {
-                format!("at `{at}`: {inner}")
-            }
-        })?;
+        let mut session: Session =
+            serde_path_to_error::deserialize(&self.fields).map_err(|err| {
+                let at = err.path().to_string();
+                let inner = crate::io_util::one_line(&err.into_inner().to_string());
+                if at.is_empty() || at == "." {
+                    inner
+                } else {
+                    format!("at `{at}`: {inner}")
+                }
+            })?;
         if session.last_activity.is_empty() {
             session.last_activity = session.start_time.clone();
         }
         Ok(session)
+    }
+
+    /// The summary `list` shows, without copying the records (the
+    /// document was checked as a session when it was read).
+    pub fn summary(&self) -> std::result::Result<SessionSummary, String> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Counted {
+            #[serde(flatten)]
+            head: SessionHead,
+            #[serde(default)]
+            messages: Vec<IgnoredAny>,
+            #[serde(default)]
+            tool_calls: Vec<IgnoredAny>,
+        }
+        let counted = Counted::deserialize(&self.fields).map_err(|e| e.to_string())?;
+        let mut summary = counted.head.summary();
+        summary.message_count = counted.messages.len() as u64;
+        summary.tool_call_count = counted.tool_calls.len() as u64;
+        Ok(summary)
+    }
+
+    /// Whether ollm created this document (see [`CREATED_BY`]).
+    pub fn created_by_ollm(&self) -> bool {
+        self.fields.get(CREATED_BY).and_then(Value::as_str) == Some(OLLM)
     }
 
     /// The session's `lastActivity` (else `startTime`).

@@ -126,41 +126,21 @@ struct LightLine {
     update: Option<Map<String, Value>>,
 }
 
-/// One parsed record.
+/// One parsed line: the session's head, or a record after it.
 #[derive(Debug, Clone)]
 pub enum Record {
     Head(Box<SessionHead>),
-    Entry {
-        at: String,
-        tokens: Option<u64>,
-        entry: Entry,
-    },
-    Compression {
-        at: String,
-        details: Map<String, Value>,
-    },
-    /// Head fields changed.
-    Update {
-        at: String,
-        patch: Map<String, Value>,
-    },
-    /// A record kind this version does not know (written by a newer one).
-    Other {
-        at: Option<String>,
-    },
+    Stored(Stored),
 }
 
 impl Record {
     /// The record as every store keeps it after the head (`Err`: this is
     /// the head).
     pub fn into_stored(self) -> Result<Stored, Box<SessionHead>> {
-        Ok(match self {
-            Record::Head(head) => return Err(head),
-            Record::Entry { at, tokens, entry } => Stored::Entry { at, tokens, entry },
-            Record::Compression { at, details } => Stored::Compression { at, details },
-            Record::Update { at, patch } => Stored::Update { at, patch },
-            Record::Other { at } => Stored::Other { at },
-        })
+        match self {
+            Record::Head(head) => Err(head),
+            Record::Stored(record) => Ok(record),
+        }
     }
 }
 
@@ -192,25 +172,25 @@ pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
             ))
         }
         _ if first => return Err(bad(line, "the first record is not the session head")),
-        "message" => Record::Entry {
+        "message" => Record::Stored(Stored::Entry {
             at: need_at(raw.at)?,
             tokens: raw.tokens,
             entry: Entry::Message(raw.message.ok_or_else(|| bad(line, "no `message`"))?),
-        },
-        "toolCall" => Record::Entry {
+        }),
+        "toolCall" => Record::Stored(Stored::Entry {
             at: need_at(raw.at)?,
             tokens: raw.tokens,
             entry: Entry::ToolCall(raw.tool_call.ok_or_else(|| bad(line, "no `toolCall`"))?),
-        },
-        "compression" => Record::Compression {
+        }),
+        "compression" => Record::Stored(Stored::Compression {
             at: need_at(raw.at)?,
             details: raw.compression.unwrap_or_default(),
-        },
-        "update" => Record::Update {
+        }),
+        "update" => Record::Stored(Stored::Update {
             at: need_at(raw.at)?,
             patch: raw.update.unwrap_or_default(),
-        },
-        _ => Record::Other { at: raw.at },
+        }),
+        _ => Record::Stored(Stored::Other { at: raw.at }),
     };
     if !first && matches!(record, Record::Head(_)) {
         return Err(bad(line, "a second session head"));

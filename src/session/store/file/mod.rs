@@ -26,8 +26,8 @@ use crate::fs::slots::{self, Contents, Slots};
 use crate::fs::{self as sfs, Durability, sync_dir};
 use crate::lock::Lock;
 use crate::session::model::{
-    Entry, Loaded, Message, Problem, Session, SessionHead, SessionSummary, check_id, is_uuid,
-    rebuild,
+    Entry, Loaded, Message, Problem, Session, SessionHead, SessionSummary, Stored, check_id,
+    is_uuid, rebuild,
 };
 use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
@@ -290,13 +290,21 @@ impl FileStore {
         Ok(())
     }
 
+    /// Deletes the oldest sessions ollm created beyond `maxSessions`
+    /// (never `keep`, never one a writer holds). Only ollm's count: its
+    /// journals and the documents it wrote in the OLLM CLI's format; the
+    /// CLI's own sessions in a shared directory are never deleted here.
     fn enforce_max(&self, keep: &str) -> Result<Vec<String>> {
         let max = self.options.max_sessions;
         if max == 0 {
             return Ok(Vec::new());
         }
         let listing = self.list()?;
-        let mut sessions = listing.sessions;
+        let mut sessions: Vec<SessionSummary> = listing
+            .sessions
+            .into_iter()
+            .filter(|s| self.created_by_ollm(&s.session_id))
+            .collect();
         if sessions.len() as u64 <= max {
             return Ok(Vec::new());
         }
@@ -317,6 +325,17 @@ impl FileStore {
             }
         }
         Ok(removed)
+    }
+
+    fn created_by_ollm(&self, id: &str) -> bool {
+        match self.kind(id) {
+            Ok(Kind::Journal) => true,
+            Ok(Kind::Plain) => cli::read(id, &self.plain_path(id))
+                .ok()
+                .flatten()
+                .is_some_and(|document| document.created_by_ollm()),
+            Err(_) => false,
+        }
     }
 
     // ----- recording ------------------------------------------------------
@@ -415,10 +434,9 @@ impl FileStore {
             Err(err) => return Err(err),
         };
         drop(lock);
-        let session = document
-            .session()
-            .map_err(|why| Error::input(format!("the change would leave {why}")))?;
-        Ok(session.summary())
+        document
+            .summary()
+            .map_err(|why| Error::input(format!("the change would leave {why}")))
     }
 
     // ----- reading --------------------------------------------------------
@@ -1116,10 +1134,10 @@ impl SessionStore for FileStore {
                     lines.find_map(|line| {
                         let line = line.ok()?;
                         match journal::parse_line(&line, false) {
-                            Ok(Record::Entry {
+                            Ok(Record::Stored(Stored::Entry {
                                 entry: Entry::Message(m),
                                 ..
-                            }) => Some(m),
+                            })) => Some(m),
                             _ => None,
                         }
                     })

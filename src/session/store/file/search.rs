@@ -6,7 +6,7 @@
 use super::journal::{self, Record};
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
-use crate::session::model::{Entry, Problem, Slot};
+use crate::session::model::{Entry, Problem, Slot, Stored};
 use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
 
 /// Searches every session in the journal store `store`, titles included
@@ -98,7 +98,7 @@ fn search_journal(
         if !matcher.may_match(line) {
             continue;
         }
-        if let Ok(Record::Entry { entry, .. }) = journal::parse_line(line, false) {
+        if let Ok(Record::Stored(Stored::Entry { entry, .. })) = journal::parse_line(line, false) {
             matcher.check(id, slot, &entry, hits);
         }
     }
