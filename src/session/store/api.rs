@@ -174,7 +174,9 @@ pub enum Append<'a> {
 pub struct Publish {
     pub head: SessionHead,
     pub entries: Vec<(Entry, Option<u64>)>,
-    /// Delete the oldest sessions beyond `maxSessions` (never this one).
+    /// A session ollm made (create, branch, restore), not one copied in:
+    /// the oldest sessions ollm made beyond `maxSessions` are deleted
+    /// (never this one), and a file store marks it as made here.
     pub enforce_max: bool,
 }
 

@@ -124,8 +124,10 @@ pub fn read(id: &str, path: &Path) -> Result<Option<Document>> {
 
 impl Document {
     /// A new session's document: the CLI's keys in the order its
-    /// `createSession` writes them, then the fields it does not know.
-    pub fn new(head: &SessionHead) -> Document {
+    /// `createSession` writes them, then the fields it does not know;
+    /// `made_here` marks a session ollm made ([`CREATED_BY`]), not one it
+    /// copied from elsewhere (which keeps whatever it carried).
+    pub fn new(head: &SessionHead, made_here: bool) -> Document {
         let mut fields = Map::new();
         fields.insert("sessionId".into(), head.session_id.clone().into());
         fields.insert("startTime".into(), head.start_time.clone().into());
@@ -136,7 +138,9 @@ impl Document {
         fields.insert("toolCalls".into(), Value::Array(Vec::new()));
         let metadata = serde_json::to_value(&head.metadata).unwrap_or_default();
         fields.insert("metadata".into(), metadata);
-        fields.insert(CREATED_BY.into(), OLLM.into());
+        if made_here {
+            fields.insert(CREATED_BY.into(), OLLM.into());
+        }
         if let Ok(Value::Object(rest)) = serde_json::to_value(head) {
             for (key, value) in rest {
                 fields.entry(key).or_insert(value);

@@ -185,7 +185,8 @@ impl FileStore {
         match self.options.format {
             NewFormat::Journal => self.write_session_dir(&head, &body)?,
             NewFormat::Cli => {
-                let mut document = Document::new(&head);
+                // A session made here (not copied in) is subject to maxSessions.
+                let mut document = Document::new(&head, new.enforce_max);
                 for (entry, tokens) in &new.entries {
                     // A record copied without its count is already in the head's.
                     document.push_entry(entry, tokens.unwrap_or(0));
