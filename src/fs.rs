@@ -458,6 +458,23 @@ pub fn export_target(path: &Path, force: bool) -> Result<Target> {
     }
 }
 
+/// The names in `dir`, sorted: what tests compare before and after a
+/// command to see that it created nothing.
+#[cfg(test)]
+pub(crate) fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the directory")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

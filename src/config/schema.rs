@@ -26,7 +26,7 @@ pub const DEFAULT_DATA_DIR: &str = "$OLLM_HOME/sessions";
 
 /// Where earlier versions kept sessions by default (the spec's path). Still
 /// the store when it exists and `dataDir` is not set: see
-/// [`crate::session::Store::from_config`].
+/// [`super::session_data_dir`].
 pub const LEGACY_DATA_DIR: &str = "$OLLM_HOME/session-data";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

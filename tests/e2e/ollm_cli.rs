@@ -11,7 +11,7 @@ use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, at_a_terminal, json, stderr, stdout};
+use crate::support::{Sandbox, assert_one_line_error, at_a_terminal, json, stderr, stdout, tree};
 
 const ID: &str = "550e8400-e29b-41d4-a716-446655440000";
 
@@ -129,6 +129,20 @@ fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
     out
 }
 
+/// A new session, in `format` (`journal`) or as the settings say; its id.
+fn create(sb: &Sandbox, format: Option<&str>) -> String {
+    let mut cmd = sb.cmd("ollm-session");
+    if let Some(format) = format {
+        cmd.env("OLLM_SESSION_FORMAT", format);
+    }
+    let out = cmd
+        .args(["create", "--model", "m", "--provider", "p"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
 fn record(sb: &Sandbox, id: &str, text: &str) -> Value {
     json(&session(
         sb,
@@ -229,13 +243,7 @@ fn a_lone_surrogate_is_read_shown_and_written_back_as_it_was() {
 #[test]
 fn with_default_settings_each_side_lists_and_extends_the_others_sessions() {
     let sb = Sandbox::new();
-    let ours = json(&session(
-        &sb,
-        &["create", "--model", "m", "--provider", "p"],
-    ))["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let ours = create(&sb, None);
     record(&sb, &ours, "from ollm");
     assert!(sessions_dir(&sb).join(format!("{ours}.json")).is_file());
     let Some(out) = cli(&sb, &["list"]) else {
@@ -286,13 +294,7 @@ fn an_upgraded_home_keeps_its_session_data_store_until_moved() {
         json(&out)["services"]["session"]["dataDir"],
         legacy.to_str().unwrap()
     );
-    let id = json(&session(
-        &sb,
-        &["create", "--model", "m", "--provider", "p"],
-    ))["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = create(&sb, None);
     assert!(legacy.join(format!("{id}.json")).is_file());
     // Moved into the OLLM CLI's directory by the command the README gives.
     let sessions = sessions_dir(&sb);
@@ -405,54 +407,15 @@ fn parallel_writers_into_one_cli_session_lose_no_record() {
     }
 }
 
-/// Every file under `root` with its bytes (and every directory), for
-/// checking that a command changed nothing.
-fn tree(root: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let path = entry.path();
-            if entry.file_type().unwrap().is_dir() {
-                out.insert(path.clone(), None);
-                stack.push(path);
-            } else {
-                out.insert(path.clone(), Some(std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn read_only_commands_leave_every_file_byte_identical() {
     let sb = Sandbox::new();
     // A good session in each format, with a snapshot and a context entry.
-    let good = json(&session(
-        &sb,
-        &["create", "--model", "m", "--provider", "p"],
-    ))["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let good = create(&sb, None);
     record(&sb, &good, "zanzibar");
     let snapshot = json(&session(&sb, &["snapshot", "create", &good]));
-    let snapshot_id = snapshot["id"]
-        .as_str()
-        .or(snapshot["snapshotId"].as_str())
-        .unwrap_or("")
-        .to_string();
-    let journal = json(
-        &sb.cmd("ollm-session")
-            .env("OLLM_SESSION_FORMAT", "journal")
-            .args(["create", "--model", "m", "--provider", "p"])
-            .output()
-            .unwrap(),
-    )["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let snapshot_id = snapshot["id"].as_str().unwrap().to_string();
+    let journal = create(&sb, Some("journal"));
     record(&sb, &journal, "zanzibar in a journal");
     sb.cmd("ollm-context")
         .args(["add", "rules", "be brief"])
@@ -460,16 +423,7 @@ fn read_only_commands_leave_every_file_byte_identical() {
         .success();
     // The damage: a corrupt journal, a foreign file under a session's name,
     // and the CLI's session with a lone surrogate.
-    let corrupt = json(
-        &sb.cmd("ollm-session")
-            .env("OLLM_SESSION_FORMAT", "journal")
-            .args(["create", "--model", "m", "--provider", "p"])
-            .output()
-            .unwrap(),
-    )["sessionId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let corrupt = create(&sb, Some("journal"));
     let dir = sessions_dir(&sb);
     std::fs::write(dir.join(&corrupt).join("journal.ndjson"), "garbage\n{}\n").unwrap();
     let _ = std::fs::remove_file(dir.join(&corrupt).join("summary.json"));
