@@ -36,7 +36,8 @@ pub struct Decoded<'a> {
 
 /// Whether `c` stands for a lone surrogate.
 pub fn is_stand_in(c: char) -> bool {
-    (FIRST..=FIRST + 0x7FF).contains(&(c as u32))
+    // The stand-ins run to the last code point, U+10FFFF.
+    c as u32 >= FIRST
 }
 
 /// The surrogate a stand-in replaces.
@@ -80,7 +81,8 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
     let mut out: Option<Vec<u8>> = None;
     let mut copied = 0;
     let mut at = 0;
-    while let Some(found) = memchr_backslash(&bytes[at..]) {
+    // `at` may pass the end: a backslash that ends the text skips two bytes.
+    while let Some(found) = bytes.get(at..).and_then(memchr_backslash) {
         at += found;
         let Some(unit) = escape_at(bytes, at) else {
             at += 2; // any other escape: `\"`, `\\`, `\n`, …
@@ -237,6 +239,35 @@ mod tests {
         // `\\ud800` is a backslash and the letters "ud800".
         let text = br#"["\\ud800"]"#;
         assert!(matches!(decode(text).text, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn text_cut_anywhere_inside_an_escape_is_left_to_the_parser() {
+        for text in [&b"\\"[..], b"[\"a\\", b"\\u", b"\\ud8"] {
+            assert_eq!(decode(text).text, text, "{}", String::from_utf8_lossy(text));
+        }
+        // A lone half before a cut escape is replaced; the cut part is kept.
+        for (text, tail) in [
+            (&b"\\ud83d"[..], &b""[..]),
+            (b"\\ud83d\\", b"\\"),
+            (b"\\ud83d\\udc", b"\\udc"),
+        ] {
+            let decoded = decode(text);
+            assert!(
+                decoded.text.starts_with(br"\udbfe\udc3d"),
+                "{:?}",
+                decoded.text
+            );
+            assert!(decoded.text.ends_with(tail));
+        }
+    }
+
+    #[test]
+    fn only_an_escape_makes_a_pair() {
+        // `x` where the low half's backslash would be: no pair, a lone half.
+        let decoded = decode(br#"["\ud83dxudc00"]"#);
+        let value: Vec<String> = serde_json::from_slice(&decoded.text).unwrap();
+        assert_eq!(shown(&value[0]), "\u{FFFD}xudc00");
     }
 
     #[test]
