@@ -47,8 +47,9 @@ impl SessionOption {
             return Ok(None);
         };
         let session = store.get(&id)?;
-        let text = serde_json::to_string(&session)
+        let bytes = crate::lossless::to_vec(&session)
             .map_err(|e| Error::input(format!("cannot encode session {id}: {e}")))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         Ok(Some((id, text)))
     }
 }

@@ -215,6 +215,10 @@ fn a_lone_surrogate_is_read_shown_and_written_back_as_it_was() {
     let list = json(&session(&sb, &["list"]));
     assert_eq!(list[0]["sessionId"], ID);
     assert_eq!(list[0]["messageCount"], 2);
+    let exported = sb.work.join("haiku.json");
+    session(&sb, &["export", ID, "--output", exported.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&exported).unwrap();
+    assert!(text.contains(r"Autumn moonlight \ud83d"), "{text}");
     let markdown = session(&sb, &["export", ID, "--format", "markdown"]);
     assert!(
         stdout(&markdown).contains("Autumn moonlight \u{FFFD}"),

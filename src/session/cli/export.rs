@@ -46,8 +46,10 @@ pub fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
     let loaded = store.load(&id)?;
     let text = match format {
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&loaded.session)
+            // Lone surrogates go out as the escapes they came in as.
+            let bytes = crate::lossless::to_vec_pretty(&loaded.session)
                 .map_err(|e| Error::input(format!("cannot encode the session: {e}")))?;
+            let mut text = String::from_utf8_lossy(&bytes).into_owned();
             text.push('\n');
             text
         }
