@@ -168,10 +168,8 @@ impl FileStore {
 
     fn create_with(&self, new: Publish) -> Result<Created> {
         let head = new.head;
-        let mut body = Vec::new();
-        for (entry, tokens) in &new.entries {
+        for (entry, _) in &new.entries {
             check_record_nesting(entry)?;
-            body.extend(journal::entry_line(entry, &head.last_activity, *tokens));
         }
         self.ensure_dir()?;
         let _store = self.store_lock()?;
@@ -183,7 +181,13 @@ impl FileStore {
             )));
         }
         match self.options.format {
-            NewFormat::Journal => self.write_session_dir(&head, &body)?,
+            NewFormat::Journal => {
+                let mut body = Vec::new();
+                for (entry, tokens) in &new.entries {
+                    body.extend(journal::entry_line(entry, &head.last_activity, *tokens));
+                }
+                self.write_session_dir(&head, &body)?;
+            }
             NewFormat::Cli => {
                 // A session made here (not copied in) is subject to maxSessions.
                 let mut document = Document::new(&head, new.enforce_max);
