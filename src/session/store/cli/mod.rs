@@ -83,6 +83,12 @@ fn unreadable(id: &str, path: &Path, why: &str) -> Error {
 /// serde_json follows is an [`Error::Io`] (not corrupt: valid JSON we
 /// cannot read). Nothing is changed either way.
 pub fn read(id: &str, path: &Path) -> Result<Option<Document>> {
+    Ok(read_with_session(id, path)?.map(|(document, _)| document))
+}
+
+/// [`read`], and the document as the spec's session: what checking it
+/// built, so a reader parses the file once.
+pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Session)>> {
     let Some(file) = sfs::open_regular(path)? else {
         return Ok(None);
     };
@@ -109,17 +115,14 @@ pub fn read(id: &str, path: &Path) -> Result<Option<Document>> {
         stamp: Some(stamp_of(&meta)),
     };
     // Checked as the spec's session, with the path of a field in error.
-    document
+    let session = document
         .session()
         .map_err(|why| unreadable(id, path, &why))?;
-    match document.fields.get("sessionId").and_then(Value::as_str) {
-        Some(found) if found == id => Ok(Some(document)),
-        found => Err(unreadable(
-            id,
-            path,
-            &format!("the file holds session {:?}", found.unwrap_or("")),
-        )),
+    if session.session_id != id {
+        let why = format!("the file holds session {:?}", session.session_id);
+        return Err(unreadable(id, path, &why));
     }
+    Ok(Some((document, session)))
 }
 
 impl Document {

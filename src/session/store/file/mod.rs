@@ -566,10 +566,8 @@ impl FileStore {
     /// parse is reported and left where it is: it is not ours to move.
     fn read_plain(&self, id: &str) -> Result<Session> {
         let path = self.plain_path(id);
-        match cli::read(id, &path)? {
-            Some(document) => document
-                .session()
-                .map_err(|why| Error::Corrupt(format!("session {id} cannot be read ({why})"))),
+        match cli::read_with_session(id, &path)? {
+            Some((_, session)) => Ok(session),
             None => Err(not_found(id)),
         }
     }
