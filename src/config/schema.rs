@@ -44,6 +44,10 @@ pub struct SessionConfig {
     /// or `journal`, our append-only `<id>/journal.ndjson`. A session keeps
     /// the format it was created in.
     pub format: SessionFormat,
+    /// Replace credentials with `[REDACTED:<kind>]` in everything written
+    /// to the store (records, branches, copies, snapshots). An untrusted
+    /// workspace cannot turn it off.
+    pub redact: bool,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
@@ -62,6 +66,7 @@ impl Default for SessionConfig {
             auto_save: true,
             store: "file".into(),
             format: SessionFormat::Cli,
+            redact: true,
         }
     }
 }

@@ -63,6 +63,11 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
     ("services.session.autoSave", Rule::Free, ""),
     ("services.session.format", Rule::Free, ""),
     (
+        "services.session.redact",
+        Rule::OnlyTrue,
+        "stores credentials verbatim",
+    ),
+    (
         "services.session.store",
         Rule::Weakening,
         "sends the sessions to another server",

@@ -10,6 +10,7 @@
 pub mod literals;
 pub mod names;
 pub mod patterns;
+pub mod scrub;
 pub mod stream;
 
 pub use names::{
@@ -17,6 +18,7 @@ pub use names::{
     is_builtin_secret_name, is_path_value,
 };
 pub use patterns::{MIN_LITERAL_SECRET, VALUE_PATTERNS, credential_kind, redact_values};
+pub use scrub::{Scrubber, SecretValue, Span};
 pub use stream::Redactor;
 
 /// What our own diagnostics must never show (Property 28): credential-shaped

@@ -378,6 +378,30 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
     best.map(|(_, name)| name)
 }
 
+/// Calls `found(shape, start, end)` for every match of every credential
+/// shape in `text` (each shape's matches in order; shapes in the order of
+/// [`VALUE_PATTERNS`]). Only the shapes whose trigger literal `text` holds
+/// are run.
+pub fn for_each_shape_match(
+    text: &[u8],
+    mut found: impl FnMut(&'static ValuePattern, usize, usize),
+) {
+    let shapes = triggered(text);
+    if shapes == 0 {
+        return;
+    }
+    for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
+        if shapes & (1 << index) == 0 {
+            continue;
+        }
+        if let Some(re) = single(index) {
+            for m in re.find_iter(text) {
+                found(pattern, m.start(), m.end());
+            }
+        }
+    }
+}
+
 fn has_trigger(value: &str) -> bool {
     triggered(value.as_bytes()) != 0
 }

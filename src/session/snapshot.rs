@@ -128,7 +128,7 @@ impl Snapshots {
     ) -> Result<CreatedSnapshot> {
         if let Some(shared) = store.shared_snapshots() {
             let loaded = store.load(session_id)?;
-            let snapshot = build(session_id, &loaded, context, summary);
+            let snapshot = redacted(store, build(session_id, &loaded, context, summary))?;
             encode(&snapshot)?;
             let (_, removed) = shared.put_snapshot(&snapshot, self.max_count)?;
             return Ok(CreatedSnapshot {
@@ -147,7 +147,7 @@ impl Snapshots {
                 return Err(err);
             }
         };
-        let snapshot = build(session_id, &loaded, context, summary);
+        let snapshot = redacted(store, build(session_id, &loaded, context, summary))?;
         let dir = self.make_dir(session_id)?;
         sfs::sweep_all_temps(&dir);
         let mut index = self.read_index(session_id)?;
@@ -364,6 +364,7 @@ impl Snapshots {
         check_id(&snapshot.id, "snapshot")?;
         let session_id = snapshot.session_id.as_str();
         check_id(session_id, "session")?;
+        let snapshot = &redacted(store, snapshot.clone())?;
         if let Some(shared) = store.shared_snapshots() {
             encode(snapshot)?;
             return Ok(shared.put_snapshot(snapshot, 0)?.0);
@@ -505,6 +506,20 @@ fn build(
         metadata,
         extra: Map::new(),
     }
+}
+
+/// `snapshot` with its credentials replaced, as the store writes it.
+fn redacted(store: &Store, snapshot: Snapshot) -> Result<Snapshot> {
+    if store.options().redaction.is_none() {
+        return Ok(snapshot);
+    }
+    let unreadable =
+        |e: serde_json::Error| Error::input(format!("cannot encode the snapshot: {e}"));
+    let mut value = serde_json::to_value(&snapshot).map_err(unreadable)?;
+    if store.redact_json(&mut value) == 0 {
+        return Ok(snapshot);
+    }
+    serde_json::from_value(value).map_err(unreadable)
 }
 
 /// The snapshot's file contents, refused when a message nests deeper than

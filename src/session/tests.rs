@@ -35,6 +35,7 @@ fn fixture_in(max_sessions: u64, format: NewFormat) -> Fixture {
             snapshots_dir: Some(dir.path().join("snaps")),
             format,
             clock: Arc::new(move || tick.fetch_add(1000, Ordering::SeqCst)),
+            ..StoreOptions::default()
         },
     );
     let snapshots = Snapshots::new(dir.path().join("snaps"), 5);

@@ -68,6 +68,9 @@ impl Place {
             max_sessions,
             snapshots_dir: Some(self.dir.path().join("snaps")),
             format: self.format,
+            // What is stored is what was given: these properties are about
+            // storage; redaction has its own (property 29).
+            redaction: None,
             clock: Arc::new(move || clock.load(Ordering::SeqCst)),
         };
         let location = self.pg.as_ref().map_or("file", |pg| pg.url.as_str());

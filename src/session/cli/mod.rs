@@ -73,6 +73,10 @@ pub struct Cli {
     /// (services.session.store).
     #[arg(long, global = true, value_name = "STORE")]
     pub store: Option<String>,
+    /// Store credentials as they are instead of `[REDACTED:<kind>]`
+    /// (services.session.redact: false).
+    #[arg(long, global = true)]
+    pub no_redact: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -165,6 +169,7 @@ pub struct Context {
     ctx: Ctx,
     data_dir: Option<PathBuf>,
     store: Option<String>,
+    no_redact: bool,
 }
 
 impl Context {
@@ -181,6 +186,13 @@ impl Context {
                 key: "services.session.store",
                 value: Value::String(store.clone()),
                 flag: "--store",
+            });
+        }
+        if self.no_redact {
+            flags.push(FlagOverride {
+                key: "services.session.redact",
+                value: Value::Bool(false),
+                flag: "--no-redact",
             });
         }
         self.ctx.config_with(flags)
@@ -246,6 +258,7 @@ pub fn main() -> Result<ExitCode> {
         ctx: Ctx::new(cli.global),
         data_dir: cli.data_dir,
         store: cli.store,
+        no_redact: cli.no_redact,
     };
     match cli.command {
         Command::Create(args) => create::run(&ctx, args)?,

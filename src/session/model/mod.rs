@@ -276,6 +276,18 @@ impl Entry {
         }
     }
 
+    /// Replaces the credentials in every string of the record (keys
+    /// stay); returns how many were replaced.
+    pub fn redact(&mut self, scrubber: &crate::redact::Scrubber) -> u64 {
+        let map = match self {
+            Entry::Message(m) => &mut m.0,
+            Entry::ToolCall(t) => &mut t.0,
+        };
+        map.values_mut()
+            .map(|value| scrubber.redact_json(value) as u64)
+            .sum()
+    }
+
     /// The estimated token count of this record; see [`estimate_tokens`].
     pub fn estimated_tokens(&self) -> u64 {
         match self {

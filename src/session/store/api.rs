@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::Result;
+use crate::redact::Scrubber;
 use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, SessionSummary};
 use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
@@ -69,6 +70,9 @@ pub struct StoreOptions {
     pub snapshots_dir: Option<PathBuf>,
     /// The format the file store writes new sessions in.
     pub format: NewFormat,
+    /// What replaces credentials in what is written (`None`: they are
+    /// stored verbatim, `services.session.redact: false`).
+    pub redaction: Option<Arc<Scrubber>>,
     pub clock: Clock,
 }
 
@@ -81,6 +85,7 @@ impl Default for StoreOptions {
             max_sessions: 100,
             snapshots_dir: None,
             format: NewFormat::default(),
+            redaction: Some(Arc::new(Scrubber::default())),
             clock: Arc::new(timestamp::now_millis),
         }
     }
@@ -121,6 +126,9 @@ pub struct Ack {
     pub index: u64,
     pub last_activity: String,
     pub token_count: u64,
+    /// How many credentials were replaced in the record before it was
+    /// stored (never what they were).
+    pub redacted: u64,
 }
 
 /// Every readable session's summary, and the ones that were not readable.

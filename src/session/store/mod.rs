@@ -93,8 +93,39 @@ impl Store {
             max_sessions: config.services.session.max_sessions,
             snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
             format: config.services.session.format,
+            redaction: config.services.session.redact.then(|| {
+                Arc::new(crate::redact::scrub::for_environment(
+                    &config.services.environment,
+                ))
+            }),
             ..StoreOptions::default()
         }
+    }
+
+    /// `entry` as it is stored: its credentials replaced (unless redaction
+    /// is off), and how many were.
+    pub fn redacted(&self, entry: &Entry) -> (Entry, u64) {
+        let mut entry = entry.clone();
+        let count = match &self.options().redaction {
+            Some(scrubber) => entry.redact(scrubber),
+            None => 0,
+        };
+        (entry, count)
+    }
+
+    /// Replaces the credentials in every string of `value` (unless
+    /// redaction is off); returns how many were replaced.
+    pub fn redact_json(&self, value: &mut Value) -> u64 {
+        self.options()
+            .redaction
+            .as_ref()
+            .map_or(0, |scrubber| scrubber.redact_json(value) as u64)
+    }
+
+    fn redact_text(&self, text: Option<String>) -> Option<String> {
+        let mut value = Value::from(text?);
+        self.redact_json(&mut value);
+        value.as_str().map(str::to_string)
     }
 
     /// The journal store, when this is one (its files, for tests and
@@ -147,7 +178,7 @@ impl Store {
             last_activity: now,
             model: new.model.clone(),
             provider: new.provider.clone(),
-            title: new.title.clone(),
+            title: self.redact_text(new.title.clone()),
             parent_session_id: parent.map(str::to_string),
             branch_point: None,
             workspace: new.workspace.clone(),
@@ -172,7 +203,7 @@ impl Store {
     ) -> Result<Created> {
         let entries = entries
             .iter()
-            .map(|e| (e.clone(), Some(e.estimated_tokens())))
+            .map(|e| (self.redacted(e).0, Some(e.estimated_tokens())))
             .collect();
         self.inner.publish(Publish {
             head: self.new_head(new, parent),
@@ -194,9 +225,15 @@ impl Store {
         // Records copied without their tokens are counted in the head.
         let recorded: u64 = loaded.tokens.iter().flatten().sum();
         head.metadata.token_count = head.metadata.token_count.saturating_sub(recorded);
+        head.title = self.redact_text(head.title);
+        let entries = loaded
+            .entries()
+            .into_iter()
+            .map(|(entry, tokens)| (self.redacted(&entry).0, tokens))
+            .collect();
         self.inner.publish(Publish {
             head,
-            entries: loaded.entries(),
+            entries,
             enforce_max: false,
         })?;
         Ok(true)
@@ -209,6 +246,8 @@ impl Store {
     pub fn record(&self, id: &str, entry: &Entry, tokens: Option<u64>) -> Result<Ack> {
         check_id(id, "session")?;
         let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
+        let (entry, redacted) = self.redacted(entry);
+        let entry = &entry;
         let summary = self.inner.append(id, Append::Entry { entry, tokens })?;
         let (recorded, index) = match entry {
             Entry::Message(_) => ("message", summary.message_count - 1),
@@ -220,6 +259,7 @@ impl Store {
             index,
             last_activity: summary.last_activity,
             token_count: summary.token_count,
+            redacted,
         })
     }
 
@@ -229,16 +269,22 @@ impl Store {
     /// time. The messages themselves are never changed. Returns the new count.
     pub fn record_compression(&self, id: &str, details: &Map<String, Value>) -> Result<u64> {
         check_id(id, "session")?;
+        let mut details = Value::Object(details.clone());
+        self.redact_json(&mut details);
+        let details = details.as_object().cloned().unwrap_or_default();
         Ok(self
             .inner
-            .append(id, Append::Compression(details))?
+            .append(id, Append::Compression(&details))?
             .compression_count)
     }
 
     /// See [`SessionStore::update_metadata`].
     pub fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
         check_id(id, "session")?;
-        self.inner.update_metadata(id, patch)
+        let mut patch = Value::Object(patch.clone());
+        self.redact_json(&mut patch);
+        let patch = patch.as_object().cloned().unwrap_or_default();
+        self.inner.update_metadata(id, &patch)
     }
 
     /// Renames a session (`None` removes its title). An update of the
@@ -361,7 +407,7 @@ impl Store {
             }
             let entry = loaded.entry(*slot);
             let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
-            entries.push((entry, Some(tokens)));
+            entries.push((self.redacted(&entry).0, Some(tokens)));
         }
         let mut metadata = source.metadata.clone();
         metadata.token_count = 0;
@@ -374,7 +420,7 @@ impl Store {
             last_activity: now,
             model: source.model.clone(),
             provider: source.provider.clone(),
-            title: title.or_else(|| source.title.clone()),
+            title: self.redact_text(title.or_else(|| source.title.clone())),
             parent_session_id: Some(id.to_string()),
             branch_point: Some(at),
             workspace: source.workspace.clone(),

@@ -1,0 +1,587 @@
+//! Redaction of stored conversation text: every credential a text holds,
+//! as a span with the kind of rule that found it, replaced by
+//! `[REDACTED:<kind>]` with the text around it kept.
+//!
+//! Four kinds of rule find a span:
+//! - a credential shape of [`super::patterns`] (`github-token`, …; the
+//!   secret part only, so `password=` or `postgres://` and `@` stay);
+//! - a private key block, from its BEGIN line to its END line (to the end
+//!   of the text when the END line is missing);
+//! - an assignment to a name that holds secrets (`DB_PASSWORD=…`,
+//!   `"api_key": "…"`, `secret: …`): the value, unless it is a placeholder
+//!   (`<your token>`, `$API_KEY`, `xxxx`) or a path;
+//! - the exact value of a secret variable of the environment (`env:NAME`).
+//!
+//! What it cannot catch: a secret encoded (base64, hex, URL-encoding),
+//! split into pieces, or of a shape no rule knows, unless it is the value
+//! of a secret variable.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::patterns::{self, Keep};
+
+/// What replaces a span: `[REDACTED:<kind>]`.
+pub fn marker(kind: &str) -> String {
+    format!("[REDACTED:{kind}]")
+}
+
+/// One credential found in a text: bytes `start..end`, and the rule's kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Cow<'static, str>,
+}
+
+/// A secret value to redact wherever it appears, with its variable's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretValue {
+    pub name: String,
+    pub value: String,
+}
+
+/// Decides whether a variable (name, value) holds a secret: the
+/// environment policy, asked only about a value a text holds.
+pub type Classify = Arc<dyn Fn(&str, &str) -> bool + Send + Sync>;
+
+/// Finds and replaces credentials in texts. Cheap to make: the shapes'
+/// regexes are compiled only when a text holds one of their literals, and
+/// a variable is classified only when a text holds its value.
+#[derive(Clone, Default)]
+pub struct Scrubber {
+    /// Longest first, so a value wins over a shorter one it contains.
+    values: Vec<SecretValue>,
+    /// Variables not yet classified, longest value first, and how.
+    candidates: Vec<SecretValue>,
+    classify: Option<Classify>,
+}
+
+impl std::fmt::Debug for Scrubber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the values.
+        f.debug_struct("Scrubber")
+            .field("values", &self.values.len())
+            .field("candidates", &self.candidates.len())
+            .finish()
+    }
+}
+
+impl Scrubber {
+    /// A scrubber for the credential rules and these exact values (those
+    /// shorter than [`patterns::MIN_LITERAL_SECRET`] are left out: they
+    /// would blank ordinary words).
+    pub fn new(values: impl IntoIterator<Item = SecretValue>) -> Scrubber {
+        Scrubber {
+            values: usable(values),
+            ..Scrubber::default()
+        }
+    }
+
+    /// A scrubber that also redacts the value of each of `variables` that
+    /// `classify` says holds a secret, asking only about a value found in
+    /// a text.
+    pub fn with_variables(
+        mut self,
+        variables: impl IntoIterator<Item = SecretValue>,
+        classify: Classify,
+    ) -> Scrubber {
+        self.candidates = usable(variables);
+        self.classify = Some(classify);
+        self
+    }
+
+    /// The secret values this scrubber redacts.
+    pub fn values(&self) -> &[SecretValue] {
+        &self.values
+    }
+
+    /// Every credential in `text`, in order, none overlapping (overlapping
+    /// finds are merged, keeping the kind of the one that starts first).
+    pub fn find(&self, text: &str) -> Vec<Span> {
+        let mut spans = Vec::new();
+        patterns::for_each_shape_match(text.as_bytes(), |pattern, start, end| {
+            if pattern.name == "private-key" {
+                return;
+            }
+            let (start, end) = secret_part(text, pattern.keep, start, end);
+            let keyed = pattern.keep == Keep::Key;
+            if start < end && !(keyed && is_reference(&text[start..end])) {
+                spans.push(Span {
+                    start,
+                    end,
+                    kind: Cow::Borrowed(pattern.name),
+                });
+            }
+        });
+        private_key_blocks(text, &mut spans);
+        assignments(text, &mut spans);
+        let classified = self.candidates.iter().filter(|variable| {
+            text.contains(variable.value.as_str())
+                && self
+                    .classify
+                    .as_ref()
+                    .is_some_and(|classify| classify(&variable.name, &variable.value))
+        });
+        for secret in self.values.iter().chain(classified) {
+            for (at, _) in text.match_indices(secret.value.as_str()) {
+                spans.push(Span {
+                    start: at,
+                    end: at + secret.value.len(),
+                    kind: Cow::Owned(format!("env:{}", secret.name)),
+                });
+            }
+        }
+        merge(spans)
+    }
+
+    /// `text` with every credential replaced, and how many were; `None`
+    /// when there is none (the text is then stored as it is).
+    pub fn redact(&self, text: &str) -> Option<(String, usize)> {
+        let spans = self.find(text);
+        if spans.is_empty() {
+            return None;
+        }
+        Some((replace(text, &spans), spans.len()))
+    }
+}
+
+impl Scrubber {
+    /// Redacts every string inside `value` (object keys stay); returns how
+    /// many credentials were replaced.
+    pub fn redact_json(&self, value: &mut Value) -> usize {
+        match value {
+            Value::String(text) => match self.redact(text) {
+                Some((redacted, count)) => {
+                    *text = redacted;
+                    count
+                }
+                None => 0,
+            },
+            Value::Array(items) => items.iter_mut().map(|v| self.redact_json(v)).sum(),
+            Value::Object(map) => map.values_mut().map(|v| self.redact_json(v)).sum(),
+            _ => 0,
+        }
+    }
+}
+
+/// The scrubber of this process: the credential rules, and the value of
+/// every variable of its environment that the environment policy of
+/// `config` removes from a tool's environment (decided only for a value a
+/// text holds).
+pub fn for_environment(config: &crate::config::EnvironmentConfig) -> Scrubber {
+    let variables = std::env::vars_os().filter_map(|(name, value)| {
+        Some(SecretValue {
+            name: name.into_string().ok()?,
+            value: value.into_string().ok()?,
+        })
+    });
+    let config = config.clone();
+    let policy = OnceLock::new();
+    let classify: Classify = Arc::new(move |name, value| {
+        policy
+            .get_or_init(|| crate::env::policy::Policy::from_config(&config, &Default::default()))
+            .removes(name, value)
+    });
+    Scrubber::default().with_variables(variables, classify)
+}
+
+/// The values long enough to redact, longest first, each once.
+fn usable(values: impl IntoIterator<Item = SecretValue>) -> Vec<SecretValue> {
+    let mut values: Vec<SecretValue> = values
+        .into_iter()
+        .filter(|v| v.value.trim().len() >= patterns::MIN_LITERAL_SECRET)
+        .collect();
+    values.sort_by(|a, b| b.value.len().cmp(&a.value.len()).then(a.name.cmp(&b.name)));
+    values.dedup_by(|a, b| a.value == b.value);
+    values
+}
+
+/// `text` with each span replaced by its marker.
+pub fn replace(text: &str, spans: &[Span]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        out.push_str(&text[at..span.start]);
+        out.push_str(&marker(&span.kind));
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The secret part of a shape's match: after `key=` or `key: "` for a
+/// keyed shape, between `://` and `@` for a URL's userinfo.
+fn secret_part(text: &str, keep: Keep, start: usize, end: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    match keep {
+        Keep::Nothing => (start, end),
+        Keep::UrlUserinfo => {
+            let whole = &text[start..end];
+            let from = whole.find("://").map_or(start, |at| start + at + 3);
+            let to = if bytes.get(end.wrapping_sub(1)) == Some(&b'@') {
+                end - 1
+            } else {
+                end
+            };
+            (from, to.max(from))
+        }
+        Keep::Key => {
+            let Some(sep) = bytes[start..end]
+                .iter()
+                .position(|&b| b == b'=' || b == b':')
+            else {
+                return (start, end);
+            };
+            let mut from = start + sep + 1;
+            while from < end && matches!(bytes[from], b' ' | b'\t' | b'"' | b'\'') {
+                from += 1;
+            }
+            let mut to = end;
+            while to > from && matches!(bytes[to - 1], b'"' | b'\'') {
+                to -= 1;
+            }
+            (from, to)
+        }
+    }
+}
+
+const BEGIN: &str = "-----BEGIN ";
+const KEY_END: &str = "PRIVATE KEY-----";
+
+/// Private key blocks: from `-----BEGIN … PRIVATE KEY-----` to the
+/// matching `-----END … PRIVATE KEY-----`, or to the end of the text.
+fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(BEGIN).map(|at| from + at) {
+        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+        let header = &text[at..line_end];
+        let Some(key_at) = header.find(KEY_END) else {
+            from = at + BEGIN.len();
+            continue;
+        };
+        // Only capitals, digits and spaces between BEGIN and PRIVATE KEY.
+        let label = &header[BEGIN.len()..key_at];
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ')
+        {
+            from = at + BEGIN.len();
+            continue;
+        }
+        let body = at + BEGIN.len() + key_at + KEY_END.len() - BEGIN.len();
+        let end = match text[body..].find("-----END ") {
+            Some(e) => {
+                let end_at = body + e;
+                match text[end_at..].find(KEY_END) {
+                    Some(k) => end_at + k + KEY_END.len(),
+                    None => text.len(),
+                }
+            }
+            None => text.len(),
+        };
+        spans.push(Span {
+            start: at,
+            end,
+            kind: Cow::Borrowed("private-key"),
+        });
+        from = end;
+    }
+}
+
+/// `NAME=value`, `NAME: value`, `"name": "value"`: a name, an `=` or `:`
+/// (`:=`, `=>`), and a value, quoted or not.
+fn assignment_regex() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(?m)(?:^|[\s{,;(\[-])(?:export[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_.\-]{0,80})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`,;{}()\[\]]+))"#,
+        )
+        .ok()
+    })
+    .as_ref()
+}
+
+/// The shortest assigned value taken for a secret: shorter ones are flags
+/// and numbers (`AUTH=1`, `TOKEN_TTL=3600`).
+const MIN_ASSIGNED_SECRET: usize = 6;
+
+/// Assignments to a name whose words say it holds a secret.
+fn assignments(text: &str, spans: &mut Vec<Span>) {
+    if !text.as_bytes().iter().any(|&b| b == b'=' || b == b':') {
+        return;
+    }
+    let Some(re) = assignment_regex() else {
+        return;
+    };
+    for caps in re.captures_iter(text) {
+        let (Some(name), Some(value)) = (caps.get(1), (2..=5).find_map(|group| caps.get(group)))
+        else {
+            continue;
+        };
+        if !is_secret_word_name(name.as_str()) || is_placeholder(value.as_str()) {
+            continue;
+        }
+        spans.push(Span {
+            start: value.start(),
+            end: value.end(),
+            kind: Cow::Borrowed("secret-assignment"),
+        });
+    }
+}
+
+/// A value that is not a secret although a secret's name is assigned it:
+/// too short, a number, a path, a URL (a password in one is found by its
+/// own rule), or a reference or placeholder ([`is_reference`]).
+pub fn is_placeholder(value: &str) -> bool {
+    let value = value.trim();
+    value.len() < MIN_ASSIGNED_SECRET
+        || value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || value.starts_with(['/', '~', '#', '&'])
+        || value.starts_with("./")
+        || value.contains("://")
+        || is_reference(value)
+}
+
+/// A reference to a variable (`$API_KEY`, `${TOKEN}`, `process.env.X`), a
+/// placeholder (`<your token>`, `xxxx`, `YOUR_KEY_HERE`), or a value
+/// already redacted.
+pub fn is_reference(value: &str) -> bool {
+    let value = value.trim();
+    let lower = value.to_ascii_lowercase();
+    let repeated = |v: &str| {
+        let mut chars = v.chars().filter(|c| !matches!(c, '-' | '_' | '.'));
+        chars.next().is_none_or(|first| chars.all(|c| c == first))
+    };
+    value.starts_with(['$', '%', '<', '{', '*', '['])
+        || value.ends_with(['>', '}'])
+        || repeated(value)
+        || [
+            "true",
+            "false",
+            "null",
+            "none",
+            "undefined",
+            "required",
+            "optional",
+        ]
+        .contains(&lower.as_str())
+        || lower.starts_with("your")
+        || [
+            "xxxx",
+            "_here",
+            "-here",
+            "example",
+            "placeholder",
+            "changeme",
+            "redacted",
+            "...",
+        ]
+        .iter()
+        .any(|word| lower.contains(word))
+        || lower.starts_with("process.env")
+        || lower.starts_with("os.environ")
+        || lower.starts_with("env.")
+        || lower.starts_with("getenv")
+}
+
+/// Whether a name's words say it holds a secret (`DB_PASSWORD`, `apiKey`,
+/// `auth`), not a setting about one (`AUTH_TYPE`).
+fn is_secret_word_name(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "AUTH",
+        "PRIVATE",
+        "KEY",
+        "KEYS",
+        "TOKEN",
+        "TOKENS",
+        "SECRET",
+        "SECRETS",
+        "PASSWORD",
+        "PASSWD",
+        "PASSPHRASE",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "CREDS",
+        "APIKEY",
+        "PASS",
+        "PWD",
+    ];
+    const SETTINGS: &[&str] = &[
+        "OWNER", "NAME", "TYPE", "MODE", "METHOD", "PROVIDER", "FLOW", "ENABLED", "DISABLED",
+        "REQUIRED", "STRATEGY", "SCHEME", "KIND", "URL", "ID", "FILE", "PATH", "DIR", "LENGTH",
+        "SIZE", "TTL", "EXPIRY", "EXPIRES", "HEADER", "FORMAT", "VERSION",
+    ];
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        let split = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower);
+        if split && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_uppercase());
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    let Some(last) = words.last() else {
+        return false;
+    };
+    !SETTINGS.contains(&last.as_str()) && words.iter().any(|w| WORDS.contains(&w.as_str()))
+}
+
+/// Sorts spans and merges the overlapping ones. Spans are given rule by
+/// rule (shapes, private keys, assignments, values): of those starting at
+/// the same place, the first rule's kind names the merged span.
+fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_by_key(|span| span.start);
+    let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
+    for span in spans {
+        match merged.last_mut() {
+            Some(last) if span.start < last.end => last.end = last.end.max(span.end),
+            _ => merged.push(span),
+        }
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redact(text: &str) -> String {
+        Scrubber::default()
+            .redact(text)
+            .map_or_else(|| text.to_string(), |(t, _)| t)
+    }
+
+    #[test]
+    fn a_shape_is_replaced_with_its_kind_and_the_text_around_it_stays() {
+        assert_eq!(
+            redact("token ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok"),
+            "token [REDACTED:github-token] ok"
+        );
+        assert_eq!(
+            redact("see Authorization: Bearer abcdefghijklmnop ok"),
+            "see Authorization: [REDACTED:authorization-header] ok"
+        );
+    }
+
+    #[test]
+    fn a_private_key_block_goes_whole() {
+        let text = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\ndef\n-----END RSA PRIVATE KEY-----\nafter";
+        assert_eq!(redact(text), "key:\n[REDACTED:private-key]\nafter");
+        let cut = "x -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk";
+        assert_eq!(redact(cut), "x [REDACTED:private-key]");
+        let escaped =
+            r#"{"private_key": "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n"}"#;
+        assert_eq!(
+            redact(escaped),
+            r#"{"private_key": "[REDACTED:private-key]"}"#
+        );
+        let certificate = "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----";
+        assert_eq!(redact(certificate), certificate);
+    }
+
+    #[test]
+    fn secret_assignments_lose_their_value() {
+        assert_eq!(
+            redact("DB_PASSWORD=hunter22\nDB_HOST=localhost"),
+            "DB_PASSWORD=[REDACTED:secret-assignment]\nDB_HOST=localhost"
+        );
+        assert_eq!(
+            redact(r#"{"api_key": "abc123def456", "user": "bob"}"#),
+            r#"{"api_key": "[REDACTED:secret-assignment]", "user": "bob"}"#
+        );
+        assert_eq!(
+            redact("  secret: s3cr3t-value\n"),
+            "  secret: [REDACTED:secret-assignment]\n"
+        );
+        assert_eq!(
+            redact("export STRIPE_SECRET='abc def ghi'"),
+            "export STRIPE_SECRET='[REDACTED:secret-assignment]'"
+        );
+    }
+
+    #[test]
+    fn placeholders_and_ordinary_assignments_stay() {
+        for text in [
+            "API_KEY=$API_KEY",
+            "GITHUB_TOKEN=${GITHUB_TOKEN}",
+            "token: <your token>",
+            "PASSWORD=YOUR_PASSWORD_HERE",
+            "TOKEN_TTL=3600",
+            "password: xxxxxxxx",
+            "SSL_CERT_FILE=/etc/ssl/cert.pem",
+            "auth_required: true",
+            "AUTHENTICATION_FLOW=pkce-with-s256",
+            "key_name: production-signing",
+            "The password must be at least 12 characters.",
+            "api_key = os.environ[\"API_KEY\"]",
+            "token = process.env.TOKEN",
+        ] {
+            assert_eq!(redact(text), text, "{text}");
+        }
+    }
+
+    #[test]
+    fn environment_values_are_found_whatever_their_shape() {
+        let scrubber = Scrubber::new([
+            SecretValue {
+                name: "PGPASSWORD".into(),
+                value: "plain words here".into(),
+            },
+            SecretValue {
+                name: "SHORT".into(),
+                value: "abc".into(),
+            },
+        ]);
+        let (text, count) = scrubber
+            .redact("echo plain words here; abc; plain words here")
+            .unwrap();
+        assert_eq!(
+            text,
+            "echo [REDACTED:env:PGPASSWORD]; abc; [REDACTED:env:PGPASSWORD]"
+        );
+        assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn overlapping_finds_are_one_span() {
+        let scrubber = Scrubber::new([SecretValue {
+            name: "GH".into(),
+            value: "ghp_abcdefghijklmnopqrstuvwxyz0123456789".into(),
+        }]);
+        let (text, count) = scrubber
+            .redact("GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+            .unwrap();
+        assert_eq!(count, 1);
+        assert_eq!(text, "GITHUB_TOKEN=[REDACTED:github-token]");
+    }
+
+    #[test]
+    fn a_clean_text_is_not_rewritten() {
+        assert!(
+            Scrubber::default()
+                .redact("hello world: nothing here")
+                .is_none()
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn redaction_is_idempotent_and_leaves_no_span(text in "[ -~\n]{0,200}") {
+            let scrubber = Scrubber::default();
+            if let Some((once, _)) = scrubber.redact(&text) {
+                proptest::prop_assert!(scrubber.redact(&once).is_none(), "{:?} -> {:?}", text, once);
+            }
+        }
+    }
+}
