@@ -90,6 +90,7 @@ pub mod ingest;
 pub mod model;
 pub mod option;
 pub mod query;
+pub mod secrets;
 pub mod select;
 pub mod snapshot;
 pub mod store;

@@ -390,6 +390,32 @@ impl Snapshots {
         Ok(true)
     }
 
+    /// Passes every snapshot of session `session_id` kept here (and their
+    /// index) through `scrub`, each file replaced atomically when `scrub`
+    /// replaced anything in it. Returns how many spans were replaced (a
+    /// store that keeps snapshots itself scrubs them with the session).
+    pub fn scrub(
+        &self,
+        store: &Store,
+        session_id: &str,
+        scrub: &dyn Fn(&mut Value) -> u64,
+    ) -> Result<u64> {
+        if store.shared_snapshots().is_some() || self.existing_dir(session_id)?.is_none() {
+            return Ok(0);
+        }
+        let lock = store.lock_session(session_id)?;
+        let mut replaced = 0;
+        for info in self.read_index(session_id)? {
+            replaced += scrub_json_file(&self.file(session_id, &info.id), scrub)?;
+        }
+        let index = self.dir(session_id).join("snapshots-index.json");
+        if sfs::is_regular_file(&index) {
+            replaced += scrub_json_file(&index, scrub)?;
+        }
+        drop(lock);
+        Ok(replaced)
+    }
+
     /// Re-creates the snapshot's context as a new session (recording where
     /// it came from as `parentSessionId`).
     pub fn restore_as_session(
@@ -506,6 +532,28 @@ fn build(
         metadata,
         extra: Map::new(),
     }
+}
+
+/// Replaces the JSON file at `path` with its contents passed through
+/// `scrub`, when that replaced anything; returns how many spans it did.
+fn scrub_json_file(path: &Path, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
+    let Some(bytes) = sfs::read_regular(path)? else {
+        return Ok(0);
+    };
+    let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::Corrupt(format!(
+            "{} cannot be parsed: {}",
+            path.display(),
+            io_util::one_line(&e.to_string())
+        ))
+    })?;
+    let replaced = scrub(&mut value);
+    if replaced > 0 {
+        let bytes = serde_json::to_vec_pretty(&value)
+            .map_err(|e| Error::input(format!("cannot encode {}: {e}", path.display())))?;
+        sfs::write_atomic(path, &bytes, Durability::Synced)?;
+    }
+    Ok(replaced)
 }
 
 /// `snapshot` with its credentials replaced, as the store writes it.

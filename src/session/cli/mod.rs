@@ -17,6 +17,7 @@ mod record;
 mod rename;
 mod resume;
 mod rows;
+mod scan;
 mod search;
 mod snapshot;
 mod when;
@@ -109,6 +110,8 @@ pub enum Command {
     Clear(clear::ClearArgs),
     Branch(branch::BranchArgs),
     Branches(branches::BranchesArgs),
+    Scan(scan::ScanArgs),
+    Redact(scan::RedactArgs),
     /// Context snapshots: create, list, show, restore, delete.
     #[command(
         subcommand,
@@ -275,6 +278,8 @@ pub fn main() -> Result<ExitCode> {
         Command::Branch(args) => branch::run(&ctx, args)?,
         Command::Branches(args) => branches::run(&ctx, args)?,
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
+        Command::Scan(args) => return scan::scan(&ctx, args),
+        Command::Redact(args) => return scan::redact(&ctx, args),
         Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
         Command::Config(args) => {
             config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;

@@ -222,6 +222,12 @@ pub trait SessionStore: Send + Sync {
     /// written.
     fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport>;
     fn search(&self, query: &Query) -> Result<Found>;
+    /// Passes every JSON value stored for session `id` (its head, each
+    /// record, and the snapshots the store keeps itself) through `scrub`,
+    /// and stores the result in one atomic step when `scrub` replaced
+    /// anything: a reader, or a crash, finds it as it was or fully
+    /// scrubbed. Returns how many spans `scrub` replaced.
+    fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64>;
     /// The lock that snapshot writers of session `id` hold.
     fn lock_session(&self, id: &str) -> Result<SessionLock>;
     /// The store's own snapshots (`None`: they live in `snapshots.dir`).

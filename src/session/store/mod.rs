@@ -375,6 +375,12 @@ impl Store {
         self.inner.delete(id)
     }
 
+    /// See [`SessionStore::scrub`].
+    pub fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
+        check_id(id, "session")?;
+        self.inner.scrub(id, scrub)
+    }
+
     pub fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
         self.inner.cleanup(keep, dry_run)
     }

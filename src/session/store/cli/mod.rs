@@ -342,7 +342,26 @@ pub enum WriteOutcome {
 pub fn rewrite<T>(
     id: &str,
     path: &Path,
+    change: impl FnMut(&mut Document) -> Result<T>,
+) -> Result<Option<(T, Document)>> {
+    rewrite_when(id, path, change, |_| true)
+}
+
+/// [`rewrite`] for a change that counts what it changed: nothing is
+/// written when it counts 0. Returns the count.
+pub fn rewrite_if(
+    id: &str,
+    path: &Path,
+    change: impl FnMut(&mut Document) -> Result<u64>,
+) -> Result<Option<u64>> {
+    Ok(rewrite_when(id, path, change, |count| *count > 0)?.map(|(count, _)| count))
+}
+
+fn rewrite_when<T>(
+    id: &str,
+    path: &Path,
     mut change: impl FnMut(&mut Document) -> Result<T>,
+    changed: impl Fn(&T) -> bool,
 ) -> Result<Option<(T, Document)>> {
     const TRIES: usize = 8;
     for _ in 0..TRIES {
@@ -350,7 +369,7 @@ pub fn rewrite<T>(
             return Ok(None);
         };
         let out = change(&mut document)?;
-        if document.write(id, path)? == WriteOutcome::Written {
+        if !changed(&out) || document.write(id, path)? == WriteOutcome::Written {
             return Ok(Some((out, document)));
         }
     }

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub mod journal;
+mod scrub;
 pub mod search;
 
 use journal::{Record, Stop};
@@ -1030,6 +1031,10 @@ fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
 }
 
 impl SessionStore for FileStore {
+    fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
+        FileStore::scrub(self, id, scrub)
+    }
+
     fn location(&self) -> String {
         self.dir.display().to_string()
     }

@@ -42,6 +42,7 @@ use crate::timestamp;
 use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
+mod scrub;
 mod snapshots;
 
 /// The schema this build creates and reads (1: sessions; 2: snapshots).
@@ -450,6 +451,10 @@ fn trim(
 }
 
 impl SessionStore for PgStore {
+    fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
+        self.scrub_session(id, scrub)
+    }
+
     fn location(&self) -> String {
         self.url.shown.clone()
     }

@@ -1,0 +1,170 @@
+//! `ollm-session scan` and `ollm-session redact`: credentials already
+//! stored, found or scrubbed.
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{Context, ListFormat, SessionRef};
+use crate::cli::footer;
+use crate::error::{ExitCode, Result};
+use crate::output::Tabular;
+use crate::session::secrets::{self, Finding};
+use crate::session::{Snapshots, Store};
+
+/// Find credentials already stored (records, titles, snapshots; every
+/// format the store holds): one NDJSON finding a line (session, record,
+/// field, kind, a masked preview; never the credential), a table at a
+/// terminal. Exits 1 when anything is found, 0 when clean (as gitleaks
+/// does). `ollm-session redact` removes what it finds.
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session scan --all
+  ollm-session scan 907a
+  ollm-session scan --all --format json | jq 'group_by(.kind) | map({kind: .[0].kind, n: length})'"))]
+pub struct ScanArgs {
+    #[command(flatten)]
+    target: Target,
+    /// ndjson (default when piped), table (default on a terminal), json or text.
+    #[arg(long, value_enum)]
+    format: Option<ListFormat>,
+}
+
+/// Replace credentials already stored with `[REDACTED:<kind>]`, in place:
+/// each session (and each snapshot) is replaced whole in one step, so a
+/// crash leaves it as it was or fully scrubbed. Prints
+/// {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds
+/// instead and changes nothing.
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session redact --all --dry-run
+  ollm-session redact --all
+  ollm-session redact 907a"))]
+pub struct RedactArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Show what would be replaced (as `scan` does); change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// ndjson (default when piped), table (default on a terminal), json or text.
+    #[arg(long, value_enum)]
+    format: Option<ListFormat>,
+}
+
+/// One session, or every one.
+#[derive(Debug, Args)]
+struct Target {
+    /// The session: its id, a unique prefix of it (4+ characters) or its title.
+    #[arg(value_name = "ID", required_unless_present_any = ["last", "here", "all"])]
+    id: Option<String>,
+    /// The most recently active session.
+    #[arg(long)]
+    last: bool,
+    /// The latest session made in this workspace (with ID: only its sessions).
+    #[arg(long)]
+    here: bool,
+    /// Every session in the store.
+    #[arg(long, conflicts_with_all = ["id", "last", "here"])]
+    all: bool,
+}
+
+impl Target {
+    fn ids(&self, store: &Store) -> Result<Vec<String>> {
+        if self.all {
+            let listing = store.list()?;
+            super::report_problems(&listing.problems);
+            return Ok(listing.sessions.into_iter().map(|s| s.session_id).collect());
+        }
+        let session = SessionRef {
+            id: self.id.clone(),
+            last: self.last,
+            here: self.here,
+        };
+        Ok(vec![session.resolve(store)?])
+    }
+}
+
+impl Tabular for Finding {
+    fn headers() -> &'static [&'static str] {
+        &["SESSION", "SNAPSHOT", "RECORD", "FIELD", "KIND", "PREVIEW"]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.session_id.clone(),
+            self.snapshot_id.clone().unwrap_or_default(),
+            self.record.clone(),
+            self.field.clone(),
+            self.kind.clone(),
+            self.preview.clone(),
+        ]
+    }
+}
+
+/// What `redact` did to one session.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Scrubbed {
+    session_id: String,
+    redacted: u64,
+}
+
+impl Tabular for Scrubbed {
+    fn headers() -> &'static [&'static str] {
+        &["SESSION", "REDACTED"]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![self.session_id.clone(), self.redacted.to_string()]
+    }
+
+    fn numeric() -> &'static [usize] {
+        &[1]
+    }
+}
+
+/// NDJSON when piped, unless a format is asked for.
+fn format_of(ctx: &Context, format: Option<ListFormat>) -> Option<ListFormat> {
+    format.or((!ctx.printer().is_terminal()).then_some(ListFormat::Ndjson))
+}
+
+fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
+    let (store, config) = ctx.store(Vec::new())?;
+    let snapshots = Snapshots::from_config(config);
+    let scrubber = crate::redact::scrub::for_environment(&config.services.environment);
+    let mut all = Vec::new();
+    for id in target.ids(&store)? {
+        all.extend(secrets::scan(&store, &snapshots, &scrubber, &id)?);
+    }
+    Ok(all)
+}
+
+pub fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
+    let found = findings(ctx, &args.target)?;
+    ctx.list(format_of(ctx, args.format), &found, "no credentials found")?;
+    Ok(if found.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::Verdict
+    })
+}
+
+pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
+    if args.dry_run {
+        let found = findings(ctx, &args.target)?;
+        ctx.list(format_of(ctx, args.format), &found, "nothing to redact")?;
+        return Ok(ExitCode::Success);
+    }
+    let (store, config) = ctx.store(Vec::new())?;
+    let snapshots = Snapshots::from_config(config);
+    let scrubber = crate::redact::scrub::for_environment(&config.services.environment);
+    let mut done = Vec::new();
+    for id in args.target.ids(&store)? {
+        let redacted = secrets::scrub(&store, &snapshots, &scrubber, &id)?;
+        if redacted > 0 {
+            done.push(Scrubbed {
+                session_id: id,
+                redacted,
+            });
+        }
+    }
+    ctx.list(format_of(ctx, args.format), &done, "nothing to redact")?;
+    Ok(ExitCode::Success)
+}
