@@ -9,6 +9,7 @@ mod loopcheck;
 mod ollm_cli;
 #[path = "../support/pg.rs"]
 mod pg;
+mod redaction;
 mod repeated_content;
 mod session;
 mod session_copy;
