@@ -448,7 +448,12 @@ fn drop_redacted(text: &str, spans: &mut Vec<Span>) {
     }
     let markers: Vec<(usize, usize)> = text
         .match_indices(OPEN)
-        .map(|(at, _)| (at, text[at..].find(']').map_or(text.len(), |end| at + end + 1)))
+        .map(|(at, _)| {
+            (
+                at,
+                text[at..].find(']').map_or(text.len(), |end| at + end + 1),
+            )
+        })
         .collect();
     spans.retain(|span| {
         !markers
