@@ -98,13 +98,109 @@ pub fn is_path_value(name: &str, value: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     let path_name =
         PATH_SUFFIXES.iter().any(|s| upper.ends_with(s)) || PATH_NAMES.contains(&upper.as_str());
-    let looks_like_path = (value.starts_with('/')
+    path_name && looks_like_path(value)
+}
+
+/// Whether `value` is a file-system path (absolute, `~/…`, `./…` or
+/// `../…`) on one line, with no credential syntax in it (no `@`, `=`, `?`,
+/// `;`, `://`, nor a credential shape).
+pub fn looks_like_path(value: &str) -> bool {
+    (value.starts_with('/')
         || value.starts_with("~/")
         || value.starts_with("./")
         || value.starts_with("../"))
         && !value.contains(['\n', '\r', '@', '=', '?', ';'])
-        && !value.contains("://");
-    path_name && looks_like_path && super::credential_kind(value).is_none()
+        && !value.contains("://")
+        && super::credential_kind(value).is_none()
+}
+
+/// Words that, as a whole word of a variable's name, say it holds a secret
+/// (`some_auth_var`, `SSL_CERT`, `myApiKey`, a bare `KEY`). A word is a
+/// part of the name between `_`, `-`, `.` and lower-to-upper case changes,
+/// so `KEYNOTE_SPEAKER`, `CERTIFIED_DIVER` and `XAUTHORITY` hold none. Not
+/// `PWD`: the shell's `PWD` and `OLDPWD` are the working directories.
+pub const SECRET_WORDS: &[&str] = &[
+    "AUTH",
+    "PRIVATE",
+    "CERT",
+    "KEY",
+    "KEYS",
+    "TOKEN",
+    "TOKENS",
+    "SECRET",
+    "SECRETS",
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "CREDS",
+    "APIKEY",
+];
+
+/// Last words of a name that make it a setting about a secret rather than
+/// the secret (`AUTH_TYPE`, `AUTH_METHOD`, `PRIVATE_JET_OWNER`): the secret
+/// word rule does not apply to them.
+pub const SETTING_WORDS: &[&str] = &[
+    "OWNER", "NAME", "TYPE", "MODE", "METHOD", "PROVIDER", "FLOW", "ENABLED", "DISABLED",
+    "REQUIRED", "STRATEGY", "SCHEME", "KIND", "URL", "HOST", "PORT", "LENGTH", "TIMEOUT",
+];
+
+/// First words of a name that make it a count or limit (`MAX_TOKENS`,
+/// `NUM_KEYS`): the secret word rule does not apply to them either.
+pub const QUANTITY_WORDS: &[&str] = &["MAX", "MIN", "NUM"];
+
+/// The words of a variable name: split at `_`, `-`, `.` and where a
+/// lower-case letter is followed by an upper-case one (`myApiKey`: my, Api,
+/// Key). Empty words are skipped.
+pub fn name_words(name: &str) -> impl Iterator<Item = &str> {
+    let bytes = name.as_bytes();
+    let mut start = 0;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() {
+            let b = bytes[at];
+            if matches!(b, b'_' | b'-' | b'.') {
+                let word = &name[start..at];
+                at += 1;
+                start = at;
+                if !word.is_empty() {
+                    return Some(word);
+                }
+                continue;
+            }
+            let camel_break =
+                at > start && bytes[at - 1].is_ascii_lowercase() && b.is_ascii_uppercase();
+            if camel_break {
+                let word = &name[start..at];
+                start = at;
+                at += 1;
+                return Some(word);
+            }
+            at += 1;
+        }
+        let word = &name[start..];
+        start = bytes.len();
+        (!word.is_empty()).then_some(word)
+    })
+}
+
+/// The first of [`SECRET_WORDS`] that is a word of `name` (ignoring case),
+/// unless the name's last word is one of [`SETTING_WORDS`] or its first
+/// one of [`QUANTITY_WORDS`].
+pub fn secret_word(name: &str) -> Option<&'static str> {
+    let is = |word: &str, list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
+    let first = name_words(name).next()?;
+    let last = name_words(name).last()?;
+    if is(first, QUANTITY_WORDS) || is(last, SETTING_WORDS) {
+        return None;
+    }
+    name_words(name).find_map(|word| {
+        SECRET_WORDS
+            .iter()
+            .find(|secret| secret.eq_ignore_ascii_case(word))
+            .copied()
+    })
 }
 
 /// One glob as the environment policy compiles it: case-insensitive, `*`
@@ -138,12 +234,18 @@ fn builtin_deny() -> &'static GlobSet {
     })
 }
 
-/// Whether the built-in lists alone would remove a variable by its name:
-/// what our own diagnostics scrub the values of.
+/// Whether the built-in lists and the secret word rule alone would remove a
+/// variable by its name: what our own diagnostics scrub the values of.
 pub fn is_builtin_secret_name(name: &str, value: &str) -> bool {
     let allowed = DEFAULT_ALLOW.iter().any(|a| a.eq_ignore_ascii_case(name))
         || name.to_ascii_uppercase().starts_with("LC_");
-    !allowed && builtin_deny().is_match(name) && !is_path_value(name, value)
+    if allowed {
+        return false;
+    }
+    if builtin_deny().is_match(name) {
+        return !is_path_value(name, value);
+    }
+    secret_word(name).is_some() && !looks_like_path(value)
 }
 
 #[cfg(test)]
