@@ -264,6 +264,80 @@ mod tests {
         }
     }
 
+    fn words(name: &str) -> Vec<&str> {
+        name_words(name).collect()
+    }
+
+    #[test]
+    fn a_name_splits_at_separators_and_camel_case() {
+        assert_eq!(words("myApiKey"), ["my", "Api", "Key"]);
+        assert_eq!(words("SSL_CERT"), ["SSL", "CERT"]);
+        assert_eq!(words("a-b.c_d"), ["a", "b", "c", "d"]);
+        assert_eq!(words("__KEY__"), ["KEY"]);
+        assert_eq!(words("APIKey"), ["APIKey"]);
+        assert_eq!(words("xAuth"), ["x", "Auth"]);
+        assert_eq!(words("KEY"), ["KEY"]);
+        assert!(words("").is_empty() && words("_-.").is_empty());
+    }
+
+    #[test]
+    fn secret_words_are_whole_words_unless_the_name_is_a_setting() {
+        for (name, word) in [
+            ("some_auth_var", "AUTH"),
+            ("PRIVATE_STUFF", "PRIVATE"),
+            ("SSL_CERT", "CERT"),
+            ("KEY", "KEY"),
+            ("myApiKey", "KEY"),
+            ("APIKey", "APIKEY"),
+            ("ci.deploy-keys", "KEYS"),
+            ("LLM_TOKENS_JSON", "TOKENS"),
+            ("APP_SECRETS", "SECRETS"),
+            ("DB_PASSWD", "PASSWD"),
+            ("GPG_PASSPHRASE", "PASSPHRASE"),
+            ("SERVICE_CREDENTIAL", "CREDENTIAL"),
+            ("SERVICE_CREDENTIALS", "CREDENTIALS"),
+            ("MY_CREDS", "CREDS"),
+            ("X_PASSWORD", "PASSWORD"),
+            ("X_SECRET", "SECRET"),
+            ("X_TOKEN", "TOKEN"),
+            ("AUTH_TYPE_X", "AUTH"),
+            ("MAXIMUM_TOKENS", "TOKENS"),
+        ] {
+            assert_eq!(secret_word(name), Some(word), "{name}");
+        }
+        for name in [
+            "KEYNOTE_SPEAKER",
+            "CERTIFIED_DIVER",
+            "AUTHENTICATION_FLOW",
+            "KEYBOARD_LAYOUT",
+            "XAUTHORITY",
+            "PWD",
+            "OLDPWD",
+            "PRIVATE_JET_OWNER",
+            "AUTH_TYPE",
+            "auth_mode",
+            "AuthMethod",
+            "AUTH_PROVIDER",
+            "MAX_TOKENS",
+            "min-password-length",
+            "NUM_KEYS",
+            "",
+        ] {
+            assert_eq!(secret_word(name), None, "{name}");
+        }
+        for word in SETTING_WORDS {
+            assert_eq!(secret_word(&format!("AUTH_{word}")), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn the_builtin_secret_names_include_the_word_rule() {
+        assert!(is_builtin_secret_name("some_auth_var", "x"));
+        assert!(!is_builtin_secret_name("some_auth_var", "/run/x.sock"));
+        assert!(!is_builtin_secret_name("KEYNOTE_SPEAKER", "x"));
+        assert!(!is_builtin_secret_name("LC_AUTH", "x"));
+    }
+
     #[test]
     fn a_path_is_not_a_secret_but_a_password_is() {
         assert!(is_path_value(

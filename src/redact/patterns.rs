@@ -239,7 +239,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "sentry-token",
         &["sntr"],
-        r"(?-u:\b)sntr[ysu]_[A-Za-z0-9+/=_]{32,}",
+        r"(?-u:\b)sntry[su]_[A-Za-z0-9+/=_]{32,}",
     ),
     shape(
         "atlassian-token",
@@ -795,6 +795,140 @@ mod tests {
             assert!(has_trigger(value), "{rule}: {value}");
             assert!(credential_kind(value).is_some(), "{rule}: {value}");
         }
+    }
+
+    /// The listed formats as (rule, value) pairs.
+    fn listed() -> Vec<(&'static str, &'static str)> {
+        include_str!("../../tests/data/credential-values.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split_once('\t').unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_shape_has_a_listed_example_it_recognises() {
+        let kinds: Vec<&str> = listed()
+            .iter()
+            .filter_map(|(_, value)| credential_kind(value))
+            .collect();
+        for pattern in VALUE_PATTERNS {
+            assert!(
+                kinds.contains(&pattern.name),
+                "no example of {}",
+                pattern.name
+            );
+        }
+    }
+
+    #[test]
+    fn look_alikes_are_not_credentials() {
+        let text = include_str!("../../tests/data/credential-lookalikes.txt");
+        let mut count = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let value = line.replace("\\n", "\n");
+            assert_eq!(credential_kind(&value), None, "{value}");
+            assert_eq!(redact_values(&value), value);
+            count += 1;
+        }
+        assert!(count >= 60, "{count} look-alikes");
+    }
+
+    #[test]
+    fn a_whole_aws_secret_key_is_one_but_hashes_and_words_are_not() {
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(whole_value_kind(key), Some("aws-secret-access-key"));
+        assert_eq!(
+            whole_value_kind(&format!(" {key}\n")),
+            Some("aws-secret-access-key")
+        );
+        // Inside free text it is not: only the keyed form is.
+        assert_eq!(credential_kind(&format!("blob {key} blob")), None);
+        for value in [
+            "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "4B825DC642CB6EB9A060E54BF8D69288FBEE4904",
+            "4b825DC642cb6eb9a060e54bf8d69288fbee4904",
+            &key[1..],
+            &format!("{key}A"),
+            "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
+            "WJALRXUTNFEMI/K7MDENG/BPXRFICYEXAMPLEKEY",
+            "wJalrXUtnFEMI/KsMDENG/bPxRfiCYEXAMPLEKEY"
+                .replace('s', "-")
+                .as_str(),
+            "wJalrXUtnFEMIxKzMDENGxbPxRfiCYEXAMPLEKEY",
+        ] {
+            assert_eq!(whole_value_kind(value), None, "{value}");
+        }
+        assert_eq!(
+            whole_value_kind("wJalrXUtnFEMIxKzMDENGxbPxRfiCYEXAMPLEKE7"),
+            Some("aws-secret-access-key")
+        );
+    }
+
+    #[test]
+    fn keyed_forms_keep_their_key_when_redacted() {
+        assert_eq!(
+            redact_values("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            "aws_secret_access_key = [REDACTED]"
+        );
+        assert_eq!(
+            redact_values(
+                "//registry.npmjs.org/:_authToken=0a1b2c3d-1234-4abc-9def-0123456789ab\nnext"
+            ),
+            "//registry.npmjs.org/:_authToken=[REDACTED]\nnext"
+        );
+        assert_eq!(
+            credential_kind(
+                "//registry.npmjs.org/:_authToken=0a1b2c3d-1234-4abc-9def-0123456789ab"
+            ),
+            Some("npm-auth")
+        );
+        assert_eq!(
+            credential_kind("//registry.npmjs.org/:_authToken=${NPM_TOKEN}"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_placeholder_is_neither_a_kind_nor_redacted_but_a_later_key_is() {
+        assert!(is_placeholder(b"sk-xxxxxxxxxxxxxxxxxxxx"));
+        assert!(is_placeholder(b"AKIA********"));
+        assert!(!is_placeholder(b"sk-xxxxxxx-yyyyyyyyyyyy"));
+        assert!(!is_placeholder(b"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQ"));
+        let text = "sk-xxxxxxxxxxxxxxxxxxxx then sk-proj-abcdefghijklmnopqrstuvwx1234";
+        assert_eq!(credential_kind(text), Some("api-key-sk"));
+        assert_eq!(
+            redact_values(text),
+            "sk-xxxxxxxxxxxxxxxxxxxx then [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn new_shapes_report_their_own_kind() {
+        for (value, kind) in [
+            ("SK0123456789abcdef0123456789abcdef", "twilio-api-key"),
+            ("key-0123456789abcdef0123456789abcdef", "mailgun-key"),
+            (
+                "eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4R0NNIn0..abcdefghijklmnop.abcdefghijkl.abcdefghijklmnop",
+                "jwe",
+            ),
+            (
+                "sk-ant-admin01-abcdefghijklmnopqrstuvwxyz",
+                "anthropic-admin-key",
+            ),
+            (
+                "123456789:AAabcdefghijklmnopqrstuvwxyz0123456",
+                "telegram-bot-token",
+            ),
+            ("0123456789abcdef0123456789abcdef-us12", "mailchimp-key"),
+        ] {
+            assert_eq!(credential_kind(value), Some(kind), "{value}");
+        }
+        // A JWT (second segment a JSON object) stays a jwt.
+        assert_eq!(credential_kind("eyJhbGciOiJub25lIn0.e30."), Some("jwt"));
     }
 
     #[test]
