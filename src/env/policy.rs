@@ -5,7 +5,9 @@
 //! allow glob matches; otherwise removed when a spec or user deny glob
 //! matches; otherwise kept when it names a path and its value is one;
 //! otherwise removed when a built-in extended or connection-string glob
-//! matches; otherwise kept. All names match case-insensitively.
+//! matches; otherwise removed when a word of its name says it holds a
+//! secret (`SSL_CERT`, `myApiKey`; not when its value is a path);
+//! otherwise kept. All names match case-insensitively.
 
 use std::borrow::Cow;
 
@@ -29,6 +31,9 @@ pub enum Reason {
     DenyPattern(String),
     /// Its value has the shape of a credential of this kind.
     SecretValue(String),
+    /// A word of its name says it holds a secret (`AUTH` in
+    /// `some_auth_var`): a built-in rule, dropped by `replaceDefaults`.
+    SecretWord(String),
     /// Its name says it holds a path, and its value is one: a path to a
     /// credential file is not itself a secret.
     PathValue,
@@ -45,6 +50,7 @@ impl std::fmt::Display for Reason {
             Reason::AllowPattern(p) => write!(f, "allow list pattern {p}"),
             Reason::DenyPattern(p) => write!(f, "deny pattern {p}"),
             Reason::SecretValue(kind) => write!(f, "value looks like a credential ({kind})"),
+            Reason::SecretWord(word) => write!(f, "name has the word {word}"),
             Reason::PathValue => write!(f, "value is a path (to a file, not a secret)"),
             Reason::NoDenyMatch => write!(f, "matches no deny pattern"),
             Reason::SetByFlag => write!(f, "set by --set"),
@@ -326,13 +332,17 @@ enum Rule<'a> {
     AllowPattern(&'a str),
     DenyPattern(&'a str),
     SecretValue(&'static str),
+    SecretWord(&'static str),
     PathValue,
     NoDenyMatch,
 }
 
 impl Rule<'_> {
     fn removes(self) -> bool {
-        matches!(self, Rule::DenyPattern(_) | Rule::SecretValue(_))
+        matches!(
+            self,
+            Rule::DenyPattern(_) | Rule::SecretValue(_) | Rule::SecretWord(_)
+        )
     }
 
     fn decision(self) -> Decision {
@@ -342,6 +352,7 @@ impl Rule<'_> {
             Rule::AllowPattern(text) => Reason::AllowPattern(text.to_string()),
             Rule::DenyPattern(text) => Reason::DenyPattern(text.to_string()),
             Rule::SecretValue(kind) => Reason::SecretValue(kind.to_string()),
+            Rule::SecretWord(word) => Reason::SecretWord(word.to_string()),
             Rule::PathValue => Reason::PathValue,
             Rule::NoDenyMatch => Reason::NoDenyMatch,
         };
@@ -361,6 +372,9 @@ pub struct Policy {
     /// built-in extended and connection-string globs (none with
     /// `replaceDefaults`), which a path-valued variable is exempt from.
     globs: Globs,
+    /// Whether the built-in secret word rule applies (not with
+    /// `replaceDefaults`).
+    secret_words: bool,
     scan_values: bool,
 }
 
@@ -425,6 +439,7 @@ impl Policy {
         Policy {
             allow_names: names,
             globs: Globs::build(globs, deny, builtin_deny),
+            secret_words: !config.replace_defaults,
             scan_values: config.scan_values,
         }
     }
@@ -445,7 +460,7 @@ impl Policy {
         }
         if let Some(kind) = self
             .scan_values
-            .then(|| redact::credential_kind(value))
+            .then(|| redact::credential_kind(value).or_else(|| redact::whole_value_kind(value)))
             .flatten()
         {
             return Rule::SecretValue(kind);
@@ -463,7 +478,20 @@ impl Policy {
             }
             return Rule::DenyPattern(self.globs.text(glob));
         }
+        if let Some(word) = self.secret_word(name) {
+            if redact::looks_like_path(value) {
+                return Rule::PathValue;
+            }
+            return Rule::SecretWord(word);
+        }
         Rule::NoDenyMatch
+    }
+
+    /// The secret word of `name`, when the built-in word rule applies.
+    fn secret_word(&self, name: &str) -> Option<&'static str> {
+        self.secret_words
+            .then(|| redact::secret_word(name))
+            .flatten()
     }
 
     fn allowed_name(&self, name: &str) -> Option<&str> {
@@ -479,11 +507,14 @@ impl Policy {
             || self.globs.first_matches(name).get(List::Allow).is_some()
     }
 
-    /// Whether the name alone matches a deny pattern (a built-in extended
-    /// one spares a path-valued variable: see [`Reason::PathValue`]).
+    /// Whether the name alone matches a deny pattern or the secret word
+    /// rule (a built-in extended pattern and the word rule spare a
+    /// path-valued variable: see [`Reason::PathValue`]).
     pub fn is_denied(&self, name: &str) -> bool {
         let first = self.globs.first_matches(name);
-        first.get(List::Deny).is_some() || first.get(List::Builtin).is_some()
+        first.get(List::Deny).is_some()
+            || first.get(List::Builtin).is_some()
+            || self.secret_word(name).is_some()
     }
 
     /// The sanitized copy of `env`: only the kept variables, in input order.
@@ -594,15 +625,138 @@ mod tests {
         ] {
             assert!(policy.decide(name, "plain").is_removed(), "{name}");
         }
-        for name in [
-            "TOKENIZERS_PARALLELISM",
-            "PWD",
-            "OLDPWD",
-            "KEYMAP",
-            "SSH_AUTH_SOCK",
-        ] {
+        for name in ["TOKENIZERS_PARALLELISM", "PWD", "OLDPWD", "KEYMAP"] {
             assert!(!policy.decide(name, "plain").is_removed(), "{name}");
         }
+        // SSH_AUTH_SOCK has the word AUTH: kept for its path, not its name.
+        assert_eq!(
+            policy.decide("SSH_AUTH_SOCK", "/run/user/1000/ssh-agent.sock"),
+            Decision::Keep(Reason::PathValue)
+        );
+        assert_eq!(
+            policy.decide("SSH_AUTH_SOCK", "plain"),
+            Decision::Remove(Reason::SecretWord("AUTH".into()))
+        );
+    }
+
+    #[test]
+    fn secret_words_remove_a_name_and_substrings_do_not() {
+        let policy = Policy::defaults();
+        for (name, word) in [
+            ("some_auth_var", "AUTH"),
+            ("PRIVATE_STUFF", "PRIVATE"),
+            ("SSL_CERT", "CERT"),
+            ("KEY", "KEY"),
+            ("myKey", "KEY"),
+            ("myAuthValue", "AUTH"),
+            ("deploy.keys", "KEYS"),
+            ("MY_CREDS", "CREDS"),
+            ("TOKENS_FILE_CONTENT", "TOKENS"),
+            ("CLIENT_CERT", "CERT"),
+            ("signing.private.pem", "PRIVATE"),
+        ] {
+            assert_eq!(
+                policy.decide(name, "plain"),
+                Decision::Remove(Reason::SecretWord(word.into())),
+                "{name}"
+            );
+        }
+        // Names a built-in glob removes first keep that glob as the reason.
+        for name in ["myApiKey", "OPENAI-APIKEY-2", "serviceSecrets"] {
+            assert!(policy.decide(name, "plain").is_removed(), "{name}");
+        }
+        for name in [
+            "KEYNOTE_SPEAKER",
+            "CERTIFIED_DIVER",
+            "AUTHENTICATION_FLOW",
+            "KEYBOARD_LAYOUT",
+            "XAUTHORITY",
+            "PWD",
+            "OLDPWD",
+            "PRIVATE_JET_OWNER",
+            "AUTH_TYPE",
+            "AUTH_MODE",
+            "AUTH_METHOD",
+            "AUTH_PROVIDER",
+            "MAX_TOKENS",
+            "keyName",
+        ] {
+            assert_eq!(
+                policy.decide(name, "plain"),
+                Decision::Keep(Reason::NoDenyMatch),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_secret_word_rule_spares_a_path_whatever_the_suffix() {
+        let policy = Policy::defaults();
+        for (name, value) in [
+            ("SSH_AUTH_SOCK", "/run/user/1000/ssh-agent.sock"),
+            ("SSL_CERT", "/etc/ssl/certs/ca-certificates.crt"),
+            ("MY_PRIVATE", "~/keys/id"),
+            ("NODE_EXTRA_CA_CERTS", "/etc/ssl/extra.pem"),
+        ] {
+            assert!(!policy.decide(name, value).is_removed(), "{name}");
+        }
+        // A path with credential syntax is not spared.
+        assert!(policy.decide("SSL_CERT", "/x?token=abc").is_removed());
+        assert!(policy.decide("SSL_CERT", "/x\ny").is_removed());
+    }
+
+    #[test]
+    fn replace_defaults_drops_the_secret_word_rule() {
+        let config = EnvironmentConfig {
+            replace_defaults: true,
+            ..EnvironmentConfig::default()
+        };
+        let policy = Policy::from_config(&config, &ExtraRules::default());
+        assert!(!policy.decide("some_auth_var", "plain").is_removed());
+        assert!(!policy.is_denied("some_auth_var"));
+        assert!(Policy::defaults().is_denied("some_auth_var"));
+        assert!(!Policy::defaults().is_denied("KEYNOTE_SPEAKER"));
+    }
+
+    #[test]
+    fn an_aws_secret_key_is_a_secret_as_a_whole_value_but_a_git_sha_is_not() {
+        let policy = Policy::defaults();
+        assert_eq!(
+            policy.decide("INNOCENT", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            Decision::Remove(Reason::SecretValue("aws-secret-access-key".into()))
+        );
+        for sha in [
+            "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "4B825DC642CB6EB9A060E54BF8D69288FBEE4904",
+        ] {
+            assert!(!policy.decide("CI_COMMIT_SHA", sha).is_removed());
+        }
+    }
+
+    #[test]
+    fn a_certificate_is_kept_and_a_private_key_is_not() {
+        let policy = Policy::defaults();
+        let certificate =
+            "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ7\n-----END CERTIFICATE-----";
+        assert_eq!(
+            policy.decide("CA_BUNDLE", certificate),
+            Decision::Keep(Reason::NoDenyMatch)
+        );
+        let key = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB\n-----END EC PRIVATE KEY-----";
+        assert_eq!(
+            policy.decide("CA_BUNDLE", key),
+            Decision::Remove(Reason::SecretValue("private-key".into()))
+        );
+    }
+
+    #[test]
+    fn the_secret_word_reason_names_the_word() {
+        let reason = Reason::SecretWord("AUTH".into());
+        assert_eq!(reason.to_string(), "name has the word AUTH");
+        assert_eq!(
+            serde_json::to_value(&reason).unwrap(),
+            serde_json::json!({"rule": "secret-word", "pattern": "AUTH"})
+        );
     }
 
     #[test]
@@ -680,11 +834,14 @@ mod tests {
                 .zip(redact::VALUE_PATTERNS)
                 .filter_map(|(regex, shape)| {
                     regex
-                        .find(value.as_bytes())
+                        .find_iter(value.as_bytes())
+                        .find(|m| !redact::patterns::is_placeholder(m.as_bytes()))
                         .map(|m| (m.start(), shape.name))
                 })
-                .min_by_key(|(start, _)| *start);
-            if let Some((_, kind)) = found {
+                .min_by_key(|(start, _)| *start)
+                .map(|(_, kind)| kind)
+                .or_else(|| redact::whole_value_kind(value));
+            if let Some(kind) = found {
                 return Decision::Remove(Reason::SecretValue(kind.to_string()));
             }
         }
@@ -699,6 +856,15 @@ mod tests {
                 return Decision::Keep(Reason::PathValue);
             }
             return Decision::Remove(Reason::DenyPattern(text.to_string()));
+        }
+        if !policy.secret_words {
+            return Decision::Keep(Reason::NoDenyMatch);
+        }
+        if let Some(word) = redact::secret_word(name) {
+            if redact::looks_like_path(value) {
+                return Decision::Keep(Reason::PathValue);
+            }
+            return Decision::Remove(Reason::SecretWord(word.to_string()));
         }
         Decision::Keep(Reason::NoDenyMatch)
     }

@@ -14,10 +14,13 @@ pub mod scrub;
 pub mod stream;
 
 pub use names::{
-    CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, compile_glob,
-    is_builtin_secret_name, is_path_value,
+    CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, QUANTITY_WORDS, SECRET_WORDS,
+    SETTING_WORDS, compile_glob, is_builtin_secret_name, is_path_value, looks_like_path,
+    name_words, secret_word,
 };
-pub use patterns::{MIN_LITERAL_SECRET, VALUE_PATTERNS, credential_kind, redact_values};
+pub use patterns::{
+    MIN_LITERAL_SECRET, VALUE_PATTERNS, credential_kind, redact_values, whole_value_kind,
+};
 pub use scrub::{Scrubber, SecretValue, Span};
 pub use stream::Redactor;
 
@@ -32,7 +35,9 @@ pub fn scrub_message(message: &str) -> String {
         };
         if value.len() >= MIN_LITERAL_SECRET
             && text.contains(value)
-            && (is_builtin_secret_name(name, value) || credential_kind(value).is_some())
+            && (is_builtin_secret_name(name, value)
+                || credential_kind(value).is_some()
+                || whole_value_kind(value).is_some())
         {
             text = text.replace(value, "[REDACTED]");
         }

@@ -53,20 +53,41 @@ fn triggers() -> &'static (LiteralSet, Vec<usize>) {
     })
 }
 
-/// The shapes (bit i: `VALUE_PATTERNS[i]`) whose trigger literal `value`
-/// holds, found in one pass: a case-insensitive shape's (lower-case)
-/// triggers in any case, the others' exactly.
-fn triggered(value: &[u8]) -> u64 {
-    const { assert!(VALUE_PATTERNS.len() <= 64) };
+/// A set of shapes (bit i: `VALUE_PATTERNS[i]`), as wide as the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ShapeSet([u64; SHAPE_WORDS]);
+
+const SHAPE_WORDS: usize = VALUE_PATTERNS.len().div_ceil(64);
+
+impl ShapeSet {
+    const EMPTY: ShapeSet = ShapeSet([0; SHAPE_WORDS]);
+
+    fn insert(&mut self, shape: usize) {
+        self.0[shape / 64] |= 1 << (shape % 64);
+    }
+
+    fn contains(&self, shape: usize) -> bool {
+        self.0[shape / 64] & (1 << (shape % 64)) != 0
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|word| *word == 0)
+    }
+}
+
+/// The shapes whose trigger literal `value` holds, found in one pass: a
+/// case-insensitive shape's (lower-case) triggers in any case, the others'
+/// exactly.
+fn triggered(value: &[u8]) -> ShapeSet {
     let (set, shape_of) = triggers();
-    let mut shapes = 0u64;
+    let mut shapes = ShapeSet::EMPTY;
     set.for_each_occurrence(value, |index, start| {
         let shape = shape_of[index];
         let literal = set.literal(index);
         if VALUE_PATTERNS[shape].is_case_insensitive()
             || value[start..start + literal.len()] == *literal
         {
-            shapes |= 1 << shape;
+            shapes.insert(shape);
         }
     });
     shapes
@@ -121,6 +142,11 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
         "gitlab-runner-registration",
         &["GR1348941"],
         r"(?-u:\b)GR1348941[A-Za-z0-9_\-]{20,}",
+    ),
+    shape(
+        "anthropic-admin-key",
+        &["sk-ant-admin01-"],
+        r"(?-u:\b)sk-ant-admin01-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "api-key-sk",
@@ -213,13 +239,233 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "sentry-token",
         &["sntr"],
-        r"(?-u:\b)sntr[ysu]_[A-Za-z0-9+/=_]{32,}",
+        r"(?-u:\b)sntry[su]_[A-Za-z0-9+/=_]{32,}",
     ),
     shape(
         "atlassian-token",
         &["ATATT3"],
         r"(?-u:\b)ATATT3[A-Za-z0-9_\-=]{32,}",
     ),
+    shape(
+        "twilio-api-key",
+        &["SK"],
+        r"(?-u:\b)SK[0-9a-fA-F]{32}(?-u:\b)",
+    ),
+    shape(
+        "mailgun-key",
+        &["key-"],
+        r"(?-u:\b)key-[0-9a-zA-Z]{32}(?-u:\b)",
+    ),
+    // JSON Web Encryption, compact form: header, encrypted key (empty for
+    // direct encryption), IV, ciphertext, tag.
+    shape(
+        "jwe",
+        &["eyJ"],
+        r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+    ),
+    shape(
+        "azure-ad-client-secret",
+        &["Q~"],
+        r"[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}",
+    ),
+    shape(
+        "cloudflare-origin-ca-key",
+        &["v1.0-"],
+        r"(?-u:\b)v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+    ),
+    shape(
+        "doppler-token",
+        &["dp."],
+        r"(?-u:\b)dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}",
+    ),
+    shape(
+        "dynatrace-token",
+        &["dt0c01."],
+        r"(?-u:\b)dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
+    ),
+    shape(
+        "flyio-token",
+        &["fo1_", "fm1", "fm2_"],
+        r"(?-u:\b)(?:fo1_[A-Za-z0-9_\-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})",
+    ),
+    shape(
+        "frameio-token",
+        &["fio-u-"],
+        r"(?-u:\b)fio-u-[A-Za-z0-9_=\-]{64}",
+    ),
+    shape(
+        "alibaba-access-key-id",
+        &["LTAI"],
+        r"(?-u:\b)LTAI[A-Za-z0-9]{20}(?-u:\b)",
+    ),
+    shape(
+        "clojars-token",
+        &["clojars_"],
+        r"(?i)(?-u:\b)CLOJARS_[a-z0-9]{60}",
+    ),
+    shape(
+        "duffel-token",
+        &["duffel_"],
+        r"(?-u:\b)duffel_(?:test|live)_[A-Za-z0-9_=\-]{43}",
+    ),
+    shape(
+        "easypost-key",
+        &["EZAK", "EZTK"],
+        r"(?-u:\b)EZ[AT]K[A-Za-z0-9]{54}",
+    ),
+    shape(
+        "flutterwave-key",
+        &["FLWSECK", "FLWPUBK"],
+        r"(?-u:\b)FLW(?:SECK|PUBK)(?:_TEST)?-[a-hA-H0-9]{12,32}(?:-X)?",
+    ),
+    shape(
+        "heroku-api-key",
+        &["HRKU-"],
+        r"(?-u:\b)HRKU-AA[A-Za-z0-9_\-]{58}",
+    ),
+    shape(
+        "infracost-token",
+        &["ico-"],
+        r"(?-u:\b)ico-[A-Za-z0-9]{32}(?-u:\b)",
+    ),
+    shape(
+        "intra42-secret",
+        &["s-s4t2"],
+        r"(?-u:\b)s-s4t2(?:ud|af)-[a-f0-9]{64}",
+    ),
+    shape(
+        "mapbox-secret-token",
+        &["sk.eyJ"],
+        r"(?-u:\b)sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}",
+    ),
+    shape(
+        "new-relic-key",
+        &["NRAK-", "NRJS-", "NRII-"],
+        r"(?-u:\b)(?:NRAK-[A-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[A-Za-z0-9\-]{32})",
+    ),
+    shape("notion-token", &["ntn_"], r"(?-u:\b)ntn_[A-Za-z0-9]{40,}"),
+    shape(
+        "openshift-token",
+        &["sha256~"],
+        r"sha256~[A-Za-z0-9_\-]{43}",
+    ),
+    shape(
+        "planetscale-token",
+        &["pscale_"],
+        r"(?-u:\b)pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.\-]{32,64}",
+    ),
+    shape("prefect-token", &["pnu_"], r"(?-u:\b)pnu_[A-Za-z0-9]{36}"),
+    shape("pulumi-token", &["pul-"], r"(?-u:\b)pul-[a-f0-9]{40}"),
+    shape("readme-key", &["rdme_"], r"(?-u:\b)rdme_[a-z0-9]{70}"),
+    shape(
+        "rubygems-key",
+        &["rubygems_"],
+        r"(?-u:\b)rubygems_[a-f0-9]{48}",
+    ),
+    shape(
+        "scalingo-token",
+        &["tk-us-"],
+        r"(?-u:\b)tk-us-[A-Za-z0-9_\-]{48}",
+    ),
+    shape(
+        "brevo-key",
+        &["xkeysib-", "xsmtpsib-"],
+        r"(?-u:\b)(?:xkeysib|xsmtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+    ),
+    shape(
+        "settlemint-token",
+        &["sm_pat_", "sm_aat_", "sm_sat_"],
+        r"(?-u:\b)sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}",
+    ),
+    shape(
+        "shippo-token",
+        &["shippo_"],
+        r"(?-u:\b)shippo_(?:live|test)_[a-fA-F0-9]{40}",
+    ),
+    shape(
+        "square-token",
+        &["EAAA", "sq0atp-", "sq0csp-"],
+        r"(?-u:\b)(?:EAAA[A-Za-z0-9_\-]{60}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{43})",
+    ),
+    shape(
+        "telegram-bot-token",
+        &[":AA"],
+        r"(?-u:\b)[0-9]{8,10}:AA[0-9A-Za-z_\-]{33}",
+    ),
+    shape(
+        "typeform-token",
+        &["tfp_"],
+        r"(?-u:\b)tfp_[A-Za-z0-9_.=\-]{59}",
+    ),
+    shape(
+        "yandex-key",
+        &["AQVN", "t1."],
+        r"(?-u:\b)(?:AQVN[A-Za-z0-9_\-]{35,38}|t1\.[A-Za-z0-9_\-]+=*\.[A-Za-z0-9_\-]{86}=*)",
+    ),
+    shape("artifactory-key", &["AKCp"], r"(?-u:\b)AKCp[A-Za-z0-9]{69}"),
+    shape("replicate-token", &["r8_"], r"(?-u:\b)r8_[A-Za-z0-9]{37}"),
+    shape(
+        "perplexity-key",
+        &["pplx-"],
+        r"(?-u:\b)pplx-[A-Za-z0-9]{48}",
+    ),
+    shape("xai-key", &["xai-"], r"(?-u:\b)xai-[A-Za-z0-9]{80}"),
+    shape(
+        "vercel-token",
+        &["vcp_", "vci_", "vca_", "vcr_", "vck_"],
+        r"(?-u:\b)vc[piark]_[A-Za-z0-9]{24,}",
+    ),
+    shape(
+        "supabase-key",
+        &["sbp_", "sb_secret_"],
+        r"(?-u:\b)(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_\-]{20,})",
+    ),
+    shape(
+        "mailchimp-key",
+        &["-us"],
+        r"(?-u:\b)[0-9a-f]{32}-us[0-9]{1,2}(?-u:\b)",
+    ),
+    shape("nuget-key", &["oy2"], r"(?-u:\b)oy2[a-z0-9]{43}"),
+    shape(
+        "airtable-pat",
+        &["pat"],
+        r"(?-u:\b)pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
+    ),
+    shape("buildkite-token", &["bkua_"], r"(?-u:\b)bkua_[a-f0-9]{40}"),
+    shape(
+        "circleci-token",
+        &["CCIPAT_", "CCIPRJ_"],
+        r"(?-u:\b)CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}",
+    ),
+    shape(
+        "figma-token",
+        &["figd_"],
+        r"(?-u:\b)figd_[A-Za-z0-9_\-]{40}",
+    ),
+    shape(
+        "terraform-cloud-token",
+        &[".atlasv1."],
+        r"(?-u:\b)[a-z0-9]{14}\.atlasv1\.[a-z0-9_=\-]{60,70}",
+    ),
+    shape(
+        "octopus-key",
+        &["API-"],
+        r"(?-u:\b)API-[A-Z0-9]{26}(?-u:\b)",
+    ),
+    // `.npmrc`: `//registry/:_authToken=…`, `_auth=…` (base64 of
+    // user:password), `_password=…`; not a `${NPM_TOKEN}` reference.
+    ValuePattern {
+        name: "npm-auth",
+        triggers: &["_authToken=", "_auth=", "_password="],
+        regex: r#"(?-u:\b)_(?:authToken|auth|password)=[^\s$"'{<>][^\s"']{7,}"#,
+        keep: Keep::Key,
+    },
+    ValuePattern {
+        name: "aws-secret-access-key",
+        triggers: &["secret_access_key", "secretaccesskey"],
+        regex: r#"(?i)(?:secret_access_key|secretaccesskey)["']?[ \t]*[=:][ \t]*["']?[A-Za-z0-9/+]{40}"#,
+        keep: Keep::Key,
+    },
     ValuePattern {
         name: "azure-account-key",
         triggers: &["accountkey="],
@@ -256,7 +502,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
         r"(?i)https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
     ),
     ValuePattern {
-        name: "url-token-userinfo",
+        name: "url-token",
         triggers: &["://"],
         regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[A-Za-z0-9_\-]{16,}@",
         keep: Keep::UrlUserinfo,
@@ -264,7 +510,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     // The user may be empty (`redis://:pw@cache`) and the password may hold
     // a `/`, but not right after a port number (`https://h:443/@scope/pkg`).
     ValuePattern {
-        name: "url-credentials",
+        name: "url-password",
         triggers: &["://"],
         regex: r"(?i)(?-u:\b)[a-z][a-z0-9+.\-]*://[^\s/:@]*:(?:[^\s@/]*[^\s@/0-9][^\s@/]*(?:/[^\s@]*)?|[^\s@/]+)@",
         keep: Keep::UrlUserinfo,
@@ -309,7 +555,11 @@ pub fn matched_pattern(captures: &Captures<'_>) -> Option<&'static ValuePattern>
 pub fn replacement(captures: &Captures<'_>) -> Vec<u8> {
     const REDACTED: &[u8] = b"[REDACTED]";
     let whole = captures.get(0).map(|m| m.as_bytes()).unwrap_or_default();
-    let keep = matched_pattern(captures).map_or(Keep::Nothing, |p| p.keep);
+    let shape = matched_pattern(captures);
+    if shape.is_some() && is_placeholder(whole) {
+        return whole.to_vec();
+    }
+    let keep = shape.map_or(Keep::Nothing, |p| p.keep);
     let (head, tail): (&[u8], &[u8]) = match keep {
         Keep::Nothing => (b"", b""),
         Keep::UrlUserinfo => match find(whole, b"://") {
@@ -332,6 +582,41 @@ pub fn replacement(captures: &Captures<'_>) -> Vec<u8> {
     out.extend_from_slice(REDACTED);
     out.extend_from_slice(tail);
     out
+}
+
+/// Shortest run of one placeholder character (`x`, `X`, `*`) that makes a
+/// shape's match a placeholder (`sk-xxxxxxxxxxxxxxxxxxxx`,
+/// `AKIAXXXXXXXXXXXXXXXX`) rather than a credential: a random token holds
+/// such a run with negligible probability.
+const PLACEHOLDER_RUN: usize = 8;
+
+/// Whether a shape's match is a documentation placeholder: it holds a run
+/// of [`PLACEHOLDER_RUN`] or more of `x`, `X` or `*`.
+pub fn is_placeholder(matched: &[u8]) -> bool {
+    matched
+        .chunk_by(|a, b| a == b)
+        .any(|run| run.len() >= PLACEHOLDER_RUN && matches!(run[0], b'x' | b'X' | b'*'))
+}
+
+/// The kind of credential a variable's whole value is when only the whole
+/// value says so (the policy asks after [`credential_kind`]): an AWS secret
+/// access key, which has no prefix (exactly 40 characters of `[A-Za-z0-9/+]`, with an
+/// upper-case letter, a lower-case letter and a digit, and not all hex
+/// digits, so a git SHA in either case is not one). In free text only the
+/// keyed form (`aws_secret_access_key = …`) is recognised: 40 such
+/// characters inside longer text are as likely a piece of base64.
+pub fn whole_value_kind(value: &str) -> Option<&'static str> {
+    let value = value.trim_ascii();
+    let bytes = value.as_bytes();
+    let shaped = bytes.len() == 40
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'/' || *b == b'+')
+        && bytes.iter().any(u8::is_ascii_uppercase)
+        && bytes.iter().any(u8::is_ascii_lowercase)
+        && bytes.iter().any(u8::is_ascii_digit)
+        && !bytes.iter().all(u8::is_ascii_hexdigit);
+    shaped.then_some("aws-secret-access-key")
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
@@ -366,10 +651,14 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
     let shapes = triggered(value.as_bytes());
     let mut best: Option<(usize, &'static str)> = None;
     for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
-        if shapes & (1 << index) == 0 {
+        if !shapes.contains(index) {
             continue;
         }
-        if let Some(found) = single(index).and_then(|re| re.find(value.as_bytes()))
+        let found = single(index).and_then(|re| {
+            re.find_iter(value.as_bytes())
+                .find(|m| !is_placeholder(&value.as_bytes()[m.range()]))
+        });
+        if let Some(found) = found
             && best.is_none_or(|(start, _)| found.start() < start)
         {
             best = Some((found.start(), pattern.name));
@@ -379,31 +668,33 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
 }
 
 /// Calls `found(shape, start, end)` for every match of every credential
-/// shape in `text` (each shape's matches in order; shapes in the order of
-/// [`VALUE_PATTERNS`]). Only the shapes whose trigger literal `text` holds
-/// are run.
+/// shape in `text` that is not a placeholder (each shape's matches in
+/// order; shapes in the order of [`VALUE_PATTERNS`]). Only the shapes whose
+/// trigger literal `text` holds are run.
 pub fn for_each_shape_match(
     text: &[u8],
     mut found: impl FnMut(&'static ValuePattern, usize, usize),
 ) {
     let shapes = triggered(text);
-    if shapes == 0 {
+    if shapes.is_empty() {
         return;
     }
     for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
-        if shapes & (1 << index) == 0 {
+        if !shapes.contains(index) {
             continue;
         }
         if let Some(re) = single(index) {
             for m in re.find_iter(text) {
-                found(pattern, m.start(), m.end());
+                if !is_placeholder(&text[m.range()]) {
+                    found(pattern, m.start(), m.end());
+                }
             }
         }
     }
 }
 
 fn has_trigger(value: &str) -> bool {
-    triggered(value.as_bytes()) != 0
+    !triggered(value.as_bytes()).is_empty()
 }
 
 /// Replaces every credential-shaped substring of `text` with `[REDACTED]`.
@@ -502,7 +793,7 @@ mod tests {
             let shapes = triggered(value.as_bytes());
             for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
                 proptest::prop_assert_eq!(
-                    shapes & (1 << index) != 0,
+                    shapes.contains(index),
                     reference_is_triggered(pattern, &value),
                     "{} in {:?}", pattern.name, value
                 );
@@ -532,6 +823,140 @@ mod tests {
         }
     }
 
+    /// The listed formats as (rule, value) pairs.
+    fn listed() -> Vec<(&'static str, &'static str)> {
+        include_str!("../../tests/data/credential-values.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split_once('\t').unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn every_shape_has_a_listed_example_it_recognises() {
+        let kinds: Vec<&str> = listed()
+            .iter()
+            .filter_map(|(_, value)| credential_kind(value))
+            .collect();
+        for pattern in VALUE_PATTERNS {
+            assert!(
+                kinds.contains(&pattern.name),
+                "no example of {}",
+                pattern.name
+            );
+        }
+    }
+
+    #[test]
+    fn look_alikes_are_not_credentials() {
+        let text = include_str!("../../tests/data/credential-lookalikes.txt");
+        let mut count = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let value = line.replace("\\n", "\n");
+            assert_eq!(credential_kind(&value), None, "{value}");
+            assert_eq!(redact_values(&value), value);
+            count += 1;
+        }
+        assert!(count >= 60, "{count} look-alikes");
+    }
+
+    #[test]
+    fn a_whole_aws_secret_key_is_one_but_hashes_and_words_are_not() {
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(whole_value_kind(key), Some("aws-secret-access-key"));
+        assert_eq!(
+            whole_value_kind(&format!(" {key}\n")),
+            Some("aws-secret-access-key")
+        );
+        // Inside free text it is not: only the keyed form is.
+        assert_eq!(credential_kind(&format!("blob {key} blob")), None);
+        for value in [
+            "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "4B825DC642CB6EB9A060E54BF8D69288FBEE4904",
+            "4b825DC642cb6eb9a060e54bf8d69288fbee4904",
+            &key[1..],
+            &format!("{key}A"),
+            "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
+            "WJALRXUTNFEMI/K7MDENG/BPXRFICYEXAMPLEKEY",
+            "wJalrXUtnFEMI/KsMDENG/bPxRfiCYEXAMPLEKEY"
+                .replace('s', "-")
+                .as_str(),
+            "wJalrXUtnFEMIxKzMDENGxbPxRfiCYEXAMPLEKEY",
+        ] {
+            assert_eq!(whole_value_kind(value), None, "{value}");
+        }
+        assert_eq!(
+            whole_value_kind("wJalrXUtnFEMIxKzMDENGxbPxRfiCYEXAMPLEKE7"),
+            Some("aws-secret-access-key")
+        );
+    }
+
+    #[test]
+    fn keyed_forms_keep_their_key_when_redacted() {
+        assert_eq!(
+            redact_values("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            "aws_secret_access_key = [REDACTED]"
+        );
+        assert_eq!(
+            redact_values(
+                "//registry.npmjs.org/:_authToken=0a1b2c3d-1234-4abc-9def-0123456789ab\nnext"
+            ),
+            "//registry.npmjs.org/:_authToken=[REDACTED]\nnext"
+        );
+        assert_eq!(
+            credential_kind(
+                "//registry.npmjs.org/:_authToken=0a1b2c3d-1234-4abc-9def-0123456789ab"
+            ),
+            Some("npm-auth")
+        );
+        assert_eq!(
+            credential_kind("//registry.npmjs.org/:_authToken=${NPM_TOKEN}"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_placeholder_is_neither_a_kind_nor_redacted_but_a_later_key_is() {
+        assert!(is_placeholder(b"sk-xxxxxxxxxxxxxxxxxxxx"));
+        assert!(is_placeholder(b"AKIA********"));
+        assert!(!is_placeholder(b"sk-xxxxxxx-yyyyyyyyyyyy"));
+        assert!(!is_placeholder(b"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQ"));
+        let text = "sk-xxxxxxxxxxxxxxxxxxxx then sk-proj-abcdefghijklmnopqrstuvwx1234";
+        assert_eq!(credential_kind(text), Some("api-key-sk"));
+        assert_eq!(
+            redact_values(text),
+            "sk-xxxxxxxxxxxxxxxxxxxx then [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn new_shapes_report_their_own_kind() {
+        for (value, kind) in [
+            ("SK0123456789abcdef0123456789abcdef", "twilio-api-key"),
+            ("key-0123456789abcdef0123456789abcdef", "mailgun-key"),
+            (
+                "eyJhbGciOiJkaXIiLCJlbmMiOiJBMTI4R0NNIn0..abcdefghijklmnop.abcdefghijkl.abcdefghijklmnop",
+                "jwe",
+            ),
+            (
+                "sk-ant-admin01-abcdefghijklmnopqrstuvwxyz",
+                "anthropic-admin-key",
+            ),
+            (
+                "123456789:AAabcdefghijklmnopqrstuvwxyz0123456",
+                "telegram-bot-token",
+            ),
+            ("0123456789abcdef0123456789abcdef-us12", "mailchimp-key"),
+        ] {
+            assert_eq!(credential_kind(value), Some(kind), "{value}");
+        }
+        // A JWT (second segment a JSON object) stays a jwt.
+        assert_eq!(credential_kind("eyJhbGciOiJub25lIn0.e30."), Some("jwt"));
+    }
+
     #[test]
     fn known_credential_shapes_are_recognised() {
         for (value, kind) in KNOWN {
@@ -552,8 +977,8 @@ mod tests {
         ("xapp-1-A0123456789-abcdefghij", "slack-token"),
         ("sk_test_abcdefghijklmnop1234", "stripe-key"),
         ("eyJhbGciOiJub25lIn0.e30.", "jwt"),
-        ("redis://:hunter22@cache:6379", "url-credentials"),
-        ("postgres://u:pa/ss@db/x", "url-credentials"),
+        ("redis://:hunter22@cache:6379", "url-password"),
+        ("postgres://u:pa/ss@db/x", "url-password"),
         (
             "jdbc:postgresql://db/x?user=u&password=hunter22",
             "password-parameter",

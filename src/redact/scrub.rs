@@ -22,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 use regex::Regex;
 use serde_json::Value;
 
+use super::names;
 use super::patterns::{self, Keep};
 
 /// What replaces a span: `[REDACTED:<kind>]`.
@@ -323,7 +324,7 @@ fn assignments(text: &str, spans: &mut Vec<Span>) {
         else {
             continue;
         };
-        if !is_secret_word_name(name.as_str()) || is_placeholder(value.as_str()) {
+        if !is_secret_word_name(name.as_str()) || is_non_secret_value(value.as_str()) {
             continue;
         }
         spans.push(Span {
@@ -337,7 +338,7 @@ fn assignments(text: &str, spans: &mut Vec<Span>) {
 /// A value that is not a secret although a secret's name is assigned it:
 /// too short, a number, a path, a URL (a password in one is found by its
 /// own rule), or a reference or placeholder ([`is_reference`]).
-pub fn is_placeholder(value: &str) -> bool {
+pub fn is_non_secret_value(value: &str) -> bool {
     let value = value.trim();
     value.len() < MIN_ASSIGNED_SECRET
         || value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
@@ -389,53 +390,14 @@ pub fn is_reference(value: &str) -> bool {
         || lower.starts_with("getenv")
 }
 
-/// Whether a name's words say it holds a secret (`DB_PASSWORD`, `apiKey`,
-/// `auth`), not a setting about one (`AUTH_TYPE`).
+/// Whether a name's words say it holds a secret: the environment policy's
+/// word rule (`DB_PASSWORD`, `apiKey`, not `AUTH_TYPE`), and a last word
+/// `PASS` or `PWD` (`db_pass: …`), which in an assignment is a password.
 fn is_secret_word_name(name: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "AUTH",
-        "PRIVATE",
-        "KEY",
-        "KEYS",
-        "TOKEN",
-        "TOKENS",
-        "SECRET",
-        "SECRETS",
-        "PASSWORD",
-        "PASSWD",
-        "PASSPHRASE",
-        "CREDENTIAL",
-        "CREDENTIALS",
-        "CREDS",
-        "APIKEY",
-        "PASS",
-        "PWD",
-    ];
-    const SETTINGS: &[&str] = &[
-        "OWNER", "NAME", "TYPE", "MODE", "METHOD", "PROVIDER", "FLOW", "ENABLED", "DISABLED",
-        "REQUIRED", "STRATEGY", "SCHEME", "KIND", "URL", "ID", "FILE", "PATH", "DIR", "LENGTH",
-        "SIZE", "TTL", "EXPIRY", "EXPIRES", "HEADER", "FORMAT", "VERSION",
-    ];
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        let split = !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && previous_lower);
-        if split && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        if c.is_ascii_alphanumeric() {
-            word.push(c.to_ascii_uppercase());
-        }
-        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    let Some(last) = words.last() else {
-        return false;
-    };
-    !SETTINGS.contains(&last.as_str()) && words.iter().any(|w| WORDS.contains(&w.as_str()))
+    names::secret_word(name).is_some()
+        || names::name_words(name)
+            .last()
+            .is_some_and(|last| last.eq_ignore_ascii_case("PASS") || last.eq_ignore_ascii_case("PWD"))
 }
 
 /// Drops the spans that overlap a marker of an earlier redaction

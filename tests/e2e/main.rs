@@ -29,6 +29,7 @@ mod contract;
 mod dispatch;
 mod env;
 mod env_process;
+mod env_words;
 mod first_hour;
 mod help;
 mod people;

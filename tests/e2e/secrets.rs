@@ -183,7 +183,7 @@ const SHAPED_VALUES: &[(&str, &str)] = &[
     ),
     (
         "NOTIFY",
-        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "https://hooks.slack.com/services/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",
     ),
     (
         "ERRORS",

@@ -27,7 +27,10 @@ const EXAMPLES: &str =
 /// forge tokens, JWTs, URLs with a password, password parameters);
 /// otherwise kept when an allow glob matches; otherwise removed when a deny
 /// glob matches (a path-valued variable such as PASSWORD_STORE_DIR is spared
-/// the built-in extended globs); otherwise kept. Patterns are
+/// the built-in extended globs); otherwise removed when a word of its name
+/// is a secret word such as AUTH, KEY, CERT, TOKEN or PASSWORD (SSL_CERT,
+/// myApiKey; not KEYNOTE_SPEAKER, not AUTH_TYPE, not a path value such as
+/// SSH_AUTH_SOCK=/run/…); otherwise kept. Patterns are
 /// case-insensitive globs. Lists from configuration and flags extend the
 /// built-in lists; `--replace-defaults` (or
 /// `services.environment.replaceDefaults: true`) uses them alone.
