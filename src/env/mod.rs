@@ -3,9 +3,10 @@
 
 pub mod cli;
 pub mod dotenv;
-pub mod policy;
 pub mod report;
 pub mod run;
 mod signals;
 
-pub use policy::{Decision, ExtraRules, Policy, Reason};
+/// The policy moved down to the base (`redact`): the session store
+/// classifies the recording process's variables with it too.
+pub use crate::redact::policy::{self, Decision, ExtraRules, Policy, Reason};

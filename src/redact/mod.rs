@@ -10,6 +10,7 @@
 pub mod literals;
 pub mod names;
 pub mod patterns;
+pub mod policy;
 pub mod scrub;
 pub mod stream;
 

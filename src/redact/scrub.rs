@@ -170,27 +170,6 @@ impl Scrubber {
     }
 }
 
-/// The scrubber of this process: the credential rules, and the value of
-/// every variable of its environment that the environment policy of
-/// `config` removes from a tool's environment (decided only for a value a
-/// text holds).
-pub fn for_environment(config: &crate::config::EnvironmentConfig) -> Scrubber {
-    let variables = std::env::vars_os().filter_map(|(name, value)| {
-        Some(SecretValue {
-            name: name.into_string().ok()?,
-            value: value.into_string().ok()?,
-        })
-    });
-    let config = config.clone();
-    let policy = OnceLock::new();
-    let classify: Classify = Arc::new(move |name, value| {
-        policy
-            .get_or_init(|| crate::env::policy::Policy::from_config(&config, &Default::default()))
-            .removes(name, value)
-    });
-    Scrubber::default().with_variables(variables, classify)
-}
-
 /// The values long enough to redact, longest first, each once.
 fn usable(values: impl IntoIterator<Item = SecretValue>) -> Vec<SecretValue> {
     let mut values: Vec<SecretValue> = values
@@ -376,7 +355,6 @@ pub fn is_reference(value: &str) -> bool {
             "xxxx",
             "_here",
             "-here",
-            "example",
             "placeholder",
             "changeme",
             "redacted",
@@ -395,9 +373,9 @@ pub fn is_reference(value: &str) -> bool {
 /// `PASS` or `PWD` (`db_pass: …`), which in an assignment is a password.
 fn is_secret_word_name(name: &str) -> bool {
     names::secret_word(name).is_some()
-        || names::name_words(name)
-            .last()
-            .is_some_and(|last| last.eq_ignore_ascii_case("PASS") || last.eq_ignore_ascii_case("PWD"))
+        || names::name_words(name).last().is_some_and(|last| {
+            last.eq_ignore_ascii_case("PASS") || last.eq_ignore_ascii_case("PWD")
+        })
 }
 
 /// Drops the spans that overlap a marker of an earlier redaction
@@ -560,6 +538,85 @@ mod tests {
                 .redact("hello world: nothing here")
                 .is_none()
         );
+    }
+
+    /// The credential examples: (public rule, value).
+    fn credential_examples() -> Vec<(&'static str, &'static str)> {
+        include_str!("../../tests/data/credential-values.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('\t'))
+            .collect()
+    }
+
+    /// The look-alikes, `\n` standing for a newline.
+    fn look_alikes() -> Vec<String> {
+        include_str!("../../tests/data/credential-lookalikes.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.replace("\\n", "\n"))
+            .collect()
+    }
+
+    /// The README's coverage table: per kind, the examples caught and the
+    /// look-alikes wrongly redacted as that kind.
+    fn coverage_table() -> String {
+        use std::collections::BTreeMap;
+        let scrubber = Scrubber::default();
+        let mut kinds: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+        let mut missed = Vec::new();
+        for (rule, value) in credential_examples() {
+            let text = format!("tool output: {value} (end)");
+            match scrubber.find(&text).first() {
+                Some(span) => {
+                    let entry = kinds.entry(span.kind.to_string()).or_default();
+                    entry.0 += 1;
+                    entry.1 += 1;
+                }
+                None => missed.push(format!("{rule}: {value}")),
+            }
+        }
+        let look_alikes = look_alikes();
+        for text in &look_alikes {
+            for span in scrubber.find(text) {
+                kinds.entry(span.kind.to_string()).or_default().2 += 1;
+            }
+        }
+        assert!(missed.is_empty(), "not caught: {missed:#?}");
+        let (examples, false_positives): (usize, usize) =
+            kinds.values().fold((0, 0), |(e, f), k| (e + k.0, f + k.2));
+        let mut table =
+            String::from("| kind | examples caught | look-alikes redacted |\n|---|---|---|\n");
+        for (kind, (total, caught, wrong)) in &kinds {
+            table.push_str(&format!("| `{kind}` | {caught} of {total} | {wrong} |\n"));
+        }
+        table.push_str(&format!(
+            "| **all** | **{examples} of {examples}** | **{false_positives} of {}** |\n",
+            look_alikes.len()
+        ));
+        table
+    }
+
+    #[test]
+    fn every_example_is_caught_no_look_alike_is_and_the_readme_says_so() {
+        let table = coverage_table();
+        let readme = include_str!("../../README.md");
+        let start = readme
+            .find("<!-- redaction-coverage -->\n")
+            .map(|at| at + "<!-- redaction-coverage -->\n".len())
+            .unwrap();
+        let end = start
+            + readme[start..]
+                .find("<!-- /redaction-coverage -->")
+                .unwrap();
+        assert_eq!(
+            &readme[start..end],
+            table,
+            "the README's table is out of date; it should be:\n{table}"
+        );
+        for text in look_alikes() {
+            assert_eq!(Scrubber::default().redact(&text), None, "{text}");
+        }
     }
 
     proptest::proptest! {

@@ -136,7 +136,15 @@ pub fn preview(secret: &str, kind: &str) -> String {
     let opaque = kind.starts_with("env:")
         || matches!(
             kind,
-            "secret-assignment" | "password-parameter" | "url-password" | "url-credentials"
+            "secret-assignment"
+                | "password-parameter"
+                | "url-password"
+                | "url-token"
+                | "npm-auth"
+                | "aws-secret-access-key"
+                | "docker-auth"
+                | "azure-account-key"
+                | "azure-sas-signature"
         );
     let length = secret.chars().count();
     let shown = if opaque { 0 } else { (length / 5).min(4) };

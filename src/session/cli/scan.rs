@@ -128,7 +128,7 @@ fn format_of(ctx: &Context, format: Option<ListFormat>) -> Option<ListFormat> {
 fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
     let (store, config) = ctx.store(Vec::new())?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = crate::redact::scrub::for_environment(&config.services.environment);
+    let scrubber = crate::redact::policy::environment_scrubber(&config.services.environment);
     let mut all = Vec::new();
     for id in target.ids(&store)? {
         all.extend(secrets::scan(&store, &snapshots, &scrubber, &id)?);
@@ -154,7 +154,7 @@ pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     }
     let (store, config) = ctx.store(Vec::new())?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = crate::redact::scrub::for_environment(&config.services.environment);
+    let scrubber = crate::redact::policy::environment_scrubber(&config.services.environment);
     let mut done = Vec::new();
     for id in args.target.ids(&store)? {
         let redacted = secrets::scrub(&store, &snapshots, &scrubber, &id)?;

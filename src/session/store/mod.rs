@@ -94,7 +94,7 @@ impl Store {
             snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
             format: config.services.session.format,
             redaction: config.services.session.redact.then(|| {
-                Arc::new(crate::redact::scrub::for_environment(
+                Arc::new(crate::redact::policy::environment_scrubber(
                     &config.services.environment,
                 ))
             }),

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::config::EnvironmentConfig;
 use crate::diag;
 use crate::redact::literals::LiteralSet;
+use crate::redact::scrub::{Classify, Scrubber, SecretValue};
 use crate::redact::{self, CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
 
 /// Why a variable is kept or removed. Never holds a value.
@@ -376,6 +377,27 @@ pub struct Policy {
     /// `replaceDefaults`).
     secret_words: bool,
     scan_values: bool,
+}
+
+/// The scrubber of a process recording a session: the credential rules,
+/// and the value of every variable of its environment that the policy of
+/// `config` removes from a tool's environment (the policy is built, and a
+/// variable decided, only when a text holds its value).
+pub fn environment_scrubber(config: &EnvironmentConfig) -> Scrubber {
+    let variables = std::env::vars_os().filter_map(|(name, value)| {
+        Some(SecretValue {
+            name: name.into_string().ok()?,
+            value: value.into_string().ok()?,
+        })
+    });
+    let config = config.clone();
+    let policy = std::sync::OnceLock::new();
+    let classify: Classify = std::sync::Arc::new(move |name, value| {
+        policy
+            .get_or_init(|| Policy::from_config(&config, &ExtraRules::default()))
+            .removes(name, value)
+    });
+    Scrubber::default().with_variables(variables, classify)
 }
 
 /// Extra rules given on the command line.
