@@ -7,6 +7,7 @@
 //! text it looks for; nor is a credential whose shape is not listed, unless
 //! it is the value of a variable that was removed.
 
+pub mod bulk;
 pub mod literals;
 pub mod names;
 pub mod patterns;

@@ -34,7 +34,7 @@ pub struct ValuePattern {
 }
 
 impl ValuePattern {
-    fn is_case_insensitive(&self) -> bool {
+    pub(crate) fn is_case_insensitive(&self) -> bool {
         self.regex.starts_with("(?i)")
     }
 }
@@ -60,17 +60,19 @@ pub(crate) struct ShapeSet([u64; SHAPE_WORDS]);
 const SHAPE_WORDS: usize = VALUE_PATTERNS.len().div_ceil(64);
 
 impl ShapeSet {
-    const EMPTY: ShapeSet = ShapeSet([0; SHAPE_WORDS]);
+    pub(crate) const EMPTY: ShapeSet = ShapeSet([0; SHAPE_WORDS]);
+    /// Every shape (what a search that cannot tell must run).
+    pub(crate) const ALL: ShapeSet = ShapeSet([u64::MAX; SHAPE_WORDS]);
 
-    fn insert(&mut self, shape: usize) {
+    pub(crate) fn insert(&mut self, shape: usize) {
         self.0[shape / 64] |= 1 << (shape % 64);
     }
 
-    fn contains(&self, shape: usize) -> bool {
+    pub(crate) fn contains(&self, shape: usize) -> bool {
         self.0[shape / 64] & (1 << (shape % 64)) != 0
     }
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.iter().all(|word| *word == 0)
     }
 }
@@ -631,13 +633,38 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// every search saves (`ollm-env run` checks each variable's value:
 /// issue 14). Every engine finds the same leftmost-first match.
 fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
+    static EACH: OnceLock<Vec<OnceLock<Option<regex_automata::meta::Regex>>>> = OnceLock::new();
+    nfa_only(&EACH, index, true)
+}
+
+/// [`single`] for a text to be stored (a tool's output, kilobytes long):
+/// the PikeVM alone, since bounded backtracking first clears a bit for
+/// every byte of the text and state of the regex, tens of kilobytes of
+/// fresh pages for one search.
+fn text_regex(index: usize) -> Option<&'static regex_automata::meta::Regex> {
+    static EACH: OnceLock<Vec<OnceLock<Option<regex_automata::meta::Regex>>>> = OnceLock::new();
+    nfa_only(&EACH, index, false)
+}
+
+fn nfa_only(
+    each: &'static OnceLock<Vec<OnceLock<Option<regex_automata::meta::Regex>>>>,
+    index: usize,
+    backtrack: bool,
+) -> Option<&'static regex_automata::meta::Regex> {
     use regex_automata::{meta, util::syntax};
-    static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
-    let each = EACH.get_or_init(|| VALUE_PATTERNS.iter().map(|_| OnceLock::new()).collect());
+    let each = each.get_or_init(|| VALUE_PATTERNS.iter().map(|_| OnceLock::new()).collect());
     each.get(index)?
         .get_or_init(|| {
+            let config = meta::Config::new()
+                .dfa(false)
+                .hybrid(false)
+                .onepass(false)
+                .backtrack(backtrack)
+                // One search at a time; the default asks the system how
+                // many CPUs there are (files in /proc and /sys) per regex.
+                .pool_capacity(1);
             meta::Builder::new()
-                .configure(meta::Config::new().dfa(false).hybrid(false).onepass(false))
+                .configure(config)
                 .syntax(syntax::Config::new().unicode(false).utf8(false))
                 .build(VALUE_PATTERNS[index].regex)
                 .ok()
@@ -673,7 +700,7 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
 /// trigger literal `text` holds are run.
 pub fn for_each_shape_match(
     text: &[u8],
-    mut found: impl FnMut(&'static ValuePattern, usize, usize),
+    found: &mut dyn FnMut(&'static ValuePattern, usize, usize),
 ) {
     let shapes = triggered(text);
     if shapes.is_empty() {
@@ -683,7 +710,7 @@ pub fn for_each_shape_match(
         if !shapes.contains(index) {
             continue;
         }
-        if let Some(re) = single(index) {
+        if let Some(re) = text_regex(index) {
             for m in re.find_iter(text) {
                 if !is_placeholder(&text[m.range()]) {
                     found(pattern, m.start(), m.end());

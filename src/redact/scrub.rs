@@ -19,7 +19,8 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use regex::Regex;
+use regex_automata::util::syntax;
+use regex_automata::{Input, meta};
 use serde_json::Value;
 
 use super::names;
@@ -59,6 +60,10 @@ pub struct Scrubber {
     /// Variables not yet classified, longest value first, and how.
     candidates: Vec<SecretValue>,
     classify: Option<Classify>,
+    /// Built for much text ([`super::bulk`]): a scan of a whole store.
+    bulk: bool,
+    /// The values' finders for raw files, built on first use.
+    finders: Arc<OnceLock<Vec<memchr::memmem::Finder<'static>>>>,
 }
 
 impl std::fmt::Debug for Scrubber {
@@ -95,6 +100,28 @@ impl Scrubber {
         self
     }
 
+    /// The same scrubber, for much text: its automata cost a few
+    /// milliseconds to build once, and then search faster.
+    pub fn for_bulk(mut self) -> Scrubber {
+        self.bulk = true;
+        self
+    }
+
+    /// Whether any rule might find a credential in the strings of the
+    /// JSON text `raw` (a stored file, not parsed): `false` only when none
+    /// could, so a scan can skip it.
+    pub fn may_hold_credentials(&self, raw: &[u8]) -> bool {
+        let finders = self.finders.get_or_init(|| {
+            super::bulk::value_finders(
+                self.values
+                    .iter()
+                    .chain(&self.candidates)
+                    .map(|v| v.value.as_str()),
+            )
+        });
+        super::bulk::may_hold_credentials(raw, finders)
+    }
+
     /// The secret values this scrubber redacts.
     pub fn values(&self) -> &[SecretValue] {
         &self.values
@@ -104,7 +131,12 @@ impl Scrubber {
     /// finds are merged, keeping the kind of the one that starts first).
     pub fn find(&self, text: &str) -> Vec<Span> {
         let mut spans = Vec::new();
-        patterns::for_each_shape_match(text.as_bytes(), |pattern, start, end| {
+        let shapes = if self.bulk {
+            super::bulk::for_each_shape_match
+        } else {
+            patterns::for_each_shape_match
+        };
+        shapes(text.as_bytes(), &mut |pattern, start, end| {
             if pattern.name == "private-key" {
                 return;
             }
@@ -119,7 +151,9 @@ impl Scrubber {
             }
         });
         private_key_blocks(text, &mut spans);
-        assignments(text, &mut spans);
+        if !self.bulk || super::bulk::has_secret_word(text.as_bytes()) {
+            assignments(text, &mut spans);
+        }
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -274,14 +308,19 @@ fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
 }
 
 /// `NAME=value`, `NAME: value`, `"name": "value"`: a name, an `=` or `:`
-/// (`:=`, `=>`), and a value, quoted or not.
-fn assignment_regex() -> Option<&'static Regex> {
-    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+/// (`:=`, `=>`), and a value, quoted or not (groups 1, and 2 to 5). ASCII
+/// classes (a name and a value's delimiters are ASCII), one search at a
+/// time (see [`patterns`]' engines).
+fn assignment_regex() -> Option<&'static meta::Regex> {
+    static RE: OnceLock<Option<meta::Regex>> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(
-            r#"(?m)(?:^|[\s{,;(\[-])(?:export[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_.\-]{0,80})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`,;{}()\[\]]+))"#,
-        )
-        .ok()
+        meta::Builder::new()
+            .configure(meta::Config::new().pool_capacity(1))
+            .syntax(syntax::Config::new().unicode(false).utf8(false))
+            .build(
+                r#"(?m)(?:^|[\s{,;(\[-])(?:export[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_.\-]{0,80})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`,;{}()\[\]]+))"#,
+            )
+            .ok()
     })
     .as_ref()
 }
@@ -298,17 +337,30 @@ fn assignments(text: &str, spans: &mut Vec<Span>) {
     let Some(re) = assignment_regex() else {
         return;
     };
-    for caps in re.captures_iter(text) {
-        let (Some(name), Some(value)) = (caps.get(1), (2..=5).find_map(|group| caps.get(group)))
+    let mut caps = re.create_captures();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at <= bytes.len() {
+        re.search_captures(&Input::new(bytes).range(at..), &mut caps);
+        let Some(whole) = caps.get_match() else {
+            break;
+        };
+        at = whole.end().max(at + 1);
+        let (Some(name), Some(value)) =
+            (caps.get_group(1), (2..=5).find_map(|g| caps.get_group(g)))
         else {
             continue;
         };
-        if !is_secret_word_name(name.as_str()) || is_non_secret_value(value.as_str()) {
+        let (Some(name_text), Some(value_text)) = (text.get(name.range()), text.get(value.range()))
+        else {
+            continue;
+        };
+        if !is_secret_word_name(name_text) || is_non_secret_value(value_text) {
             continue;
         }
         spans.push(Span {
-            start: value.start(),
-            end: value.end(),
+            start: value.start,
+            end: value.end,
             kind: Cow::Borrowed("secret-assignment"),
         });
     }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::snapshot::Snapshots;
 use super::store::Store;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::redact::{Scrubber, Span};
 
 /// One credential found in a stored session. Never holds the credential:
@@ -28,22 +28,27 @@ pub struct Finding {
     pub preview: String,
 }
 
-/// The credentials in session `id` and its snapshots.
+/// The credentials in session `id` and its snapshots. A stored file in
+/// which no rule could find anything is not parsed.
 pub fn scan(
     store: &Store,
     snapshots: &Snapshots,
     scrubber: &Scrubber,
     id: &str,
 ) -> Result<Vec<Finding>> {
-    let session = serde_json::to_value(store.get(id)?)
-        .map_err(|e| crate::error::Error::input(format!("cannot encode session {id}: {e}")))?;
     let mut findings = Vec::new();
-    scan_document(scrubber, id, None, &session, &mut findings);
+    if may_hold(scrubber, store.raw_document(id)?) {
+        let session = serde_json::to_value(store.get(id)?)
+            .map_err(|e| Error::input(format!("cannot encode session {id}: {e}")))?;
+        scan_document(scrubber, id, None, &session, &mut findings);
+    }
     for info in snapshots.list(store, id)? {
+        if !may_hold(scrubber, snapshots.raw(store, id, &info.id)?) {
+            continue;
+        }
         let snapshot = snapshots.show(store, &info.id, Some(id))?;
-        let value = serde_json::to_value(&snapshot).map_err(|e| {
-            crate::error::Error::input(format!("cannot encode snapshot {}: {e}", info.id))
-        })?;
+        let value = serde_json::to_value(&snapshot)
+            .map_err(|e| Error::input(format!("cannot encode snapshot {}: {e}", info.id)))?;
         scan_document(scrubber, id, Some(&info.id), &value, &mut findings);
     }
     Ok(findings)
@@ -53,8 +58,17 @@ pub fn scan(
 /// credentials were replaced.
 pub fn scrub(store: &Store, snapshots: &Snapshots, scrubber: &Scrubber, id: &str) -> Result<u64> {
     let scrub = |value: &mut Value| scrubber.redact_json(value) as u64;
-    let in_session = store.scrub(id, &scrub)?;
+    let in_session = if may_hold(scrubber, store.raw_document(id)?) {
+        store.scrub(id, &scrub)?
+    } else {
+        0
+    };
     Ok(in_session + snapshots.scrub(store, id, &scrub)?)
+}
+
+/// Whether a stored text (none: the store keeps none) may hold anything.
+fn may_hold(scrubber: &Scrubber, raw: Option<Vec<u8>>) -> bool {
+    raw.is_none_or(|raw| scrubber.may_hold_credentials(&raw))
 }
 
 /// The findings of a session or snapshot document: its `messages` and

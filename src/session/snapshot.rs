@@ -390,6 +390,16 @@ impl Snapshots {
         Ok(true)
     }
 
+    /// The stored bytes of snapshot `id` of session `session_id` when it
+    /// is a file here (`None` on a store that keeps snapshots itself).
+    pub fn raw(&self, store: &Store, session_id: &str, id: &str) -> Result<Option<Vec<u8>>> {
+        if store.shared_snapshots().is_some() {
+            return Ok(None);
+        }
+        check_id(id, "snapshot")?;
+        sfs::read_regular(&self.file(session_id, id))
+    }
+
     /// Passes every snapshot of session `session_id` kept here (and their
     /// index) through `scrub`, each file replaced atomically when `scrub`
     /// replaced anything in it. Returns how many spans were replaced (a

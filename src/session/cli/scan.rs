@@ -8,7 +8,9 @@ use super::{Context, ListFormat, SessionRef};
 use crate::cli::footer;
 use crate::error::{ExitCode, Result};
 use crate::output::Tabular;
+use crate::redact::policy::environment_scrubber;
 use crate::session::secrets::{self, Finding};
+use crate::session::store::parallel_map;
 use crate::session::{Snapshots, Store};
 
 /// Find credentials already stored (records, titles, snapshots; every
@@ -128,10 +130,11 @@ fn format_of(ctx: &Context, format: Option<ListFormat>) -> Option<ListFormat> {
 fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
     let (store, config) = ctx.store(Vec::new())?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = crate::redact::policy::environment_scrubber(&config.services.environment);
+    let scrubber = environment_scrubber(&config.services.environment).for_bulk();
+    let ids = target.ids(&store)?;
     let mut all = Vec::new();
-    for id in target.ids(&store)? {
-        all.extend(secrets::scan(&store, &snapshots, &scrubber, &id)?);
+    for found in parallel_map(&ids, |id| secrets::scan(&store, &snapshots, &scrubber, id)) {
+        all.extend(found?);
     }
     Ok(all)
 }
@@ -154,7 +157,7 @@ pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     }
     let (store, config) = ctx.store(Vec::new())?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = crate::redact::policy::environment_scrubber(&config.services.environment);
+    let scrubber = environment_scrubber(&config.services.environment).for_bulk();
     let mut done = Vec::new();
     for id in args.target.ids(&store)? {
         let redacted = secrets::scrub(&store, &snapshots, &scrubber, &id)?;

@@ -228,6 +228,12 @@ pub trait SessionStore: Send + Sync {
     /// anything: a reader, or a crash, finds it as it was or fully
     /// scrubbed. Returns how many spans `scrub` replaced.
     fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64>;
+    /// The stored bytes of session `id` when it is one JSON text the store
+    /// keeps whole or line by line (a file), for a scan to look through
+    /// before parsing it; `None` when the store keeps no such text.
+    fn raw_document(&self, _id: &str) -> Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
     /// The lock that snapshot writers of session `id` hold.
     fn lock_session(&self, id: &str) -> Result<SessionLock>;
     /// The store's own snapshots (`None`: they live in `snapshots.dir`).

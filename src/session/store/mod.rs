@@ -375,6 +375,12 @@ impl Store {
         self.inner.delete(id)
     }
 
+    /// See [`SessionStore::raw_document`].
+    pub fn raw_document(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        check_id(id, "session")?;
+        self.inner.raw_document(id)
+    }
+
     /// See [`SessionStore::scrub`].
     pub fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         check_id(id, "session")?;

@@ -1035,6 +1035,14 @@ impl SessionStore for FileStore {
         FileStore::scrub(self, id, scrub)
     }
 
+    fn raw_document(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        let path = match self.kind(id)? {
+            Kind::Journal => self.session_dir(id).join(JOURNAL),
+            Kind::Plain => self.plain_path(id),
+        };
+        sfs::read_regular(&path)
+    }
+
     fn location(&self) -> String {
         self.dir.display().to_string()
     }
