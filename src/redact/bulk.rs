@@ -14,7 +14,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use memchr::memmem::Finder;
 use regex_automata::{meta, util::syntax};
 
-use super::names::SECRET_WORDS;
+use super::names::{SECRET_WORDS, is_name_word};
 use super::patterns::{ShapeSet, VALUE_PATTERNS, ValuePattern, is_placeholder};
 
 /// Every shape's trigger literals and then every secret word of a name
@@ -51,7 +51,7 @@ fn literals() -> Option<&'static (AhoCorasick, Vec<Option<usize>>)> {
 
 /// What one read of a text found: the shapes whose trigger it holds (a
 /// case-sensitive shape's in its own case), and whether it holds a secret
-/// word as a word of a name ([`is_name_word`]; not in a key of the raw
+/// word as a word of a name ([`super::names::is_name_word`]; not in a key of the raw
 /// JSON text itself when `skip_json_keys`).
 fn read(text: &[u8], skip_json_keys: bool) -> (ShapeSet, bool) {
     let Some((automaton, shape_of)) = literals() else {
@@ -123,21 +123,17 @@ pub fn has_secret_word(text: &[u8]) -> bool {
     read(text, false).1
 }
 
-/// Whether `start..end` is a whole word of a name: not inside a longer
-/// run of letters, except at a camelCase boundary (`apiKey`).
-fn is_name_word(text: &[u8], start: usize, end: usize) -> bool {
-    let before = start.checked_sub(1).map(|at| text[at]);
-    let after = text.get(end).copied();
-    let first_upper = text[start].is_ascii_uppercase();
-    let last_lower = text[end - 1].is_ascii_lowercase();
-    let starts = before.is_none_or(|b| {
-        !b.is_ascii_alphanumeric()
-            || (first_upper && (b.is_ascii_lowercase() || b.is_ascii_digit()))
-    });
-    let ends = after.is_none_or(|a| {
-        !a.is_ascii_alphanumeric() || (last_lower && a.is_ascii_uppercase()) || a.is_ascii_digit()
-    });
-    starts && ends
+/// Where `text` holds a secret word as a word of a name.
+pub fn secret_words_in(text: &[u8]) -> Vec<(usize, usize)> {
+    let Some((automaton, shape_of)) = literals() else {
+        return Vec::new();
+    };
+    automaton
+        .find_overlapping_iter(text)
+        .filter(|found| shape_of[found.pattern().as_usize()].is_none())
+        .map(|found| (found.start(), found.end()))
+        .filter(|&(start, end)| is_name_word(text, start, end))
+        .collect()
 }
 
 /// Whether `start..end` lies in a key of the raw JSON text: a name run

@@ -18,6 +18,9 @@ pub struct LiteralSet {
     /// `by_first[first[b]..first[b + 1]]` are the literals starting with
     /// byte `b` (lower-cased).
     first: Box<[usize; 257]>,
+    /// Bit `a * 256 + b`: a literal starts with bytes `a`, `b` (lower-cased),
+    /// or with `a` alone, so most positions are passed over with one look.
+    pairs: Box<[u64; 1024]>,
 }
 
 impl LiteralSet {
@@ -44,10 +47,24 @@ impl LiteralSet {
         for b in 1..first.len() {
             first[b] += first[b - 1];
         }
+        let mut pairs = Box::new([0u64; 1024]);
+        for index in &by_first {
+            let literal = &literals[*index];
+            let a = usize::from(literal[0].to_ascii_lowercase());
+            let seconds = match literal.get(1) {
+                Some(b) => vec![usize::from(b.to_ascii_lowercase())],
+                None => (0..256).collect(),
+            };
+            for b in seconds {
+                let bit = a * 256 + b;
+                pairs[bit / 64] |= 1 << (bit % 64);
+            }
+        }
         LiteralSet {
             literals,
             by_first,
             first,
+            pairs,
         }
     }
 
@@ -61,6 +78,13 @@ impl LiteralSet {
     pub fn for_each_occurrence(&self, text: &[u8], mut found: impl FnMut(usize, usize)) {
         for (start, byte) in text.iter().enumerate() {
             let b = usize::from(byte.to_ascii_lowercase());
+            let next = text
+                .get(start + 1)
+                .map_or(0, |n| usize::from(n.to_ascii_lowercase()));
+            let bit = b * 256 + next;
+            if self.pairs[bit / 64] & (1 << (bit % 64)) == 0 {
+                continue;
+            }
             for &index in &self.by_first[self.first[b]..self.first[b + 1]] {
                 let literal = &self.literals[index];
                 if text[start..]

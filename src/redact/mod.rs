@@ -1,6 +1,9 @@
 //! Credential patterns and redaction, shared by our own diagnostics
-//! (`diag`) and by `ollm-env`: credential shapes in values, names that hold
-//! secrets, and the streaming redactor of `--redact-output`.
+//! (`diag`), `ollm-env` and the session store: credential shapes in values
+//! (`patterns`; `bulk` for much text), names that hold secrets (`names`),
+//! the environment policy (`policy`), the streaming redactor of
+//! `--redact-output` (`stream`), and the redaction of stored text
+//! (`scrub`).
 //!
 //! What redaction cannot catch: a secret in an encoded form (base64, hex,
 //! URL-encoding, split by the tool into pieces, or reversed) is not the

@@ -204,6 +204,23 @@ pub fn secret_word(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Whether `text[start..end]` is a whole word of a name: not inside a
+/// longer run of letters, except at a camelCase boundary (`apiKey`).
+pub fn is_name_word(text: &[u8], start: usize, end: usize) -> bool {
+    let before = start.checked_sub(1).map(|at| text[at]);
+    let after = text.get(end).copied();
+    let first_upper = text[start].is_ascii_uppercase();
+    let last_lower = text[end - 1].is_ascii_lowercase();
+    let starts = before.is_none_or(|b| {
+        !b.is_ascii_alphanumeric()
+            || (first_upper && (b.is_ascii_lowercase() || b.is_ascii_digit()))
+    });
+    let ends = after.is_none_or(|a| {
+        !a.is_ascii_alphanumeric() || (last_lower && a.is_ascii_uppercase()) || a.is_ascii_digit()
+    });
+    starts && ends
+}
+
 /// One glob as the environment policy compiles it: case-insensitive, `*`
 /// matching any characters.
 pub fn compile_glob(text: &str) -> Result<globset::Glob, String> {

@@ -637,10 +637,11 @@ fn single(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     nfa_only(&EACH, index, true)
 }
 
-/// [`single`] for a text to be stored (a tool's output, kilobytes long):
-/// the PikeVM alone, since bounded backtracking first clears a bit for
-/// every byte of the text and state of the regex, tens of kilobytes of
-/// fresh pages for one search.
+/// [`single`] for a text to be stored (a tool's output, kilobytes long),
+/// searched line by line: the PikeVM alone, since bounded backtracking
+/// first clears a bit for every byte of the text and state of the regex
+/// (tens of kilobytes of fresh pages for one search), and no prefilter,
+/// whose literal sets cost more to build than the lines it would skip.
 fn text_regex(index: usize) -> Option<&'static regex_automata::meta::Regex> {
     static EACH: OnceLock<Vec<OnceLock<Option<regex_automata::meta::Regex>>>> = OnceLock::new();
     nfa_only(&EACH, index, false)
@@ -649,7 +650,7 @@ fn text_regex(index: usize) -> Option<&'static regex_automata::meta::Regex> {
 fn nfa_only(
     each: &'static OnceLock<Vec<OnceLock<Option<regex_automata::meta::Regex>>>>,
     index: usize,
-    backtrack: bool,
+    whole_values: bool,
 ) -> Option<&'static regex_automata::meta::Regex> {
     use regex_automata::{meta, util::syntax};
     let each = each.get_or_init(|| VALUE_PATTERNS.iter().map(|_| OnceLock::new()).collect());
@@ -659,7 +660,8 @@ fn nfa_only(
                 .dfa(false)
                 .hybrid(false)
                 .onepass(false)
-                .backtrack(backtrack)
+                .backtrack(whole_values)
+                .auto_prefilter(whole_values)
                 // One search at a time; the default asks the system how
                 // many CPUs there are (files in /proc and /sys) per regex.
                 .pool_capacity(1);
@@ -702,22 +704,55 @@ pub fn for_each_shape_match(
     text: &[u8],
     found: &mut dyn FnMut(&'static ValuePattern, usize, usize),
 ) {
-    let shapes = triggered(text);
-    if shapes.is_empty() {
+    // Each shape's lines that hold one of its triggers: no shape matches
+    // across a line, so its regex reads only those.
+    let (set, shape_of) = triggers();
+    let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+    set.for_each_occurrence(text, |index, start| {
+        let shape = shape_of[index];
+        let literal = set.literal(index);
+        if VALUE_PATTERNS[shape].is_case_insensitive()
+            || text[start..start + literal.len()] == *literal
+        {
+            let (from, to) = line_around(text, start);
+            lines.push((shape, from, to));
+        }
+    });
+    if lines.is_empty() {
         return;
     }
-    for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
-        if !shapes.contains(index) {
-            continue;
-        }
-        if let Some(re) = text_regex(index) {
-            for m in re.find_iter(text) {
+    lines.sort_unstable();
+    lines.dedup();
+    let mut at = 0;
+    while at < lines.len() {
+        let shape = lines[at].0;
+        let regex = text_regex(shape);
+        let mut searched_to = 0;
+        while at < lines.len() && lines[at].0 == shape {
+            let (_, from, to) = lines[at];
+            at += 1;
+            let Some(re) = regex else { continue };
+            if from < searched_to {
+                continue;
+            }
+            searched_to = to;
+            for m in re.find_iter(regex_automata::Input::new(text).range(from..to)) {
                 if !is_placeholder(&text[m.range()]) {
-                    found(pattern, m.start(), m.end());
+                    found(&VALUE_PATTERNS[shape], m.start(), m.end());
                 }
             }
         }
     }
+}
+
+/// The line of `text` holding byte `at`, without its newline.
+fn line_around(text: &[u8], at: usize) -> (usize, usize) {
+    let from = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    let to = crate::bytes::find_byte(b'\n', &text[at..]).map_or(text.len(), |n| at + n);
+    (from, to)
 }
 
 fn has_trigger(value: &str) -> bool {

@@ -19,10 +19,9 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use regex_automata::util::syntax;
-use regex_automata::{Input, meta};
 use serde_json::Value;
 
+use super::literals::LiteralSet;
 use super::names;
 use super::patterns::{self, Keep};
 
@@ -151,9 +150,7 @@ impl Scrubber {
             }
         });
         private_key_blocks(text, &mut spans);
-        if !self.bulk || super::bulk::has_secret_word(text.as_bytes()) {
-            assignments(text, &mut spans);
-        }
+        assignments(text, self.bulk, &mut spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -307,51 +304,113 @@ fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
     }
 }
 
-/// `NAME=value`, `NAME: value`, `"name": "value"`: a name, an `=` or `:`
-/// (`:=`, `=>`), and a value, quoted or not (groups 1, and 2 to 5). ASCII
-/// classes (a name and a value's delimiters are ASCII), one search at a
-/// time (see [`patterns`]' engines).
-fn assignment_regex() -> Option<&'static meta::Regex> {
-    static RE: OnceLock<Option<meta::Regex>> = OnceLock::new();
-    RE.get_or_init(|| {
-        meta::Builder::new()
-            .configure(meta::Config::new().pool_capacity(1))
-            .syntax(syntax::Config::new().unicode(false).utf8(false))
-            .build(
-                r#"(?m)(?:^|[\s{,;(\[-])(?:export[ \t]+)?["']?([A-Za-z_][A-Za-z0-9_.\-]{0,80})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`,;{}()\[\]]+))"#,
-            )
-            .ok()
-    })
-    .as_ref()
+/// The assignment starting at `name_start` (`NAME=value`, `NAME: value`,
+/// `"name": "value"`, `:=`, `=>`), within its line: the name's range and
+/// the value's (inside its quotes when quoted). Parsed by hand: a regex
+/// would cost more to build than a `record` spends on everything else.
+fn assignment_at(bytes: &[u8], name_start: usize) -> Option<((usize, usize), (usize, usize))> {
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+    let first = *bytes.get(name_start)?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let mut at = name_start + 1;
+    while at < bytes.len() && at - name_start <= 80 && is_name(bytes[at]) {
+        at += 1;
+    }
+    let name = (name_start, at);
+    if matches!(bytes.get(at), Some(b'"' | b'\'')) {
+        at += 1;
+    }
+    let skip_blanks = |mut at: usize| {
+        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        at
+    };
+    at = skip_blanks(at);
+    at += match (bytes.get(at), bytes.get(at + 1)) {
+        (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => 2,
+        (Some(b'=' | b':'), _) => 1,
+        _ => return None,
+    };
+    at = skip_blanks(at);
+    let value = match bytes.get(at) {
+        Some(&quote @ (b'"' | b'\'' | b'`')) => {
+            let from = at + 1;
+            let len = bytes[from..]
+                .iter()
+                .position(|&b| b == quote || b == b'\n')?;
+            if bytes[from + len] != quote {
+                return None;
+            }
+            (from, from + len)
+        }
+        _ => {
+            let stop = |b: &u8| {
+                b.is_ascii_whitespace()
+                    || matches!(
+                        b,
+                        b'"' | b'\'' | b'`' | b',' | b';' | b'{' | b'}' | b'(' | b')' | b'[' | b']'
+                    )
+            };
+            let len = bytes[at..]
+                .iter()
+                .position(stop)
+                .unwrap_or(bytes.len() - at);
+            if len == 0 {
+                return None;
+            }
+            (at, at + len)
+        }
+    };
+    Some((name, value))
 }
 
 /// The shortest assigned value taken for a secret: shorter ones are flags
 /// and numbers (`AUTH=1`, `TOKEN_TTL=3600`).
 const MIN_ASSIGNED_SECRET: usize = 6;
 
+/// The secret words of names in a short text, found without building an
+/// automaton (see [`super::literals`]).
+fn secret_words_in(text: &[u8]) -> Vec<(usize, usize)> {
+    static WORDS: OnceLock<LiteralSet> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        LiteralSet::new(names::SECRET_WORDS.iter().copied().chain(["PASS", "PWD"]))
+    });
+    let mut found = Vec::new();
+    words.for_each_occurrence(text, |index, start| {
+        let end = start + words.literal(index).len();
+        if names::is_name_word(text, start, end) {
+            found.push((start, end));
+        }
+    });
+    found
+}
+
 /// Assignments to a name whose words say it holds a secret.
-fn assignments(text: &str, spans: &mut Vec<Span>) {
-    if !text.as_bytes().iter().any(|&b| b == b'=' || b == b':') {
+fn assignments(text: &str, bulk: bool, spans: &mut Vec<Span>) {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b == b'=' || b == b':') {
         return;
     }
-    let Some(re) = assignment_regex() else {
-        return;
+    let words = if bulk {
+        super::bulk::secret_words_in(bytes)
+    } else {
+        secret_words_in(bytes)
     };
-    let mut caps = re.create_captures();
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at <= bytes.len() {
-        re.search_captures(&Input::new(bytes).range(at..), &mut caps);
-        let Some(whole) = caps.get_match() else {
-            break;
-        };
-        at = whole.end().max(at + 1);
-        let (Some(name), Some(value)) =
-            (caps.get_group(1), (2..=5).find_map(|g| caps.get_group(g)))
-        else {
+    let mut searched = usize::MAX;
+    for (word_start, _) in words {
+        let name_start = name_start(bytes, word_start);
+        if name_start == searched || !starts_a_name(bytes, name_start) {
+            continue;
+        }
+        searched = name_start;
+        let Some(((name_from, name_to), (from, to))) = assignment_at(bytes, name_start) else {
             continue;
         };
-        let (Some(name_text), Some(value_text)) = (text.get(name.range()), text.get(value.range()))
+        let (Some(name_text), Some(value_text)) =
+            (text.get(name_from..name_to), text.get(from..to))
         else {
             continue;
         };
@@ -359,11 +418,35 @@ fn assignments(text: &str, spans: &mut Vec<Span>) {
             continue;
         }
         spans.push(Span {
-            start: value.start,
-            end: value.end,
+            start: from,
+            end: to,
             kind: Cow::Borrowed("secret-assignment"),
         });
     }
+}
+
+/// Where the name holding the word at `word_start` begins: back over name
+/// characters (at most 80), then on to its first letter or `_`.
+fn name_start(bytes: &[u8], word_start: usize) -> usize {
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+    let mut start = word_start;
+    while start > 0 && word_start - start < 80 && is_name(bytes[start - 1]) {
+        start -= 1;
+    }
+    while start < word_start && !(bytes[start].is_ascii_alphabetic() || bytes[start] == b'_') {
+        start += 1;
+    }
+    start
+}
+
+/// Whether a name may start at `at`: at the start of the text or a line,
+/// after white space, a quote, or `{ , ; ( [ -`.
+fn starts_a_name(bytes: &[u8], at: usize) -> bool {
+    at == 0
+        || matches!(
+            bytes[at - 1],
+            b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'{' | b',' | b';' | b'(' | b'[' | b'-'
+        )
 }
 
 /// A value that is not a secret although a secret's name is assigned it:
@@ -524,6 +607,14 @@ mod tests {
         assert_eq!(
             redact("export STRIPE_SECRET='abc def ghi'"),
             "export STRIPE_SECRET='[REDACTED:secret-assignment]'"
+        );
+        assert_eq!(
+            redact("mysql --pass=hunter22x -h db; apiKey := \"q1w2e3r4\""),
+            "mysql --pass=[REDACTED:secret-assignment] -h db; apiKey := \"[REDACTED:secret-assignment]\""
+        );
+        assert_eq!(
+            redact("x=1,db_pass: s3cr3tpw"),
+            "x=1,db_pass: [REDACTED:secret-assignment]"
         );
     }
 
