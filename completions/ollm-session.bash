@@ -58,6 +58,9 @@ _ollm__session() {
             ollm__session,record)
                 cmd="ollm__session__subcmd__record"
                 ;;
+            ollm__session,redact)
+                cmd="ollm__session__subcmd__redact"
+                ;;
             ollm__session,remove)
                 cmd="ollm__session__subcmd__delete"
                 ;;
@@ -69,6 +72,9 @@ _ollm__session() {
                 ;;
             ollm__session,rm)
                 cmd="ollm__session__subcmd__delete"
+                ;;
+            ollm__session,scan)
+                cmd="ollm__session__subcmd__scan"
                 ;;
             ollm__session,search)
                 cmd="ollm__session__subcmd__search"
@@ -121,11 +127,17 @@ _ollm__session() {
             ollm__session__subcmd__help,record)
                 cmd="ollm__session__subcmd__help__subcmd__record"
                 ;;
+            ollm__session__subcmd__help,redact)
+                cmd="ollm__session__subcmd__help__subcmd__redact"
+                ;;
             ollm__session__subcmd__help,rename)
                 cmd="ollm__session__subcmd__help__subcmd__rename"
                 ;;
             ollm__session__subcmd__help,resume)
                 cmd="ollm__session__subcmd__help__subcmd__resume"
+                ;;
+            ollm__session__subcmd__help,scan)
+                cmd="ollm__session__subcmd__help__subcmd__scan"
                 ;;
             ollm__session__subcmd__help,search)
                 cmd="ollm__session__subcmd__help__subcmd__search"
@@ -197,7 +209,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config help"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -223,7 +235,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --last --here --at --title --config --data-dir --store --help"
+            opts="-h --last --here --at --title --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -257,7 +269,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --last --here --format --config --data-dir --store --help"
+            opts="-h --last --here --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,7 +299,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__cleanup)
-            opts="-h --keep --dry-run --config --data-dir --store --help"
+            opts="-h --keep --dry-run --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,7 +329,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__clear)
-            opts="-y -h --all --yes --dry-run --config --data-dir --store --help"
+            opts="-y -h --all --yes --dry-run --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -343,7 +355,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__config)
-            opts="-h --show-origin --config --data-dir --store --help"
+            opts="-h --show-origin --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,7 +381,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__copy)
-            opts="-h --from --to --all --config --data-dir --store --help"
+            opts="-h --from --to --all --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -403,7 +415,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__create)
-            opts="-h --model --provider --title --max-sessions --config --data-dir --store --help"
+            opts="-h --model --provider --title --max-sessions --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -445,7 +457,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --last --here --config --data-dir --store --help"
+            opts="-h --last --here --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,7 +483,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --last --here --format --output --force --config --data-dir --store --help"
+            opts="-o -f -h --last --here --format --output --force --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,7 +521,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --here --messages --format --full --config --data-dir --store --help"
+            opts="-h --last --here --messages --format --full --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,7 +551,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,6 +746,20 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__help__subcmd__redact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__help__subcmd__rename)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -749,6 +775,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__scan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -861,7 +901,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --store --help"
+            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,7 +947,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --store --help"
+            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -976,8 +1016,38 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__redact)
+            opts="-h --last --here --all --dry-run --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__rename)
-            opts="-h --last --here --clear --config --data-dir --store --help"
+            opts="-h --last --here --clear --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1003,7 +1073,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__resume)
-            opts="-c -h --continue --last --here --exec --config --data-dir --store --help"
+            opts="-c -h --continue --last --here --exec --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1032,8 +1102,38 @@ _ollm__session() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__scan)
+            opts="-h --last --here --all --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__search)
-            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
+            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1071,7 +1171,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --store --help create list show restore delete rm remove help"
+            opts="-h --config --data-dir --store --no-redact --help create list show restore delete rm remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1097,7 +1197,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --last --here --summary --stdin --max-count --config --data-dir --store --help"
+            opts="-h --last --here --summary --stdin --max-count --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1131,7 +1231,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__delete)
-            opts="-h --session --config --data-dir --store --help"
+            opts="-h --session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1259,7 +1359,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --last --here --format --config --data-dir --store --help"
+            opts="-h --last --here --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1289,7 +1389,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__restore)
-            opts="-h --session --as-session --config --data-dir --store --help"
+            opts="-h --session --as-session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1319,7 +1419,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__show)
-            opts="-h --session --config --data-dir --store --help"
+            opts="-h --session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

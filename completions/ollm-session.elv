@@ -21,6 +21,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -42,6 +43,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
+            cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
@@ -56,6 +59,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -76,6 +80,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -88,6 +93,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -100,6 +106,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -112,6 +119,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --continue 'The latest session made in this workspace (the git top level, else the current directory)'
             cand --last 'The most recently active session anywhere'
             cand --here 'Only sessions made in this workspace (in the picker too)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -126,6 +134,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -140,6 +149,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -154,6 +164,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
             cand -i 'Match regardless of case'
             cand --ignore-case 'Match regardless of case'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -168,6 +179,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -f 'Replace an existing output file'
             cand --force 'Replace an existing output file'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -178,6 +190,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --clear 'Remove the title instead'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -187,6 +200,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -196,6 +210,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -205,6 +220,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -214,6 +230,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Show what would be deleted'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -225,6 +242,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
             cand --dry-run 'Show what would be deleted'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -236,6 +254,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -246,6 +265,32 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm-session;scan'= {
+            cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --last 'The most recently active session'
+            cand --here 'The latest session made in this workspace (with ID: only its sessions)'
+            cand --all 'Every session in the store'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm-session;redact'= {
+            cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --last 'The most recently active session'
+            cand --here 'The latest session made in this workspace (with ID: only its sessions)'
+            cand --all 'Every session in the store'
+            cand --dry-run 'Show what would be replaced (as `scan` does); change nothing'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -253,6 +298,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -268,6 +314,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -288,6 +335,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -300,6 +348,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -310,6 +359,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -320,6 +370,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -328,6 +379,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -336,6 +388,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -345,6 +398,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -354,6 +408,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -362,6 +417,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -370,6 +426,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -378,6 +435,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -386,6 +444,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -394,6 +453,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -402,6 +462,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -452,6 +513,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --all 'Copy every session of --from'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -460,6 +522,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -477,6 +540,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
+            cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -507,6 +572,10 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;branch'= {
         }
         &'ollm-session;help;branches'= {
+        }
+        &'ollm-session;help;scan'= {
+        }
+        &'ollm-session;help;redact'= {
         }
         &'ollm-session;help;snapshot'= {
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'

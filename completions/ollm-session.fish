@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_session_global_optspecs
-    string join \n config= data-dir= store= h/help V/version
+    string join \n config= data-dir= store= no-redact h/help V/version
 end
 
 function __fish_ollm_session_needs_command
@@ -27,6 +27,7 @@ end
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -s V -l version -d 'Print version'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
@@ -46,6 +47,8 @@ complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "cleanup" 
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "scan" -d 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
+complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "redact" -d 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "snapshots" -d 'Context snapshots: create, list, show, restore, delete'
 complete -c ollm-session -n "__fish_ollm_session_needs_command" -f -a "copy" -d 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
@@ -58,6 +61,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l max
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l role -d 'Shorthand: a plain text message with this role' -r -f -a "user\t''
 assistant\t''
@@ -78,6 +82,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l dat
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
 markdown\t'A readable transcript'"
@@ -88,6 +93,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l last -
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l full -d 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l format -d 'json (default when piped) or markdown (default on a terminal)' -r -f -a "json\t'The spec\'s JSON'
 markdown\t'A readable transcript'"
@@ -98,6 +104,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l last 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l messages -d 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l full -d 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l exec -d 'Run CMD (with sh -c) with the chosen id as its last argument and in OLLM_SESSION_ID, instead of printing the id' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -106,6 +113,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l sto
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -s c -l continue -d 'The latest session made in this workspace (the git top level, else the current directory)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l last -d 'The most recently active session anywhere'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l here -d 'Only sessions made in this workspace (in the picker too)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l limit -d 'Show at most N sessions' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
@@ -120,6 +128,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l data-
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l limit -d 'Show at most N sessions' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l offset -d 'Skip the N newest sessions first (with --limit: pages)' -r
@@ -134,6 +143,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l data-di
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l corrupt -d 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l role -d 'Only messages of this role (`tool` also matches tool calls, `title` only titles)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l limit -d 'Show at most N hits, the newest' -r
@@ -146,6 +156,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l dat
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s e -l regex -d 'PATTERN is a regular expression (Rust regex syntax)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s i -l ignore-case -d 'Match regardless of case'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l format -d 'json, or markdown (default: markdown when --output ends in .md or .markdown, else json)' -r -f -a "json\t'The spec\'s JSON'
 markdown\t'A readable transcript'"
@@ -156,6 +167,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l sto
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s f -l force -d 'Replace an existing output file'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -163,30 +175,35 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l sto
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l clear -d 'Remove the title instead'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rename" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l keep -d 'How many sessions to keep, the most recently active' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l dry-run -d 'Show what would be deleted'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand cleanup" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
@@ -194,6 +211,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l stor
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l all -d 'Required: delete all sessions'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s y -l yes -d 'Do not ask; required when stdin or stderr is not a terminal'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-run -d 'Show what would be deleted'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -d 'A title for the branch (default: the parent\'s)' -r
@@ -202,6 +220,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l dat
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
 ndjson\t'One compact JSON object a line'
@@ -212,10 +231,37 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l d
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branches" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l format -d 'ndjson (default when piped), table (default on a terminal), json or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l here -d 'The latest session made in this workspace (with ID: only its sessions)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l all -d 'Every session in the store'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l format -d 'ndjson (default when piped), table (default on a terminal), json or text' -r -f -a "json\t'One pretty JSON document'
+ndjson\t'One compact JSON object a line'
+table\t'Aligned columns under a header row, fitted to the terminal'
+text\t'Tab-separated cells, one item a line, no header'"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l last -d 'The most recently active session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l here -d 'The latest session made in this workspace (with ID: only its sessions)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l all -d 'Every session in the store'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l dry-run -d 'Show what would be replaced (as `scan` does); change nothing'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -233,6 +279,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
 ndjson\t'One compact JSON object a line'
@@ -243,32 +290,38 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -279,6 +332,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshot; and 
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and not __fish_seen_subcommand_from create list show restore delete rm remove help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -296,6 +350,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l stdin -d 'Read the context to snapshot (a JSON array of messages) from stdin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l format -d 'json (default when piped), table (default on a terminal), ndjson or text' -r -f -a "json\t'One pretty JSON document'
 ndjson\t'One compact JSON object a line'
@@ -306,32 +361,38 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l last -d 'The most recently active session'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l here -d 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l as-session -d 'Create a new session holding the context; prints its id'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l session -d 'The session the snapshot belongs to (an id, prefix or title; found by searching every session\'s snapshots when not given)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand snapshots; and __fish_seen_subcommand_from help" -f -a "list" -d 'A session\'s snapshots, newest first'
@@ -345,29 +406,33 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l confi
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l all -d 'Copy every session of --from'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand copy" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand config" -s h -l help -d 'Print help'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "resume" -d 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "branches" -d 'List the sessions branched from a session'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "copy" -d 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches snapshot copy config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "create" -d 'Create a session; prints {"sessionId": …}. Records the workspace it was made in (the git top level, else the current directory) for --here. Deletes the oldest sessions beyond maxSessions (never a locked one)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "record" -d 'Record a message or a tool call with its result; one JSON document, or NDJSON (one record a line, each acknowledged on stdout once it is on disk). An object with `role` is a message, one with `name` and `result` a tool call; a missing `timestamp` is now. Large texts come from a file or stdin (`--result-file FILE`, `--result -`), never from the command line\'s size limit. With --last, a single positional argument is INPUT'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "get" -d 'Print a whole session as the spec\'s JSON (a transcript on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "resume" -d 'Choose a session to carry on with and print its id (or start --exec on it). At a terminal with no ID, a picker shows the sessions newest first (arrow keys, type to filter); --continue takes the latest session of this workspace, as `claude --continue` does. Off a terminal, an ID, --continue or --last is required (exit 2)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "list" -d 'List sessions newest first: sessionId, startTime, lastActivity, model, messageCount, tokenCount, title, workspace (JSON when piped, a table on a terminal)'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "search" -d 'Search every session\'s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "export" -d 'Export a session as the spec\'s JSON or a Markdown transcript'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "rename" -d 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "delete" -d 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "cleanup" -d 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "clear" -d 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "branch" -d 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "branches" -d 'List the sessions branched from a session'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "scan" -d 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "redact" -d 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "snapshot" -d 'Context snapshots: create, list, show, restore, delete'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "copy" -d 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and not __fish_seen_subcommand_from create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "create" -d 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'A session\'s snapshots, newest first'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'Print a whole snapshot'

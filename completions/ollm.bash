@@ -142,6 +142,9 @@ _ollm() {
             ollm__subcmd__session,record)
                 cmd="ollm__subcmd__session__subcmd__record"
                 ;;
+            ollm__subcmd__session,redact)
+                cmd="ollm__subcmd__session__subcmd__redact"
+                ;;
             ollm__subcmd__session,remove)
                 cmd="ollm__subcmd__session__subcmd__delete"
                 ;;
@@ -153,6 +156,9 @@ _ollm() {
                 ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
+                ;;
+            ollm__subcmd__session,scan)
+                cmd="ollm__subcmd__session__subcmd__scan"
                 ;;
             ollm__subcmd__session,search)
                 cmd="ollm__subcmd__session__subcmd__search"
@@ -1090,7 +1096,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --store --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches snapshot snapshots copy config"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1116,7 +1122,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branch)
-            opts="-h --last --here --at --title --config --data-dir --store --help"
+            opts="-h --last --here --at --title --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1150,7 +1156,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__branches)
-            opts="-h --last --here --format --config --data-dir --store --help"
+            opts="-h --last --here --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1180,7 +1186,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__cleanup)
-            opts="-h --keep --dry-run --config --data-dir --store --help"
+            opts="-h --keep --dry-run --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1210,7 +1216,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__clear)
-            opts="-y -h --all --yes --dry-run --config --data-dir --store --help"
+            opts="-y -h --all --yes --dry-run --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1236,7 +1242,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__config)
-            opts="-h --show-origin --config --data-dir --store --help"
+            opts="-h --show-origin --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1262,7 +1268,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__copy)
-            opts="-h --from --to --all --config --data-dir --store --help"
+            opts="-h --from --to --all --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1296,7 +1302,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__create)
-            opts="-h --model --provider --title --max-sessions --config --data-dir --store --help"
+            opts="-h --model --provider --title --max-sessions --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1338,7 +1344,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__delete)
-            opts="-h --last --here --config --data-dir --store --help"
+            opts="-h --last --here --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1364,7 +1370,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --last --here --format --output --force --config --data-dir --store --help"
+            opts="-o -f -h --last --here --format --output --force --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1402,7 +1408,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__get)
-            opts="-h --last --here --messages --format --full --config --data-dir --store --help"
+            opts="-h --last --here --messages --format --full --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1432,7 +1438,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__list)
-            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --store --help"
+            opts="-h --limit --offset --format --corrupt --model --since --here --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1478,7 +1484,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__record)
-            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --store --help"
+            opts="-h --last --here --role --text --text-file --tool --args --args-file --result --result-file --display --call-id --tokens --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1547,8 +1553,38 @@ _ollm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__redact)
+            opts="-h --last --here --all --dry-run --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__rename)
-            opts="-h --last --here --clear --config --data-dir --store --help"
+            opts="-h --last --here --clear --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1574,7 +1610,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__resume)
-            opts="-c -h --continue --last --here --exec --config --data-dir --store --help"
+            opts="-c -h --continue --last --here --exec --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1603,8 +1639,38 @@ _ollm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__session__subcmd__scan)
+            opts="-h --last --here --all --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__session__subcmd__search)
-            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --help"
+            opts="-e -i -h --regex --ignore-case --role --limit --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1642,7 +1708,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot)
-            opts="-h --config --data-dir --store --help create list show restore delete rm remove"
+            opts="-h --config --data-dir --store --no-redact --help create list show restore delete rm remove"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1668,7 +1734,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__create)
-            opts="-h --last --here --summary --stdin --max-count --config --data-dir --store --help"
+            opts="-h --last --here --summary --stdin --max-count --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1702,7 +1768,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__delete)
-            opts="-h --session --config --data-dir --store --help"
+            opts="-h --session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1732,7 +1798,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__list)
-            opts="-h --last --here --format --config --data-dir --store --help"
+            opts="-h --last --here --format --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1762,7 +1828,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__restore)
-            opts="-h --session --as-session --config --data-dir --store --help"
+            opts="-h --session --as-session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1792,7 +1858,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__snapshot__subcmd__show)
-            opts="-h --session --config --data-dir --store --help"
+            opts="-h --session --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

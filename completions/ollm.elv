@@ -305,6 +305,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -326,6 +327,8 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
+            cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
@@ -339,6 +342,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -359,6 +363,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -371,6 +376,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -383,6 +389,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --messages 'Only the messages (as a JSON array, or without the header and tool calls in markdown)'
             cand --full 'Show long tool results whole (at a terminal they are folded to their first 10 lines)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -395,6 +402,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --continue 'The latest session made in this workspace (the git top level, else the current directory)'
             cand --last 'The most recently active session anywhere'
             cand --here 'Only sessions made in this workspace (in the picker too)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -409,6 +417,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -423,6 +432,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --corrupt 'List the sessions set aside as corrupt instead: sessionId, path and format (`journal` or `plain`). `delete ID` removes them'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -437,6 +447,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --regex 'PATTERN is a regular expression (Rust regex syntax)'
             cand -i 'Match regardless of case'
             cand --ignore-case 'Match regardless of case'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -451,6 +462,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand -f 'Replace an existing output file'
             cand --force 'Replace an existing output file'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -461,6 +473,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --clear 'Remove the title instead'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -470,6 +483,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -479,6 +493,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -488,6 +503,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -497,6 +513,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Show what would be deleted'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -508,6 +525,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand -y 'Do not ask; required when stdin or stderr is not a terminal'
             cand --yes 'Do not ask; required when stdin or stderr is not a terminal'
             cand --dry-run 'Show what would be deleted'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -519,6 +537,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -529,6 +548,32 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;session;scan'= {
+            cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --last 'The most recently active session'
+            cand --here 'The latest session made in this workspace (with ID: only its sessions)'
+            cand --all 'Every session in the store'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;session;redact'= {
+            cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --last 'The most recently active session'
+            cand --here 'The latest session made in this workspace (with ID: only its sessions)'
+            cand --all 'Every session in the store'
+            cand --dry-run 'Show what would be replaced (as `scan` does); change nothing'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -536,6 +581,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -550,6 +596,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'
@@ -569,6 +616,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -581,6 +629,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
             cand --stdin 'Read the context to snapshot (a JSON array of messages) from stdin'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -591,6 +640,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -601,6 +651,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --last 'The most recently active session'
             cand --here 'Only sessions made in this workspace (the git top level, else the current directory); without ID, the latest of them'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -609,6 +660,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -617,6 +669,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -626,6 +679,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -635,6 +689,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --as-session 'Create a new session holding the context; prints its id'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -643,6 +698,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -651,6 +707,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -659,6 +716,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -667,6 +725,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -675,6 +734,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -683,6 +743,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -693,6 +754,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --all 'Copy every session of --from'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -701,6 +763,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -153,6 +153,8 @@ fn corpus(session: &str, state: &str, bad_config: &str, not_a_dir: &str) -> Vec<
             vec!["delete", id],
             vec!["branch", id, "--at", "0"],
             vec!["branches", id],
+            vec!["scan", id],
+            vec!["redact", id],
             vec!["snapshot", "create", id],
             vec!["snapshot", "list", id],
         ] {
