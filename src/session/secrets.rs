@@ -203,7 +203,7 @@ mod tests {
             places,
             [
                 ("session", "title", "api-key-sk"),
-                ("messages[1]", "parts[0].text", "secret-assignment"),
+                ("messages[1]", "parts[0].text", "password-parameter"),
                 ("toolCalls[0]", "result.llmContent", "github-token"),
             ]
         );

@@ -83,6 +83,8 @@ const OUTPUTS: &[(&str, &[&str])] = &[
     ),
     ("ollm-session branch", &["branch", "{ID}", "--at", "2"]),
     ("ollm-session branches", &["branches", "{ID}"]),
+    ("ollm-session scan", &["scan", "{ID}"]),
+    ("ollm-session redact", &["redact", "{ID}", "--dry-run"]),
     (
         "ollm-session snapshot create",
         &["snapshot", "create", "{ID}"],
