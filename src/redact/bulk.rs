@@ -15,7 +15,7 @@ use memchr::memmem::Finder;
 use regex_automata::{meta, util::syntax};
 
 use super::names::{SECRET_WORDS, is_name_word};
-use super::patterns::{ShapeSet, VALUE_PATTERNS, ValuePattern, is_placeholder};
+use super::patterns::{ShapeSet, VALUE_PATTERNS, ValuePattern, is_filler};
 
 /// Every shape's trigger literals and then every secret word of a name
 /// ([`SECRET_WORDS`], and `PASS` and `PWD`, an assignment's last word), in
@@ -109,7 +109,7 @@ pub fn for_each_shape_match(
         }
         if let Some(re) = full(index) {
             for m in re.find_iter(text) {
-                if !is_placeholder(&text[m.range()]) {
+                if !is_filler(&text[m.range()]) {
                     found(pattern, m.start(), m.end());
                 }
             }

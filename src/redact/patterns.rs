@@ -558,7 +558,7 @@ pub fn replacement(captures: &Captures<'_>) -> Vec<u8> {
     const REDACTED: &[u8] = b"[REDACTED]";
     let whole = captures.get(0).map(|m| m.as_bytes()).unwrap_or_default();
     let shape = matched_pattern(captures);
-    if shape.is_some() && is_placeholder(whole) {
+    if shape.is_some() && is_filler(whole) {
         return whole.to_vec();
     }
     let keep = shape.map_or(Keep::Nothing, |p| p.keep);
@@ -586,18 +586,18 @@ pub fn replacement(captures: &Captures<'_>) -> Vec<u8> {
     out
 }
 
-/// Shortest run of one placeholder character (`x`, `X`, `*`) that makes a
-/// shape's match a placeholder (`sk-xxxxxxxxxxxxxxxxxxxx`,
+/// Shortest run of one filler character (`x`, `X`, `*`) that makes a
+/// shape's match a documentation sample (`sk-xxxxxxxxxxxxxxxxxxxx`,
 /// `AKIAXXXXXXXXXXXXXXXX`) rather than a credential: a random token holds
 /// such a run with negligible probability.
-const PLACEHOLDER_RUN: usize = 8;
+const FILLER_RUN: usize = 8;
 
-/// Whether a shape's match is a documentation placeholder: it holds a run
-/// of [`PLACEHOLDER_RUN`] or more of `x`, `X` or `*`.
-pub fn is_placeholder(matched: &[u8]) -> bool {
+/// Whether a shape's match is a documentation sample: it holds a run
+/// of [`FILLER_RUN`] or more of `x`, `X` or `*`.
+pub fn is_filler(matched: &[u8]) -> bool {
     matched
         .chunk_by(|a, b| a == b)
-        .any(|run| run.len() >= PLACEHOLDER_RUN && matches!(run[0], b'x' | b'X' | b'*'))
+        .any(|run| run.len() >= FILLER_RUN && matches!(run[0], b'x' | b'X' | b'*'))
 }
 
 /// The kind of credential a variable's whole value is when only the whole
@@ -685,7 +685,7 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
         }
         let found = single(index).and_then(|re| {
             re.find_iter(value.as_bytes())
-                .find(|m| !is_placeholder(&value.as_bytes()[m.range()]))
+                .find(|m| !is_filler(&value.as_bytes()[m.range()]))
         });
         if let Some(found) = found
             && best.is_none_or(|(start, _)| found.start() < start)
@@ -697,7 +697,7 @@ pub fn credential_kind(value: &str) -> Option<&'static str> {
 }
 
 /// Calls `found(shape, start, end)` for every match of every credential
-/// shape in `text` that is not a placeholder (each shape's matches in
+/// shape in `text` that is not a documentation sample (each shape's matches in
 /// order; shapes in the order of [`VALUE_PATTERNS`]). Only the shapes whose
 /// trigger literal `text` holds are run.
 pub fn for_each_shape_match(
@@ -737,7 +737,7 @@ pub fn for_each_shape_match(
             }
             searched_to = to;
             for m in re.find_iter(regex_automata::Input::new(text).range(from..to)) {
-                if !is_placeholder(&text[m.range()]) {
+                if !is_filler(&text[m.range()]) {
                     found(&VALUE_PATTERNS[shape], m.start(), m.end());
                 }
             }
@@ -981,11 +981,11 @@ mod tests {
     }
 
     #[test]
-    fn a_placeholder_is_neither_a_kind_nor_redacted_but_a_later_key_is() {
-        assert!(is_placeholder(b"sk-xxxxxxxxxxxxxxxxxxxx"));
-        assert!(is_placeholder(b"AKIA********"));
-        assert!(!is_placeholder(b"sk-xxxxxxx-yyyyyyyyyyyy"));
-        assert!(!is_placeholder(b"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQ"));
+    fn a_documentation_sample_is_neither_a_kind_nor_redacted_but_a_later_key_is() {
+        assert!(is_filler(b"sk-xxxxxxxxxxxxxxxxxxxx"));
+        assert!(is_filler(b"AKIA********"));
+        assert!(!is_filler(b"sk-xxxxxxx-yyyyyyyyyyyy"));
+        assert!(!is_filler(b"AGE-SECRET-KEY-1QQQQQQQQQQQQQQQQ"));
         let text = "sk-xxxxxxxxxxxxxxxxxxxx then sk-proj-abcdefghijklmnopqrstuvwx1234";
         assert_eq!(credential_kind(text), Some("api-key-sk"));
         assert_eq!(

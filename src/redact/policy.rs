@@ -857,7 +857,7 @@ mod tests {
                 .filter_map(|(regex, shape)| {
                     regex
                         .find_iter(value.as_bytes())
-                        .find(|m| !redact::patterns::is_placeholder(m.as_bytes()))
+                        .find(|m| !redact::patterns::is_filler(m.as_bytes()))
                         .map(|m| (m.start(), shape.name))
                 })
                 .min_by_key(|(start, _)| *start)

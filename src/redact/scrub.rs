@@ -8,7 +8,7 @@
 //! - a private key block, from its BEGIN line to its END line (to the end
 //!   of the text when the END line is missing);
 //! - an assignment to a name that holds secrets (`DB_PASSWORD=…`,
-//!   `"api_key": "…"`, `secret: …`): the value, unless it is a placeholder
+//!   `"api_key": "…"`, `secret: …`): the value, unless it is a sample
 //!   (`<your token>`, `$API_KEY`, `xxxx`) or a path;
 //! - the exact value of a secret variable of the environment (`env:NAME`).
 //!
@@ -451,7 +451,7 @@ fn starts_a_name(bytes: &[u8], at: usize) -> bool {
 
 /// A value that is not a secret although a secret's name is assigned it:
 /// too short, a number, a path, a URL (a password in one is found by its
-/// own rule), or a reference or placeholder ([`is_reference`]).
+/// own rule), or a reference or a sample ([`is_reference`]).
 pub fn is_non_secret_value(value: &str) -> bool {
     let value = value.trim();
     value.len() < MIN_ASSIGNED_SECRET
@@ -463,7 +463,7 @@ pub fn is_non_secret_value(value: &str) -> bool {
 }
 
 /// A reference to a variable (`$API_KEY`, `${TOKEN}`, `process.env.X`), a
-/// placeholder (`<your token>`, `xxxx`, `YOUR_KEY_HERE`), or a value
+/// sample value (`<your token>`, `xxxx`, `YOUR_KEY_HERE`), or a value
 /// already redacted.
 pub fn is_reference(value: &str) -> bool {
     let value = value.trim();
@@ -619,7 +619,7 @@ mod tests {
     }
 
     #[test]
-    fn placeholders_and_ordinary_assignments_stay() {
+    fn samples_and_ordinary_assignments_stay() {
         for text in [
             "API_KEY=$API_KEY",
             "GITHUB_TOKEN=${GITHUB_TOKEN}",
