@@ -400,6 +400,34 @@ pub fn environment_scrubber(config: &EnvironmentConfig) -> Scrubber {
     Scrubber::default().with_variables(variables, classify)
 }
 
+/// The redaction of what a session store writes, made the first time
+/// something is written (a read never pays for it).
+#[derive(Debug, Default)]
+pub struct Redaction {
+    /// Whose secret variables' values are redacted too (none: only the
+    /// credential rules).
+    environment: Option<EnvironmentConfig>,
+    scrubber: std::sync::OnceLock<Scrubber>,
+}
+
+impl Redaction {
+    /// The credential rules and this process's secret variables, as the
+    /// environment policy of `config` classes them.
+    pub fn for_environment(config: &EnvironmentConfig) -> Redaction {
+        Redaction {
+            environment: Some(config.clone()),
+            scrubber: std::sync::OnceLock::new(),
+        }
+    }
+
+    pub fn scrubber(&self) -> &Scrubber {
+        self.scrubber.get_or_init(|| match &self.environment {
+            Some(config) => environment_scrubber(config),
+            None => Scrubber::default(),
+        })
+    }
+}
+
 /// Extra rules given on the command line.
 #[derive(Debug, Clone, Default)]
 pub struct ExtraRules {

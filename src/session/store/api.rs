@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::redact::Scrubber;
+use crate::redact::policy::Redaction;
 use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, SessionSummary};
 use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
@@ -72,7 +72,7 @@ pub struct StoreOptions {
     pub format: NewFormat,
     /// What replaces credentials in what is written (`None`: they are
     /// stored verbatim, `services.session.redact: false`).
-    pub redaction: Option<Arc<Scrubber>>,
+    pub redaction: Option<Arc<Redaction>>,
     pub clock: Clock,
 }
 
@@ -85,7 +85,7 @@ impl Default for StoreOptions {
             max_sessions: 100,
             snapshots_dir: None,
             format: NewFormat::default(),
-            redaction: Some(Arc::new(Scrubber::default())),
+            redaction: Some(Arc::new(Redaction::default())),
             clock: Arc::new(timestamp::now_millis),
         }
     }

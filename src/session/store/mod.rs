@@ -94,7 +94,7 @@ impl Store {
             snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
             format: config.services.session.format,
             redaction: config.services.session.redact.then(|| {
-                Arc::new(crate::redact::policy::environment_scrubber(
+                Arc::new(crate::redact::policy::Redaction::for_environment(
                     &config.services.environment,
                 ))
             }),
@@ -107,7 +107,7 @@ impl Store {
     pub fn redacted(&self, entry: &Entry) -> (Entry, u64) {
         let mut entry = entry.clone();
         let count = match &self.options().redaction {
-            Some(scrubber) => entry.redact(scrubber),
+            Some(redaction) => entry.redact(redaction.scrubber()),
             None => 0,
         };
         (entry, count)
@@ -116,10 +116,9 @@ impl Store {
     /// Replaces the credentials in every string of `value` (unless
     /// redaction is off); returns how many were replaced.
     pub fn redact_json(&self, value: &mut Value) -> u64 {
-        self.options()
-            .redaction
-            .as_ref()
-            .map_or(0, |scrubber| scrubber.redact_json(value) as u64)
+        self.options().redaction.as_ref().map_or(0, |redaction| {
+            redaction.scrubber().redact_json(value) as u64
+        })
     }
 
     fn redact_text(&self, text: Option<String>) -> Option<String> {
