@@ -101,7 +101,10 @@ fn without_redaction_the_tool_gets_set_values_its_own_path_and_default_signals()
     let tool = bin.join("show-start");
     std::fs::write(
         &tool,
-        "#!/bin/sh\nenv | grep '^MODE='\ngrep -E '^Sig(Blk|Ign):' /proc/$$/status\n",
+        // The shell reads its own status with builtins before it forks
+        // anything: while it waits for a child, sh blocks every signal, and
+        // a child reading /proc/$$/status then sees that mask, not ours.
+        "#!/bin/sh\nwhile read -r key rest; do case $key in SigBlk:|SigIgn:) status=\"$status$key $rest\n\";; esac; done </proc/$$/status\nenv | grep '^MODE='\nprintf \"$status\"\n",
     )
     .unwrap();
     std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
