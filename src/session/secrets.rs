@@ -191,7 +191,8 @@ mod tests {
                 {"role": "user", "parts": [{"type": "text", "text": "PASSWORD=hunter22"}]}
             ],
             "toolCalls": [{"name": "run", "args": {"cmd": "x"},
-                "result": {"llmContent": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}]
+                "result": {"llmContent": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}],
+            "tags": ["xoxb-1234567890-abcdefghij"]
         });
         let mut findings = Vec::new();
         scan_document(&Scrubber::default(), "s", None, &document, &mut findings);
@@ -205,7 +206,39 @@ mod tests {
                 ("session", "title", "api-key-sk"),
                 ("messages[1]", "parts[0].text", "password-parameter"),
                 ("toolCalls[0]", "result.llmContent", "github-token"),
+                ("session", "tags[0]", "slack-token"),
             ]
         );
+    }
+
+    #[test]
+    fn a_stored_session_is_scanned_and_scrubbed_whole() {
+        use crate::session::model::Entry;
+        use crate::session::store::{NewSession, StoreOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let options = StoreOptions {
+            redaction: None,
+            ..StoreOptions::default()
+        };
+        let store = Store::new(dir.path().join("data"), options);
+        let snapshots = Snapshots::new(dir.path().join("snaps"), 5);
+        let id = store.create(&NewSession::default()).unwrap().session_id;
+        let text = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        let entry = Entry::Message(crate::session::model::Message::text(
+            "user",
+            text,
+            "2026-01-01T00:00:00.000Z",
+        ));
+        store.record(&id, &entry, None).unwrap();
+        snapshots.create(&store, &id, None, None).unwrap();
+        let scrubber = Scrubber::default().for_bulk();
+        let found = scan(&store, &snapshots, &scrubber, &id).unwrap();
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(found[0].record, "messages[0]");
+        assert!(found[1].snapshot_id.is_some(), "{found:?}");
+        assert_eq!(scrub(&store, &snapshots, &scrubber, &id).unwrap(), 2);
+        assert!(scan(&store, &snapshots, &scrubber, &id).unwrap().is_empty());
+        let stored = store.get(&id).unwrap().messages[0].text_content();
+        assert_eq!(stored, "token [REDACTED:github-token]");
     }
 }
