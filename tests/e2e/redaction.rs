@@ -433,3 +433,41 @@ fn a_killed_redact_leaves_each_session_whole_as_it_was_or_scrubbed() {
         assert!(!everything_under(&sb.ollm_home).contains(secret));
     }
 }
+
+/// A workspace's configuration cannot switch redaction off until the user
+/// trusts it: the record is redacted and the warning names the key.
+#[test]
+fn an_untrusted_workspace_cannot_switch_redaction_off() {
+    let sb = Sandbox::new();
+    sb.write(
+        "p/.ollm/config.yaml",
+        "services:\n  session:\n    redact: false\n",
+    );
+    let dir = sb.work.join("p");
+    let created = sb
+        .cmd("ollm-session")
+        .current_dir(&dir)
+        .args(["create", "--model", "m", "--provider", "p"])
+        .output()
+        .unwrap();
+    let id = json(&created)["sessionId"].as_str().unwrap().to_string();
+    let record = |text: &str| {
+        sb.cmd("ollm-session")
+            .current_dir(&dir)
+            .args(["record", &id, "--role", "user", "--text", text])
+            .output()
+            .unwrap()
+    };
+    let out = record("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["redacted"], 1);
+    assert!(
+        stderr(&out).contains("services.session.redact"),
+        "{}",
+        stderr(&out)
+    );
+    let trusted = sb.cmd("ollm").args(["trust"]).arg(&dir).output().unwrap();
+    assert!(trusted.status.success(), "{}", stderr(&trusted));
+    let out = record("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    assert_eq!(json(&out)["redacted"], 0, "{}", stderr(&out));
+}
