@@ -121,11 +121,6 @@ impl Scrubber {
         super::bulk::may_hold_credentials(raw, finders)
     }
 
-    /// The secret values this scrubber redacts.
-    pub fn values(&self) -> &[SecretValue] {
-        &self.values
-    }
-
     /// Every credential in `text`, in order, none overlapping (overlapping
     /// finds are merged, keeping the kind of the one that starts first).
     pub fn find(&self, text: &str) -> Vec<Span> {
@@ -139,7 +134,7 @@ impl Scrubber {
             if pattern.name == "private-key" {
                 return;
             }
-            let (start, end) = secret_part(text, pattern.keep, start, end);
+            let (start, end) = whole_characters(text, secret_part(text, pattern.keep, start, end));
             let keyed = pattern.keep == Keep::Key;
             if start < end && !(keyed && is_reference(&text[start..end])) {
                 spans.push(Span {
@@ -223,6 +218,20 @@ pub fn replace(text: &str, spans: &[Span]) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// `start..end` widened to whole characters: the shapes match bytes, and a
+/// span must never cut a character of the text it is replaced in.
+fn whole_characters(text: &str, (mut start, mut end): (usize, usize)) -> (usize, usize) {
+    end = end.min(text.len());
+    start = start.min(end);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    (start, end)
 }
 
 /// The secret part of a shape's match: after `key=` or `key: "` for a
@@ -354,14 +363,26 @@ fn assignment_at(bytes: &[u8], name_start: usize) -> Option<((usize, usize), (us
                         b'"' | b'\'' | b'`' | b',' | b';' | b'{' | b'}' | b'(' | b')' | b'[' | b']'
                     )
             };
-            let len = bytes[at..]
-                .iter()
-                .position(stop)
-                .unwrap_or(bytes.len() - at);
-            if len == 0 {
+            // A marker of an earlier redaction is part of the value, so
+            // the span overlaps it and is dropped: redacting twice changes
+            // nothing.
+            let mut end = at;
+            while end < bytes.len() {
+                if bytes[end..].starts_with(b"[REDACTED:") {
+                    end += bytes[end..]
+                        .iter()
+                        .position(|&b| b == b']')
+                        .map_or(bytes.len() - end, |n| n + 1);
+                } else if stop(&bytes[end]) {
+                    break;
+                } else {
+                    end += 1;
+                }
+            }
+            if end == at {
                 return None;
             }
-            (at, at + len)
+            (at, end)
         }
     };
     Some((name, value))
@@ -458,7 +479,12 @@ pub fn is_non_secret_value(value: &str) -> bool {
         || value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
         || value.starts_with(['/', '~', '#', '&'])
         || value.starts_with("./")
-        || value.contains("://")
+        || value.split_once("://").is_some_and(|(scheme, _)| {
+            !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
+        })
         || is_reference(value)
 }
 
@@ -765,7 +791,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn redaction_is_idempotent_and_leaves_no_span(
-            text in "([ -~\n]{0,40}|postgres://u:p4ss/w@db|password=x|ghp_[a-z]{36}|DB_PASSWORD=hunter22){0,6}"
+            text in "([ -~\n]{0,40}|\\PC{0,8}|postgres://ü:p4ss/wé@db|password=xé€|ghp_[a-z]{36}|DB_PASSWORD=hunter22é){0,6}"
         ) {
             let scrubber = Scrubber::default();
             if let Some((once, _)) = scrubber.redact(&text) {
