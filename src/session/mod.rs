@@ -85,6 +85,7 @@
 pub mod cli;
 pub mod copy;
 pub mod export;
+pub mod import;
 pub mod ingest;
 
 pub mod model;

@@ -1,0 +1,318 @@
+//! A [`Transcript`] stored as a session: new through
+//! [`Store::import`] (the store's redaction applies), or, when the source
+//! session was imported before, only the records it gained since.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::{Body, Call, Item, Outcome, Skipped, Tool, Transcript, session_id_for};
+use crate::error::{Error, Result};
+use crate::session::Store;
+use crate::session::model::{Entry, Loaded, Message, Metadata, Session, Slot, ToolCall};
+use crate::session::select::workspace_of;
+use crate::timestamp::{self, Millis};
+
+/// The field of an imported record that names what it came from.
+pub const SOURCE_KEY: &str = "sourceKey";
+
+/// What importing one source session did (one NDJSON line of `import`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Imported {
+    pub tool: Tool,
+    pub source: String,
+    pub source_id: String,
+    pub session_id: String,
+    pub status: Status,
+    /// The source session's messages and tool calls.
+    pub messages: u64,
+    pub tool_calls: u64,
+    /// Records written by this import (all of them for a new session,
+    /// what the source gained for an updated one).
+    pub added: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
+    pub skipped: Skipped,
+}
+
+/// What happened to a source session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    /// Stored as a new session.
+    Imported,
+    /// Imported before; what it gained since was appended.
+    Updated,
+    /// Imported before and unchanged since: nothing written.
+    Unchanged,
+    /// `--dry-run`: would be stored as a new session.
+    WouldImport,
+    /// `--dry-run`: imported before; `added` records would be appended.
+    WouldUpdate,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Imported => "imported",
+            Status::Updated => "updated",
+            Status::Unchanged => "unchanged",
+            Status::WouldImport => "wouldImport",
+            Status::WouldUpdate => "wouldUpdate",
+        }
+    }
+}
+
+/// Stores `transcript` of `tool` in `store` (or says what it would do).
+pub fn store_transcript(
+    store: &Store,
+    tool: Tool,
+    transcript: &Transcript,
+    dry_run: bool,
+) -> Result<Imported> {
+    let session_id = session_id_for(tool, &transcript.source_id);
+    let entries = entries_of(&transcript.items, None)?;
+    let (messages, tool_calls) = counts(&entries);
+    let mut report = Imported {
+        tool,
+        source: transcript.source.clone(),
+        source_id: transcript.source_id.clone(),
+        session_id: session_id.clone(),
+        status: Status::Unchanged,
+        messages,
+        tool_calls,
+        added: 0,
+        title: transcript.title.clone(),
+        workspace: workspace(transcript.cwd.as_deref()),
+        skipped: transcript.skipped,
+    };
+    let existing = match store.exists(&session_id) {
+        Ok(()) => true,
+        Err(Error::NotFound(_)) => false,
+        Err(err) => return Err(err),
+    };
+    if !existing {
+        report.added = entries.len() as u64;
+        if dry_run {
+            report.status = Status::WouldImport;
+            return Ok(report);
+        }
+        let loaded = new_session(&session_id, tool, transcript, &report, entries);
+        if store.import(&loaded)? {
+            report.status = Status::Imported;
+            return Ok(report);
+        }
+        // Another import stored it first: add what it may lack.
+    }
+    let stored = store.load(&session_id)?;
+    let new = gained(&stored, &transcript.items)?;
+    report.added = new.len() as u64;
+    if new.is_empty() {
+        return Ok(report);
+    }
+    if dry_run {
+        report.status = Status::WouldUpdate;
+        return Ok(report);
+    }
+    for entry in &new {
+        store.record(&session_id, entry, None)?;
+    }
+    if stored.session.title.is_none()
+        && let Some(title) = &transcript.title
+    {
+        store.rename(&session_id, Some(title))?;
+    }
+    report.status = Status::Updated;
+    Ok(report)
+}
+
+/// The items of `items` that `stored` does not hold yet, as records
+/// stamped after everything stored (so every program orders them last).
+fn gained(stored: &Loaded, items: &[Item]) -> Result<Vec<Entry>> {
+    let session = &stored.session;
+    let keys: HashSet<&str> = session
+        .messages
+        .iter()
+        .map(Message::as_map)
+        .chain(session.tool_calls.iter().map(ToolCall::as_map))
+        .filter_map(|record| record.get(SOURCE_KEY).and_then(Value::as_str))
+        .collect();
+    let latest = session
+        .messages
+        .iter()
+        .map(Message::timestamp)
+        .chain(session.tool_calls.iter().map(ToolCall::timestamp))
+        .filter_map(timestamp::parse)
+        .max();
+    let new: Vec<Item> = items
+        .iter()
+        .filter(|item| !keys.contains(item.key.as_str()))
+        .cloned()
+        .collect();
+    entries_of(&new, latest)
+}
+
+fn counts(entries: &[Entry]) -> (u64, u64) {
+    let calls = entries
+        .iter()
+        .filter(|e| matches!(e, Entry::ToolCall(_)))
+        .count() as u64;
+    (entries.len() as u64 - calls, calls)
+}
+
+/// The workspace a source's working directory belongs to: its git top
+/// level when the directory is still there, else the directory as given.
+fn workspace(cwd: Option<&Path>) -> Option<String> {
+    let cwd = cwd?;
+    if cwd.as_os_str().is_empty() {
+        return None;
+    }
+    let dir = if cwd.is_dir() {
+        workspace_of(cwd)
+    } else {
+        cwd.to_path_buf()
+    };
+    Some(dir.display().to_string())
+}
+
+fn new_session(
+    session_id: &str,
+    tool: Tool,
+    transcript: &Transcript,
+    report: &Imported,
+    entries: Vec<Entry>,
+) -> Loaded {
+    let times: Vec<&str> = entries.iter().map(Entry::timestamp).collect();
+    let now = timestamp::now_iso();
+    let start_time = transcript
+        .started
+        .clone()
+        .or_else(|| times.first().map(|t| t.to_string()))
+        .unwrap_or_else(|| now.clone());
+    let last_activity = [transcript.updated.as_deref(), times.last().copied()]
+        .into_iter()
+        .flatten()
+        .max_by_key(|t| timestamp::parse(t))
+        .map_or_else(|| start_time.clone(), str::to_string);
+    let mut origin = Map::new();
+    origin.insert("tool".into(), tool.name().into());
+    origin.insert("source".into(), transcript.source.clone().into());
+    origin.insert(
+        "sourceSessionId".into(),
+        transcript.source_id.clone().into(),
+    );
+    if let Some(parent) = &transcript.parent_source_id {
+        origin.insert("parentSourceSessionId".into(), parent.clone().into());
+    }
+    origin.insert("importedAt".into(), now.into());
+    let mut metadata = Metadata::default();
+    metadata
+        .extra
+        .insert("importedFrom".into(), Value::Object(origin));
+    let mut session = Session {
+        session_id: session_id.to_string(),
+        start_time,
+        last_activity,
+        model: transcript.model.clone().unwrap_or_default(),
+        provider: transcript.provider.clone().unwrap_or_default(),
+        title: transcript.title.clone(),
+        parent_session_id: None,
+        branch_point: None,
+        workspace: report.workspace.clone(),
+        messages: Vec::new(),
+        tool_calls: Vec::new(),
+        metadata,
+        extra: Map::new(),
+    };
+    let (mut order, mut tokens) = (Vec::new(), Vec::new());
+    for entry in entries {
+        tokens.push(Some(entry.estimated_tokens()));
+        match entry {
+            Entry::Message(message) => {
+                order.push(Slot::Message(session.messages.len()));
+                session.messages.push(message);
+            }
+            Entry::ToolCall(call) => {
+                order.push(Slot::ToolCall(session.tool_calls.len()));
+                session.tool_calls.push(call);
+            }
+        }
+    }
+    session.metadata.token_count = tokens.iter().flatten().sum();
+    Loaded {
+        session,
+        order,
+        tokens,
+    }
+}
+
+/// `items` as records, in order, each stamped strictly later than the one
+/// before (and than `after`): a session document orders its messages and
+/// tool calls by time, so equal or backward stamps would reorder the
+/// conversation. A message with no text is left out.
+fn entries_of(items: &[Item], after: Option<Millis>) -> Result<Vec<Entry>> {
+    let mut last = after;
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        if let Body::Message { text, .. } = &item.body
+            && text.trim().is_empty()
+        {
+            continue;
+        }
+        let given = item.timestamp.as_deref().and_then(timestamp::parse);
+        let at = match (given, last) {
+            (Some(t), Some(l)) if t <= l => l + 1,
+            (Some(t), _) => t,
+            (None, Some(l)) => l + 1,
+            (None, None) => timestamp::now_millis(),
+        };
+        last = Some(at);
+        out.push(entry(item, &timestamp::format_millis(at))?);
+    }
+    Ok(out)
+}
+
+/// The record `item` becomes, as `record` would take it. Arguments that
+/// are not an object (a free-form patch, a plain string) are kept under
+/// `input`, since a stored tool call's `args` is always an object.
+fn entry(item: &Item, at: &str) -> Result<Entry> {
+    let mut record = Map::new();
+    match &item.body {
+        Body::Message { role, text } => {
+            record.insert("role".into(), role.as_str().into());
+            record.insert("parts".into(), json!([{"type": "text", "text": text}]));
+        }
+        Body::ToolCall(call) => tool_call_record(call, &mut record),
+    }
+    record.insert("timestamp".into(), at.into());
+    record.insert(SOURCE_KEY.into(), item.key.clone().into());
+    Entry::from_input(Value::Object(record), at)
+}
+
+fn tool_call_record(call: &Call, record: &mut Map<String, Value>) {
+    let (content, status) = match &call.outcome {
+        Outcome::Done(text) => (text.as_str(), None),
+        Outcome::Failed(text) => (text.as_str(), Some("error")),
+        Outcome::NoResult(why) => ("", Some(*why)),
+    };
+    let args = match &call.args {
+        Value::Object(_) => call.args.clone(),
+        Value::Null => json!({}),
+        other => json!({"input": other}),
+    };
+    record.insert("id".into(), call.call_id.clone().into());
+    record.insert("name".into(), call.name.clone().into());
+    record.insert("args".into(), args);
+    record.insert("result".into(), json!({"llmContent": content}));
+    if let Some(status) = status {
+        record.insert("status".into(), status.into());
+    }
+}
+
+#[cfg(test)]
+mod tests;

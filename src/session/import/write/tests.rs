@@ -1,0 +1,199 @@
+use serde_json::json;
+
+use super::*;
+use crate::session::import::Role;
+use crate::session::store::{NewFormat, StoreOptions};
+
+fn store_in(dir: &Path, format: NewFormat) -> Store {
+    Store::new(
+        dir.join("data"),
+        StoreOptions {
+            format,
+            ..StoreOptions::default()
+        },
+    )
+}
+
+fn say(key: &str, at: Option<&str>, role: Role, text: &str) -> Item {
+    Item {
+        key: key.into(),
+        timestamp: at.map(str::to_string),
+        body: Body::Message {
+            role,
+            text: text.into(),
+        },
+    }
+}
+
+fn call(key: &str, at: &str, outcome: Outcome) -> Item {
+    Item {
+        key: key.into(),
+        timestamp: Some(at.into()),
+        body: Body::ToolCall(Call {
+            call_id: format!("call-{key}"),
+            name: "Bash".into(),
+            args: json!({"command": "ls"}),
+            outcome,
+        }),
+    }
+}
+
+fn transcript(items: Vec<Item>) -> Transcript {
+    Transcript {
+        source_id: "source-1".into(),
+        source: "/tmp/x.jsonl".into(),
+        title: Some("Fix the retry logic".into()),
+        model: Some("claude-sonnet-4-5".into()),
+        provider: Some("anthropic".into()),
+        cwd: Some("/nonexistent/project".into()),
+        items,
+        ..Transcript::default()
+    }
+}
+
+/// The records of a stored session in the one order every program reads.
+fn order_of(store: &Store, id: &str) -> Vec<String> {
+    let loaded = store.load(id).unwrap();
+    let on_disk = Loaded::from_session(loaded.session.clone());
+    on_disk
+        .entries()
+        .into_iter()
+        .map(|(entry, _)| match entry {
+            Entry::Message(m) => m.as_map()[SOURCE_KEY].as_str().unwrap().to_string(),
+            Entry::ToolCall(c) => c.as_map()[SOURCE_KEY].as_str().unwrap().to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn records_keep_the_conversation_order_even_when_stamps_tie_or_go_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Cli);
+    let t = "2026-03-01T10:00:00.000Z";
+    let items = vec![
+        say("u1", Some(t), Role::User, "list the files"),
+        say("a1", Some(t), Role::Assistant, "Listing."),
+        call("c1", t, Outcome::Done("a.txt".into())),
+        say(
+            "a2",
+            Some("2026-03-01T09:00:00Z"),
+            Role::Assistant,
+            "One file.",
+        ),
+        say("u2", None, Role::User, "thanks"),
+    ];
+    let report = store_transcript(&store, Tool::Claude, &transcript(items), false).unwrap();
+    assert_eq!(report.status, Status::Imported);
+    assert_eq!(
+        (report.messages, report.tool_calls, report.added),
+        (4, 1, 5)
+    );
+    assert_eq!(
+        order_of(&store, &report.session_id),
+        ["u1", "a1", "c1", "a2", "u2"]
+    );
+    let session = store.get(&report.session_id).unwrap();
+    assert_eq!(session.start_time, "2026-03-01T10:00:00.000Z");
+    assert_eq!(session.title.as_deref(), Some("Fix the retry logic"));
+    assert_eq!(session.workspace.as_deref(), Some("/nonexistent/project"));
+    assert_eq!(
+        session.metadata.extra["importedFrom"]["sourceSessionId"],
+        json!("source-1")
+    );
+}
+
+#[test]
+fn a_second_import_adds_nothing_and_a_grown_source_adds_only_what_is_new() {
+    for format in [NewFormat::Cli, NewFormat::Journal] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_in(dir.path(), format);
+        let mut items = vec![
+            say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "hi"),
+            say("a1", Some("2026-03-01T10:00:01Z"), Role::Assistant, "hello"),
+        ];
+        let first =
+            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
+        let again =
+            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
+        assert_eq!(again.status, Status::Unchanged);
+        assert_eq!(again.added, 0);
+        assert_eq!(again.session_id, first.session_id);
+
+        items.push(call(
+            "c1",
+            "2026-03-01T10:00:02Z",
+            Outcome::Failed("exit 1".into()),
+        ));
+        items.push(say("u2", Some("2026-03-01T10:00:03Z"), Role::User, "again"));
+        let dry = store_transcript(&store, Tool::Codex, &transcript(items.clone()), true).unwrap();
+        assert_eq!((dry.status, dry.added), (Status::WouldUpdate, 2));
+        assert_eq!(order_of(&store, &first.session_id), ["u1", "a1"]);
+
+        let grown =
+            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
+        assert_eq!((grown.status, grown.added), (Status::Updated, 2));
+        assert_eq!(
+            order_of(&store, &first.session_id),
+            ["u1", "a1", "c1", "u2"]
+        );
+        let session = store.get(&first.session_id).unwrap();
+        assert_eq!(session.tool_calls[0].as_map()["status"], json!("error"));
+        assert_eq!(session.tool_calls[0].llm_content(), "exit 1");
+        assert_eq!(store.list().unwrap().sessions.len(), 1);
+    }
+}
+
+#[test]
+fn a_dry_run_of_a_new_session_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Cli);
+    let items = vec![say("u1", None, Role::User, "hi")];
+    let report = store_transcript(&store, Tool::Gemini, &transcript(items), true).unwrap();
+    assert_eq!((report.status, report.added), (Status::WouldImport, 1));
+    assert!(store.list().unwrap().sessions.is_empty());
+}
+
+#[test]
+fn empty_messages_are_left_out_and_arguments_are_always_an_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Journal);
+    let mut patch = call(
+        "c1",
+        "2026-03-01T10:00:02Z",
+        Outcome::NoResult("interrupted"),
+    );
+    if let Body::ToolCall(c) = &mut patch.body {
+        c.args = json!("*** Begin Patch");
+    }
+    let items = vec![say("a0", None, Role::Assistant, "  \n"), patch];
+    let report = store_transcript(&store, Tool::Codex, &transcript(items), false).unwrap();
+    assert_eq!((report.messages, report.tool_calls), (0, 1));
+    let session = store.get(&report.session_id).unwrap();
+    assert_eq!(
+        session.tool_calls[0].args(),
+        &json!({"input": "*** Begin Patch"})
+    );
+    assert_eq!(
+        session.tool_calls[0].as_map()["status"],
+        json!("interrupted")
+    );
+}
+
+#[test]
+fn what_is_imported_is_redacted() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Cli);
+    let secret = "ghp_R8x2mQ4vT7yL1nB5cK9sW3eJ6hF0dA2pZ7uX";
+    let items = vec![
+        say("u1", None, Role::User, &format!("token {secret}")),
+        call(
+            "c1",
+            "2026-03-01T10:00:02Z",
+            Outcome::Done(format!("GITHUB_TOKEN={secret}")),
+        ),
+    ];
+    let report = store_transcript(&store, Tool::Claude, &transcript(items), false).unwrap();
+    let stored = serde_json::to_string(&store.get(&report.session_id).unwrap()).unwrap();
+    assert!(!stored.contains(secret), "{stored}");
+    assert!(stored.contains("[REDACTED:"));
+}
