@@ -5,6 +5,7 @@ mod compress;
 mod context;
 mod discover;
 mod examples;
+mod import;
 mod loopcheck;
 mod ollm_cli;
 #[path = "../support/pg.rs"]

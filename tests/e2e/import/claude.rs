@@ -1,0 +1,1 @@
+//! Importing claude sessions (see mod.rs).

@@ -1,0 +1,1 @@
+//! Importing codex sessions (see mod.rs).

@@ -1,0 +1,1 @@
+//! Importing gemini sessions (see mod.rs).

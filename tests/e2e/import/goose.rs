@@ -1,0 +1,1 @@
+//! Importing goose sessions (see mod.rs).

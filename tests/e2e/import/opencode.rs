@@ -1,0 +1,1 @@
+//! Importing opencode sessions (see mod.rs).
