@@ -6,9 +6,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+use serde_json::Value;
 
 use super::{Context, ListFormat};
 use crate::cli::footer;
+use crate::config::FlagOverride;
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::lock::Lock;
@@ -21,7 +23,8 @@ use crate::session::import::{Homes, Tool};
 /// one session per source session, with every message, every tool call
 /// paired with its result, the working directory as its workspace (so
 /// `--here` and `resume --continue` find it in that project), the title,
-/// model and times, and where it came from in `metadata.importedFrom`.
+/// model and times, and where it came from in `metadata.importedFrom`;
+/// stored as journals whatever services.session.format says.
 /// The sources are only read (databases opened read-only). Importing
 /// again adds only what a source gained since. Prints one NDJSON line per
 /// session ({"tool", "source", "sourceId", "sessionId", "status",
@@ -91,7 +94,15 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             names(&tools)
         ));
     }
-    let store = ctx.store_to_create(Vec::new())?;
+    // Imported sessions are journals whatever services.session.format says:
+    // they are often megabytes, which the OLLM CLI's format rewrites whole
+    // for every record and `list` parses whole, and the OLLM CLI has no use
+    // for them.
+    let store = ctx.store_to_create(vec![FlagOverride {
+        key: "services.session.format",
+        value: Value::from("journal"),
+        flag: "import",
+    }])?;
     let _one_import_at_a_time = match store.as_file() {
         Some(file) if !args.dry_run => {
             let locks = file.dir().join(".locks");
