@@ -29,6 +29,9 @@
 //! - A `compacted` record's summary (`message`) is imported as a system
 //!   message where it stood; its `replacement_history` is not, since every
 //!   record it condenses is already earlier in the file.
+//! - A `thread_rolled_back` event takes the last `num_turns` user turns
+//!   out of the conversation, as Codex does (what an earlier import stored
+//!   of them stays: a stored item is never removed).
 //! - The working directory is `session_meta.cwd` (the directory Codex's own
 //!   resume picker files the session under), else the first
 //!   `turn_context.cwd`, else the `<cwd>` of the first environment context

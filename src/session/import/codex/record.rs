@@ -38,6 +38,8 @@ pub struct Reader {
     seen_meta: bool,
     /// Calls waiting for their output: `call_id` → index in `items`.
     pending: HashMap<String, usize>,
+    /// Where each user turn starts in `items` (what a rollback counts).
+    turns: Vec<usize>,
     first_timestamp: Option<String>,
     last_timestamp: Option<String>,
 }
@@ -53,6 +55,7 @@ impl Reader {
             context_cwd: None,
             seen_meta: false,
             pending: HashMap::new(),
+            turns: Vec::new(),
             first_timestamp: None,
             last_timestamp: None,
         }
@@ -161,11 +164,34 @@ impl Reader {
     }
 
     fn event(&mut self, payload: &Value) {
-        if payload.get("type").and_then(Value::as_str) == Some("thread_name_updated")
-            && let Some(name) = text_of(payload.get("thread_name"))
-        {
-            self.transcript.title = Some(name);
+        match payload.get("type").and_then(Value::as_str) {
+            Some("thread_name_updated") => {
+                if let Some(name) = text_of(payload.get("thread_name")) {
+                    self.transcript.title = Some(name);
+                }
+            }
+            Some("thread_rolled_back") => {
+                let turns = payload
+                    .get("num_turns")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0);
+                self.roll_back(usize::try_from(turns).unwrap_or(usize::MAX));
+            }
+            _ => {}
         }
+    }
+
+    /// The last `turns` user turns were taken back: the conversation goes
+    /// on from before them, as Codex's own history does.
+    fn roll_back(&mut self, turns: usize) {
+        if turns == 0 || self.turns.is_empty() {
+            return;
+        }
+        let keep = self.turns.len().saturating_sub(turns);
+        let cut = self.turns[keep];
+        self.turns.truncate(keep);
+        self.transcript.items.truncate(cut);
+        self.pending.retain(|_, index| *index < cut);
     }
 
     fn compacted(&mut self, number: u64, at: Option<String>, payload: &Value) {
@@ -278,6 +304,9 @@ impl Reader {
             texts.push(text);
         }
         if !texts.is_empty() {
+            if role == Role::User {
+                self.turns.push(self.transcript.items.len());
+            }
             let text = texts.join("\n\n");
             self.push(number.to_string(), at, Body::Message { role, text });
         }

@@ -277,6 +277,44 @@ fn a_compaction_keeps_its_summary_once_and_not_its_replacement_history() {
 }
 
 #[test]
+fn turns_rolled_back_are_not_part_of_the_conversation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = session();
+    lines.push(user("2025-10-01T10:10:00.000Z", "a prompt taken back"));
+    lines.push(line(
+        "2025-10-01T10:10:01.000Z",
+        "response_item",
+        json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "call_back"}),
+    ));
+    lines.push(assistant(
+        "2025-10-01T10:10:02.000Z",
+        "an answer taken back",
+    ));
+    lines.push(event(
+        "2025-10-01T10:10:03.000Z",
+        json!({"type": "thread_rolled_back", "num_turns": 1}),
+    ));
+    // The output of the rolled-back call, late: its call is gone.
+    lines.push(line(
+        "2025-10-01T10:10:04.000Z",
+        "response_item",
+        json!({"type": "function_call_output", "call_id": "call_back", "output": "x"}),
+    ));
+    lines.push(user("2025-10-01T10:10:05.000Z", "the prompt instead"));
+    let path = write(dir.path(), "rollout-a.jsonl", &lines);
+    let t = read_one(&path);
+    assert_eq!(
+        messages(&t),
+        vec![
+            (Role::User, "list the files".to_string()),
+            (Role::Assistant, "There are two files.".to_string()),
+            (Role::User, "the prompt instead".to_string()),
+        ]
+    );
+    assert_eq!(calls(&t).len(), 1);
+}
+
+#[test]
 fn calls_without_an_output_record_have_no_result() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = session();
