@@ -257,6 +257,12 @@ fn a_codex_home_is_imported_with_every_trap_once_and_left_as_it_was() {
     let fx = fixture(&sb);
     let before = support::tree(&fx.codex_home);
 
+    // A dry run says what it would do and writes nothing.
+    let home_before = support::tree(&sb.home);
+    let (dry, _) = import(&sb, &fx.codex_home, &["--dry-run"]);
+    assert!(dry.iter().all(|s| s["status"] == "wouldImport"), "{dry:?}");
+    assert_eq!(support::tree(&sb.home), home_before);
+
     let (sessions, summary) = import(&sb, &fx.codex_home, &[]);
     let ids: Vec<&str> = sessions
         .iter()

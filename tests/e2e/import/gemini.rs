@@ -225,6 +225,12 @@ fn a_gemini_home_is_imported_with_every_trap_once_and_left_as_it_was() {
     let fx = fixture(&sb);
     let before = support::tree(&fx.gemini_dir);
 
+    // A dry run says what it would do and writes nothing.
+    let home_before = support::tree(&sb.home);
+    let (dry, _) = import(&sb, &["--dry-run"]);
+    assert!(dry.iter().all(|s| s["status"] == "wouldImport"), "{dry:?}");
+    assert_eq!(support::tree(&sb.home), home_before);
+
     let (sessions, summary) = import(&sb, &[]);
     let ids: Vec<&str> = sessions
         .iter()

@@ -63,13 +63,19 @@ const MAX_DEPTH: usize = 6;
 /// How much of a file is looked at to tell whether it is gemini-cli's.
 const PEEK: u64 = 64 << 10;
 
+/// `~/.gemini/tmp`, where gemini-cli's home is `GEMINI_CLI_HOME` when set
+/// (read here: [`Homes`] does not carry it).
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    // gemini-cli takes its home from GEMINI_CLI_HOME before the user's.
-    let home = std::env::var_os("GEMINI_CLI_HOME")
+    let cli_home = std::env::var_os("GEMINI_CLI_HOME")
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| homes.home.clone());
-    home.map(|h| h.join(".gemini").join("tmp"))
+        .map(PathBuf::from);
+    roots(cli_home, homes)
+}
+
+fn roots(cli_home: Option<PathBuf>, homes: &Homes) -> Vec<PathBuf> {
+    cli_home
+        .or_else(|| homes.home.clone())
+        .map(|h| h.join(".gemini").join("tmp"))
         .filter(|tmp| tmp.is_dir())
         .into_iter()
         .collect()

@@ -454,15 +454,19 @@ fn keys_stay_put_as_the_log_grows_and_a_torn_line_is_counted() {
 }
 
 #[test]
-fn default_roots_are_the_gemini_tmp_directory() {
+fn default_roots_are_the_gemini_tmp_directory_of_gemini_cli_home_else_home() {
     let (_d, gemini_dir, _project) = gemini_home();
     let homes = Homes {
         home: gemini_dir.parent().map(Path::to_path_buf),
         ..Homes::default()
     };
-    if std::env::var_os("GEMINI_CLI_HOME").is_none() {
-        assert!(default_roots(&homes).is_empty());
-        std::fs::create_dir_all(gemini_dir.join("tmp")).unwrap();
-        assert_eq!(default_roots(&homes), vec![gemini_dir.join("tmp")]);
-    }
+    assert!(roots(None, &homes).is_empty());
+    std::fs::create_dir_all(gemini_dir.join("tmp")).unwrap();
+    assert_eq!(roots(None, &homes), vec![gemini_dir.join("tmp")]);
+    let moved = _d.path().join("cli-home");
+    std::fs::create_dir_all(moved.join(".gemini/tmp")).unwrap();
+    assert_eq!(
+        roots(Some(moved.clone()), &homes),
+        vec![moved.join(".gemini/tmp")]
+    );
 }
