@@ -396,6 +396,46 @@ fn failed_and_structured_outputs() {
 }
 
 #[test]
+fn local_shell_and_namespaced_calls_pair_by_call_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = vec![
+        meta("/p", "codex_cli_rs", json!("exec")),
+        line(
+            "2025-10-01T10:00:01.000Z",
+            "response_item",
+            json!({"type": "local_shell_call", "call_id": "ls1", "status": "completed",
+                   "action": {"type": "exec", "command": ["ls"], "timeout_ms": null,
+                              "working_directory": null, "env": null, "user": null}}),
+        ),
+        line(
+            "2025-10-01T10:00:02.000Z",
+            "response_item",
+            json!({"type": "function_call", "namespace": "github", "name": "search",
+                   "arguments": "{\"q\":\"x\"}", "call_id": "ns1"}),
+        ),
+        line(
+            "2025-10-01T10:00:03.000Z",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "ns1", "output": "found"}),
+        ),
+        line(
+            "2025-10-01T10:00:04.000Z",
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "ls1", "output": "a b"}),
+        ),
+    ];
+    let path = write(dir.path(), "rollout-a.jsonl", &lines);
+    let t = read_one(&path);
+    let calls = calls(&t);
+    assert_eq!(calls[0].name, "local_shell");
+    assert_eq!(calls[0].args["command"], json!(["ls"]));
+    assert_eq!(calls[0].outcome, Outcome::Done("a b".into()));
+    assert_eq!(calls[1].name, "github.search");
+    assert_eq!(calls[1].args, json!({"q": "x"}));
+    assert_eq!(calls[1].outcome, Outcome::Done("found".into()));
+}
+
+#[test]
 fn a_sub_agent_names_its_parent_and_the_client_does_not_matter() {
     let dir = tempfile::tempdir().unwrap();
     let parent = "0199a1b2-0000-7000-8000-000000000001";

@@ -177,6 +177,14 @@ fn peek(path: &Path) -> Option<(&'static str, String)> {
         reader.take(PEEK).read_until(b'\n', &mut first).ok()?;
         let text = String::from_utf8_lossy(&first);
         let text = text.trim_start_matches('\u{feff}').replace('\0', "");
+        if first.last() != Some(&b'\n') && first.len() as u64 == PEEK {
+            // A first line longer than the peek (a whole legacy record on
+            // one line): its head names the session.
+            return (text.starts_with('{') && text.contains("\"projectHash\""))
+                .then(|| string_field(&text, "sessionId"))
+                .flatten()
+                .map(|id| (JSONL, id));
+        }
         let value: Value = serde_json::from_str(text.trim()).ok()?;
         let id = value.get("sessionId")?.as_str()?;
         value.get("projectHash")?.as_str()?;

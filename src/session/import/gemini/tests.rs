@@ -429,6 +429,19 @@ fn other_tools_files_are_not_claimed_and_sub_agents_name_their_parent() {
 }
 
 #[test]
+fn a_whole_record_on_one_long_first_line_is_still_found() {
+    let (_d, gemini_dir, project) = gemini_home();
+    let path = gemini_dir.join("tmp/app/chats/session-long.jsonl");
+    let mut record = header(&project);
+    let long = "x".repeat(100_000);
+    record["messages"] = json!([user("m1", &long), gemini("m2", "short", json!([]))]);
+    write_lines(&path, &[record, user("m3", "next")]);
+    let t = read_path(&path);
+    assert_eq!(t.source_id, SID);
+    assert_eq!(messages(&t).len(), 3);
+}
+
+#[test]
 fn keys_stay_put_as_the_log_grows_and_a_torn_line_is_counted() {
     let (_d, gemini_dir, project) = gemini_home();
     let path = gemini_dir.join("tmp/app/chats/session-x.jsonl");
