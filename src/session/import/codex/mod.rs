@@ -1,6 +1,8 @@
 //! Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`
-//! and `$CODEX_HOME/archived_sessions/` (`.jsonl.zst` read too), one session
-//! per file.
+//! and `$CODEX_HOME/archived_sessions/`, one session per file. A
+//! zstd-compressed `rollout-*.jsonl.zst` is read wherever it is found (the
+//! Codex sources read here did not show which release writes them); one
+//! kept both plain and compressed is read once, from the plain file.
 //!
 //! The format is the one `openai/codex` writes (read in `codex-rs/protocol/
 //! src/protocol.rs`: `RolloutLine`, `RolloutItem`, `SessionMeta`,
