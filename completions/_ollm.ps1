@@ -358,6 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`. The sources are only read (databases opened read-only). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
             [CompletionResult]::new('snapshots', 'snapshots', [CompletionResultType]::ParameterValue, 'Context snapshots: create, list, show, restore, delete')
             [CompletionResult]::new('copy', 'copy', [CompletionResultType]::ParameterValue, 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept')
@@ -621,6 +622,18 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'The latest session made in this workspace (with ID: only its sessions)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session in the store')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would be replaced (as `scan` does); change nothing')
+            [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm;session;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The tool the sessions are from; `auto` reads every tool''s (its default locations, or each path as whichever tool''s it is)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'ndjson (default when piped), table (default on a terminal), json or text')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be imported; write nothing')
             [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -49,6 +49,9 @@ _ollm__session() {
             ollm__session,help)
                 cmd="ollm__session__subcmd__help"
                 ;;
+            ollm__session,import)
+                cmd="ollm__session__subcmd__import"
+                ;;
             ollm__session,list)
                 cmd="ollm__session__subcmd__list"
                 ;;
@@ -120,6 +123,9 @@ _ollm__session() {
                 ;;
             ollm__session__subcmd__help,help)
                 cmd="ollm__session__subcmd__help__subcmd__help"
+                ;;
+            ollm__session__subcmd__help,import)
+                cmd="ollm__session__subcmd__help__subcmd__import"
                 ;;
             ollm__session__subcmd__help,list)
                 cmd="ollm__session__subcmd__help__subcmd__list"
@@ -209,7 +215,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact snapshot snapshots copy config help"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -551,7 +557,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact snapshot copy config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact import snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,6 +711,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -893,6 +913,40 @@ _ollm__session() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__import)
+            opts="-h --from --dry-run --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode goose auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branches 'List the sessions branched from a session'
             cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
+            cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`. The sources are only read (databases opened read-only). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
@@ -290,6 +291,17 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --here 'The latest session made in this workspace (with ID: only its sessions)'
             cand --all 'Every session in the store'
             cand --dry-run 'Show what would be replaced (as `scan` does); change nothing'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm-session;import'= {
+            cand --from 'The tool the sessions are from; `auto` reads every tool''s (its default locations, or each path as whichever tool''s it is)'
+            cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --dry-run 'Say what would be imported; write nothing'
             cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -542,6 +554,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand branches 'List the sessions branched from a session'
             cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
+            cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`. The sources are only read (databases opened read-only). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -576,6 +589,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;scan'= {
         }
         &'ollm-session;help;redact'= {
+        }
+        &'ollm-session;help;import'= {
         }
         &'ollm-session;help;snapshot'= {
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'

@@ -133,6 +133,9 @@ _ollm() {
             ollm__subcmd__session,get)
                 cmd="ollm__subcmd__session__subcmd__get"
                 ;;
+            ollm__subcmd__session,import)
+                cmd="ollm__subcmd__session__subcmd__import"
+                ;;
             ollm__subcmd__session,list)
                 cmd="ollm__subcmd__session__subcmd__list"
                 ;;
@@ -1096,7 +1099,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact snapshot snapshots copy config"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1416,6 +1419,40 @@ _ollm() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__import)
+            opts="-h --from --dry-run --format --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode goose auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

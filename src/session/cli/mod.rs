@@ -10,6 +10,7 @@ mod create;
 mod delete;
 mod export;
 mod get;
+mod import;
 mod list;
 mod pager;
 mod picker;
@@ -47,6 +48,7 @@ const EXAMPLES: &str = "  ollm-session list                                # you
   cargo test 2>&1 | ollm-session record \"$id\" --tool run --args '{\"cmd\":\"cargo test\"}' --result -
   ollm-session get --last --messages | ollm-compress
   ollm-session search 'keyword'
+  ollm-session import --from claude                # bring in Claude Code's sessions (codex, gemini, opencode, goose)
   ollm-session export \"$id\" --format markdown --output chat.md
   ollm sessions cleanup --keep 10";
 
@@ -112,6 +114,7 @@ pub enum Command {
     Branches(branches::BranchesArgs),
     Scan(scan::ScanArgs),
     Redact(scan::RedactArgs),
+    Import(import::ImportArgs),
     /// Context snapshots: create, list, show, restore, delete.
     #[command(
         subcommand,
@@ -280,6 +283,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
         Command::Scan(args) => return scan::scan(&ctx, args),
         Command::Redact(args) => return scan::redact(&ctx, args),
+        Command::Import(args) => return import::run(&ctx, args),
         Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
         Command::Config(args) => {
             config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;

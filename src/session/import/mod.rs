@@ -18,6 +18,7 @@ pub mod gemini;
 pub mod goose;
 pub mod lines;
 pub mod opencode;
+pub mod run;
 pub mod write;
 
 use std::path::{Path, PathBuf};

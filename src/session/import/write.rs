@@ -103,11 +103,16 @@ pub fn store_transcript(
             return Ok(report);
         }
         let loaded = new_session(&session_id, tool, transcript, &report, entries);
-        if store.import(&loaded)? {
-            report.status = Status::Imported;
-            return Ok(report);
+        match store.import(&loaded) {
+            Ok(true) => {
+                report.status = Status::Imported;
+                return Ok(report);
+            }
+            // Another import stored it first: add what it may lack.
+            Ok(false) => {}
+            Err(_) if store.exists(&session_id).is_ok() => {}
+            Err(err) => return Err(err),
         }
-        // Another import stored it first: add what it may lack.
     }
     let stored = store.load(&session_id)?;
     let new = gained(&stored, &transcript.items)?;
@@ -192,7 +197,7 @@ fn new_session(
     let start_time = transcript
         .started
         .clone()
-        .or_else(|| times.first().map(|t| t.to_string()))
+        .or_else(|| times.first().map(ToString::to_string))
         .unwrap_or_else(|| now.clone());
     let last_activity = [transcript.updated.as_deref(), times.last().copied()]
         .into_iter()

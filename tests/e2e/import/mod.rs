@@ -3,6 +3,7 @@
 //! built binary.
 
 mod claude;
+mod cli;
 mod codex;
 mod gemini;
 mod goose;

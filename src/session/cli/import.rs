@@ -1,0 +1,344 @@
+//! `ollm-session import`: other agent CLIs' sessions brought in.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Context, ListFormat};
+use crate::cli::footer;
+use crate::config::FlagOverride;
+use crate::diag;
+use crate::error::{Error, ExitCode, Result};
+use crate::lock::Lock;
+use crate::output::{Table, Tabular};
+use crate::session::import::run::{self, Event, Failure, Summary};
+use crate::session::import::write::{Imported, Status};
+use crate::session::import::{Homes, Tool};
+
+/// Import sessions of Claude Code, Codex, gemini-cli, opencode and goose:
+/// one session per source session, with every message, every tool call
+/// paired with its result, the working directory as its workspace (so
+/// `--here` and `resume --continue` find it in that project), the title,
+/// model and times, and where it came from in `metadata.importedFrom`;
+/// stored as journals whatever services.session.format says.
+/// The sources are only read (databases opened read-only). Importing
+/// again adds only what a source gained since. Prints one NDJSON line per
+/// session ({"tool", "source", "sourceId", "sessionId", "status",
+/// "messages", "toolCalls", "added", "skipped"}) and a last
+/// {"summary": …} line; a table at a terminal. Exits 4 when a source
+/// could not be read (the others are imported).
+#[derive(Debug, Args)]
+#[command(after_help = footer("  ollm-session import                          # every tool, from its own location
+  ollm-session import --from claude            # ~/.claude/projects (CLAUDE_CONFIG_DIR)
+  ollm-session import --from codex ~/.codex/sessions/2026/11
+  ollm-session import --from gemini --dry-run  # what would be imported
+  ollm-session import ./old-sessions           # --from auto: each file by its shape"))]
+pub struct ImportArgs {
+    /// The tool the sessions are from; `auto` reads every tool's (its
+    /// default locations, or each path as whichever tool's it is).
+    #[arg(long, value_enum, default_value_t = From::Auto)]
+    from: From,
+    /// Files or directories to import (default: the tools' own locations,
+    /// honouring CLAUDE_CONFIG_DIR, CODEX_HOME and XDG_DATA_HOME).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Say what would be imported; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// ndjson (default when piped), table (default on a terminal), json or text.
+    #[arg(long, value_enum)]
+    format: Option<ListFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum From {
+    Claude,
+    Codex,
+    Gemini,
+    Opencode,
+    Goose,
+    Auto,
+}
+
+impl From {
+    fn tools(self) -> Vec<Tool> {
+        match self {
+            From::Claude => vec![Tool::Claude],
+            From::Codex => vec![Tool::Codex],
+            From::Gemini => vec![Tool::Gemini],
+            From::Opencode => vec![Tool::Opencode],
+            From::Goose => vec![Tool::Goose],
+            From::Auto => Tool::ALL.to_vec(),
+        }
+    }
+}
+
+pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
+    let tools = args.from.tools();
+    let plan = run::plan(&tools, &args.paths, &Homes::from_env())?;
+    if !args.paths.is_empty() && plan.sources.is_empty() {
+        return Err(Error::NotFound(format!(
+            "no sessions of {} found in {}",
+            names(&tools),
+            shown(&args.paths)
+        )));
+    }
+    for path in &plan.empty {
+        diag::warn(format!(
+            "{}: no sessions of {} found there",
+            path.display(),
+            names(&tools)
+        ));
+    }
+    // Imported sessions are journals whatever services.session.format says:
+    // they are often megabytes, which the OLLM CLI's format rewrites whole
+    // for every record and `list` parses whole, and the OLLM CLI has no use
+    // for them.
+    let store = ctx.store_to_create(vec![FlagOverride {
+        key: "services.session.format",
+        value: Value::from("journal"),
+        flag: "import",
+    }])?;
+    let _one_import_at_a_time = match store.as_file() {
+        Some(file) if !args.dry_run => {
+            let locks = file.dir().join(".locks");
+            crate::fs::create_private_dir_all(&locks)?;
+            Some(Lock::exclusive(&locks.join("import.lock"))?)
+        }
+        _ => None,
+    };
+    let format = ctx.printer().choose(args.format, ListFormat::Table);
+    let streaming =
+        format == ListFormat::Ndjson || (args.format.is_none() && !ctx.printer().is_terminal());
+    let mut progress = Progress::new(plan.sources.iter().map(|s| s.bytes).sum());
+    let mut summary = Summary {
+        dry_run: args.dry_run,
+        ..Summary::default()
+    };
+    let (mut sessions, mut failures) = (Vec::new(), Vec::new());
+    let mut broken: Option<Error> = None;
+    run::run(&store, &plan, args.dry_run, |event| {
+        summary.count(&event);
+        progress.show(&summary);
+        if let Event::Failed(failure) = &event {
+            diag::warn(format!("{}: {}", failure.source, failure.error));
+        }
+        if streaming && broken.is_none() {
+            let printed = match &event {
+                Event::Session(done) => ctx.printer().record(done),
+                Event::Failed(failure) => ctx.printer().record(failure),
+                Event::SourceDone { .. } => Ok(()),
+            };
+            broken = printed.err();
+        }
+        match event {
+            Event::Session(done) => sessions.push(done),
+            Event::Failed(failure) => failures.push(failure),
+            Event::SourceDone { .. } => {}
+        }
+    });
+    progress.finish();
+    if let Some(err) = broken {
+        return Err(err);
+    }
+    if plan.sources.is_empty() {
+        diag::warn(format!(
+            "no sessions of {} found in their default locations{}; name a file or directory to import from",
+            names(&tools),
+            if plan.searched.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", shown(&plan.searched))
+            }
+        ));
+    }
+    print_result(ctx, format, streaming, &sessions, &failures, &summary)?;
+    Ok(if summary.failed > 0 {
+        ExitCode::Io
+    } else {
+        ExitCode::Success
+    })
+}
+
+fn print_result(
+    ctx: &Context,
+    format: ListFormat,
+    streaming: bool,
+    sessions: &[Imported],
+    failures: &[Failure],
+    summary: &Summary,
+) -> Result<()> {
+    #[derive(Serialize)]
+    struct Last<'a> {
+        summary: &'a Summary,
+    }
+    #[derive(Serialize)]
+    struct Whole<'a> {
+        sessions: &'a [Imported],
+        #[serde(skip_serializing_if = "<[Failure]>::is_empty")]
+        failed: &'a [Failure],
+        summary: &'a Summary,
+    }
+    if streaming {
+        return ctx.printer().record(&Last { summary });
+    }
+    match format {
+        ListFormat::Json => ctx.printer().object(&Whole {
+            sessions,
+            failed: failures,
+            summary,
+        }),
+        ListFormat::Ndjson => ctx.printer().record(&Last { summary }),
+        ListFormat::Table | ListFormat::Text => {
+            let changed: Vec<&Imported> = sessions
+                .iter()
+                .filter(|s| s.status != Status::Unchanged)
+                .collect();
+            if !changed.is_empty() {
+                let mut table = Table::new(Imported::headers().iter().copied());
+                for row in changed {
+                    table.row(row.cells());
+                }
+                ctx.printer().table(&table)?;
+            }
+            ctx.printer().text(&format!("{}\n", sentence(summary)))
+        }
+    }
+}
+
+impl Tabular for Imported {
+    fn headers() -> &'static [&'static str] {
+        &[
+            "TOOL",
+            "SESSION",
+            "STATUS",
+            "MESSAGES",
+            "TOOL CALLS",
+            "ADDED",
+            "TITLE",
+        ]
+    }
+
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.tool.name().to_string(),
+            self.session_id.clone(),
+            self.status.as_str().to_string(),
+            self.messages.to_string(),
+            self.tool_calls.to_string(),
+            self.added.to_string(),
+            self.title.clone().unwrap_or_default(),
+        ]
+    }
+
+    fn numeric() -> &'static [usize] {
+        &[3, 4, 5]
+    }
+}
+
+/// The summary as a person reads it.
+fn sentence(s: &Summary) -> String {
+    let verb = if s.dry_run {
+        "would import"
+    } else {
+        "imported"
+    };
+    let mut text = format!(
+        "{verb} {} new session{} and {} {}updated ({} record{}) from {} source{}; {} unchanged",
+        s.imported,
+        plural(s.imported),
+        s.updated,
+        if s.dry_run { "to be " } else { "" },
+        s.added,
+        plural(s.added),
+        s.sources,
+        plural(s.sources),
+        s.unchanged,
+    );
+    let skipped = s.skipped.total();
+    if skipped > 0 {
+        text.push_str(&format!(
+            "; {skipped} unreadable or unknown line{} skipped",
+            plural(skipped)
+        ));
+    }
+    if s.failed > 0 {
+        text.push_str(&format!("; {} failed", s.failed));
+    }
+    text
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn names(tools: &[Tool]) -> String {
+    tools
+        .iter()
+        .map(|t| t.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn shown(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A one-line progress report on stderr while a long import runs, at a
+/// terminal only; cleared when done.
+struct Progress {
+    total_bytes: u64,
+    started: Instant,
+    last: Option<Instant>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total_bytes: u64) -> Progress {
+        Progress {
+            total_bytes,
+            started: Instant::now(),
+            last: None,
+            enabled: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn show(&mut self, summary: &Summary) {
+        let now = Instant::now();
+        let due = now.duration_since(self.started) > Duration::from_millis(300)
+            && self
+                .last
+                .is_none_or(|last| now.duration_since(last) > Duration::from_millis(100));
+        if !self.enabled || !due {
+            return;
+        }
+        self.last = Some(now);
+        let percent = (summary.bytes * 100)
+            .checked_div(self.total_bytes)
+            .unwrap_or(100)
+            .min(100);
+        let filled = (percent / 5) as usize;
+        let line = format!(
+            "\r[{}{}] {percent:>3}%  {} sessions from {} sources",
+            "#".repeat(filled),
+            " ".repeat(20 - filled),
+            summary.sessions,
+            summary.sources
+        );
+        let _ = std::io::stderr().write_all(line.as_bytes());
+    }
+
+    fn finish(&self) {
+        if self.enabled && self.last.is_some() {
+            let _ = std::io::stderr().write_all(b"\r\x1b[2K");
+        }
+    }
+}

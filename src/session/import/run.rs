@@ -1,0 +1,219 @@
+//! One import run: which sources to read ([`plan`]), then reading them on
+//! every core and storing each session as it is read ([`run`]), reporting
+//! each outcome to the caller as it happens.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+use serde::Serialize;
+
+use super::write::{Imported, Status, store_transcript};
+use super::{Homes, Skipped, Source, Tool};
+use crate::error::{Error, Result};
+use crate::session::Store;
+
+/// What a run will read.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Every source found, each once, largest first.
+    pub sources: Vec<Source>,
+    /// The places looked in (the tools' default roots, or the paths given).
+    pub searched: Vec<PathBuf>,
+    /// Paths given that hold nothing of the tools asked for.
+    pub empty: Vec<PathBuf>,
+}
+
+/// The sources of `tools` under `paths`, or under each tool's default
+/// location when no path is given (a location that does not exist is
+/// skipped). A path given that does not exist is an error.
+pub fn plan(tools: &[Tool], paths: &[PathBuf], homes: &Homes) -> Result<Plan> {
+    let mut plan = Plan::default();
+    let mut seen = BTreeSet::new();
+    let mut add = |plan: &mut Plan, found: Vec<Source>| {
+        for source in found {
+            if seen.insert(source.path.clone()) {
+                plan.sources.push(source);
+            }
+        }
+    };
+    if paths.is_empty() {
+        for &tool in tools {
+            for root in tool.default_roots(homes) {
+                if root.exists() {
+                    let found = tool.sources(&root)?;
+                    add(&mut plan, found);
+                }
+                plan.searched.push(root);
+            }
+        }
+    } else {
+        for path in paths {
+            if std::fs::symlink_metadata(path).is_err() {
+                return Err(Error::NotFound(format!(
+                    "{}: no such file or directory",
+                    path.display()
+                )));
+            }
+            let before = plan.sources.len();
+            for &tool in tools {
+                let found = tool.sources(path)?;
+                add(&mut plan, found);
+            }
+            if plan.sources.len() == before {
+                plan.empty.push(path.clone());
+            }
+            plan.searched.push(path.clone());
+        }
+    }
+    plan.sources.sort_by_key(|s| std::cmp::Reverse(s.bytes));
+    Ok(plan)
+}
+
+/// What happened, as it happens.
+#[derive(Debug)]
+pub enum Event {
+    /// A source session was imported, updated or found unchanged.
+    Session(Imported),
+    /// A source could not be read, or a session from it not stored; the
+    /// rest of the run goes on.
+    Failed(Failure),
+    /// A source was read to its end (`bytes` of it).
+    SourceDone { bytes: u64 },
+}
+
+/// A source (or one session of it) that could not be imported.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failure {
+    pub tool: Tool,
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<String>,
+    pub error: String,
+}
+
+/// The totals of a run (the last line of `import`).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub dry_run: bool,
+    pub sources: u64,
+    pub bytes: u64,
+    pub sessions: u64,
+    pub imported: u64,
+    pub updated: u64,
+    pub unchanged: u64,
+    pub failed: u64,
+    pub messages: u64,
+    pub tool_calls: u64,
+    /// Records written (or that would be, on a dry run).
+    pub added: u64,
+    pub skipped: Skipped,
+}
+
+impl Summary {
+    /// Counts `event` in.
+    pub fn count(&mut self, event: &Event) {
+        match event {
+            Event::Session(done) => {
+                self.sessions += 1;
+                match done.status {
+                    Status::Imported | Status::WouldImport => self.imported += 1,
+                    Status::Updated | Status::WouldUpdate => self.updated += 1,
+                    Status::Unchanged => self.unchanged += 1,
+                }
+                self.messages += done.messages;
+                self.tool_calls += done.tool_calls;
+                self.added += done.added;
+                self.skipped.add(&done.skipped);
+            }
+            Event::Failed(_) => self.failed += 1,
+            Event::SourceDone { bytes } => {
+                self.sources += 1;
+                self.bytes += bytes;
+            }
+        }
+    }
+}
+
+/// Reads every source of `plan` (as many at once as there are cores) and
+/// stores what each holds in `store`, handing each [`Event`] to `report` on
+/// the calling thread as it happens. Two sessions with the same source id
+/// (a tool that left two files for one session) are stored one after the
+/// other, never at once.
+pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Event)) {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 8)
+        .min(plan.sources.len().max(1));
+    let next = AtomicUsize::new(0);
+    let busy: Mutex<HashMap<String, Arc<Mutex<()>>>> = Mutex::new(HashMap::new());
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, busy) = (&next, &busy);
+            scope.spawn(move || {
+                while let Some(source) = plan.sources.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    read_one(store, source, dry_run, busy, &tx);
+                }
+            });
+        }
+        drop(tx);
+        for event in rx {
+            report(event);
+        }
+    });
+}
+
+fn read_one(
+    store: &Store,
+    source: &Source,
+    dry_run: bool,
+    busy: &Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    tx: &mpsc::Sender<Event>,
+) {
+    let tool = source.tool;
+    let read = tool.read(source, &mut |transcript| {
+        let id = super::session_id_for(tool, &transcript.source_id);
+        let turn = {
+            let mut busy = busy
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            busy.entry(id).or_default().clone()
+        };
+        let _one_at_a_time = turn
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let event = match store_transcript(store, tool, &transcript, dry_run) {
+            Ok(done) => Event::Session(done),
+            Err(err @ Error::BrokenPipe) => return Err(err),
+            Err(err) => Event::Failed(Failure {
+                tool,
+                source: transcript.source.clone(),
+                source_id: Some(transcript.source_id.clone()),
+                error: err.to_string(),
+            }),
+        };
+        let _ = tx.send(event);
+        Ok(())
+    });
+    let event = match read {
+        Ok(()) => Event::SourceDone {
+            bytes: source.bytes,
+        },
+        Err(err) => Event::Failed(Failure {
+            tool,
+            source: display(&source.path),
+            source_id: None,
+            error: err.to_string(),
+        }),
+    };
+    let _ = tx.send(event);
+}
+
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}
