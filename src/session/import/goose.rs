@@ -80,22 +80,28 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     };
     let mut out = Vec::new();
     let database = dir.join(DATABASE);
-    let mut in_db = HashSet::new();
-    if database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]) {
-        in_db = db::session_ids(&database).unwrap_or_default();
+    let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
+    if has_database {
         out.push(source(&database, SQLITE));
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
-    files.retain(|f| f.extension().is_some_and(|e| e == "jsonl") && f.is_file());
+    files.retain(|f| {
+        f.extension().is_some_and(|e| e == "jsonl") && f.is_file() && jsonl::is_goose(f)
+    });
     files.sort();
+    // Only when there are files to leave out is the database read for ids.
+    let in_db: HashSet<String> = if has_database && !files.is_empty() {
+        db::session_ids(&database).unwrap_or_default()
+    } else {
+        HashSet::new()
+    };
     for file in files {
         let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-        if stem.is_some_and(|id| in_db.contains(&id)) || !jsonl::is_goose(&file) {
-            continue;
+        if !stem.is_some_and(|id| in_db.contains(&id)) {
+            out.push(source(&file, jsonl::KIND));
         }
-        out.push(source(&file, jsonl::KIND));
     }
     Ok(out)
 }

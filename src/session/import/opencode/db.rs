@@ -17,8 +17,18 @@ use crate::timestamp::format_millis;
 
 /// What makes a database opencode's: either generation's tables.
 pub const LAYOUTS: [&[&str]; 2] = [
-    &["session.directory", "message.data", "part.message_id"],
-    &["session_v2.directory", "session_message.data"],
+    &[
+        "session.title",
+        "message.session_id",
+        "message.data",
+        "part.message_id",
+        "part.data",
+    ],
+    &[
+        "session_v2.title",
+        "session_message.type",
+        "session_message.data",
+    ],
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,10 +129,20 @@ fn heads(conn: &Connection, generation: Generation) -> rusqlite::Result<Vec<Head
     let table = generation.table();
     let col = |name| column(conn, table, name);
     let model = col("model");
-    let sql = format!(
-        "SELECT id, {}, {}, {}, {model}, {}, {} FROM {table} ORDER BY {} , id",
-        col("title"),
+    // Where a version keeps no directory on the session, its project's
+    // work tree is the next best.
+    let directory = match (
         col("directory"),
+        sqlite::has(conn, "project.worktree") && sqlite::has(conn, &format!("{table}.project_id")),
+    ) {
+        (dir, true) => format!(
+            "COALESCE({dir}, (SELECT worktree FROM project WHERE project.id = s.project_id))"
+        ),
+        (dir, false) => dir,
+    };
+    let sql = format!(
+        "SELECT id, {}, {directory}, {}, {model}, {}, {} FROM {table} s ORDER BY {} , id",
+        col("title"),
         col("parent_id"),
         col("time_created"),
         col("time_updated"),
@@ -132,7 +152,7 @@ fn heads(conn: &Connection, generation: Generation) -> rusqlite::Result<Vec<Head
     let rows = stmt.query_map([], |r: &Row<'_>| {
         Ok(Head {
             id: r.get(0)?,
-            title: text(r, 1),
+            title: text(r, 1).filter(|t| !is_placeholder(t)),
             directory: text(r, 2),
             parent: text(r, 3),
             model: text(r, 4),
@@ -141,6 +161,16 @@ fn heads(conn: &Connection, generation: Generation) -> rusqlite::Result<Vec<Head
         })
     })?;
     rows.collect()
+}
+
+/// The title opencode gives a session until its title model has named it
+/// (`New session - <ISO time>`, `Child session - <ISO time>`): no title.
+pub fn is_placeholder(title: &str) -> bool {
+    ["New session - ", "Child session - "].iter().any(|prefix| {
+        title
+            .strip_prefix(prefix)
+            .is_some_and(|rest| crate::timestamp::is_valid(rest.trim()))
+    })
 }
 
 /// A text column, `None` when NULL, empty or not text.

@@ -52,7 +52,8 @@ pub fn session_files(storage: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in sorted_entries(&storage.join("session")) {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-        if matches!(name.as_deref(), Some("message" | "part")) || !dir.is_dir() {
+        // `share/<id>.json` holds a session's share link, not the session.
+        if matches!(name.as_deref(), Some("message" | "part" | "share")) || !dir.is_dir() {
             continue;
         }
         out.extend(
@@ -100,7 +101,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     let path = &source.path;
     let mut skipped = Skipped::default();
     let info = match read_document(path, RECORD_LIMIT, &mut skipped)? {
-        Some(info) if info.is_object() => info,
+        Some(info) if info.get("id").is_some_and(Value::is_string) => info,
         _ => {
             return Err(Error::input(format!(
                 "{}: not an opencode session record",
@@ -108,11 +109,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
             )));
         }
     };
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let id = str_of(&info, "id").unwrap_or(&stem).to_string();
+    let id = str_of(&info, "id").unwrap_or_default().to_string();
     let storage = storage_of(path).unwrap_or(Path::new("."));
     let old = path
         .parent()
@@ -138,7 +135,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     let mut out = Transcript {
         source_id: id.clone(),
         source: path.display().to_string(),
-        title: text("title"),
+        title: text("title").filter(|t| !super::db::is_placeholder(t)),
         cwd: text("directory").map(PathBuf::from),
         started: time("created"),
         updated: time("updated"),

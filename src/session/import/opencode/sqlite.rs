@@ -27,7 +27,7 @@ use std::time::SystemTime;
 
 use rusqlite::{Connection, OpenFlags};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, describe_io};
 
 /// The first 16 bytes of every SQLite database file.
 const HEADER: &[u8; 16] = b"SQLite format 3\0";
@@ -136,9 +136,15 @@ fn copy_set(path: &Path, copy: &Path) -> Result<()> {
 }
 
 fn copy_file(source: &mut File, from: &Path, to: &Path) -> Result<()> {
-    let mut target = File::create(to).map_err(|e| Error::io(to, &e))?;
-    std::io::copy(source, &mut target).map_err(|e| Error::io(from, &e))?;
-    Ok(())
+    let copied = File::create(to).and_then(|mut target| std::io::copy(source, &mut target));
+    copied.map(drop).map_err(|e| Error::Io {
+        path: from.to_path_buf(),
+        message: format!(
+            "cannot copy it to a private snapshot in {}: {}",
+            to.parent().unwrap_or(to).display(),
+            describe_io(&e)
+        ),
+    })
 }
 
 /// Whether the database at `path` has every table of one of `layouts`

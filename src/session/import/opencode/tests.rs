@@ -604,3 +604,68 @@ fn the_default_root_follows_xdg_data_home() {
     };
     assert_eq!(default_roots(&homes), [PathBuf::from("/x/opencode")]);
 }
+
+#[test]
+fn a_placeholder_title_is_no_title_and_a_share_record_is_not_a_session() {
+    assert!(db::is_placeholder("New session - 2026-01-01T00:00:00.000Z"));
+    assert!(db::is_placeholder(
+        "Child session - 2026-01-01T00:00:00.000Z"
+    ));
+    assert!(!db::is_placeholder("New session - of the parser"));
+    assert!(!db::is_placeholder("Fix the parser"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let storage = dir.path().join("storage");
+    legacy_session(
+        &storage,
+        "ses_real",
+        "New session - 2026-01-01T00:00:00.000Z",
+    );
+    write_json(
+        &storage.join("session/share/ses_real.json"),
+        json!({"secret": "s3cr3t", "url": "https://opncd.ai/s/abc"}),
+    );
+    let found = sources(dir.path()).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let t = read_all(&found[0]).remove(0);
+    assert_eq!(t.title, None);
+
+    let share = Source {
+        tool: Tool::Opencode,
+        path: storage.join("session/share/ses_real.json"),
+        kind: "legacy-json",
+        bytes: 0,
+    };
+    assert!(read(&share, &mut |_| Ok(())).is_err());
+}
+
+#[test]
+fn a_session_row_without_a_directory_takes_its_project_work_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("opencode.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE project (id TEXT PRIMARY KEY, worktree TEXT NOT NULL);
+         CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, title TEXT NOT NULL,
+           time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
+         CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL,
+           time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+         CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,
+           time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+         INSERT INTO project VALUES ('p1', '/repo');
+         INSERT INTO session VALUES ('ses_x', 'p1', 'No directory', 1, 2);",
+    )
+    .unwrap();
+    message_v1(&conn, "ses_x", "msg_1", 0, json!({"role": "user"}));
+    part_v1(
+        &conn,
+        "ses_x",
+        "msg_1",
+        "prt_1",
+        json!({"type": "text", "text": "hi"}),
+    );
+    drop(conn);
+    let t = read_all(&db_source(&path)).remove(0);
+    assert_eq!(t.cwd, Some(PathBuf::from("/repo")));
+    assert_eq!(t.parent_source_id, None);
+}
