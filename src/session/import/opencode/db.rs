@@ -335,7 +335,11 @@ fn v2_message(out: &mut Transcript, id: &str, kind: &str, data: &Value, time: Op
                     Some("text") => turn.text(&key, str_of(item, "text").unwrap_or_default()),
                     Some("tool") => {
                         let call = parts::v2_call(item, &key);
-                        turn.call(key, None, call);
+                        let at = item
+                            .pointer("/time/created")
+                            .and_then(Value::as_i64)
+                            .map(format_millis);
+                        turn.call(key, at, call);
                     }
                     Some("reasoning" | "file") => {}
                     _ => out.skipped.unknown_kinds += 1,
@@ -347,12 +351,11 @@ fn v2_message(out: &mut Transcript, id: &str, kind: &str, data: &Value, time: Op
                 .pointer("/output/output")
                 .map(text_of)
                 .unwrap_or_default();
-            let outcome = match (
-                str_of(data, "status"),
-                data.get("exit").and_then(Value::as_i64),
-            ) {
-                (Some("running"), _) => Outcome::NoResult("running"),
-                (_, Some(code)) if code != 0 => Outcome::Failed(output),
+            let exit = data.get("exit").and_then(Value::as_i64);
+            let outcome = match str_of(data, "status") {
+                Some("running" | "pending") => Outcome::NoResult("running"),
+                Some("failed" | "error" | "killed" | "timeout") => Outcome::Failed(output),
+                _ if exit.is_some_and(|code| code != 0) => Outcome::Failed(output),
                 _ => Outcome::Done(output),
             };
             out.items.push(Item {

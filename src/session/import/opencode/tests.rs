@@ -369,6 +369,14 @@ fn a_2x_session_wins_over_its_1x_copy_and_reads_content_items() {
         json!({"outcome": "completed"}),
     );
     v2_message(&conn, "ses_both", "msg_new", "teleport", 6, json!({}));
+    v2_message(
+        &conn,
+        "ses_both",
+        "msg_sh2",
+        "shell",
+        7,
+        json!({"shellID": "sh2", "command": "false", "status": "completed", "exit": 1, "output": {"output": "boom"}}),
+    );
     drop(conn);
 
     let all = read_all(&db_source(&path));
@@ -395,6 +403,7 @@ fn a_2x_session_wins_over_its_1x_copy_and_reads_content_items() {
             ("msg_a#3", "t2", &Outcome::Failed("exit 1".into())),
             ("msg_a#4", "t3", &Outcome::NoResult("running")),
             ("msg_sh", "sh1", &Outcome::Done("README.md\n".into())),
+            ("msg_sh2", "sh2", &Outcome::Failed("boom".into())),
         ]
     );
     assert_eq!(t.skipped.unknown_kinds, 1, "the teleport row");
