@@ -678,3 +678,30 @@ fn a_session_row_without_a_directory_takes_its_project_work_tree() {
     assert_eq!(t.cwd, Some(PathBuf::from("/repo")));
     assert_eq!(t.parent_source_id, None);
 }
+
+#[test]
+fn a_database_a_killed_writer_left_with_its_wal_is_read_without_making_a_shm() {
+    let live = tempfile::tempdir().unwrap();
+    let left = tempfile::tempdir().unwrap();
+    let writer = Connection::open(live.path().join("opencode.db")).unwrap();
+    writer
+        .execute_batch("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        .unwrap();
+    writer.execute_batch(V1).unwrap();
+    fill_v1(&writer, "ses_killed");
+    // What a killed opencode leaves: the database and its WAL, no -shm.
+    for name in ["opencode.db", "opencode.db-wal"] {
+        std::fs::copy(live.path().join(name), left.path().join(name)).unwrap();
+    }
+    drop(writer);
+    let before = snapshot(left.path());
+
+    let all = read_all(&db_source(&left.path().join("opencode.db")));
+    assert_eq!(all[0].source_id, "ses_killed");
+    assert_eq!(all[0].items.len(), 6);
+    assert_eq!(
+        snapshot(left.path()),
+        before,
+        "no -shm made, nothing checkpointed"
+    );
+}
