@@ -120,7 +120,11 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         summary.count(&event);
         progress.show(&summary);
         if let Event::Failed(failure) = &event {
-            diag::warn(format!("{}: {}", failure.source, failure.error));
+            if failure.error.contains(&failure.source) {
+                diag::warn(&failure.error);
+            } else {
+                diag::warn(format!("{}: {}", failure.source, failure.error));
+            }
         }
         if streaming && broken.is_none() {
             let printed = match &event {

@@ -451,3 +451,37 @@ fn a_path_that_is_not_there_or_holds_no_sessions_is_a_one_line_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_source_that_cannot_be_read_is_reported_and_the_others_are_imported() {
+    let sb = Sandbox::new();
+    let cwd = sb.work.clone();
+    let id = "5f0c2a9e-1111-4a4a-9b9b-000000000004";
+    write(
+        &sb.work.join("mixed").join(format!("{id}.jsonl")),
+        &claude_session(&cwd, id, &[("hi", "ok")]),
+    );
+    let broken = sb
+        .work
+        .join("mixed/sessions/2026/01/01/rollout-2026-01-01T00-00-00-0198a0a0-0000-7000-8000-000000000001.jsonl.zst");
+    std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
+    std::fs::write(&broken, b"\x28\xb5\x2f\xfd not really zstd").unwrap();
+
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "mixed"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let (lines, summary) = parse(&stdout(&out));
+    let failed: Vec<&Value> = lines.iter().filter(|l| l.get("error").is_some()).collect();
+    assert_eq!(failed.len(), 1, "{lines:?}");
+    assert_eq!(failed[0]["tool"], "codex");
+    assert_eq!(summary["imported"], 1);
+    assert_eq!(summary["failed"], 1);
+    let warnings = stderr(&out);
+    let about: Vec<&str> = warnings.lines().filter(|l| l.contains("rollout-2026-01-01")).collect();
+    assert_eq!(about.len(), 1, "{warnings}");
+    assert_eq!(about[0].matches("rollout-2026-01-01").count(), 1, "the path once: {warnings}");
+    assert_eq!(session_ids(&sb).len(), 1);
+}
