@@ -22,7 +22,7 @@
 //!
 //! The database may be open in the running goose, in WAL mode; it is read
 //! from a private copy so nothing is written beside it
-//! ([`super::opencode::sqlite`]).
+//! ([`super::sqlite`]).
 //!
 //! Read from block/goose, `main` of mid 2026:
 //! `crates/goose/src/session/session_manager.rs` and `migrations.rs` (the
@@ -40,7 +40,7 @@ mod tests;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::opencode::sqlite;
+use super::sqlite;
 use super::{Homes, Source, Tool, Transcript};
 use crate::error::{Error, Result};
 

@@ -19,6 +19,7 @@ pub mod goose;
 pub mod lines;
 pub mod opencode;
 pub mod run;
+pub mod sqlite;
 pub mod write;
 
 use std::path::{Path, PathBuf};

@@ -38,14 +38,13 @@
 mod db;
 mod legacy;
 mod parts;
-pub(crate) mod sqlite;
 #[cfg(test)]
 mod tests;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Tool, Transcript};
+use super::{Homes, Source, Tool, Transcript, sqlite};
 use crate::error::{Error, Result};
 
 const SQLITE: &str = "sqlite";

@@ -480,8 +480,15 @@ fn a_source_that_cannot_be_read_is_reported_and_the_others_are_imported() {
     assert_eq!(summary["imported"], 1);
     assert_eq!(summary["failed"], 1);
     let warnings = stderr(&out);
-    let about: Vec<&str> = warnings.lines().filter(|l| l.contains("rollout-2026-01-01")).collect();
+    let about: Vec<&str> = warnings
+        .lines()
+        .filter(|l| l.contains("rollout-2026-01-01"))
+        .collect();
     assert_eq!(about.len(), 1, "{warnings}");
-    assert_eq!(about[0].matches("rollout-2026-01-01").count(), 1, "the path once: {warnings}");
+    assert_eq!(
+        about[0].matches("rollout-2026-01-01").count(),
+        1,
+        "the path once: {warnings}"
+    );
     assert_eq!(session_ids(&sb).len(), 1);
 }

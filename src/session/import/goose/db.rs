@@ -11,7 +11,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
-use super::super::opencode::sqlite;
+use super::super::sqlite;
 use super::super::{Source, Transcript};
 use super::content::{Conversation, role_of};
 use crate::error::{Error, Result};

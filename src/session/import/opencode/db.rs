@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
+use super::super::sqlite::{self, Snapshot};
 use super::super::{Body, Call, Item, Outcome, Role, Skipped, Source, Transcript};
 use super::parts::{self, Turn, str_of, text_of};
-use super::sqlite::{self, Snapshot};
 use crate::error::{Error, Result};
 use crate::timestamp::format_millis;
 

@@ -16,9 +16,6 @@
 //! (no lock, no `-shm`, the WAL not read) to tell cheaply whose database a
 //! file is; when that finds nothing and a `-wal` is there, it looks at a
 //! copy instead (a new database's schema may still be only in its WAL).
-//!
-//! Shared by the goose reader; it belongs in `import/` once that module
-//! list can take it.
 
 use std::fs::File;
 use std::io::Read;
