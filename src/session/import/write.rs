@@ -2,6 +2,7 @@
 //! [`Store::import`] (the store's redaction applies), or, when the source
 //! session was imported before, only the records it gained since.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -156,7 +157,7 @@ fn gained(stored: &Loaded, items: &[Item]) -> Result<Vec<Entry>> {
         .max();
     let new: Vec<Item> = items
         .iter()
-        .filter(|item| !keys.contains(item.key.as_str()))
+        .filter(|item| !keys.contains(stored_key(item).as_ref()))
         .cloned()
         .collect();
     entries_of(&new, latest)
@@ -295,8 +296,22 @@ fn entry(item: &Item, at: &str) -> Result<Entry> {
         Body::ToolCall(call) => tool_call_record(call, &mut record),
     }
     record.insert("timestamp".into(), at.into());
-    record.insert(SOURCE_KEY.into(), item.key.clone().into());
+    record.insert(SOURCE_KEY.into(), stored_key(item).into_owned().into());
     Entry::from_input(Value::Object(record), at)
+}
+
+/// The key an item is stored under. A tool call seen without its result
+/// (still running, or cut off) is stored under a key of its own, so that
+/// once a later import finds its result, the finished call is added too;
+/// a stored record is never changed.
+fn stored_key(item: &Item) -> Cow<'_, str> {
+    match &item.body {
+        Body::ToolCall(Call {
+            outcome: Outcome::NoResult(_),
+            ..
+        }) => Cow::Owned(format!("{}#no-result", item.key)),
+        _ => Cow::Borrowed(&item.key),
+    }
 }
 
 fn tool_call_record(call: &Call, record: &mut Map<String, Value>) {

@@ -26,8 +26,8 @@
 //!   of content items or `{content, success}`; `success: false` is a
 //!   failure. A `web_search_call` has no output record, and a call whose
 //!   output never came (interrupted, or still running when read) is
-//!   imported without a result. Since a stored item is never replaced, a
-//!   call imported while still running keeps that state.
+//!   imported without a result; when a later import finds its output, the
+//!   finished call is added beside it (see `write::stored_key`).
 //! - A `compacted` record's summary (`message`) is imported as a system
 //!   message where it stood; its `replacement_history` is not, since every
 //!   record it condenses is already earlier in the file.

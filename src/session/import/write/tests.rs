@@ -197,3 +197,39 @@ fn what_is_imported_is_redacted() {
     assert!(!stored.contains(secret), "{stored}");
     assert!(stored.contains("[REDACTED:"));
 }
+
+#[test]
+fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Journal);
+    let mut items = vec![
+        say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "build it"),
+        call("c1", "2026-03-01T10:00:01Z", Outcome::NoResult("running")),
+    ];
+    let first =
+        store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
+    let again =
+        store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
+    assert_eq!(again.status, Status::Unchanged);
+
+    items[1] = call("c1", "2026-03-01T10:00:01Z", Outcome::Done("built".into()));
+    let done = store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
+    assert_eq!((done.status, done.added), (Status::Updated, 1));
+    let session = store.get(&first.session_id).unwrap();
+    let calls: Vec<(&str, &str)> = session
+        .tool_calls
+        .iter()
+        .map(|c| {
+            (
+                c.llm_content(),
+                c.as_map()
+                    .get("status")
+                    .and_then(Value::as_str)
+                    .unwrap_or("done"),
+            )
+        })
+        .collect();
+    assert_eq!(calls, [("", "running"), ("built", "done")]);
+    let last = store_transcript(&store, Tool::Opencode, &transcript(items), false).unwrap();
+    assert_eq!(last.status, Status::Unchanged);
+}
