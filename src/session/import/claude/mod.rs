@@ -251,7 +251,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
             ..Transcript::default()
         };
         if agent_file {
-            transcript.source_id = stem.clone();
+            transcript.source_id.clone_from(&stem);
             transcript.parent_source_id = first.session_id.clone().or_else(|| {
                 // `<sessionId>/subagents/agent-<id>.jsonl`
                 path.parent()
@@ -261,7 +261,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
             });
             transcript.skipped = skipped;
         } else if conversation.main {
-            transcript.source_id = session_id.clone();
+            transcript.source_id.clone_from(&session_id);
             transcript.skipped = skipped;
         } else {
             transcript.source_id = first.sidechain_id(conversation, &session_id);
@@ -541,7 +541,7 @@ impl Parsed {
                 Content::Other => String::new(),
             };
             if text.is_empty() {
-                text = fallback.unwrap_or("").to_owned();
+                fallback.unwrap_or("").clone_into(&mut text);
             }
             let outcome = if block.is_error.0 {
                 Outcome::Failed(text)

@@ -159,17 +159,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
 
 /// A field that is a string or a list of `T` (message content, a tool
 /// result's content); anything else is [`Content::Other`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Content<'a, T> {
     Text(Cow<'a, str>),
     List(Vec<T>),
+    #[default]
     Other,
-}
-
-impl<T> Default for Content<'_, T> {
-    fn default() -> Self {
-        Content::Other
-    }
 }
 
 impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Content<'a, T> {

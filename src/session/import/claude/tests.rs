@@ -680,7 +680,7 @@ fn sources_claim_claude_files_only() {
         .into_iter()
         .map(|s| s.path)
         .collect();
-    assert_eq!(found, [path.clone()]);
+    assert_eq!(found, std::slice::from_ref(&path));
     assert_eq!(sources(&path).unwrap().len(), 1);
     assert!(
         sources(&other.join("session-gemini.jsonl"))
