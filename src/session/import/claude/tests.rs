@@ -758,3 +758,64 @@ fn time_keys_order_like_the_time() {
         tree::time_key("2026-03-01T10:00:01.000Z")
     );
 }
+
+#[test]
+fn a_progress_line_is_linked_without_parsing_it_when_shaped_as_claude_writes_it() {
+    let line = progress("p1", Some("a1"), 3).to_string();
+    assert_eq!(
+        progress_link(line.as_bytes()),
+        Some((id("p1").as_str(), Some(id("a1").as_str())))
+    );
+    let root = progress("p0", None, 3).to_string();
+    assert_eq!(
+        progress_link(root.as_bytes()),
+        Some((id("p0").as_str(), None))
+    );
+    // As Claude Code orders it: `uuid` after `data`.
+    let ordered = format!(
+        "{{\"parentUuid\":\"{}\",\"isSidechain\":false,\"type\":\"progress\",\"data\":{{\"type\":\"agent_progress\",\"message\":{{\"uuid\":\"{}\"}}}},\"toolUseID\":\"t\",\"uuid\":\"{}\",\"timestamp\":\"{}\"}}",
+        id("a1"),
+        id("inner"),
+        id("p5"),
+        at(5)
+    );
+    assert_eq!(
+        progress_link(ordered.as_bytes()),
+        Some((id("p5").as_str(), Some(id("a1").as_str())))
+    );
+    // A subagent's progress nests whole messages, uuids and all.
+    let nested = with(
+        progress("p2", Some("a1"), 4),
+        json!({"data": {"type": "agent_progress", "message": {"type": "user", "uuid": id("inner")}}}),
+    );
+    let text = nested.to_string();
+    assert_eq!(
+        progress_link(text.as_bytes()).map(|l| l.0),
+        Some(id("p2").as_str())
+    );
+    // Shaped otherwise: parsed in full instead.
+    for other in [
+        prompt("u1", None, 1, "hi").to_string(),
+        json!({"type": "progress", "uuid": id("p3"), "parentUuid": null}).to_string(),
+        json!({"parentUuid": null, "data": {"type": "progress"}, "type": "user", "uuid": id("u")}).to_string(),
+        json!({"parentUuid": null, "type": "progress", "data": {"n": 1}, "more": {"uuid": id("x")}}).to_string(),
+    ] {
+        assert_eq!(progress_link(other.as_bytes()), None, "{other}");
+    }
+    // Both ways, the tree is the same.
+    let lines = [
+        prompt("u1", None, 1, "go"),
+        tool_use("a1", Some("u1"), 2, "msg_1", "toolu_1"),
+        json!({"type": "progress", "uuid": id("p1"), "parentUuid": id("a1")}),
+        progress("p2", Some("p1"), 3),
+        say("a2", Some("p2"), 4, "msg_2", "done"),
+    ];
+    assert_eq!(
+        shape(&read_one(&lines)),
+        [
+            "user: go",
+            "call Bash toolu_1 -> none interrupted",
+            "assistant: done"
+        ]
+    );
+}
