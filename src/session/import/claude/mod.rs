@@ -252,13 +252,18 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
         };
         if agent_file {
             transcript.source_id.clone_from(&stem);
-            transcript.parent_source_id = first.session_id.clone().or_else(|| {
-                // `<sessionId>/subagents/agent-<id>.jsonl`
-                path.parent()
-                    .and_then(Path::parent)
-                    .and_then(Path::file_name)
-                    .map(|name| name.to_string_lossy().into_owned())
-            });
+            transcript.parent_source_id = first
+                .sidechain_session
+                .clone()
+                .or_else(|| first.session_id.clone())
+                .or_else(|| {
+                    // `<sessionId>/subagents/agent-<id>.jsonl`
+                    let dir = path.parent()?;
+                    (dir.file_name()? == "subagents")
+                        .then(|| dir.parent()?.file_name())
+                        .flatten()
+                        .map(|name| name.to_string_lossy().into_owned())
+                });
             transcript.skipped = skipped;
         } else if conversation.main {
             transcript.source_id.clone_from(&session_id);
@@ -290,6 +295,8 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
 struct FirstPass {
     tree: Tree,
     session_id: Option<String>,
+    /// The `sessionId` of sidechain lines: the session a subagent ran in.
+    sidechain_session: Option<String>,
     agents: HashMap<u64, String>,
     custom_title: Vec<(Option<String>, String)>,
     ai_title: Vec<(Option<String>, String)>,
@@ -352,7 +359,11 @@ impl FirstPass {
                     }
                 }
             }
-            if self.session_id.is_none() && !head.is_sidechain.0 {
+            if head.is_sidechain.0 {
+                if self.sidechain_session.is_none() {
+                    self.sidechain_session = session.map(str::to_owned);
+                }
+            } else if self.session_id.is_none() {
                 self.session_id = session.map(str::to_owned);
             }
             if let Some(agent) = head.agent_id.as_str() {

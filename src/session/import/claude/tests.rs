@@ -579,6 +579,15 @@ fn a_subagent_file_is_a_session_whose_parent_is_the_session() {
     assert_eq!(all[0].parent_source_id.as_deref(), Some(SID));
     assert_eq!(shape(&all[0]), ["user: look around", "assistant: found it"]);
 
+    // Older versions: the agent's file beside the sessions.
+    let beside = main.with_file_name("agent-e5f6a7b.jsonl");
+    let line = |l: Value| with(l, json!({"isSidechain": true, "agentId": "e5f6a7b"}));
+    write_lines(&beside, &[line(prompt("s1", None, 1, "old style"))]);
+    let all = read_all(&beside);
+    assert_eq!(all[0].source_id, "agent-e5f6a7b");
+    assert_eq!(all[0].parent_source_id.as_deref(), Some(SID));
+    std::fs::remove_file(&beside).unwrap();
+
     let found = sources(dir.path()).unwrap();
     let kinds: Vec<(&str, bool)> = found
         .iter()
