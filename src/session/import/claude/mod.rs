@@ -19,7 +19,10 @@
 //! `isMeta` text (skill bodies, caveats) and `[Request interrupted by
 //! user]` markers. The summary a compaction leaves (`isCompactSummary`) is
 //! kept as a `system` message, since the conversation before it is
-//! imported as well. Thinking blocks and images are not imported.
+//! imported as well. Thinking blocks and images are not imported, nor
+//! `toolUseResult` beyond a plain string standing in for a result with no
+//! text. A `summary` line naming a leaf in another file (older versions
+//! wrote them at the top of the next session) does not title that session.
 //!
 //! Title: the last `custom-title` (`/rename`), else the last `ai-title`,
 //! else the last `summary` line whose `leafUuid` is on the path. Model: the
@@ -32,8 +35,9 @@
 //!
 //! The format as read from: Claude Code's `sessionStorage` (the 2.1 bundle:
 //! `loadTranscriptFile`, `buildConversationChain`,
-//! `recoverOrphanedParallelToolResults`, `getFirstMeaningfulUserMessage
-//! TextContent`, `insertMessageChain`), ryoppippi/ccusage
+//! `recoverOrphanedParallelToolResults`,
+//! `getFirstMeaningfulUserMessageTextContent`, `insertMessageChain`, as
+//! public de-minified copies hold them), ryoppippi/ccusage
 //! (`rust/crates/ccusage/src/adapter/claude/paths.rs`, June 2026: the
 //! comma-separated `CLAUDE_CONFIG_DIR` and `~/.config/claude`),
 //! block/braindump (`internal/claude/reader.go`, February 2026: the
