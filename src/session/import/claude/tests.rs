@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::*;
+use crate::session::import::{Body, Outcome, Tool};
 
 const SID: &str = "6f1c0a52-0d3c-4b7e-9d57-1b2c3d4e5f60";
 
