@@ -89,7 +89,7 @@ def main():
         project = f"/home/u/src/project{n % 40}"
         folder = f"{root}/{project.replace('/', '-')}"
         session_id = str(uuid.UUID(int=rng.getrandbits(128)))
-        turns = 3 if sessions else 60
+        turns = 2 if sessions else 60
         text = "\n".join(session_lines(project, session_id, turns, started + timedelta(hours=n))) + "\n"
         os.makedirs(folder, exist_ok=True)
         with open(f"{folder}/{session_id}.jsonl", "w") as f:

@@ -3,8 +3,12 @@
 #   1. recording into a 10,000-message session vs into a new one, and the
 #      spec's whole-file atomic rewrite of the same session as the baseline;
 #   2. listing 10,000 sessions (summaries) vs 10,000 plain spec files;
-#   3. searching 10,000 sessions vs ripgrep over the same files.
+#   3. searching 10,000 sessions vs ripgrep over the same files;
+#   4. redaction's cost on record, and scan's throughput;
+#   5. importing Claude Code sessions vs cat, its memory, and listing
+#      10,000 imported sessions.
 # Environment: RECORDS (records per measurement, 300), SESSIONS (10000),
+# IMPORT_MB (megabytes of Claude Code sessions to import, 1000),
 # MESSAGES (messages per listed session, 20), BENCH_DIR (where the data
 # goes; a real disk, since fsync is what recording pays for).
 set -euo pipefail
@@ -13,6 +17,7 @@ cd "$(dirname "$0")/.."
 RECORDS=${RECORDS:-300}
 SESSIONS=${SESSIONS:-10000}
 MESSAGES=${MESSAGES:-20}
+IMPORT_MB=${IMPORT_MB:-1000}
 
 command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
 cargo build --release --quiet --bin ollm-session --example session_rewrite
@@ -169,3 +174,37 @@ echo "4. redaction ($(wc -c < "$CLEAN")-byte tool result, 100 interleaved runs; 
 printf '   %-48s %10s ms   off: %6s ms   ratio %sx\n' "record, ordinary output" "$clean_on" "$clean_off" "$(ratio "$clean_on" "$clean_off")"
 printf '   %-48s %10s ms   off: %6s ms   ratio %sx\n' "record, output holding credentials" "$sec_on" "$sec_off" "$(ratio "$sec_on" "$sec_off")"
 printf '   %-48s %10s ms   %s MB/s\n' "scan --all" "$scan_ms" "$scan_mbs"
+echo
+
+# 5. Importing ----------------------------------------------------------------
+# IMPORT_MB of Claude Code projects (bench/gen_claude.py: progress lines,
+# responses over several lines, tool results) imported into an empty store,
+# against `cat` reading the same files (both from the page cache), and the
+# import's peak memory; then $SESSIONS small imported sessions, listed.
+CLAUDE=$WORK/claude
+python3 bench/gen_claude.py "$CLAUDE" "$IMPORT_MB" 2>/dev/null
+claude_bytes=$(du -sb "$CLAUDE" | cut -f1)
+cat_claude() { find "$CLAUDE" -name '*.jsonl' -exec cat {} + >/dev/null; }
+cat_ms=$(best_ms 3 cat_claude)
+import_ms=""
+for run in 1 2; do
+  rm -rf "$WORK/imported"
+  sync
+  t0=$(now_ns)
+  /usr/bin/time -f '%M' -o "$WORK/import.rss" "$BIN" --data-dir "$WORK/imported" import --from claude "$CLAUDE" >/dev/null
+  t1=$(now_ns)
+  ms=$(( (t1 - t0) / 1000000 ))
+  if [ -z "$import_ms" ] || [ "$ms" -lt "$import_ms" ]; then import_ms=$ms; rss_kb=$(tail -1 "$WORK/import.rss"); fi
+done
+imported_count=$("$BIN" --data-dir "$WORK/imported" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+rm -rf "$WORK/imported" "$CLAUDE"
+mbs() { python3 -c "print(f'{$claude_bytes/1e6/($1/1000):.0f}')"; }
+MANY=$WORK/claude-many
+python3 bench/gen_claude.py "$MANY" 0 --sessions "$SESSIONS" 2>/dev/null
+"$BIN" --data-dir "$WORK/many" import --from claude "$MANY" >/dev/null
+many_ms=$(best_ms 3 "$BIN" --data-dir "$WORK/many" list --format json)
+many=$("$BIN" --data-dir "$WORK/many" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+echo "5. import ($((claude_bytes / 1000000)) MB of Claude Code sessions, $imported_count sessions)"
+printf '   %-48s %10s ms   %s MB/s   cat: %s ms, %s MB/s\n' "import --from claude" "$import_ms" "$(mbs "$import_ms")" "$cat_ms" "$(mbs "$cat_ms")"
+printf '   %-48s %10s MB\n' "peak memory of the import" "$((rss_kb / 1024))"
+printf '   %-48s %10s ms\n' "list of $many imported sessions" "$many_ms"

@@ -2,6 +2,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
@@ -15,6 +16,8 @@ use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::lock::Lock;
 use crate::output::{Table, Tabular};
+use crate::redact::policy::Redaction;
+use crate::session::Store;
 use crate::session::import::run::{self, Event, Failure, Summary};
 use crate::session::import::write::{Imported, Status};
 use crate::session::import::{Homes, Tool};
@@ -94,15 +97,7 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             names(&tools)
         ));
     }
-    // Imported sessions are journals whatever services.session.format says:
-    // they are often megabytes, which the OLLM CLI's format rewrites whole
-    // for every record and `list` parses whole, and the OLLM CLI has no use
-    // for them.
-    let store = ctx.store_to_create(vec![FlagOverride {
-        key: "services.session.format",
-        value: Value::from("journal"),
-        flag: "import",
-    }])?;
+    let store = import_store(ctx)?;
     let _one_import_at_a_time = match store.as_file() {
         Some(file) if !args.dry_run => {
             let locks = file.dir().join(".locks");
@@ -238,6 +233,29 @@ impl Tabular for Imported {
     fn numeric() -> &'static [usize] {
         &[3, 4, 5]
     }
+}
+
+/// The store imports go to. Imported sessions are journals whatever
+/// services.session.format says: they are often megabytes, which the OLLM
+/// CLI's format rewrites whole for every record and `list` parses whole,
+/// and the OLLM CLI has no use for them. Redaction is made for bulk text.
+fn import_store(ctx: &Context) -> Result<Store> {
+    let journal = FlagOverride {
+        key: "services.session.format",
+        value: Value::from("journal"),
+        flag: "import",
+    };
+    let config = &ctx.load(vec![journal])?.config;
+    let mut options = Store::options_from(config);
+    if options.redaction.is_some() {
+        let redaction = Redaction::for_environment(&config.services.environment).for_bulk();
+        options.redaction = Some(Arc::new(redaction));
+    }
+    Store::open(
+        &config.services.session.store,
+        crate::config::session_data_dir(config),
+        options,
+    )
 }
 
 /// The summary as a person reads it.

@@ -1,18 +1,129 @@
-//! (being written)
+//! Importing goose sessions.
+//!
+//! goose keeps its sessions in `$XDG_DATA_HOME/goose/sessions` (else
+//! `~/.local/share/goose/sessions`: etcetera's XDG strategy for the app
+//! `goose`): the SQLite database `sessions.db` ([`db`]) and, from before
+//! it, one `<id>.jsonl` file a session ([`jsonl`]). goose copied those
+//! files into the database when it created it and left them there, so a
+//! file whose session the database beside it holds is not read again: the
+//! database wins.
+//!
+//! A message's content is a list of `MessageContent`: `text`, `image`,
+//! `toolRequest` (`{id, toolCall}`), `toolResponse` (`{id, toolResult}`),
+//! `thinking`, `redactedThinking`, `toolConfirmationRequest`,
+//! `actionRequired`, `systemNotification`, …; a request is paired with the
+//! response carrying its id (in a later user message), and a response
+//! that is an error (`status:"error"`, or `isError`) is a failure.
+//! Messages whose `metadata.userVisible` is false (compaction summaries
+//! and context only the agent sees) are not imported, nor are thinking,
+//! images and the confirmation and notification blocks. Item keys are the
+//! message's id (its row id in databases from before message ids) and the
+//! index of the block in its content.
+//!
+//! The database may be open in the running goose, in WAL mode; it is read
+//! from a private copy so nothing is written beside it
+//! ([`super::opencode::sqlite`]).
+//!
+//! Read from block/goose, `main` of mid 2026:
+//! `crates/goose/src/session/session_manager.rs` and `migrations.rs` (the
+//! schema up to version 13), `session/legacy.rs` and the old
+//! `session/storage.rs` (the JSONL files), `conversation/message/mod.rs`,
+//! `content_types.rs` and `conversation/tool_result_serde.rs` (messages,
+//! metadata and tool results).
 
+mod content;
+mod db;
+mod jsonl;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Transcript};
-use crate::error::Result;
+use super::opencode::sqlite;
+use super::{Homes, Source, Tool, Transcript};
+use crate::error::{Error, Result};
 
-pub fn default_roots(_homes: &Homes) -> Vec<PathBuf> {
-    Vec::new()
+const SQLITE: &str = "sqlite";
+const DATABASE: &str = "sessions.db";
+
+pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
+    homes
+        .data_home()
+        .map(|data| data.join("goose").join("sessions"))
+        .into_iter()
+        .collect()
 }
 
-pub fn sources(_path: &Path) -> Result<Vec<Source>> {
-    Ok(Vec::new())
+pub fn sources(path: &Path) -> Result<Vec<Source>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(path, &e)),
+    };
+    if meta.is_file() {
+        let is_jsonl = path.extension().is_some_and(|e| e == "jsonl");
+        if is_jsonl && jsonl::is_goose(path) {
+            return Ok(vec![source(path, jsonl::KIND)]);
+        }
+        if !is_jsonl && sqlite::has_tables(path, &[db::LAYOUT]) {
+            return Ok(vec![source(path, SQLITE)]);
+        }
+        return Ok(Vec::new());
+    }
+    // `~/.local/share/goose` as well as its `sessions` directory.
+    let nested = path.join("sessions");
+    let dir = if nested.is_dir() && !path.join(DATABASE).exists() {
+        nested
+    } else {
+        path.to_path_buf()
+    };
+    let mut out = Vec::new();
+    let database = dir.join(DATABASE);
+    let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
+    if has_database {
+        out.push(source(&database, SQLITE));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|f| {
+        f.extension().is_some_and(|e| e == "jsonl") && f.is_file() && jsonl::is_goose(f)
+    });
+    files.sort();
+    // Only when there are files to leave out is the database read for ids.
+    let in_db: HashSet<String> = if has_database && !files.is_empty() {
+        db::session_ids(&database).unwrap_or_default()
+    } else {
+        HashSet::new()
+    };
+    for file in files {
+        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+        if !stem.is_some_and(|id| in_db.contains(&id)) {
+            out.push(source(&file, jsonl::KIND));
+        }
+    }
+    Ok(out)
 }
 
-pub fn read(_source: &Source, _each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    Ok(())
+pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    match source.kind {
+        jsonl::KIND => jsonl::read(source, each),
+        _ => db::read(source, each),
+    }
+}
+
+fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+fn source(path: &Path, kind: &'static str) -> Source {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    Source {
+        tool: Tool::Goose,
+        path: path.to_path_buf(),
+        kind,
+        bytes: size(path) + size(Path::new(&wal)),
+    }
 }

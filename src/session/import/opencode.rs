@@ -1,18 +1,147 @@
-//! (being written)
+//! Importing opencode sessions.
+//!
+//! opencode keeps its data in `$XDG_DATA_HOME/opencode` (else
+//! `~/.local/share/opencode`): the SQLite database `opencode.db` (or
+//! `opencode-<channel>.db`) and, from before the database, the JSON tree
+//! `storage/`. The database holds two generations ([`db`]): 1.x's
+//! `session` / `message` / `part` tables, where a message's `data` is
+//! `MessageV2.Info` and a part's `MessageV2.Part` (text, reasoning, tool
+//! with `state` {status pending|running|completed|error, input, output,
+//! error, title}, file, step-start/finish, snapshot, patch, …), and 2.x's
+//! `session_v2` / `session_message`, one row per message with its kind in
+//! `type` and an assistant's text and tool calls in `data.content`. The JSON
+//! tree ([`legacy`]) holds the 1.x records one file each.
+//!
+//! One transcript per session, the first generation found winning: a
+//! session 2.x copied into `session_v2` is read from there only, and a
+//! session of the JSON tree that the database beside it also holds (the
+//! move to SQLite kept ids) is left to the database. Item keys are part ids
+//! (for 2.x, the message id and the index of the item in its content), so
+//! they stay put as a session grows. A tool call and its result are one
+//! part: a call still `running` (or `pending`) has no result yet, an
+//! `error` is a failure. Reasoning, files and images, text opencode
+//! injected (`synthetic`, `ignored`), and the bookkeeping parts are not
+//! imported. Times are epoch milliseconds.
+//!
+//! The database may be open in the running opencode, in WAL mode; it is
+//! read from a private copy so nothing is written beside it ([`sqlite`]).
+//!
+//! Read from sst/opencode (now anomalyco/opencode), `dev` of mid 2026:
+//! `packages/opencode/src/session/session.sql.ts` (the tables),
+//! `session/message-v2.ts` (parts and tool states),
+//! `storage/storage.ts` (the JSON layout and its migrations), and the
+//! 2.x `session_v2` / `session_message` tables with the message union of
+//! `packages/schema/src/session-message.ts` (user, assistant with
+//! `content` text/reasoning/tool, shell, synthetic, system, skill,
+//! compaction, idle and the `*-switched` markers).
 
+mod db;
+mod legacy;
+mod parts;
+pub(crate) mod sqlite;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Transcript};
-use crate::error::Result;
+use super::{Homes, Source, Tool, Transcript};
+use crate::error::{Error, Result};
 
-pub fn default_roots(_homes: &Homes) -> Vec<PathBuf> {
-    Vec::new()
+const SQLITE: &str = "sqlite";
+
+pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
+    homes
+        .data_home()
+        .map(|data| data.join("opencode"))
+        .into_iter()
+        .collect()
 }
 
-pub fn sources(_path: &Path) -> Result<Vec<Source>> {
-    Ok(Vec::new())
+pub fn sources(path: &Path) -> Result<Vec<Source>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(path, &e)),
+    };
+    if meta.is_file() {
+        if sqlite::has_tables(path, &db::LAYOUTS) {
+            return Ok(vec![database(path)]);
+        }
+        if legacy::is_session_file(path) {
+            return Ok(vec![legacy_file(path)]);
+        }
+        return Ok(Vec::new());
+    }
+    let mut out: Vec<Source> = databases_in(path);
+    if let Some(storage) = legacy::storage_root(path) {
+        let in_db = ids_beside(&storage);
+        for file in legacy::session_files(&storage) {
+            let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+            if stem.is_some_and(|id| in_db.contains(&id)) {
+                continue;
+            }
+            out.push(legacy_file(&file));
+        }
+    }
+    Ok(out)
 }
 
-pub fn read(_source: &Source, _each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    Ok(())
+pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    match source.kind {
+        legacy::KIND => legacy::read(source, each),
+        _ => db::read(source, each),
+    }
+}
+
+/// `opencode*.db` files directly in `dir` that are opencode's.
+fn databases_in(dir: &Path) -> Vec<Source> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    found.retain(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("opencode") && n.ends_with(".db"))
+            && p.is_file()
+            && sqlite::has_tables(p, &db::LAYOUTS)
+    });
+    found.sort();
+    found.iter().map(|p| database(p)).collect()
+}
+
+/// The ids of the sessions the databases beside `storage` hold.
+fn ids_beside(storage: &Path) -> HashSet<String> {
+    let Some(data) = storage.parent() else {
+        return HashSet::new();
+    };
+    databases_in(data)
+        .iter()
+        .filter_map(|source| db::session_ids(&source.path).ok())
+        .flatten()
+        .collect()
+}
+
+fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+fn database(path: &Path) -> Source {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    Source {
+        tool: Tool::Opencode,
+        path: path.to_path_buf(),
+        kind: SQLITE,
+        bytes: size(path) + size(Path::new(&wal)),
+    }
+}
+
+fn legacy_file(path: &Path) -> Source {
+    Source {
+        tool: Tool::Opencode,
+        path: path.to_path_buf(),
+        kind: legacy::KIND,
+        bytes: size(path),
+    }
 }

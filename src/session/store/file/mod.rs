@@ -3,10 +3,13 @@
 //! other tools. See the module documentation of [`crate::session`] for the
 //! layout and the guarantees.
 
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -77,6 +80,12 @@ pub enum Kind {
 pub struct FileStore {
     dir: PathBuf,
     options: StoreOptions,
+    /// Whether this handle has swept the directory's leftovers once, and
+    /// the sessions set aside as corrupt when it first looked: sessions
+    /// copied in (many at a time, by `copy` or `import`) read the whole
+    /// directory for these only once.
+    swept: Arc<AtomicBool>,
+    set_aside: Arc<OnceLock<Option<HashSet<String>>>>,
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -89,6 +98,8 @@ impl FileStore {
         FileStore {
             dir: dir.into(),
             options,
+            swept: Arc::new(AtomicBool::new(false)),
+            set_aside: Arc::new(OnceLock::new()),
         }
     }
 
@@ -174,9 +185,16 @@ impl FileStore {
         }
         self.ensure_dir()?;
         let _store = self.store_lock()?;
-        self.sweep_leftovers();
+        if new.enforce_max || !self.swept.swap(true, Ordering::Relaxed) {
+            self.sweep_leftovers();
+        }
         let id = head.session_id.clone();
-        if self.anything_of(&id) {
+        let there = if new.enforce_max {
+            self.anything_of(&id)
+        } else {
+            self.anything_of_copied(&id)
+        };
+        if there {
             return Err(Error::input(format!(
                 "session {id} is already in the store"
             )));
@@ -791,6 +809,23 @@ impl FileStore {
     /// Whether anything of session `id` (live or set aside) is in the store.
     pub fn has_any(&self, id: &str) -> bool {
         self.anything_of(id)
+    }
+
+    /// [`FileStore::anything_of`] for a session copied in, with the set
+    /// aside sessions as this handle first found them: a session can only
+    /// be set aside once it is stored, which the two checks before see.
+    fn anything_of_copied(&self, id: &str) -> bool {
+        let set_aside = self.set_aside.get_or_init(|| {
+            self.corrupt()
+                .ok()
+                .map(|found| found.into_iter().map(|c| c.session_id).collect())
+        });
+        let Some(set_aside) = set_aside else {
+            return self.anything_of(id);
+        };
+        sfs::entry(&self.session_dir(id)).is_ok_and(|e| e.is_some())
+            || sfs::entry(&self.plain_path(id)).is_ok_and(|e| e.is_some())
+            || set_aside.contains(id)
     }
 
     fn anything_of(&self, id: &str) -> bool {

@@ -1,0 +1,305 @@
+//! gemini-cli's operation log replayed into the conversation it ends with,
+//! as `loadConversationRecord` does, holding only what is imported.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::project;
+use crate::session::import::{Body, Call, Item, Outcome, Role, Skipped, Transcript};
+
+#[derive(Debug, Default)]
+pub struct Conversation {
+    session_id: Option<String>,
+    project_hash: Option<String>,
+    start_time: Option<String>,
+    last_updated: Option<String>,
+    summary: Option<String>,
+    directories: Vec<String>,
+    /// The messages in the order they were first added (a replaced
+    /// message keeps its place, as in a JS `Map`).
+    messages: Vec<Message>,
+    position: HashMap<String, usize>,
+}
+
+#[derive(Debug)]
+struct Message {
+    id: String,
+    timestamp: Option<String>,
+    /// `None`: a message of a kind that is not imported.
+    role: Option<Role>,
+    text: String,
+    model: Option<String>,
+    calls: Vec<(Option<String>, Call)>,
+}
+
+impl Conversation {
+    /// Applies one record of the log (or a whole legacy document).
+    pub fn apply(&mut self, record: Value, skipped: &mut Skipped) {
+        let Value::Object(mut record) = record else {
+            skipped.unknown_kinds += 1;
+            return;
+        };
+        if let Some(Value::String(id)) = record.get("$rewindTo") {
+            self.rewind(&id.clone());
+        } else if record.get("id").is_some_and(Value::is_string) {
+            self.put(record);
+        } else if let Some(Value::Object(set)) = record.remove("$set") {
+            self.metadata(set, true);
+        } else if record.get("sessionId").is_some_and(Value::is_string)
+            && record.get("projectHash").is_some_and(Value::is_string)
+        {
+            self.metadata(record, false);
+        } else {
+            skipped.unknown_kinds += 1;
+        }
+    }
+
+    fn metadata(&mut self, mut fields: Map<String, Value>, checkpoint: bool) {
+        if let Some(Value::Array(messages)) = fields.remove("messages") {
+            if checkpoint {
+                self.messages.clear();
+                self.position.clear();
+            }
+            for message in messages {
+                if let Value::Object(message) = message
+                    && message.get("id").is_some_and(Value::is_string)
+                {
+                    self.put(message);
+                }
+            }
+        }
+        let text = |fields: &Map<String, Value>, key: &str| {
+            fields.get(key).and_then(Value::as_str).map(str::to_string)
+        };
+        self.session_id = text(&fields, "sessionId").or(self.session_id.take());
+        self.project_hash = text(&fields, "projectHash").or(self.project_hash.take());
+        self.start_time = text(&fields, "startTime").or(self.start_time.take());
+        self.last_updated = text(&fields, "lastUpdated").or(self.last_updated.take());
+        self.summary = text(&fields, "summary")
+            .filter(|s| !s.trim().is_empty())
+            .or(self.summary.take());
+        if let Some(Value::Array(dirs)) = fields.get("directories") {
+            self.directories = dirs
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
+        }
+    }
+
+    /// The message `id` and everything after it are gone; an id not in the
+    /// conversation empties it (as gemini-cli does).
+    fn rewind(&mut self, id: &str) {
+        let keep = self.position.get(id).copied().unwrap_or(0);
+        for gone in self.messages.drain(keep..) {
+            self.position.remove(&gone.id);
+        }
+    }
+
+    fn put(&mut self, record: Map<String, Value>) {
+        let message = message_of(record);
+        match self.position.get(&message.id) {
+            Some(&at) => self.messages[at] = message,
+            None => {
+                self.position
+                    .insert(message.id.clone(), self.messages.len());
+                self.messages.push(message);
+            }
+        }
+    }
+
+    pub fn into_transcript(self, path: &Path) -> Transcript {
+        let mut transcript = Transcript {
+            source_id: self.session_id.clone().unwrap_or_default(),
+            source: path.display().to_string(),
+            title: self.summary.clone(),
+            provider: Some("google".into()),
+            started: self.start_time.clone(),
+            updated: self.last_updated.clone(),
+            parent_source_id: project::parent_session(path),
+            cwd: project::cwd(path, self.project_hash.as_deref(), &self.directories),
+            ..Transcript::default()
+        };
+        for message in self.messages {
+            let Some(role) = message.role else {
+                continue;
+            };
+            if message.model.is_some() {
+                transcript.model = message.model;
+            }
+            if !message.text.trim().is_empty() {
+                transcript.items.push(Item {
+                    key: message.id.clone(),
+                    timestamp: message.timestamp.clone(),
+                    body: Body::Message {
+                        role,
+                        text: message.text,
+                    },
+                });
+            }
+            for (at, call) in message.calls {
+                transcript.items.push(Item {
+                    key: format!("{}:{}", message.id, call.call_id),
+                    timestamp: at.or_else(|| message.timestamp.clone()),
+                    body: Body::ToolCall(call),
+                });
+            }
+        }
+        transcript
+    }
+}
+
+fn message_of(mut record: Map<String, Value>) -> Message {
+    let take_text = |record: &mut Map<String, Value>, key: &str| match record.remove(key) {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    };
+    let id = take_text(&mut record, "id").unwrap_or_default();
+    let timestamp = take_text(&mut record, "timestamp");
+    let model = take_text(&mut record, "model").filter(|m| !m.is_empty());
+    let content = record.remove("content").unwrap_or(Value::Null);
+    let role = match record.get("type").and_then(Value::as_str) {
+        Some("user") => Some(Role::User),
+        Some("gemini") => Some(Role::Assistant),
+        _ => None,
+    };
+    let mut text = text_of(&content);
+    if role == Some(Role::User) && is_ignored_user_text(&text) {
+        text.clear();
+    }
+    let mut calls: Vec<(Option<String>, Call)> = match record.remove("toolCalls") {
+        Some(Value::Array(calls)) => calls.into_iter().filter_map(call_of).collect(),
+        _ => Vec::new(),
+    };
+    if role == Some(Role::Assistant) {
+        // A call the model made that never reached `toolCalls`.
+        for part in parts(&content) {
+            if let Some(call) = part.get("functionCall") {
+                let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+                if !id.is_empty() && calls.iter().all(|(_, c)| c.call_id != id) {
+                    calls.push((
+                        None,
+                        Call {
+                            call_id: id.to_string(),
+                            name: string(call.get("name")),
+                            args: call.get("args").cloned().unwrap_or(Value::Null),
+                            outcome: Outcome::NoResult("interrupted"),
+                        },
+                    ));
+                }
+            }
+        }
+    } else {
+        calls.clear();
+    }
+    Message {
+        id,
+        timestamp,
+        role,
+        text,
+        model: model.filter(|_| role == Some(Role::Assistant)),
+        calls,
+    }
+}
+
+/// User text gemini-cli does not resume (`isIgnoredUserContent`).
+fn is_ignored_user_text(text: &str) -> bool {
+    let text = text.trim();
+    text.starts_with('/')
+        || text.starts_with('?')
+        || text.starts_with("<session_context>")
+        || text.starts_with("<hook_context>")
+}
+
+fn call_of(call: Value) -> Option<(Option<String>, Call)> {
+    let Value::Object(mut call) = call else {
+        return None;
+    };
+    let call_id = string(call.get("id"));
+    if call_id.is_empty() {
+        return None;
+    }
+    let result = result_text(call.get("result").unwrap_or(&Value::Null));
+    let status = call
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let outcome = match status {
+        "success" => Outcome::Done(result),
+        "error" => Outcome::Failed(result),
+        "cancelled" if !result.is_empty() => Outcome::Failed(result),
+        "cancelled" => Outcome::NoResult("cancelled"),
+        _ if !result.is_empty() => Outcome::Done(result),
+        _ => Outcome::NoResult("interrupted"),
+    };
+    Some((
+        call.get("timestamp")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        Call {
+            call_id,
+            name: string(call.get("name")),
+            args: call.remove("args").unwrap_or(Value::Null),
+            outcome,
+        },
+    ))
+}
+
+fn string(value: Option<&Value>) -> String {
+    value
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A `PartListUnion` (a string, a part, or a list of either) as parts.
+fn parts(content: &Value) -> Vec<&Value> {
+    match content {
+        Value::Array(items) => items.iter().collect(),
+        Value::Null => Vec::new(),
+        other => vec![other],
+    }
+}
+
+/// The text of a message's parts, thoughts left out.
+fn text_of(content: &Value) -> String {
+    let texts: Vec<&str> = parts(content)
+        .into_iter()
+        .filter_map(|part| match part {
+            Value::String(text) => Some(text.as_str()),
+            Value::Object(part) if part.get("thought").and_then(Value::as_bool) != Some(true) => {
+                part.get("text").and_then(Value::as_str)
+            }
+            _ => None,
+        })
+        .filter(|text| !text.trim().is_empty())
+        .collect();
+    texts.join("\n\n")
+}
+
+/// What a tool call returned to the model: its function responses' output
+/// (or error), and any text parts.
+fn result_text(result: &Value) -> String {
+    let texts: Vec<String> = parts(result)
+        .into_iter()
+        .filter_map(|part| match part {
+            Value::String(text) => Some(text.clone()),
+            Value::Object(part) => {
+                if let Some(text) = part.get("text").and_then(Value::as_str) {
+                    return Some(text.to_string());
+                }
+                let response = part.get("functionResponse")?.get("response")?;
+                ["output", "error"]
+                    .iter()
+                    .find_map(|key| response.get(*key).and_then(Value::as_str))
+                    .map(str::to_string)
+                    .or_else(|| Some(response.to_string()))
+            }
+            _ => None,
+        })
+        .filter(|text| !text.is_empty())
+        .collect();
+    texts.join("\n\n")
+}

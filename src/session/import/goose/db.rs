@@ -1,0 +1,200 @@
+//! goose's `sessions.db`: `sessions` (id, name / description, working_dir,
+//! created_at, updated_at, provider_name, model_config_json, …) and
+//! `messages` (id, message_id, session_id, role, content_json,
+//! created_timestamp, metadata_json), columns added by migrations over
+//! time, so each optional one is looked for.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, Row};
+use serde_json::Value;
+
+use super::super::opencode::sqlite;
+use super::super::{Source, Transcript};
+use super::content::{Conversation, role_of};
+use crate::error::{Error, Result};
+use crate::timestamp::{self, format_millis};
+
+/// What makes a database goose's.
+pub const LAYOUT: &[&str] = &[
+    "sessions.working_dir",
+    "messages.session_id",
+    "messages.content_json",
+];
+
+struct Head {
+    id: String,
+    title: Option<String>,
+    cwd: Option<String>,
+    created: Option<String>,
+    updated: Option<String>,
+    provider: Option<String>,
+    model_config: Option<String>,
+    parent: Option<String>,
+}
+
+fn db_error(path: &Path, e: &rusqlite::Error) -> Error {
+    Error::input(format!("{}: {e}", path.display()))
+}
+
+fn column(conn: &Connection, table: &str, name: &str) -> String {
+    if sqlite::has(conn, &format!("{table}.{name}")) {
+        format!("\"{name}\"")
+    } else {
+        "NULL".to_string()
+    }
+}
+
+pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    let path = &source.path;
+    let snapshot = sqlite::open(path)?;
+    let conn = &snapshot.conn;
+    if !sqlite::matches(conn, LAYOUT) {
+        return Err(Error::input(format!(
+            "{}: not a goose sessions database",
+            path.display()
+        )));
+    }
+    let fail = |e: rusqlite::Error| db_error(path, &e);
+    for head in heads(conn).map_err(fail)? {
+        let transcript = session(conn, path, head).map_err(fail)?;
+        each(transcript)?;
+    }
+    Ok(())
+}
+
+/// The ids of the sessions in the database at `path`.
+pub fn session_ids(path: &Path) -> Result<HashSet<String>> {
+    let snapshot = sqlite::open(path)?;
+    let mut stmt = snapshot
+        .conn
+        .prepare("SELECT id FROM sessions")
+        .map_err(|e| db_error(path, &e))?;
+    let ids = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(|e| db_error(path, &e))?
+        .flatten()
+        .collect();
+    Ok(ids)
+}
+
+fn heads(conn: &Connection) -> rusqlite::Result<Vec<Head>> {
+    let col = |name| column(conn, "sessions", name);
+    let sql = format!(
+        "SELECT id, {}, {}, working_dir, {}, {}, {}, {}, {} FROM sessions s
+         WHERE EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id)
+         ORDER BY {}, id",
+        col("name"),
+        col("description"),
+        col("created_at"),
+        col("updated_at"),
+        col("provider_name"),
+        col("model_config_json"),
+        col("parent_session_id"),
+        col("created_at"),
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map([], |r| {
+        Ok(Head {
+            id: r.get(0)?,
+            title: text(r, 1).or_else(|| text(r, 2)),
+            cwd: text(r, 3),
+            created: time(r, 4),
+            updated: time(r, 5),
+            provider: text(r, 6),
+            model_config: text(r, 7),
+            parent: text(r, 8),
+        })
+    })?;
+    rows.collect()
+}
+
+fn text(row: &Row<'_>, index: usize) -> Option<String> {
+    match row.get_ref(index).ok()? {
+        ValueRef::Text(bytes) => {
+            Some(String::from_utf8_lossy(bytes).into_owned()).filter(|t| !t.trim().is_empty())
+        }
+        _ => None,
+    }
+}
+
+/// A `TIMESTAMP` column: SQLite's `YYYY-MM-DD HH:MM:SS` (UTC) or an RFC
+/// 3339 text, or a number of seconds.
+fn time(row: &Row<'_>, index: usize) -> Option<String> {
+    match row.get_ref(index).ok()? {
+        ValueRef::Text(bytes) => {
+            let text = String::from_utf8_lossy(bytes);
+            timestamp::parse(text.trim()).map(format_millis)
+        }
+        ValueRef::Integer(n) => Some(super::content::time_of(n)),
+        _ => None,
+    }
+}
+
+fn session(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Transcript> {
+    let mut out = Transcript {
+        source_id: head.id.clone(),
+        source: format!("{}#sessions/{}", path.display(), head.id),
+        title: head.title,
+        cwd: head.cwd.map(PathBuf::from),
+        started: head.created,
+        updated: head.updated,
+        provider: head.provider,
+        model: head
+            .model_config
+            .and_then(|json| serde_json::from_str::<Value>(&json).ok())
+            .and_then(|config| {
+                config
+                    .get("model_name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            }),
+        parent_source_id: head.parent,
+        ..Transcript::default()
+    };
+    let sql = format!(
+        "SELECT id, {}, role, content_json, {}, {} FROM messages WHERE session_id = ?1 ORDER BY id",
+        column(conn, "messages", "message_id"),
+        column(conn, "messages", "created_timestamp"),
+        column(conn, "messages", "metadata_json"),
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let mut rows = stmt.query([&head.id])?;
+    let mut conversation = Conversation::default();
+    while let Some(row) = rows.next()? {
+        let row_id: i64 = row.get(0)?;
+        // Row ids change when goose rewrites a conversation; a message's
+        // own id (since schema 7) does not.
+        let key = text(row, 1).unwrap_or_else(|| format!("row{row_id}"));
+        let role = text(row, 2).unwrap_or_default();
+        let Some(role) = role_of(&role) else {
+            out.skipped.unknown_kinds += 1;
+            continue;
+        };
+        let Some(content) = text(row, 3).and_then(|json| serde_json::from_str::<Value>(&json).ok())
+        else {
+            out.skipped.unreadable += 1;
+            continue;
+        };
+        let created = row.get::<_, Option<i64>>(4).ok().flatten();
+        let metadata = text(row, 5).and_then(|json| serde_json::from_str::<Value>(&json).ok());
+        conversation.message(
+            &key,
+            role,
+            created,
+            &content,
+            metadata.as_ref(),
+            &mut out.skipped,
+        );
+    }
+    if conversation.model.is_some() && out.model.is_none() {
+        out.model = conversation.model.take();
+    }
+    if out.provider.is_none() {
+        out.provider = conversation.provider.take();
+    }
+    out.items = conversation.items;
+    Ok(out)
+}
