@@ -1,1 +1,624 @@
-//! Importing claude sessions (see mod.rs).
+//! Importing Claude Code sessions: a `~/.claude/projects` store written
+//! here as Claude Code writes it, holding every trap of the format (the
+//! `parentUuid` tree against the line order, parallel calls on side
+//! branches, `progress` links, responses over several lines, results as
+//! text, blocks and errors, an interrupted call, user lines that are not
+//! prompts, a compaction, titles, a subagent's own file), imported through
+//! the built `ollm-session`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::support::{self, Sandbox, stderr, stdout};
+
+const MAIN: &str = "0b7e3c1a-5d2f-4e8a-9c6b-1f2e3d4c5b6a";
+const OTHER: &str = "7c2d9e4f-1a3b-4c5d-8e6f-0a1b2c3d4e5f";
+const AGENT: &str = "a4f9e2b7c1d3";
+
+/// Lines of one session, each a child of the one before unless told.
+struct Writer {
+    session: String,
+    cwd: PathBuf,
+    lines: Vec<String>,
+    n: u32,
+    last: Option<String>,
+    extra: Value,
+}
+
+impl Writer {
+    fn new(session: &str, cwd: &Path) -> Writer {
+        Writer {
+            session: session.into(),
+            cwd: cwd.into(),
+            lines: Vec::new(),
+            n: 0,
+            last: None,
+            extra: json!({}),
+        }
+    }
+
+    fn uuid(&self, name: &str) -> String {
+        let hash = name
+            .bytes()
+            .chain(self.session.bytes())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
+        uuid_of(hash)
+    }
+
+    /// A line of `kind` named `name` under `parent` (`Some("")`: a root;
+    /// `None`: the line written before).
+    fn line(&mut self, kind: &str, name: &str, parent: Option<&str>, extra: Value) -> String {
+        self.n += 1;
+        let uuid = self.uuid(name);
+        let parent = match parent {
+            Some("") => Value::Null,
+            Some(p) => Value::from(self.uuid(p)),
+            None => self.last.clone().map_or(Value::Null, Value::from),
+        };
+        let mut line = json!({
+            "parentUuid": parent, "isSidechain": false, "userType": "external",
+            "cwd": self.cwd, "sessionId": self.session, "version": "2.1.3",
+            "gitBranch": "main", "type": kind, "uuid": uuid,
+            "timestamp": format!("2026-02-03T10:{:02}:{:02}.000Z", self.n / 60, self.n % 60),
+        });
+        for (k, v) in self
+            .extra
+            .as_object()
+            .unwrap()
+            .iter()
+            .chain(extra.as_object().unwrap())
+        {
+            line[k] = v.clone();
+        }
+        self.lines.push(line.to_string());
+        self.last = Some(uuid.clone());
+        uuid
+    }
+
+    fn raw(&mut self, line: Value) {
+        self.lines.push(line.to_string());
+    }
+
+    fn prompt(&mut self, name: &str, text: &str) {
+        self.line(
+            "user",
+            name,
+            None,
+            json!({"message": {"role": "user", "content": text}}),
+        );
+    }
+
+    fn assistant(&mut self, name: &str, parent: Option<&str>, msg: &str, content: Value) {
+        self.line(
+            "assistant",
+            name,
+            parent,
+            json!({"message": {"id": msg, "type": "message", "role": "assistant",
+                "model": "claude-opus-4-5-20251101", "content": content,
+                "usage": {"input_tokens": 1, "output_tokens": 1}}}),
+        );
+    }
+
+    fn result(
+        &mut self,
+        name: &str,
+        parent: Option<&str>,
+        call: &str,
+        content: Value,
+        error: bool,
+    ) {
+        self.line(
+            "user",
+            name,
+            parent,
+            json!({"message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": call, "content": content, "is_error": error}]},
+                "toolUseResult": {"stdout": "", "stderr": "", "interrupted": false}}),
+        );
+    }
+
+    fn text(&self) -> String {
+        self.lines.join("\n") + "\n"
+    }
+}
+
+fn uuid_of(hash: u64) -> String {
+    let h = format!("{hash:016x}{:016x}", hash.rotate_left(29));
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+fn bash(id: &str, command: &str) -> Value {
+    json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}})
+}
+
+/// The main session: every trap; 8 messages and 5 tool calls.
+fn main_session(cwd: &Path) -> Writer {
+    let mut w = Writer::new(MAIN, cwd);
+    w.raw(json!({"type": "file-history-snapshot", "messageId": w.uuid("x"),
+        "snapshot": {"messageId": w.uuid("x"), "trackedFileBackups": {}, "timestamp": "2026-02-03T10:00:00.000Z"},
+        "isSnapshotUpdate": false}));
+    w.line(
+        "user",
+        "caveat",
+        Some(""),
+        json!({"isMeta": true, "message": {"role": "user", "content":
+            "<local-command-caveat>Caveat: The messages below were generated by the user while running local commands.</local-command-caveat>"}}),
+    );
+    w.prompt(
+        "cmd",
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>",
+    );
+    w.prompt(
+        "out",
+        "<local-command-stdout>Set model to \u{1b}[1mopus\u{1b}[22m</local-command-stdout>",
+    );
+    w.prompt("p1", "Why does the checkout test fail?");
+    // One response over three lines: thinking, text, a call; progress
+    // lines while it runs; the next line's parent is a progress line.
+    w.assistant(
+        "a1",
+        None,
+        "msg_1",
+        json!([{"type": "thinking", "thinking": "hidden", "signature": "s"}]),
+    );
+    w.assistant(
+        "a1b",
+        None,
+        "msg_1",
+        json!([{"type": "text", "text": "Let me run it."}]),
+    );
+    w.assistant(
+        "a1c",
+        None,
+        "msg_1",
+        json!([bash("toolu_run", "cargo test checkout")]),
+    );
+    w.line(
+        "progress",
+        "pg1",
+        None,
+        json!({"data": {"type": "bash_progress", "output": "Compiling"}, "toolUseID": "toolu_run"}),
+    );
+    w.line(
+        "progress",
+        "pg2",
+        None,
+        json!({"data": {"type": "bash_progress", "output": "Running"}, "toolUseID": "toolu_run"}),
+    );
+    w.result(
+        "r1",
+        Some("a1c"),
+        "toolu_run",
+        json!([{"type": "text", "text": "FAILED: PLUMBAGO-7731 rounding mismatch"},
+               {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]),
+        false,
+    );
+    // Two parallel calls, each result hanging off its own call line.
+    w.assistant(
+        "a2",
+        Some("pg2"),
+        "msg_2",
+        json!([{"type": "text", "text": "Reading both files."}]),
+    );
+    w.assistant(
+        "a2b",
+        None,
+        "msg_2",
+        json!([bash("toolu_a", "cat src/price.rs")]),
+    );
+    w.assistant(
+        "a2c",
+        None,
+        "msg_2",
+        json!([bash("toolu_b", "cat src/missing.rs")]),
+    );
+    w.result("r2a", Some("a2b"), "toolu_a", json!("fn round() {}"), false);
+    w.result("r2b", Some("a2c"), "toolu_b", json!("No such file"), true);
+    w.assistant(
+        "a3",
+        Some("r2b"),
+        "msg_3",
+        json!([{"type": "text", "text": "Rounding happens before tax."}]),
+    );
+    // A subagent, recorded in its own file, called from here.
+    w.assistant(
+        "a4",
+        None,
+        "msg_4",
+        json!([{"type": "tool_use", "id": "toolu_task", "name": "Task",
+        "input": {"description": "survey", "prompt": "Find callers of round()"}}]),
+    );
+    w.result(
+        "r4",
+        None,
+        "toolu_task",
+        json!("round() is called twice"),
+        false,
+    );
+    // A compaction: the conversation goes on from the summary.
+    w.line(
+        "system",
+        "cb",
+        Some(""),
+        json!({"subtype": "compact_boundary", "content": "Conversation compacted", "level": "info",
+               "logicalParentUuid": w.uuid("r4"), "compactMetadata": {"trigger": "manual", "preTokens": 9000}}),
+    );
+    w.line(
+        "user",
+        "summary",
+        None,
+        json!({"isCompactSummary": true, "isVisibleInTranscriptOnly": true, "message": {"role": "user",
+            "content": "This session is being continued from a previous conversation. Rounding bug found."}}),
+    );
+    w.prompt("p2", "Fix it.");
+    w.assistant(
+        "a5",
+        None,
+        "msg_5",
+        json!([bash("toolu_fix", "sed -i s/a/b/ src/price.rs")]),
+    );
+    w.prompt("int", "[Request interrupted by user for tool use]");
+    w.raw(json!({"type": "summary", "summary": "Checkout rounding", "leafUuid": w.uuid("a3")}));
+    w.raw(json!({"type": "custom-title", "customTitle": "Rounding bug hunt", "sessionId": MAIN}));
+    w
+}
+
+/// A second session, abandoned branch and all; titled by its summary.
+fn other_session(cwd: &Path) -> Writer {
+    let mut w = Writer::new(OTHER, cwd);
+    w.prompt("q1", "hello");
+    w.assistant(
+        "b1",
+        None,
+        "msg_o1",
+        json!([{"type": "text", "text": "hi"}]),
+    );
+    w.line(
+        "user",
+        "dead",
+        Some("b1"),
+        json!({"message": {"role": "user", "content": "abandoned prompt"}}),
+    );
+    w.line(
+        "user",
+        "q2",
+        Some("b1"),
+        json!({"message": {"role": "user", "content": "edited prompt"}}),
+    );
+    w.assistant(
+        "b2",
+        None,
+        "msg_o2",
+        json!([{"type": "text", "text": "edited answer"}]),
+    );
+    w.raw(json!({"type": "summary", "summary": "Greetings", "leafUuid": w.uuid("b2")}));
+    w
+}
+
+fn agent_session(cwd: &Path) -> Writer {
+    let mut w = Writer::new(MAIN, cwd);
+    w.extra = json!({"isSidechain": true, "agentId": AGENT});
+    w.line(
+        "user",
+        "s1",
+        Some(""),
+        json!({"message": {"role": "user", "content": "Find callers of round()"}}),
+    );
+    w.assistant(
+        "s2",
+        None,
+        "msg_s1",
+        json!([bash("toolu_grep", "grep -rn round src")]),
+    );
+    w.result(
+        "s3",
+        None,
+        "toolu_grep",
+        json!("src/a.rs:1\nsrc/b.rs:9"),
+        false,
+    );
+    w.assistant(
+        "s4",
+        None,
+        "msg_s2",
+        json!([{"type": "text", "text": "round() is called twice"}]),
+    );
+    w
+}
+
+struct Store {
+    projects: PathBuf,
+    main: PathBuf,
+    other: PathBuf,
+    agent: PathBuf,
+}
+
+fn write_store(sb: &Sandbox, cwd: &Path) -> Store {
+    let projects = sb.home.join(".claude/projects");
+    let slug: String = cwd
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = projects.join(slug);
+    let agents = dir.join(MAIN).join("subagents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let store = Store {
+        main: dir.join(format!("{MAIN}.jsonl")),
+        other: dir.join(format!("{OTHER}.jsonl")),
+        agent: agents.join(format!("agent-{AGENT}.jsonl")),
+        projects,
+    };
+    std::fs::write(&store.main, main_session(cwd).text()).unwrap();
+    std::fs::write(&store.other, other_session(cwd).text()).unwrap();
+    std::fs::write(&store.agent, agent_session(cwd).text()).unwrap();
+    store
+}
+
+fn project(sb: &Sandbox) -> PathBuf {
+    let root = sb.work.join("shop");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    root.canonicalize().unwrap()
+}
+
+fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--from", "claude"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let mut lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let summary = lines.pop().expect("a summary")["summary"].clone();
+    (lines, summary)
+}
+
+fn by_source_id<'a>(lines: &'a [Value], id: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| l["sourceId"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {lines:#?}"))
+}
+
+fn get(sb: &Sandbox, id: &Value) -> Value {
+    support::json(
+        &sb.cmd("ollm-session")
+            .args(["get", id.as_str().unwrap()])
+            .output()
+            .unwrap(),
+    )
+}
+
+/// `role: text` of each message, in order.
+fn messages(session: &Value) -> Vec<String> {
+    session["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {}",
+                m["role"].as_str().unwrap(),
+                m["parts"][0]["text"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// `id name -> result [status]` of each tool call, in order.
+fn calls(session: &Value) -> Vec<String> {
+    session["toolCalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let status = c["status"]
+                .as_str()
+                .map(|s| format!(" [{s}]"))
+                .unwrap_or_default();
+            format!(
+                "{} {} -> {}{status}",
+                c["id"].as_str().unwrap(),
+                c["name"].as_str().unwrap(),
+                c["result"]["llmContent"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_claude_store_is_imported_with_every_trap_once_and_grows() {
+    let sb = Sandbox::new();
+    let cwd = project(&sb);
+    let store = write_store(&sb, &cwd);
+    let before = support::tree(&sb.home.join(".claude"));
+    let projects = store.projects.display().to_string();
+
+    let (lines, summary) = import(&sb, &[&projects]);
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(summary.is_object());
+    let main = by_source_id(&lines, MAIN);
+    assert_eq!(main["status"], "imported");
+    assert_eq!(
+        (main["messages"].as_u64(), main["toolCalls"].as_u64()),
+        (Some(8), Some(5))
+    );
+    assert_eq!(main["title"], "Rounding bug hunt");
+    assert_eq!(main["workspace"], cwd.display().to_string());
+    assert_eq!(main["source"], store.main.display().to_string());
+    let other = by_source_id(&lines, OTHER);
+    assert_eq!(
+        (other["messages"].as_u64(), other["toolCalls"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert_eq!(other["title"], "Greetings");
+    let agent = by_source_id(&lines, &format!("agent-{AGENT}"));
+    assert_eq!(support::tree(&sb.home.join(".claude")), before);
+    assert_eq!(
+        (agent["messages"].as_u64(), agent["toolCalls"].as_u64()),
+        (Some(2), Some(1))
+    );
+
+    let session = get(&sb, &main["sessionId"]);
+    assert_eq!(
+        messages(&session),
+        [
+            "user: /model opus",
+            "system: Set model to opus",
+            "user: Why does the checkout test fail?",
+            "assistant: Let me run it.",
+            "assistant: Reading both files.",
+            "assistant: Rounding happens before tax.",
+            "system: This session is being continued from a previous conversation. Rounding bug found.",
+            "user: Fix it.",
+        ]
+    );
+    assert_eq!(
+        calls(&session),
+        [
+            "toolu_run Bash -> FAILED: PLUMBAGO-7731 rounding mismatch",
+            "toolu_a Bash -> fn round() {}",
+            "toolu_b Bash -> No such file [error]",
+            "toolu_task Task -> round() is called twice",
+            "toolu_fix Bash ->  [interrupted]",
+        ]
+    );
+    assert_eq!(session["workspace"], cwd.display().to_string());
+    assert_eq!(session["title"], "Rounding bug hunt");
+    assert_eq!(session["model"], "claude-opus-4-5-20251101");
+    let from = &session["metadata"]["importedFrom"];
+    assert_eq!(from["tool"], "claude");
+    assert_eq!(from["sourceSessionId"], MAIN);
+    assert_eq!(from["source"], store.main.display().to_string());
+    assert!(from.get("parentSourceSessionId").is_none());
+    // The conversation's order holds across messages and calls.
+    let stamp = |v: &Value| v["timestamp"].as_str().unwrap().to_string();
+    let all_messages = session["messages"].as_array().unwrap();
+    let all_calls = session["toolCalls"].as_array().unwrap();
+    assert!(stamp(&all_messages[3]) < stamp(&all_calls[0]));
+    assert!(stamp(&all_calls[0]) < stamp(&all_messages[4]));
+    assert!(stamp(&all_calls[3]) < stamp(&all_messages[6]));
+
+    let agent_session = get(&sb, &agent["sessionId"]);
+    assert_eq!(
+        agent_session["metadata"]["importedFrom"]["parentSourceSessionId"],
+        MAIN
+    );
+    assert_eq!(
+        messages(&agent_session),
+        [
+            "user: Find callers of round()",
+            "assistant: round() is called twice"
+        ]
+    );
+    let other_session = get(&sb, &other["sessionId"]);
+    assert_eq!(
+        messages(&other_session),
+        [
+            "user: hello",
+            "assistant: hi",
+            "user: edited prompt",
+            "assistant: edited answer"
+        ]
+    );
+
+    // Text only in a tool result is found.
+    let found = sb
+        .cmd("ollm-session")
+        .args(["search", "PLUMBAGO-7731"])
+        .output()
+        .unwrap();
+    assert!(found.status.success(), "{}", stderr(&found));
+    assert!(
+        stdout(&found).contains(main["sessionId"].as_str().unwrap()),
+        "{}",
+        stdout(&found)
+    );
+
+    // Again: nothing added.
+    let (again, _) = import(&sb, &[&projects]);
+    assert_eq!(again.len(), 3);
+    for line in &again {
+        assert_eq!(line["status"], "unchanged", "{line}");
+        assert_eq!(line["added"], 0, "{line}");
+    }
+
+    // The session goes on: only what is new is added.
+    let mut more = main_session(&cwd);
+    let start = more.lines.len();
+    more.last = Some(more.uuid("int"));
+    more.prompt("p3", "Try again, carefully.");
+    more.assistant(
+        "a6",
+        None,
+        "msg_6",
+        json!([{"type": "text", "text": "Done: rounding after tax."}]),
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&store.main)
+        .unwrap();
+    for line in &more.lines[start..] {
+        writeln!(file, "{line}").unwrap();
+    }
+    drop(file);
+    let grown = support::tree(&sb.home.join(".claude"));
+    let (lines, _) = import(&sb, &[&projects]);
+    let main = by_source_id(&lines, MAIN);
+    assert_eq!(main["status"], "updated", "{main}");
+    assert_eq!(main["added"], 2);
+    assert_eq!(by_source_id(&lines, OTHER)["status"], "unchanged");
+    assert_eq!(
+        (main["messages"].as_u64(), main["toolCalls"].as_u64()),
+        (Some(10), Some(5))
+    );
+    let session = get(&sb, &main["sessionId"]);
+    let texts = messages(&session);
+    assert_eq!(
+        texts[texts.len() - 2..],
+        [
+            "user: Try again, carefully.",
+            "assistant: Done: rounding after tax."
+        ]
+    );
+
+    // The sources were only read, and nothing was written beside them.
+    assert_eq!(support::tree(&sb.home.join(".claude")), grown);
+    assert_eq!(before.len(), grown.len());
+}
+
+#[test]
+fn a_dry_run_writes_nothing_and_the_default_root_is_found() {
+    let sb = Sandbox::new();
+    let cwd = project(&sb);
+    write_store(&sb, &cwd);
+    let before = support::tree(&sb.home.join(".claude"));
+    let (lines, _) = import(&sb, &["--dry-run"]);
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    for line in &lines {
+        assert_eq!(line["status"], "wouldImport", "{line}");
+    }
+    let list = sb
+        .cmd("ollm-session")
+        .args(["list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(support::json(&list), json!([]));
+    assert_eq!(support::tree(&sb.home.join(".claude")), before);
+}

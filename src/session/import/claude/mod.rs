@@ -19,7 +19,10 @@
 //! `isMeta` text (skill bodies, caveats) and `[Request interrupted by
 //! user]` markers. The summary a compaction leaves (`isCompactSummary`) is
 //! kept as a `system` message, since the conversation before it is
-//! imported as well. Thinking blocks and images are not imported.
+//! imported as well. Thinking blocks and images are not imported, nor
+//! `toolUseResult` beyond a plain string standing in for a result with no
+//! text. A `summary` line naming a leaf in another file (older versions
+//! wrote them at the top of the next session) does not title that session.
 //!
 //! Title: the last `custom-title` (`/rename`), else the last `ai-title`,
 //! else the last `summary` line whose `leafUuid` is on the path. Model: the
@@ -32,14 +35,17 @@
 //!
 //! The format as read from: Claude Code's `sessionStorage` (the 2.1 bundle:
 //! `loadTranscriptFile`, `buildConversationChain`,
-//! `recoverOrphanedParallelToolResults`, `getFirstMeaningfulUserMessage
-//! TextContent`, `insertMessageChain`), ryoppippi/ccusage
+//! `recoverOrphanedParallelToolResults`,
+//! `getFirstMeaningfulUserMessageTextContent`, `insertMessageChain`, as
+//! public de-minified copies hold them), ryoppippi/ccusage
 //! (`rust/crates/ccusage/src/adapter/claude/paths.rs`, June 2026: the
 //! comma-separated `CLAUDE_CONFIG_DIR` and `~/.config/claude`),
 //! block/braindump (`internal/claude/reader.go`, February 2026: the
 //! `subagents/` layout), simonw/claude-code-transcripts (January 2026) and
 //! daaain/claude-code-log (June 2025).
 
+mod find;
+mod items;
 mod parse;
 mod text;
 mod tree;
@@ -48,16 +54,14 @@ mod tree;
 mod tests;
 
 use std::collections::{HashMap, HashSet};
-use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use super::lines::{self, Line};
-use super::{Body, Call, Homes, Item, Outcome, Role, Skipped, Source, Tool, Transcript};
-use crate::error::{Error, Result};
-use parse::{Block, Content, Entry, Head, Part};
+use super::{Homes, Skipped, Source, Transcript};
+use crate::error::Result;
+use find::is_agent_file;
+use items::{Parsed, assemble};
+use parse::{Content, Entry, Head, progress_link};
 use tree::{Kind, Link, Tree};
 
 /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
@@ -65,126 +69,14 @@ use tree::{Kind, Link, Tree};
 /// else `~/.claude/projects` and `~/.config/claude/projects`: those that
 /// exist.
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    let mut roots = Vec::new();
-    match &homes.claude_config_dir {
-        Some(dirs) => {
-            let dirs = dirs.to_string_lossy();
-            for dir in dirs.split(',').map(str::trim).filter(|d| !d.is_empty()) {
-                let dir = expand_home(dir, homes);
-                if dir.file_name().is_some_and(|name| name == "projects") && dir.is_dir() {
-                    roots.push(dir);
-                } else {
-                    roots.push(dir.join("projects"));
-                }
-            }
-        }
-        None => {
-            roots.extend(homes.in_home(".claude/projects"));
-            roots.extend(homes.config_home().map(|c| c.join("claude/projects")));
-        }
-    }
-    let mut seen = HashSet::new();
-    roots.retain(|root| root.is_dir() && seen.insert(root.clone()));
-    roots
-}
-
-fn expand_home(dir: &str, homes: &Homes) -> PathBuf {
-    match (dir.strip_prefix("~/"), &homes.home) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ if dir == "~" => homes.home.clone().unwrap_or_else(|| PathBuf::from(dir)),
-        _ => PathBuf::from(dir),
-    }
+    find::default_roots(homes)
 }
 
 /// The Claude Code transcripts at `path`: the file itself, or every one
-/// under the directory. A `.jsonl` file is claimed only when its first
-/// lines look like Claude Code's.
+/// under the directory (sessions first, then subagents). A `.jsonl` file is
+/// claimed only when its first lines look like Claude Code's.
 pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    let meta = fs::metadata(path).map_err(|e| Error::io(path, &e))?;
-    let mut files = Vec::new();
-    if meta.is_dir() {
-        walk(path, &mut files);
-        // Sessions before the subagents that ran in them.
-        files.sort_by(|a, b| (is_agent_file(a), a).cmp(&(is_agent_file(b), b)));
-    } else {
-        files.push(path.to_path_buf());
-    }
-    Ok(files
-        .into_iter()
-        .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl") && is_claude(file))
-        .map(|file| Source {
-            tool: Tool::Claude,
-            kind: if is_agent_file(&file) {
-                "subagent"
-            } else {
-                "session"
-            },
-            bytes: fs::metadata(&file).map_or(0, |m| m.len()),
-            path: file,
-        })
-        .collect())
-}
-
-/// Every file under `dir` (symbolic links to directories not followed;
-/// what cannot be listed is passed over).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir() {
-            walk(&path, files);
-        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
-            files.push(path);
-        }
-    }
-}
-
-fn is_agent_file(path: &Path) -> bool {
-    path.file_stem()
-        .and_then(|s| s.to_str())
-        .is_some_and(|s| s.starts_with("agent-"))
-}
-
-/// Whether the first lines of `path` are Claude Code transcript lines.
-fn is_claude(path: &Path) -> bool {
-    const SNIFF: u64 = 64 * 1024;
-    let Ok(file) = fs::File::open(path) else {
-        return false;
-    };
-    let mut head = Vec::new();
-    if file.take(SNIFF).read_to_end(&mut head).is_err() {
-        return false;
-    }
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
-    let mut lines = head.split(|&b| b == b'\n').peekable();
-    let mut looked = 0;
-    while let Some(line) = lines.next() {
-        let complete = lines.peek().is_some();
-        let line = line.trim_ascii();
-        if line.is_empty() {
-            continue;
-        }
-        if !complete {
-            // A first line longer than what was read: Claude Code writes
-            // `parentUuid` first.
-            return looked == 0 && line.starts_with(b"{\"parentUuid\":");
-        }
-        if let Ok(sniff) = serde_json::from_slice::<parse::Sniff>(line)
-            && sniff.is_claude()
-        {
-            return true;
-        }
-        looked += 1;
-        if looked == 20 {
-            break;
-        }
-    }
-    false
+    find::sources(path)
 }
 
 /// Reads the file `source`: its main conversation, then each subagent's
@@ -251,17 +143,22 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
             ..Transcript::default()
         };
         if agent_file {
-            transcript.source_id = stem.clone();
-            transcript.parent_source_id = first.session_id.clone().or_else(|| {
-                // `<sessionId>/subagents/agent-<id>.jsonl`
-                path.parent()
-                    .and_then(Path::parent)
-                    .and_then(Path::file_name)
-                    .map(|name| name.to_string_lossy().into_owned())
-            });
+            transcript.source_id.clone_from(&stem);
+            transcript.parent_source_id = first
+                .sidechain_session
+                .clone()
+                .or_else(|| first.session_id.clone())
+                .or_else(|| {
+                    // `<sessionId>/subagents/agent-<id>.jsonl`
+                    let dir = path.parent()?;
+                    (dir.file_name()? == "subagents")
+                        .then(|| dir.parent()?.file_name())
+                        .flatten()
+                        .map(|name| name.to_string_lossy().into_owned())
+                });
             transcript.skipped = skipped;
         } else if conversation.main {
-            transcript.source_id = session_id.clone();
+            transcript.source_id.clone_from(&session_id);
             transcript.skipped = skipped;
         } else {
             transcript.source_id = first.sidechain_id(conversation, &session_id);
@@ -290,6 +187,8 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
 struct FirstPass {
     tree: Tree,
     session_id: Option<String>,
+    /// The `sessionId` of sidechain lines: the session a subagent ran in.
+    sidechain_session: Option<String>,
     agents: HashMap<u64, String>,
     custom_title: Vec<(Option<String>, String)>,
     ai_title: Vec<(Option<String>, String)>,
@@ -320,6 +219,12 @@ const KNOWN: &[&str] = &[
 
 impl FirstPass {
     fn line(&mut self, line: &Line<'_>, skipped: &mut Skipped) {
+        if line.complete
+            && let Some((uuid, parent)) = progress_link(line.bytes)
+        {
+            self.tree.add_progress(uuid, parent);
+            return;
+        }
         let Some(head) = line.parse::<Head>(skipped) else {
             return;
         };
@@ -346,7 +251,11 @@ impl FirstPass {
                     }
                 }
             }
-            if self.session_id.is_none() && !head.is_sidechain.0 {
+            if head.is_sidechain.0 {
+                if self.sidechain_session.is_none() {
+                    self.sidechain_session = session.map(str::to_owned);
+                }
+            } else if self.session_id.is_none() {
                 self.session_id = session.map(str::to_owned);
             }
             if let Some(agent) = head.agent_id.as_str() {
@@ -439,265 +348,6 @@ impl FirstPass {
     }
 }
 
-fn is_call(kind: &str) -> bool {
+pub(super) fn is_call(kind: &str) -> bool {
     matches!(kind, "tool_use" | "server_tool_use" | "mcp_tool_use")
-}
-
-/// A line on a path, parsed, owning only what is imported.
-#[derive(Debug, Default)]
-struct Parsed {
-    uuid: String,
-    timestamp: Option<String>,
-    cwd: Option<String>,
-    model: Option<String>,
-    messages: Vec<(Role, String)>,
-    calls: Vec<(String, String, Value)>,
-    results: Vec<(String, Outcome)>,
-}
-
-impl Parsed {
-    fn of(entry: Entry<'_>) -> Parsed {
-        let owned = |t: &parse::Text<'_>| t.as_str().map(str::to_owned);
-        let mut parsed = Parsed {
-            uuid: owned(&entry.uuid).unwrap_or_default(),
-            timestamp: owned(&entry.timestamp),
-            cwd: owned(&entry.cwd).filter(|cwd| !cwd.is_empty()),
-            ..Parsed::default()
-        };
-        let kind = entry.kind.as_str().unwrap_or("");
-        let message = entry.message.0;
-        match kind {
-            "assistant" => {
-                let Some(message) = message else {
-                    return parsed;
-                };
-                parsed.model = owned(&message.model).filter(|m| m != "<synthetic>");
-                let mut texts = Vec::new();
-                match message.content {
-                    Content::Text(text) => texts.push(text.into_owned()),
-                    Content::List(blocks) => {
-                        for block in blocks.into_iter().filter_map(|b| b.0) {
-                            parsed.block(block, &mut texts, None);
-                        }
-                    }
-                    Content::Other => {}
-                }
-                let text = join(texts);
-                if !text.is_empty() {
-                    parsed.messages.push((Role::Assistant, text));
-                }
-            }
-            "user" => {
-                if entry.is_meta.0 {
-                    return parsed;
-                }
-                let Some(message) = message else {
-                    return parsed;
-                };
-                let mut texts = Vec::new();
-                let fallback = entry.tool_use_result.as_str();
-                match message.content {
-                    Content::Text(text) => texts.push(text.into_owned()),
-                    Content::List(blocks) => {
-                        for block in blocks.into_iter().filter_map(|b| b.0) {
-                            parsed.block(block, &mut texts, fallback);
-                        }
-                    }
-                    Content::Other => {}
-                }
-                if entry.is_compact_summary.0 {
-                    let summary = join(texts);
-                    if !summary.trim().is_empty() {
-                        parsed.messages.push((Role::System, summary));
-                    }
-                } else {
-                    parsed.classify(texts);
-                }
-            }
-            "system" if entry.subtype.as_str() == Some("local_command") => {
-                if let Some(content) = entry.content.as_str() {
-                    parsed.classify(vec![content.to_owned()]);
-                }
-            }
-            _ => {}
-        }
-        parsed
-    }
-
-    fn block(&mut self, block: Block<'_>, texts: &mut Vec<String>, fallback: Option<&str>) {
-        let kind = block.kind.as_str().unwrap_or("");
-        if let Some(id) = block.tool_use_id.as_str() {
-            let mut text = match block.content {
-                Content::Text(text) => text.into_owned(),
-                Content::List(parts) => join(
-                    parts
-                        .into_iter()
-                        .filter_map(|p| p.0)
-                        .filter_map(|Part { kind, text }| {
-                            (kind.as_str() == Some("text")).then_some(text.0?.into_owned())
-                        })
-                        .collect(),
-                ),
-                Content::Other => String::new(),
-            };
-            if text.is_empty() {
-                text = fallback.unwrap_or("").to_owned();
-            }
-            let outcome = if block.is_error.0 {
-                Outcome::Failed(text)
-            } else {
-                Outcome::Done(text)
-            };
-            self.results.push((id.to_owned(), outcome));
-        } else if is_call(kind) {
-            let id = block.id.as_str().unwrap_or("").to_owned();
-            let name = block.name.as_str().unwrap_or(kind).to_owned();
-            let args = super::arguments(block.input.unwrap_or(Value::Null));
-            self.calls.push((id, name, args));
-        } else if kind == "text"
-            && let Some(text) = block.text.0
-        {
-            texts.push(text.into_owned());
-        }
-    }
-
-    /// A user line's texts, as the messages they are.
-    fn classify(&mut self, texts: Vec<String>) {
-        let mut user = Vec::new();
-        for text in texts {
-            match text::classify(&text) {
-                Some((Role::User, text)) => user.push(text),
-                Some((role, text)) if !text.trim().is_empty() => self.messages.push((role, text)),
-                _ => {}
-            }
-        }
-        let user = join(user);
-        if !user.is_empty() {
-            self.messages.insert(0, (Role::User, user));
-        }
-    }
-}
-
-fn join(texts: Vec<String>) -> String {
-    let mut texts: Vec<String> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
-    if texts.len() == 1 {
-        return texts.pop().unwrap_or_default();
-    }
-    texts.join("\n\n")
-}
-
-/// The items of `conversation` from the parsed lines, in order.
-fn assemble(
-    transcript: &mut Transcript,
-    tree: &Tree,
-    conversation: &tree::Conversation,
-    off_path: &[u64],
-    parsed: &mut HashMap<u64, Option<Parsed>>,
-) {
-    let mut items: Vec<Item> = Vec::new();
-    let mut response_at: HashMap<u64, usize> = HashMap::new();
-    let mut calls: HashMap<String, usize> = HashMap::new();
-    let mut results: HashMap<String, Outcome> = HashMap::new();
-    for &at in &conversation.path {
-        let node = &tree.nodes[at as usize];
-        let Some(line) = parsed.get_mut(&node.line).and_then(Option::take) else {
-            continue;
-        };
-        if transcript.started.is_none() {
-            transcript.started.clone_from(&line.timestamp);
-        }
-        if line.timestamp.is_some() {
-            transcript.updated.clone_from(&line.timestamp);
-        }
-        if transcript.cwd.is_none() {
-            transcript.cwd = line.cwd.as_ref().map(PathBuf::from);
-        }
-        if line.model.is_some() {
-            transcript.model = line.model;
-        }
-        let timestamp = line.timestamp;
-        let response = (node.kind == Kind::Assistant && node.msg_id != 0).then_some(node.msg_id);
-        for (n, (role, text)) in line.messages.into_iter().enumerate() {
-            if let (Role::Assistant, Some(id)) = (role, response)
-                && let Some(&i) = response_at.get(&id)
-            {
-                if let Body::Message { text: merged, .. } = &mut items[i].body {
-                    if !merged.is_empty() {
-                        merged.push_str("\n\n");
-                    }
-                    merged.push_str(&text);
-                }
-                continue;
-            }
-            if let (Role::Assistant, Some(id)) = (role, response) {
-                response_at.insert(id, items.len());
-            }
-            let key = if n == 0 {
-                line.uuid.clone()
-            } else {
-                format!("{}#{n}", line.uuid)
-            };
-            items.push(Item {
-                key,
-                timestamp: timestamp.clone(),
-                body: Body::Message { role, text },
-            });
-        }
-        if let Some(id) = response
-            && !response_at.contains_key(&id)
-        {
-            // A response whose first line holds no text (thinking, a call)
-            // still keys its merged message by that first line.
-            response_at.insert(id, items.len());
-            items.push(Item {
-                key: line.uuid.clone(),
-                timestamp: timestamp.clone(),
-                body: Body::Message {
-                    role: Role::Assistant,
-                    text: String::new(),
-                },
-            });
-        }
-        for (n, (call_id, name, args)) in line.calls.into_iter().enumerate() {
-            let key = if call_id.is_empty() {
-                format!("{}#call{n}", line.uuid)
-            } else {
-                call_id.clone()
-            };
-            if calls.contains_key(&key) {
-                continue;
-            }
-            calls.insert(key.clone(), items.len());
-            items.push(Item {
-                key,
-                timestamp: timestamp.clone(),
-                body: Body::ToolCall(Call {
-                    call_id,
-                    name,
-                    args,
-                    outcome: Outcome::NoResult("interrupted"),
-                }),
-            });
-        }
-        for (id, outcome) in line.results {
-            results.insert(id, outcome);
-        }
-    }
-    for line in off_path {
-        if let Some(Some(holder)) = parsed.get(line) {
-            for (id, outcome) in &holder.results {
-                results.entry(id.clone()).or_insert_with(|| outcome.clone());
-            }
-        }
-    }
-    for item in &mut items {
-        if let Body::ToolCall(call) = &mut item.body
-            && let Some(outcome) = results.remove(&call.call_id)
-        {
-            call.outcome = outcome;
-        }
-    }
-    items
-        .retain(|item| !matches!(&item.body, Body::Message { text, .. } if text.trim().is_empty()));
-    transcript.items = items;
 }

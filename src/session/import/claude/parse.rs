@@ -159,17 +159,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
 
 /// A field that is a string or a list of `T` (message content, a tool
 /// result's content); anything else is [`Content::Other`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Content<'a, T> {
     Text(Cow<'a, str>),
     List(Vec<T>),
+    #[default]
     Other,
-}
-
-impl<T> Default for Content<'_, T> {
-    fn default() -> Self {
-        Content::Other
-    }
 }
 
 impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Content<'a, T> {
@@ -361,4 +356,52 @@ impl Sniff<'_> {
             _ => false,
         }
     }
+}
+
+/// The uuid and parent of a `progress` line, read without parsing it: a
+/// progress line is mostly its `data` (a tool's output so far, a
+/// subagent's whole messages), and all the tree needs is two ids. Claude
+/// Code writes `parentUuid` first and `type` before `data`; a line shaped
+/// otherwise (or not a progress line) gives `None` and is parsed in full.
+pub fn progress_link(bytes: &[u8]) -> Option<(&str, Option<&str>)> {
+    const PARENT: &[u8] = b"{\"parentUuid\":";
+    const KIND: &[u8] = b"\"type\":\"progress\"";
+    const UUID: &[u8] = b"\"uuid\":\"";
+    let rest = bytes.strip_prefix(PARENT)?;
+    if bytes.last() != Some(&b'}') {
+        return None;
+    }
+    // `"type":"…"` can only be a key (a quote inside a string is escaped);
+    // with no object or array opened before it, it is the line's own.
+    let kind = memchr::memmem::find(bytes, b"\"type\":\"")?;
+    if !bytes[kind..].starts_with(KIND) || memchr::memchr2(b'{', b'[', &bytes[1..kind]).is_some() {
+        return None;
+    }
+    let parent = if rest.starts_with(b"null") {
+        None
+    } else {
+        Some(plain_string(rest.strip_prefix(b"\"")?)?)
+    };
+    // The first `"uuid":"` with nothing opened before it, or the last with
+    // nothing nested after it, is the line's own.
+    let first = memchr::memmem::find(bytes, UUID)?;
+    if memchr::memchr2(b'{', b'[', &bytes[1..first]).is_none() {
+        return Some((plain_string(&bytes[first + UUID.len()..])?, parent));
+    }
+    let at = memchr::memmem::rfind(bytes, UUID)? + UUID.len();
+    let uuid = plain_string(&bytes[at..])?;
+    let after = &bytes[at + uuid.len()..bytes.len() - 1];
+    if memchr::memchr3(b'{', b'}', b'[', after).is_some() || memchr::memchr(b']', after).is_some() {
+        return None;
+    }
+    Some((uuid, parent))
+}
+
+/// The string up to the next quote, when it holds no escape.
+fn plain_string(bytes: &[u8]) -> Option<&str> {
+    let end = memchr::memchr2(b'"', b'\\', bytes)?;
+    if bytes[end] != b'"' {
+        return None;
+    }
+    std::str::from_utf8(&bytes[..end]).ok()
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::*;
+use crate::session::import::{Body, Outcome, Tool};
 
 const SID: &str = "6f1c0a52-0d3c-4b7e-9d57-1b2c3d4e5f60";
 
@@ -579,6 +580,15 @@ fn a_subagent_file_is_a_session_whose_parent_is_the_session() {
     assert_eq!(all[0].parent_source_id.as_deref(), Some(SID));
     assert_eq!(shape(&all[0]), ["user: look around", "assistant: found it"]);
 
+    // Older versions: the agent's file beside the sessions.
+    let beside = main.with_file_name("agent-e5f6a7b.jsonl");
+    let line = |l: Value| with(l, json!({"isSidechain": true, "agentId": "e5f6a7b"}));
+    write_lines(&beside, &[line(prompt("s1", None, 1, "old style"))]);
+    let all = read_all(&beside);
+    assert_eq!(all[0].source_id, "agent-e5f6a7b");
+    assert_eq!(all[0].parent_source_id.as_deref(), Some(SID));
+    std::fs::remove_file(&beside).unwrap();
+
     let found = sources(dir.path()).unwrap();
     let kinds: Vec<(&str, bool)> = found
         .iter()
@@ -680,7 +690,7 @@ fn sources_claim_claude_files_only() {
         .into_iter()
         .map(|s| s.path)
         .collect();
-    assert_eq!(found, [path.clone()]);
+    assert_eq!(found, std::slice::from_ref(&path));
     assert_eq!(sources(&path).unwrap().len(), 1);
     assert!(
         sources(&other.join("session-gemini.jsonl"))
@@ -756,5 +766,66 @@ fn time_keys_order_like_the_time() {
     assert_eq!(
         tree::time_key("2026-03-01T10:00:01Z"),
         tree::time_key("2026-03-01T10:00:01.000Z")
+    );
+}
+
+#[test]
+fn a_progress_line_is_linked_without_parsing_it_when_shaped_as_claude_writes_it() {
+    let line = progress("p1", Some("a1"), 3).to_string();
+    assert_eq!(
+        progress_link(line.as_bytes()),
+        Some((id("p1").as_str(), Some(id("a1").as_str())))
+    );
+    let root = progress("p0", None, 3).to_string();
+    assert_eq!(
+        progress_link(root.as_bytes()),
+        Some((id("p0").as_str(), None))
+    );
+    // As Claude Code orders it: `uuid` after `data`.
+    let ordered = format!(
+        "{{\"parentUuid\":\"{}\",\"isSidechain\":false,\"type\":\"progress\",\"data\":{{\"type\":\"agent_progress\",\"message\":{{\"uuid\":\"{}\"}}}},\"toolUseID\":\"t\",\"uuid\":\"{}\",\"timestamp\":\"{}\"}}",
+        id("a1"),
+        id("inner"),
+        id("p5"),
+        at(5)
+    );
+    assert_eq!(
+        progress_link(ordered.as_bytes()),
+        Some((id("p5").as_str(), Some(id("a1").as_str())))
+    );
+    // A subagent's progress nests whole messages, uuids and all.
+    let nested = with(
+        progress("p2", Some("a1"), 4),
+        json!({"data": {"type": "agent_progress", "message": {"type": "user", "uuid": id("inner")}}}),
+    );
+    let text = nested.to_string();
+    assert_eq!(
+        progress_link(text.as_bytes()).map(|l| l.0),
+        Some(id("p2").as_str())
+    );
+    // Shaped otherwise: parsed in full instead.
+    for other in [
+        prompt("u1", None, 1, "hi").to_string(),
+        json!({"type": "progress", "uuid": id("p3"), "parentUuid": null}).to_string(),
+        json!({"parentUuid": null, "data": {"type": "progress"}, "type": "user", "uuid": id("u")}).to_string(),
+        json!({"parentUuid": null, "type": "progress", "data": {"n": 1}, "more": {"uuid": id("x")}}).to_string(),
+    ] {
+        assert_eq!(progress_link(other.as_bytes()), None, "{other}");
+    }
+    // Both ways, the tree is the same.
+    let lines = [
+        prompt("u1", None, 1, "go"),
+        tool_use("a1", Some("u1"), 2, "msg_1", "toolu_1"),
+        json!({"type": "progress", "uuid": id("p1"), "parentUuid": id("a1")}),
+        progress("p2", Some("p1"), 3),
+        say("a2", Some("p2"), 4, "msg_2", "done"),
+    ];
+    assert_eq!(
+        shape(&read_one(&lines)),
+        [
+            "user: go",
+            "call Bash toolu_1 -> none interrupted",
+            "assistant: done"
+        ]
     );
 }

@@ -215,15 +215,14 @@ impl Tree {
         if all {
             return groups;
         }
-        for i in 0..self.nodes.len() {
-            let node = &self.nodes[i];
+        for (i, (node, group)) in self.nodes.iter().zip(groups.iter_mut()).enumerate() {
             if !node.sidechain {
                 continue;
             }
-            groups[i] = if node.agent != 0 {
+            *group = if node.agent != 0 {
                 node.agent
             } else {
-                self.sidechain_root(i as u32) as u64 | 1 << 40
+                u64::from(self.sidechain_root(i as u32)) | 1 << 40
             };
         }
         groups
@@ -276,11 +275,12 @@ impl Tree {
             // A compaction whose earlier part is not linked (its
             // `logicalParentUuid` is not in the file): what was said
             // before it is the conversation that ended before it.
-            if parent == NONE && node.compact_boundary {
-                if let Some(before) = newest(node.line, seen) {
-                    at = before;
-                    continue;
-                }
+            if parent == NONE
+                && node.compact_boundary
+                && let Some(before) = newest(node.line, seen)
+            {
+                at = before;
+                continue;
             }
             break;
         }

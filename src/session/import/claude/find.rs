@@ -1,0 +1,137 @@
+//! Where Claude Code keeps its transcripts, and which files are its.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::parse;
+use crate::error::{Error, Result};
+use crate::session::import::{Homes, Source, Tool};
+
+/// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
+/// separated by commas; a directory named `projects` is taken as it is),
+/// else `~/.claude/projects` and `~/.config/claude/projects`: those that
+/// exist.
+pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
+    let mut roots = Vec::new();
+    match &homes.claude_config_dir {
+        Some(dirs) => {
+            let dirs = dirs.to_string_lossy();
+            for dir in dirs.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+                let dir = expand_home(dir, homes);
+                if dir.file_name().is_some_and(|name| name == "projects") && dir.is_dir() {
+                    roots.push(dir);
+                } else {
+                    roots.push(dir.join("projects"));
+                }
+            }
+        }
+        None => {
+            roots.extend(homes.in_home(".claude/projects"));
+            roots.extend(homes.config_home().map(|c| c.join("claude/projects")));
+        }
+    }
+    let mut seen = HashSet::new();
+    roots.retain(|root| root.is_dir() && seen.insert(root.clone()));
+    roots
+}
+
+fn expand_home(dir: &str, homes: &Homes) -> PathBuf {
+    match (dir.strip_prefix("~/"), &homes.home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if dir == "~" => homes.home.clone().unwrap_or_else(|| PathBuf::from(dir)),
+        _ => PathBuf::from(dir),
+    }
+}
+
+/// The Claude Code transcripts at `path`: the file itself, or every one
+/// under the directory. A `.jsonl` file is claimed only when its first
+/// lines look like Claude Code's.
+pub fn sources(path: &Path) -> Result<Vec<Source>> {
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+    let mut files = Vec::new();
+    if meta.is_dir() {
+        walk(path, &mut files);
+        // Sessions before the subagents that ran in them.
+        files.sort_by(|a, b| (is_agent_file(a), a).cmp(&(is_agent_file(b), b)));
+    } else {
+        files.push(path.to_path_buf());
+    }
+    Ok(files
+        .into_iter()
+        .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl") && is_claude(file))
+        .map(|file| Source {
+            tool: Tool::Claude,
+            kind: if is_agent_file(&file) {
+                "subagent"
+            } else {
+                "session"
+            },
+            bytes: fs::metadata(&file).map_or(0, |m| m.len()),
+            path: file,
+        })
+        .collect())
+}
+
+/// Every file under `dir` (symbolic links to directories not followed;
+/// what cannot be listed is passed over).
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            walk(&path, files);
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            files.push(path);
+        }
+    }
+}
+
+pub fn is_agent_file(path: &Path) -> bool {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .is_some_and(|s| s.starts_with("agent-"))
+}
+
+/// Whether the first lines of `path` are Claude Code transcript lines.
+fn is_claude(path: &Path) -> bool {
+    const SNIFF: u64 = 64 * 1024;
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if file.take(SNIFF).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    let mut lines = head.split(|&b| b == b'\n').peekable();
+    let mut looked = 0;
+    while let Some(line) = lines.next() {
+        let complete = lines.peek().is_some();
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            continue;
+        }
+        if !complete {
+            // A first line longer than what was read: Claude Code writes
+            // `parentUuid` first.
+            return looked == 0 && line.starts_with(b"{\"parentUuid\":");
+        }
+        if let Ok(sniff) = serde_json::from_slice::<parse::Sniff>(line)
+            && sniff.is_claude()
+        {
+            return true;
+        }
+        looked += 1;
+        if looked == 20 {
+            break;
+        }
+    }
+    false
+}
