@@ -67,6 +67,18 @@ echo 'fn main() {}' > main.rs && git add main.rs",
     ),
     ("ollm-session", r"echo '# A project' > README.md"),
     (
+        "Sessions from other agent CLIs",
+        r#"claude_line() { printf '{"parentUuid":%s,"cwd":"%s","sessionId":"%s","type":"%s","uuid":"%s","timestamp":"2026-02-03T10:00:0%sZ","message":%s}\n' "$@"; }
+claude_session() {
+  mkdir -p "$1"
+  { claude_line null "$PWD" "$2" user "$2-1" 1 '{"role":"user","content":"why do the tests fail?"}'
+    claude_line "\"$2-1\"" "$PWD" "$2" assistant "$2-2" 2 '{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"The retry test times out."}]}'
+  } > "$1/$2.jsonl"
+}
+claude_session "$HOME/.claude/projects/-work" 0a8b1c2d-0000-4000-8000-000000000001
+claude_session "$HOME/backup/claude" 0a8b1c2d-0000-4000-8000-000000000002"#,
+    ),
+    (
         "ollm-discover",
         r"mkdir -p src && echo 'fn main() {}' > src/main.rs && echo 'target/' > .gitignore",
     ),

@@ -145,14 +145,14 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         return Err(err);
     }
     if plan.sources.is_empty() {
+        let looked = if plan.searched.is_empty() {
+            "none of their default locations exists".to_string()
+        } else {
+            format!("looked in {}", shown(&plan.searched))
+        };
         diag::warn(format!(
-            "no sessions of {} found in their default locations{}; name a file or directory to import from",
-            names(&tools),
-            if plan.searched.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", shown(&plan.searched))
-            }
+            "no sessions of {} found ({looked}); name a file or directory to import from",
+            names(&tools)
         ));
     }
     print_result(ctx, format, streaming, &sessions, &failures, &summary)?;

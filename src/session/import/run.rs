@@ -19,7 +19,8 @@ use crate::session::Store;
 pub struct Plan {
     /// Every source found, each once, largest first.
     pub sources: Vec<Source>,
-    /// The places looked in (the tools' default roots, or the paths given).
+    /// The places looked in (the tools' default roots that exist, or the
+    /// paths given).
     pub searched: Vec<PathBuf>,
     /// Paths given that hold nothing of the tools asked for.
     pub empty: Vec<PathBuf>,
@@ -44,8 +45,8 @@ pub fn plan(tools: &[Tool], paths: &[PathBuf], homes: &Homes) -> Result<Plan> {
                 if root.exists() {
                     let found = tool.sources(&root)?;
                     add(&mut plan, found);
+                    plan.searched.push(root);
                 }
-                plan.searched.push(root);
             }
         }
     } else {
