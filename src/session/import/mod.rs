@@ -292,6 +292,34 @@ impl Skipped {
     }
 }
 
+/// Every file under `dir` (a link to a file counts; a link to a directory
+/// is not followed), at most `max_depth` directories down. `dir` must be
+/// readable; a directory below it that is not is passed over.
+pub fn files_under(dir: &Path, max_depth: usize) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| crate::error::Error::io(dir, &e))?;
+    let mut files = Vec::new();
+    collect_files(entries, max_depth, &mut files);
+    Ok(files)
+}
+
+fn collect_files(entries: std::fs::ReadDir, depth_left: usize, files: &mut Vec<PathBuf>) {
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() {
+            if depth_left > 0
+                && let Ok(inner) = std::fs::read_dir(&path)
+            {
+                collect_files(inner, depth_left - 1, files);
+            }
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            files.push(path);
+        }
+    }
+}
+
 /// The id an imported session gets: the same for the same source session
 /// every time (a UUID v5 of the tool and its session id), so a second
 /// import finds the first.

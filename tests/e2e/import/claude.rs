@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::by_source;
 use crate::support::{self, Sandbox, stderr, stdout};
 
 const MAIN: &str = "0b7e3c1a-5d2f-4e8a-9c6b-1f2e3d4c5b6a";
@@ -374,35 +375,15 @@ fn project(sb: &Sandbox) -> PathBuf {
 }
 
 fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = sb
-        .cmd("ollm-session")
-        .args(["import", "--from", "claude"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let mut lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    let summary = lines.pop().expect("a summary")["summary"].clone();
-    (lines, summary)
-}
-
-fn by_source_id<'a>(lines: &'a [Value], id: &str) -> &'a Value {
-    lines
-        .iter()
-        .find(|l| l["sourceId"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {lines:#?}"))
+    super::import_with(
+        sb.cmd("ollm-session")
+            .args(["import", "--from", "claude"])
+            .args(args),
+    )
 }
 
 fn get(sb: &Sandbox, id: &Value) -> Value {
-    support::json(
-        &sb.cmd("ollm-session")
-            .args(["get", id.as_str().unwrap()])
-            .output()
-            .unwrap(),
-    )
+    super::get(sb, id.as_str().unwrap())
 }
 
 /// `role: text` of each message, in order.
@@ -453,7 +434,7 @@ fn a_claude_store_is_imported_with_every_trap_once_and_grows() {
     let (lines, summary) = import(&sb, &[&projects]);
     assert_eq!(lines.len(), 3, "{lines:#?}");
     assert!(summary.is_object());
-    let main = by_source_id(&lines, MAIN);
+    let main = by_source(&lines, MAIN);
     assert_eq!(main["status"], "imported");
     assert_eq!(
         (main["messages"].as_u64(), main["toolCalls"].as_u64()),
@@ -462,13 +443,13 @@ fn a_claude_store_is_imported_with_every_trap_once_and_grows() {
     assert_eq!(main["title"], "Rounding bug hunt");
     assert_eq!(main["workspace"], cwd.display().to_string());
     assert_eq!(main["source"], store.main.display().to_string());
-    let other = by_source_id(&lines, OTHER);
+    let other = by_source(&lines, OTHER);
     assert_eq!(
         (other["messages"].as_u64(), other["toolCalls"].as_u64()),
         (Some(4), Some(0))
     );
     assert_eq!(other["title"], "Greetings");
-    let agent = by_source_id(&lines, &format!("agent-{AGENT}"));
+    let agent = by_source(&lines, &format!("agent-{AGENT}"));
     assert_eq!(support::tree(&sb.home.join(".claude")), before);
     assert_eq!(
         (agent["messages"].as_u64(), agent["toolCalls"].as_u64()),
@@ -580,10 +561,10 @@ fn a_claude_store_is_imported_with_every_trap_once_and_grows() {
     drop(file);
     let grown = support::tree(&sb.home.join(".claude"));
     let (lines, _) = import(&sb, &[&projects]);
-    let main = by_source_id(&lines, MAIN);
+    let main = by_source(&lines, MAIN);
     assert_eq!(main["status"], "updated", "{main}");
     assert_eq!(main["added"], 2);
-    assert_eq!(by_source_id(&lines, OTHER)["status"], "unchanged");
+    assert_eq!(by_source(&lines, OTHER)["status"], "unchanged");
     assert_eq!(
         (main["messages"].as_u64(), main["toolCalls"].as_u64()),
         (Some(10), Some(5))

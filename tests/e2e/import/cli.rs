@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::{get, import, parse};
 use crate::on_each_store;
 use crate::support::{self, Sandbox, SessionStore, stderr, stdout};
 
@@ -89,28 +90,6 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = sb
-        .cmd("ollm-session")
-        .arg("import")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    parse(&stdout(&out))
-}
-
-/// The session lines and the summary of `import`'s NDJSON.
-fn parse(text: &str) -> (Vec<Value>, Value) {
-    let mut lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    let summary = lines.pop().expect("a summary line")["summary"].clone();
-    assert!(summary.is_object(), "{text}");
-    (lines, summary)
-}
-
 fn session_ids(sb: &Sandbox) -> Vec<String> {
     let out = sb
         .cmd("ollm-session")
@@ -125,10 +104,6 @@ fn session_ids(sb: &Sandbox) -> Vec<String> {
         .collect();
     ids.sort();
     ids
-}
-
-fn get(sb: &Sandbox, id: &str) -> Value {
-    support::json(&sb.cmd("ollm-session").args(["get", id]).output().unwrap())
 }
 
 /// A project (a git work tree) in the sandbox, and a directory inside it.

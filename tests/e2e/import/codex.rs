@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::support::{self, Sandbox, stderr, stdout};
+use super::get;
+use crate::support::{self, Sandbox};
 
 const A: &str = "0199a1b2-c3d4-7e5f-8a9b-00000000000a";
 const B: &str = "0199a1b2-c3d4-7e5f-8a9b-00000000000b";
@@ -216,25 +217,12 @@ fn fixture(sb: &Sandbox) -> Fixture {
 }
 
 fn import(sb: &Sandbox, codex_home: &Path, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = sb
-        .cmd("ollm-session")
-        .args(["import", "--from", "codex"])
-        .args(args)
-        .env("CODEX_HOME", codex_home)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let mut lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let summary = lines.pop().unwrap()["summary"].clone();
-    lines.sort_by_key(|l| l["sourceId"].as_str().unwrap().to_string());
-    (lines, summary)
-}
-
-fn get(sb: &Sandbox, id: &str) -> Value {
-    support::json(&sb.cmd("ollm-session").args(["get", id]).output().unwrap())
+    super::import_with(
+        sb.cmd("ollm-session")
+            .args(["import", "--from", "codex"])
+            .args(args)
+            .env("CODEX_HOME", codex_home),
+    )
 }
 
 fn texts(session: &Value) -> Vec<(String, String)> {

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::support::{self, Sandbox, stderr, stdout};
+use super::get;
+use crate::support::{self, Sandbox};
 
 const A: &str = "5c3e8f2a-1b4d-4e6f-9a0b-00000000000a";
 const B: &str = "5c3e8f2a-1b4d-4e6f-9a0b-00000000000b";
@@ -190,24 +191,11 @@ fn fixture(sb: &Sandbox) -> Fixture {
 }
 
 fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = sb
-        .cmd("ollm-session")
-        .args(["import", "--from", "gemini"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let mut lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let summary = lines.pop().unwrap()["summary"].clone();
-    lines.sort_by_key(|l| l["sourceId"].as_str().unwrap().to_string());
-    (lines, summary)
-}
-
-fn get(sb: &Sandbox, id: &str) -> Value {
-    support::json(&sb.cmd("ollm-session").args(["get", id]).output().unwrap())
+    super::import_with(
+        sb.cmd("ollm-session")
+            .args(["import", "--from", "gemini"])
+            .args(args),
+    )
 }
 
 fn texts(session: &Value) -> Vec<String> {

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, params};
 use serde_json::{Value, json};
 
-use crate::support::{self, Sandbox, stderr, stdout};
+use super::{by_source, get, import, source_keys};
+use crate::support::{self, Sandbox};
 
 const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z, in seconds as goose keeps them
 
@@ -156,51 +157,6 @@ fn legacy(dir: &Path, stem: &str, cwd: &Path, description: &str) -> PathBuf {
     ]);
     std::fs::write(&path, body).unwrap();
     path
-}
-
-fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = sb
-        .cmd("ollm-session")
-        .arg("import")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
-    let mut lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let summary = lines.pop().unwrap()["summary"].clone();
-    lines.sort_by_key(|l| l["sourceId"].as_str().unwrap_or_default().to_string());
-    (lines, summary)
-}
-
-fn get(sb: &Sandbox, id: &str) -> Value {
-    support::json(&sb.cmd("ollm-session").args(["get", id]).output().unwrap())
-}
-
-fn by_source<'a>(lines: &'a [Value], source_id: &str) -> &'a Value {
-    lines
-        .iter()
-        .find(|l| l["sourceId"] == source_id)
-        .unwrap_or_else(|| panic!("no {source_id} in {lines:?}"))
-}
-
-fn source_keys(session: &Value) -> Vec<String> {
-    let mut keyed: Vec<(String, String)> = session["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .chain(session["toolCalls"].as_array().unwrap())
-        .map(|r| {
-            (
-                r["timestamp"].as_str().unwrap().to_string(),
-                r["sourceKey"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    keyed.sort();
-    keyed.into_iter().map(|(_, key)| key).collect()
 }
 
 #[test]

@@ -8,3 +8,64 @@ mod codex;
 mod gemini;
 mod goose;
 mod opencode;
+
+use serde_json::Value;
+
+use crate::support::{self, Sandbox, stderr, stdout};
+
+/// Runs `command` (an `ollm-session import`, which must succeed): the
+/// session lines of its NDJSON, sorted by source id, and its summary.
+pub fn import_with(command: &mut assert_cmd::Command) -> (Vec<Value>, Value) {
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let (mut lines, summary) = parse(&stdout(&out));
+    lines.sort_by_key(|l| l["sourceId"].as_str().unwrap_or_default().to_string());
+    (lines, summary)
+}
+
+/// `ollm-session import ARGS` in `sb`; see [`import_with`].
+pub fn import(sb: &Sandbox, args: &[&str]) -> (Vec<Value>, Value) {
+    import_with(sb.cmd("ollm-session").arg("import").args(args))
+}
+
+/// The session lines and the summary of `import`'s NDJSON output.
+pub fn parse(text: &str) -> (Vec<Value>, Value) {
+    let mut lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let summary = lines.pop().expect("a summary line")["summary"].clone();
+    assert!(summary.is_object(), "{text}");
+    (lines, summary)
+}
+
+/// `ollm-session get ID` as JSON.
+pub fn get(sb: &Sandbox, id: &str) -> Value {
+    support::json(&sb.cmd("ollm-session").args(["get", id]).output().unwrap())
+}
+
+/// The line of `lines` about source session `source_id`.
+pub fn by_source<'a>(lines: &'a [Value], source_id: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| l["sourceId"] == source_id)
+        .unwrap_or_else(|| panic!("no {source_id} in {lines:#?}"))
+}
+
+/// The `sourceKey` of each record of a stored session, in time order.
+pub fn source_keys(session: &Value) -> Vec<String> {
+    let mut keyed: Vec<(String, String)> = session["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(session["toolCalls"].as_array().unwrap())
+        .map(|r| {
+            (
+                r["timestamp"].as_str().unwrap().to_string(),
+                r["sourceKey"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    keyed.sort();
+    keyed.into_iter().map(|(_, key)| key).collect()
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::parse;
 use crate::error::{Error, Result};
-use crate::session::import::{Homes, Source, Tool};
+use crate::session::import::{Homes, Source, Tool, files_under};
 
 /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
 /// separated by commas; a directory named `projects` is taken as it is),
@@ -48,11 +48,15 @@ fn expand_home(dir: &str, homes: &Homes) -> PathBuf {
 /// The Claude Code transcripts at `path`: the file itself, or every one
 /// under the directory. A `.jsonl` file is claimed only when its first
 /// lines look like Claude Code's.
+/// How deep below a directory given transcripts are looked for (a
+/// project's `<session>/subagents/` is two levels below the project).
+const MAX_DEPTH: usize = 8;
+
 pub fn sources(path: &Path) -> Result<Vec<Source>> {
     let meta = fs::metadata(path).map_err(|e| Error::io(path, &e))?;
     let mut files = Vec::new();
     if meta.is_dir() {
-        walk(path, &mut files);
+        files = files_under(path, MAX_DEPTH)?;
         // Sessions before the subagents that ran in them.
         files.sort_by(|a, b| (is_agent_file(a), a).cmp(&(is_agent_file(b), b)));
     } else {
@@ -72,25 +76,6 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
             path: file,
         })
         .collect())
-}
-
-/// Every file under `dir` (symbolic links to directories not followed;
-/// what cannot be listed is passed over).
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir() {
-            walk(&path, files);
-        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
-            files.push(path);
-        }
-    }
 }
 
 pub fn is_agent_file(path: &Path) -> bool {

@@ -52,7 +52,7 @@ mod record;
 
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Tool, Transcript, lines};
+use super::{Homes, Source, Tool, Transcript, files_under, lines};
 use crate::error::{Error, Result};
 
 /// The `kind` of a plain rollout and of a zstd-compressed one.
@@ -84,8 +84,12 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
         }
         return Ok(found);
     }
-    let entries = std::fs::read_dir(path).map_err(|e| Error::io(path, &e))?;
-    walk(entries, 0, &mut found);
+    for file in files_under(path, MAX_DEPTH)? {
+        if let Some(kind) = rollout_kind(&file_name(&file)) {
+            let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
+            found.push(source(&file, kind, bytes));
+        }
+    }
     // A rollout kept both plain and compressed is one session: the plain
     // file is read.
     let plain: std::collections::HashSet<PathBuf> = found
@@ -165,29 +169,6 @@ fn starts_like_a_rollout(path: &Path) -> Option<&'static str> {
     (value.get("type").and_then(|t| t.as_str()) == Some("session_meta")
         && value.get("payload").is_some())
     .then_some(kind)
-}
-
-/// Rollouts under a directory, not following symbolic links; a directory
-/// that cannot be read below the one given is passed over.
-fn walk(entries: std::fs::ReadDir, depth: usize, found: &mut Vec<Source>) {
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir() {
-            if depth < MAX_DEPTH
-                && let Ok(inner) = std::fs::read_dir(&path)
-            {
-                walk(inner, depth + 1, found);
-            }
-        } else if kind.is_file()
-            && let Some(rollout) = rollout_kind(&entry.file_name().to_string_lossy())
-        {
-            let bytes = entry.metadata().map_or(0, |m| m.len());
-            found.push(source(&path, rollout, bytes));
-        }
-    }
 }
 
 /// `$CODEX_HOME` of a rollout under its `sessions/` or `archived_sessions/`.

@@ -47,7 +47,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Homes, Skipped, Source, Tool, Transcript, lines};
+use super::{Homes, Skipped, Source, Tool, Transcript, files_under, lines};
 use crate::error::{Error, Result};
 
 const JSONL: &str = "jsonl";
@@ -87,8 +87,8 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     if meta.is_file() {
         candidates.push(path.to_path_buf());
     } else {
-        let entries = std::fs::read_dir(path).map_err(|e| Error::io(path, &e))?;
-        walk(entries, 0, &mut candidates);
+        candidates = files_under(path, MAX_DEPTH)?;
+        candidates.retain(|file| may_be_a_chat(file));
     }
     let mut found: Vec<(Source, String, Option<std::time::SystemTime>)> = Vec::new();
     for file in candidates {
@@ -137,34 +137,21 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     each(transcript)
 }
 
-/// Files that may be chats: `session-*.json(l)` anywhere, and any `.jsonl`
-/// in a `chats/` directory or one below it (a sub-agent's).
-fn walk(entries: std::fs::ReadDir, depth: usize, found: &mut Vec<PathBuf>) {
-    for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir() {
-            if depth < MAX_DEPTH
-                && let Ok(inner) = std::fs::read_dir(&path)
-            {
-                walk(inner, depth + 1, found);
-            }
-        } else if kind.is_file() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let in_chats = path
-                .ancestors()
-                .skip(1)
-                .take(2)
-                .any(|dir| dir.file_name().is_some_and(|n| n == "chats"));
-            let session_file = name.starts_with("session-")
-                && (name.ends_with(".json") || name.ends_with(".jsonl"));
-            if session_file || (in_chats && name.ends_with(".jsonl")) {
-                found.push(path);
-            }
-        }
-    }
+/// Whether `path` may be a chat: `session-*.json(l)` anywhere, and any
+/// `.jsonl` in a `chats/` directory or one below it (a sub-agent's).
+fn may_be_a_chat(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let in_chats = path
+        .ancestors()
+        .skip(1)
+        .take(2)
+        .any(|dir| dir.file_name().is_some_and(|n| n == "chats"));
+    let session_file =
+        name.starts_with("session-") && (name.ends_with(".json") || name.ends_with(".jsonl"));
+    session_file || (in_chats && name.ends_with(".jsonl"))
 }
 
 /// The kind and session id of a gemini-cli chat file; `None` for anything
