@@ -9,7 +9,9 @@ several lines sharing `message.id` (text, then a `tool_use`), `progress`
 lines while the tool runs (often most of a real file), a user line holding
 the `tool_result` with `toolUseResult`, and a `summary` line. With
 --sessions N it writes N sessions of a few turns each (MEGABYTES is then
-ignored); otherwise sessions of ~2 MB until MEGABYTES are written.
+ignored); otherwise sessions of ~2 MB until MEGABYTES are written. With
+--turns N, each session has N turns (~25 kB each): one session of 300 MB
+is `gen_claude.py DIR 1 --turns 12000`.
 """
 import json
 import os
@@ -83,13 +85,14 @@ def session_lines(cwd, session_id, turns, started):
 def main():
     root, megabytes = sys.argv[1], float(sys.argv[2])
     sessions = int(sys.argv[sys.argv.index("--sessions") + 1]) if "--sessions" in sys.argv else 0
+    turns_given = int(sys.argv[sys.argv.index("--turns") + 1]) if "--turns" in sys.argv else 0
     started = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
     written, n = 0, 0
     while (sessions and n < sessions) or (not sessions and written < megabytes * 1e6):
         project = f"/home/u/src/project{n % 40}"
         folder = f"{root}/{project.replace('/', '-')}"
         session_id = str(uuid.UUID(int=rng.getrandbits(128)))
-        turns = 2 if sessions else 60
+        turns = turns_given or (2 if sessions else 60)
         text = "\n".join(session_lines(project, session_id, turns, started + timedelta(hours=n))) + "\n"
         os.makedirs(folder, exist_ok=True)
         with open(f"{folder}/{session_id}.jsonl", "w") as f:

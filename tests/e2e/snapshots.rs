@@ -12,7 +12,7 @@ use crate::support::{Sandbox, stdout, terminal_bytes};
 /// A runnable command and the arguments it is shown with. In the arguments,
 /// `{ID}` is a session with four messages and a tool call, `{SNAP}` a
 /// snapshot of it, `{HISTORY}` that history as a file, `{EVENTS}` a loop of
-/// tool-call events as a file.
+/// tool-call events as a file, `{CLAUDE}` a Claude Code session to import.
 const OUTPUTS: &[(&str, &[&str])] = &[
     ("ollm", &["--list"]),
     ("ollm config", &["config"]),
@@ -85,6 +85,10 @@ const OUTPUTS: &[(&str, &[&str])] = &[
     ("ollm-session branches", &["branches", "{ID}"]),
     ("ollm-session scan", &["scan", "{ID}"]),
     ("ollm-session redact", &["redact", "{ID}", "--dry-run"]),
+    (
+        "ollm-session import",
+        &["import", "--from", "claude", "{CLAUDE}"],
+    ),
     (
         "ollm-session snapshot create",
         &["snapshot", "create", "{ID}"],
@@ -275,11 +279,34 @@ fn scenario() -> (Sandbox, Vec<(&'static str, String)>) {
     );
     sandbox.write("src/main.rs", "fn main() {}\n");
     sandbox.write("README.md", "# demo\n");
+    let cwd = sandbox.work.display().to_string();
+    // Outside the work tree, which `ollm-discover` lists.
+    let claude = sandbox
+        .home
+        .join("0a8b1c2d-0000-4000-8000-000000000001.jsonl");
+    std::fs::write(
+        &claude,
+        [
+            serde_json::json!({"parentUuid": null, "cwd": cwd, "type": "user", "uuid": "u1",
+                "sessionId": "0a8b1c2d-0000-4000-8000-000000000001", "timestamp": "2026-02-03T10:00:01Z",
+                "message": {"role": "user", "content": "why do the tests fail?"}}),
+            serde_json::json!({"parentUuid": "u1", "cwd": cwd, "type": "assistant", "uuid": "a1",
+                "sessionId": "0a8b1c2d-0000-4000-8000-000000000001", "timestamp": "2026-02-03T10:00:02Z",
+                "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5",
+                    "content": [{"type": "text", "text": "The retry test times out."}]}}),
+            serde_json::json!({"type": "custom-title", "customTitle": "Flaky retry test",
+                "sessionId": "0a8b1c2d-0000-4000-8000-000000000001"}),
+        ]
+        .map(|line| line.to_string() + "\n")
+        .concat(),
+    )
+    .unwrap();
     let values = vec![
         ("{ID}", id),
         ("{SNAP}", snap),
         ("{HISTORY}", history.display().to_string()),
         ("{EVENTS}", events.display().to_string()),
+        ("{CLAUDE}", claude.display().to_string()),
     ];
     (sandbox, values)
 }

@@ -15,7 +15,7 @@ use crate::config::FlagOverride;
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::lock::Lock;
-use crate::output::{Table, Tabular};
+use crate::output::Tabular;
 use crate::redact::policy::Redaction;
 use crate::session::Store;
 use crate::session::import::run::{self, Event, Failure, Summary};
@@ -193,16 +193,13 @@ fn print_result(
         }),
         ListFormat::Ndjson => ctx.printer().record(&Last { summary }),
         ListFormat::Table | ListFormat::Text => {
-            let changed: Vec<&Imported> = sessions
+            let changed: Vec<Imported> = sessions
                 .iter()
                 .filter(|s| s.status != Status::Unchanged)
+                .cloned()
                 .collect();
             if !changed.is_empty() {
-                let mut table = Table::new(Imported::headers().iter().copied());
-                for row in changed {
-                    table.row(row.cells());
-                }
-                ctx.printer().table(&table)?;
+                ctx.printer().list_as(Some(format), &changed)?;
             }
             ctx.printer().text(&format!("{}\n", sentence(summary)))
         }
