@@ -28,7 +28,8 @@ use crate::session::import::{Homes, Tool};
 /// `--here` and `resume --continue` find it in that project), the title,
 /// model and times, and where it came from in `metadata.importedFrom`;
 /// stored as journals whatever services.session.format says.
-/// The sources are only read (databases opened read-only). Importing
+/// The sources are only read (a database through a private copy, so a
+/// live one and its write-ahead log are never written). Importing
 /// again adds only what a source gained since. Prints one NDJSON line per
 /// session ({"tool", "source", "sourceId", "sessionId", "status",
 /// "messages", "toolCalls", "added", "skipped"}) and a last
