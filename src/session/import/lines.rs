@@ -16,6 +16,10 @@ use crate::error::{Error, Result};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// The longest line read: a longer one (no tool writes one; a file that is
+/// not JSONL might) is skipped and counted as unreadable, not held.
+pub const MAX_LINE_BYTES: usize = crate::io_util::MAX_LINE_BYTES;
+
 /// One non-empty line of a JSONL file.
 #[derive(Debug)]
 pub struct Line<'a> {
@@ -89,14 +93,16 @@ fn with_path(error: Error, path: &Path) -> Error {
 
 /// [`each_line`] over any reader.
 pub fn each_line_of(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     skipped: &mut Skipped,
     mut each: impl FnMut(Line<'_>, &mut Skipped) -> Result<()>,
 ) -> Result<()> {
+    let mut reader = reader.take(u64::MAX);
     let mut buf = Vec::with_capacity(1 << 12);
     let (mut number, mut offset) = (0u64, 0u64);
     loop {
         buf.clear();
+        reader.set_limit(MAX_LINE_BYTES as u64 + 1);
         let read = reader
             .read_until(b'\n', &mut buf)
             .map_err(|e| Error::io("", &e))?;
@@ -106,6 +112,12 @@ pub fn each_line_of(
         number += 1;
         let start = offset;
         offset += read as u64;
+        if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
+            reader.set_limit(u64::MAX);
+            offset += skip_line(&mut reader)?;
+            skipped.unreadable += 1;
+            continue;
+        }
         let complete = buf.last() == Some(&b'\n');
         let mut bytes: &[u8] = &buf;
         if complete {
@@ -131,6 +143,27 @@ pub fn each_line_of(
             },
             skipped,
         )?;
+    }
+}
+
+/// Reads past the rest of a line without keeping it; returns how many
+/// bytes that was.
+fn skip_line(reader: &mut impl BufRead) -> Result<u64> {
+    let mut skipped = 0u64;
+    loop {
+        let available = reader.fill_buf().map_err(|e| Error::io("", &e))?;
+        if available.is_empty() {
+            return Ok(skipped);
+        }
+        let (used, done) = match memchr::memchr(b'\n', available) {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        reader.consume(used);
+        skipped += used as u64;
+        if done {
+            return Ok(skipped);
+        }
     }
 }
 
@@ -234,6 +267,29 @@ mod tests {
         let (out, skipped) = lines(b"{\"a\":\"x\xFFy\"}\n");
         assert_eq!(out[0].1, Some(serde_json::json!({"a": "x\u{FFFD}y"})));
         assert_eq!(skipped, Skipped::default());
+    }
+
+    #[test]
+    fn a_line_longer_than_the_limit_is_skipped_not_held_and_offsets_stay_right() {
+        let mut input = b"{\"a\":1}\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        input.extend(b"\n{\"b\":2}\n");
+        let mut skipped = Skipped::default();
+        let mut seen = Vec::new();
+        each_line_of(&input[..], &mut skipped, |line, skipped| {
+            seen.push((line.number, line.offset, line.parse::<Value>(skipped)));
+            Ok(())
+        })
+        .unwrap();
+        let last_offset = (input.len() - b"{\"b\":2}\n".len()) as u64;
+        assert_eq!(
+            seen,
+            vec![
+                (1, 0, Some(serde_json::json!({"a": 1}))),
+                (3, last_offset, Some(serde_json::json!({"b": 2})))
+            ]
+        );
+        assert_eq!(skipped.unreadable, 1);
     }
 
     #[test]
