@@ -13,20 +13,33 @@ use libfuzzer_sys::fuzz_target;
 use ollm::session::import::{Tool, Transcript};
 
 const FILES: &[(Tool, &str)] = &[
-    (Tool::Claude, "claude/-work/0a8b1c2d-0000-4000-8000-000000000001.jsonl"),
+    (
+        Tool::Claude,
+        "claude/-work/0a8b1c2d-0000-4000-8000-000000000001.jsonl",
+    ),
     (
         Tool::Codex,
         "codex/sessions/2026/01/01/rollout-2026-01-01T00-00-00-0198a0a0-0000-7000-8000-000000000001.jsonl",
     ),
-    (Tool::Gemini, "gemini/tmp/work/chats/session-2026-01-01T00-00-0a8b1c2d.jsonl"),
-    (Tool::Gemini, "gemini/tmp/work/chats/session-2026-01-01T00-00-0a8b1c2e.json"),
+    (
+        Tool::Gemini,
+        "gemini/tmp/work/chats/session-2026-01-01T00-00-0a8b1c2d.jsonl",
+    ),
+    (
+        Tool::Gemini,
+        "gemini/tmp/work/chats/session-2026-01-01T00-00-0a8b1c2e.json",
+    ),
     (Tool::Goose, "goose/sessions/20260101_1.jsonl"),
 ];
 
 fn check(transcript: &Transcript) {
     let mut keys = HashSet::new();
     for item in &transcript.items {
-        assert!(keys.insert(item.key.as_str()), "two items keyed {:?}", item.key);
+        assert!(
+            keys.insert(item.key.as_str()),
+            "two items keyed {:?}",
+            item.key
+        );
     }
 }
 
@@ -48,7 +61,9 @@ fn read_as(tool: Tool, path: &Path) {
 
 fuzz_target!(|data: &[u8]| {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    let dir = DIR.get_or_init(|| tempfile::tempdir().expect("temp dir")).path();
+    let dir = DIR
+        .get_or_init(|| tempfile::tempdir().expect("temp dir"))
+        .path();
     for (tool, relative) in FILES {
         let path = dir.join(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
