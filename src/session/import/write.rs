@@ -77,8 +77,7 @@ pub fn store_transcript(
     dry_run: bool,
 ) -> Result<Imported> {
     let session_id = session_id_for(tool, &transcript.source_id);
-    let entries = entries_of(&transcript.items, None)?;
-    let (messages, tool_calls) = counts(&entries);
+    let (messages, tool_calls) = counts(&transcript.items);
     let mut report = Imported {
         tool,
         source: transcript.source.clone(),
@@ -98,11 +97,12 @@ pub fn store_transcript(
         Err(err) => return Err(err),
     };
     if !existing {
-        report.added = entries.len() as u64;
+        report.added = messages + tool_calls;
         if dry_run {
             report.status = Status::WouldImport;
             return Ok(report);
         }
+        let entries = entries_of(&transcript.items, None)?;
         let loaded = new_session(&session_id, tool, transcript, &report, entries);
         match store.import(&loaded) {
             Ok(true) => {
@@ -163,12 +163,16 @@ fn gained(stored: &Loaded, items: &[Item]) -> Result<Vec<Entry>> {
     entries_of(&new, latest)
 }
 
-fn counts(entries: &[Entry]) -> (u64, u64) {
-    let calls = entries
+/// The messages and tool calls `items` become ([`entries_of`] leaves out
+/// a message with no text).
+fn counts(items: &[Item]) -> (u64, u64) {
+    items
         .iter()
-        .filter(|e| matches!(e, Entry::ToolCall(_)))
-        .count() as u64;
-    (entries.len() as u64 - calls, calls)
+        .fold((0, 0), |(messages, calls), item| match &item.body {
+            Body::Message { text, .. } if text.trim().is_empty() => (messages, calls),
+            Body::Message { .. } => (messages + 1, calls),
+            Body::ToolCall(_) => (messages, calls + 1),
+        })
 }
 
 /// The workspace a source's working directory belongs to: its git top
