@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::model::{SessionSummary, is_uuid};
-use super::store::Store;
+use super::store::{ListQuery, Naming, Store};
 use crate::error::{Error, Result};
 use crate::timestamp::Millis;
 
@@ -42,8 +42,8 @@ pub fn current_workspace() -> Result<String> {
 }
 
 /// The id `selector` names. A whole id is taken as given (the command then
-/// says whether it exists); anything else is looked up among the listed
-/// sessions, newest first.
+/// says whether it exists); anything else is looked up in the store, which
+/// finds the candidates without reading every session when it can.
 pub fn select(store: &Store, selector: &Selector) -> Result<String> {
     if selector.last && selector.reference.is_some() {
         return Err(Error::usage("give a session id or --last, not both"));
@@ -56,14 +56,18 @@ pub fn select(store: &Store, selector: &Selector) -> Result<String> {
     match &selector.reference {
         Some(reference) if is_uuid(reference) => Ok(reference.clone()),
         Some(reference) => {
-            let sessions = listed(store, workspace.as_deref())?;
-            resolve_in(&sessions, reference, workspace.as_deref())
+            let prefix = id_prefix(reference);
+            let candidates = store.named(&Naming {
+                title: reference,
+                prefix: prefix.as_deref(),
+                workspace: workspace.as_deref(),
+            })?;
+            resolve_in(&candidates, reference, workspace.as_deref())
         }
-        None if selector.last || selector.here => latest_in(
-            &listed(store, workspace.as_deref())?,
-            workspace.as_deref(),
-            store,
-        ),
+        None if selector.last || selector.here => {
+            let newest = store.list_where(&ListQuery::newest(1, workspace.as_deref()))?;
+            latest_in(&newest.sessions, workspace.as_deref(), store)
+        }
         None => Err(Error::usage(
             "name a session: its id, a prefix, its title, or --last",
         )),
@@ -90,12 +94,11 @@ pub fn resolve(store: &Store, reference: &str) -> Result<String> {
     )
 }
 
-fn listed(store: &Store, workspace: Option<&str>) -> Result<Vec<SessionSummary>> {
-    let mut sessions = store.list()?.sessions;
-    if let Some(workspace) = workspace {
-        sessions.retain(|s| s.workspace.as_deref() == Some(workspace));
-    }
-    Ok(sessions)
+/// The id prefix `reference` can be (lowercase), if it can be one.
+fn id_prefix(reference: &str) -> Option<String> {
+    let prefix = reference.to_ascii_lowercase();
+    (prefix.len() >= MIN_PREFIX && prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
+        .then_some(prefix)
 }
 
 fn latest_in(
@@ -119,16 +122,13 @@ pub fn resolve_in(
     reference: &str,
     workspace: Option<&str>,
 ) -> Result<String> {
-    let prefix = reference.to_ascii_lowercase();
-    let is_prefix =
-        prefix.len() >= MIN_PREFIX && prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
-    let matches: Vec<&SessionSummary> = sessions
-        .iter()
-        .filter(|s| {
-            s.title.as_deref() == Some(reference)
-                || (is_prefix && s.session_id.starts_with(&prefix))
-        })
-        .collect();
+    let prefix = id_prefix(reference);
+    let naming = Naming {
+        title: reference,
+        prefix: prefix.as_deref(),
+        workspace: None,
+    };
+    let matches: Vec<&SessionSummary> = sessions.iter().filter(|s| naming.keeps(s)).collect();
     let shown = crate::io_util::one_line(reference);
     match matches.as_slice() {
         [one] => Ok(one.session_id.clone()),
@@ -172,30 +172,6 @@ pub fn resolve_in(
     }
 }
 
-/// Which sessions `list` shows.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ListFilter {
-    /// Only sessions with this model.
-    pub model: Option<String>,
-    /// Only sessions active at or after this time.
-    pub since: Option<Millis>,
-    /// Only sessions made in this workspace.
-    pub workspace: Option<String>,
-}
-
-impl ListFilter {
-    pub fn keeps(&self, s: &SessionSummary) -> bool {
-        self.model.as_deref().is_none_or(|m| s.model == m)
-            && self.since.is_none_or(|since| {
-                crate::timestamp::parse(&s.last_activity).is_some_and(|t| t >= since)
-            })
-            && self
-                .workspace
-                .as_deref()
-                .is_none_or(|w| s.workspace.as_deref() == Some(w))
-    }
-}
-
 /// The time `--since` names, relative to `now`: a duration back from now
 /// (`90m`, `2h`, `3d`, `1week`) or a date or date-time (`2026-01-15`,
 /// `2026-01-15T10:30:00Z`).
@@ -234,24 +210,25 @@ mod tests {
         s.last_activity = "2024-01-15T10:00:00.000Z".into();
         s.workspace = Some("/w".into());
         let at = crate::timestamp::parse("2024-01-15T10:00:00Z").unwrap();
-        let keeps = |f: ListFilter| f.keeps(&s);
-        assert!(keeps(ListFilter::default()));
-        assert!(keeps(ListFilter {
+        let keeps = |f: ListQuery| f.keeps(&s);
+        assert!(keeps(ListQuery::default()));
+        assert!(keeps(ListQuery {
             model: Some("m".into()),
             since: Some(at),
             workspace: Some("/w".into()),
+            ..ListQuery::default()
         }));
-        assert!(!keeps(ListFilter {
+        assert!(!keeps(ListQuery {
             model: Some("other".into()),
-            ..ListFilter::default()
+            ..ListQuery::default()
         }));
-        assert!(!keeps(ListFilter {
+        assert!(!keeps(ListQuery {
             since: Some(at + 1),
-            ..ListFilter::default()
+            ..ListQuery::default()
         }));
-        assert!(!keeps(ListFilter {
+        assert!(!keeps(ListQuery {
             workspace: Some("/elsewhere".into()),
-            ..ListFilter::default()
+            ..ListQuery::default()
         }));
     }
 

@@ -7,7 +7,8 @@ use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
 use crate::error::Result;
 use crate::session::model::SessionSummary;
-use crate::session::select::{self, ListFilter};
+use crate::session::select;
+use crate::session::store::ListQuery;
 use crate::session::store::Store;
 use crate::timestamp;
 
@@ -54,7 +55,7 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
         let rows: Vec<SetAsideRow> = store.corrupt()?.into_iter().map(SetAsideRow).collect();
         return ctx.list(args.format, &rows, "no sessions set aside");
     }
-    let filter = ListFilter {
+    let query = ListQuery {
         model: args.model,
         since: args
             .since
@@ -62,17 +63,12 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
             .map(|since| select::parse_since(since, timestamp::now_millis()))
             .transpose()?,
         workspace: args.here.then(select::current_workspace).transpose()?,
+        offset: args.offset,
+        limit: args.limit,
     };
-    let listing = store.list()?;
+    let listing = store.list_where(&query)?;
     report_problems(&listing.problems);
-    let rows: Vec<SessionSummary> = listing
-        .sessions
-        .into_iter()
-        .filter(|s| filter.keeps(s))
-        .skip(args.offset)
-        .take(args.limit.unwrap_or(usize::MAX))
-        .collect();
-    print_summaries(ctx, &store, rows, args.format)
+    print_summaries(ctx, &store, listing.sessions, args.format)
 }
 
 /// Sessions as a table (untitled ones previewed by their first user

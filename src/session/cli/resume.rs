@@ -11,6 +11,7 @@ use crate::cli::footer;
 use crate::error::{Error, Result};
 use crate::io_util;
 use crate::session::select::{self, Selector};
+use crate::session::store::ListQuery;
 
 /// Choose a session to carry on with and print its id (or start --exec on
 /// it). At a terminal with no ID, a picker shows the sessions newest first
@@ -61,11 +62,11 @@ pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
                 "no session chosen: give an ID, --continue or --last (the picker needs a terminal)",
             ));
         }
-        let mut sessions = store.list()?.sessions;
-        if here {
-            let workspace = select::current_workspace()?;
-            sessions.retain(|s| s.workspace.as_deref() == Some(workspace.as_str()));
-        }
+        let query = ListQuery {
+            workspace: here.then(select::current_workspace).transpose()?,
+            ..ListQuery::default()
+        };
+        let sessions = store.list_where(&query)?.sessions;
         if sessions.is_empty() {
             return Err(Error::NotFound("no sessions to resume".into()));
         }

@@ -139,6 +139,80 @@ pub struct Listing {
     pub problems: Vec<Problem>,
 }
 
+/// Which sessions a listing keeps, and which page of them (newest first).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only sessions with this model.
+    pub model: Option<String>,
+    /// Only sessions active at or after this time.
+    pub since: Option<Millis>,
+    /// Only sessions made in this workspace.
+    pub workspace: Option<String>,
+    /// Sessions skipped first.
+    pub offset: usize,
+    /// At most this many (`None`: all).
+    pub limit: Option<usize>,
+}
+
+impl ListQuery {
+    /// The `limit` newest sessions (of `workspace` when given).
+    pub fn newest(limit: usize, workspace: Option<&str>) -> ListQuery {
+        ListQuery {
+            workspace: workspace.map(str::to_string),
+            limit: Some(limit),
+            ..ListQuery::default()
+        }
+    }
+
+    /// Whether `s` passes the query's filters (model, since, workspace).
+    pub fn keeps(&self, s: &SessionSummary) -> bool {
+        self.model.as_deref().is_none_or(|m| s.model == m)
+            && self
+                .since
+                .is_none_or(|since| timestamp::parse(&s.last_activity).is_some_and(|t| t >= since))
+            && self
+                .workspace
+                .as_deref()
+                .is_none_or(|w| s.workspace.as_deref() == Some(w))
+    }
+
+    /// The query's page of a whole listing (newest first).
+    pub fn page(&self, listing: Listing) -> Listing {
+        Listing {
+            sessions: listing
+                .sessions
+                .into_iter()
+                .filter(|s| self.keeps(s))
+                .skip(self.offset)
+                .take(self.limit.unwrap_or(usize::MAX))
+                .collect(),
+            problems: listing.problems,
+        }
+    }
+}
+
+/// The sessions a reference may name: a title, or an id prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Naming<'a> {
+    /// Sessions titled exactly this.
+    pub title: &'a str,
+    /// Sessions whose id starts with this (lowercase), when the reference
+    /// can be one.
+    pub prefix: Option<&'a str>,
+    /// Only sessions made in this workspace.
+    pub workspace: Option<&'a str>,
+}
+
+impl Naming<'_> {
+    pub fn keeps(&self, s: &SessionSummary) -> bool {
+        (s.title.as_deref() == Some(self.title)
+            || self.prefix.is_some_and(|p| s.session_id.starts_with(p)))
+            && self
+                .workspace
+                .is_none_or(|w| s.workspace.as_deref() == Some(w))
+    }
+}
+
 /// What `cleanup` or `clear` deleted (or would delete, dry run).
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -213,6 +287,23 @@ pub trait SessionStore: Send + Sync {
     fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded>;
     /// Every session's summary, newest first, without reading records.
     fn list(&self) -> Result<Listing>;
+    /// The page of sessions `query` keeps, newest first. A store that can
+    /// filter and cut before reading every summary does.
+    fn list_where(&self, query: &ListQuery) -> Result<Listing> {
+        Ok(query.page(self.list()?))
+    }
+    /// The sessions `naming` may mean, newest first.
+    fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
+        let mut sessions = self.list()?.sessions;
+        sessions.retain(|s| naming.keeps(s));
+        Ok(sessions)
+    }
+    /// The sessions branched from session `id`, newest first.
+    fn children(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        let mut sessions = self.list()?.sessions;
+        sessions.retain(|s| s.parent_session_id.as_deref() == Some(id));
+        Ok(sessions)
+    }
     /// How many sessions (live and set aside) the store holds.
     fn count(&self) -> Result<usize>;
     fn corrupt(&self) -> Result<Vec<SetAside>>;

@@ -28,8 +28,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 pub use api::{
-    Ack, Append, CleanupReport, Clock, Created, Listing, NewFormat, NewSession, Publish,
-    SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
+    Ack, Append, CleanupReport, Clock, Created, ListQuery, Listing, Naming, NewFormat, NewSession,
+    Publish, SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
 };
 pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, SUMMARY_LAG, parallel_map, sort_newest_first};
 use postgres::url as pgurl;
@@ -327,6 +327,16 @@ impl Store {
         self.inner.list()
     }
 
+    /// See [`SessionStore::list_where`].
+    pub fn list_where(&self, query: &ListQuery) -> Result<Listing> {
+        self.inner.list_where(query)
+    }
+
+    /// See [`SessionStore::named`].
+    pub fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
+        self.inner.named(naming)
+    }
+
     pub fn count(&self) -> Result<usize> {
         self.inner.count()
     }
@@ -359,7 +369,7 @@ impl Store {
 
     /// The id of the most recently active session.
     pub fn last(&self) -> Result<String> {
-        self.list()?
+        self.list_where(&ListQuery::newest(1, None))?
             .sessions
             .into_iter()
             .next()
@@ -448,11 +458,6 @@ impl Store {
     /// The sessions branched from `id` (from summaries only).
     pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
         check_id(id, "session")?;
-        Ok(self
-            .list()?
-            .sessions
-            .into_iter()
-            .filter(|s| s.parent_session_id.as_deref() == Some(id))
-            .collect())
+        self.inner.children(id)
     }
 }
