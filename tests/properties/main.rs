@@ -5,6 +5,7 @@ mod compress;
 mod context;
 mod discover;
 mod env;
+mod index;
 mod loopcheck;
 #[path = "../support/pg.rs"]
 mod pg;

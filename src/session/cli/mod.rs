@@ -15,6 +15,7 @@ mod list;
 mod pager;
 mod picker;
 mod record;
+mod reindex;
 mod rename;
 mod resume;
 mod rows;
@@ -115,6 +116,7 @@ pub enum Command {
     Scan(scan::ScanArgs),
     Redact(scan::RedactArgs),
     Import(import::ImportArgs),
+    Reindex(reindex::ReindexArgs),
     /// Context snapshots: create, list, show, restore, delete.
     #[command(
         subcommand,
@@ -284,6 +286,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Scan(args) => return scan::scan(&ctx, args),
         Command::Redact(args) => return scan::redact(&ctx, args),
         Command::Import(args) => return import::run(&ctx, args),
+        Command::Reindex(args) => reindex::run(&ctx, args)?,
         Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
         Command::Config(args) => {
             config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;

@@ -14,15 +14,19 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub mod index;
 pub mod journal;
 mod scrub;
 pub mod search;
 
+use index::Index;
+use index::log::Change;
+use index::refresh;
 use journal::{Record, Stop};
 
 use super::api::{
-    Append, CleanupReport, Created, Listing, NewFormat, Publish, SessionLock, SessionStore,
-    SetAside, StoreOptions,
+    Append, CleanupReport, Created, ListQuery, Listing, Naming, NewFormat, Publish, SessionLock,
+    SessionStore, SetAside, StoreOptions,
 };
 use super::cli::{self, Document};
 use crate::error::{Error, Result};
@@ -86,6 +90,7 @@ pub struct FileStore {
     /// directory for these only once.
     swept: Arc<AtomicBool>,
     set_aside: Arc<OnceLock<Option<HashSet<String>>>>,
+    index: Index,
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -95,8 +100,10 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
 impl FileStore {
     /// A store at `dir`; nothing is touched until it is used.
     pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> FileStore {
+        let dir = dir.into();
         FileStore {
-            dir: dir.into(),
+            index: Index::new(&dir),
+            dir,
             options,
             swept: Arc::new(AtomicBool::new(false)),
             set_aside: Arc::new(OnceLock::new()),
@@ -199,6 +206,10 @@ impl FileStore {
                 "session {id} is already in the store"
             )));
         }
+        // Held until the index is told, so that no record of the new
+        // session reaches the index before its creation does.
+        let session_lock = self.lock_session(&id)?;
+        self.index.note(&Change::Pending(id.clone()))?;
         match self.options.format {
             NewFormat::Journal => {
                 let mut body = Vec::new();
@@ -219,6 +230,8 @@ impl FileStore {
                 cli::create(&document, &path)?;
             }
         }
+        self.settle(&id);
+        drop(session_lock);
         let removed = if new.enforce_max {
             self.enforce_max(&id)?
         } else {
@@ -386,6 +399,7 @@ impl FileStore {
             lock.remove();
             return Err(not_found(id));
         };
+        self.index.note(&Change::Pending(id.to_string()))?;
         sfs::sweep_all_temps(&dir);
         let size = file.metadata().map_err(io(&path))?.len();
         let (summary, valid_end, covered) =
@@ -420,6 +434,13 @@ impl FileStore {
         if end.saturating_sub(covered) > SUMMARY_LAG {
             let _ = write_summary(&dir, &updated, end);
         }
+        // Under the session's lock, so the index learns of its changes in
+        // the order they were made.
+        let _ = self.index.note(&Change::Put {
+            summary: Box::new(updated.clone()),
+            plain: false,
+            stamp: refresh::stamp_of(&path),
+        });
         drop(lock);
         Ok(updated)
     }
@@ -436,6 +457,7 @@ impl FileStore {
     ) -> Result<SessionSummary> {
         let lock = self.lock_session(id)?;
         let path = self.plain_path(id);
+        self.index.note(&Change::Pending(id.to_string()))?;
         sfs::sweep_temps(&path);
         let now = self.now();
         let rewritten = cli::rewrite(id, &path, |document| {
@@ -449,6 +471,7 @@ impl FileStore {
             document.touch(&at);
             Ok(())
         });
+        self.settle(id);
         let document = match rewritten {
             Ok(Some(((), document))) => document,
             Ok(None) => {
@@ -602,6 +625,8 @@ impl FileStore {
                 from.display()
             ));
         }
+        // Left pending: the next fold finds the session gone.
+        let _ = self.index.note(&Change::Pending(id.to_string()));
         let base = format!("{id}.corrupt");
         let mut to = self.dir.join(&base);
         let mut n = 2;
@@ -655,11 +680,81 @@ impl FileStore {
         Ok(ids)
     }
 
-    /// Summaries of every session, newest `lastActivity` first. Reads each
-    /// session's small summary file (and a journal only past what that file
-    /// covers); plain spec files are parsed whole. A corrupt session is
-    /// moved aside and reported in `problems`.
+    /// Tells the index what session `id` is now (a writer's last step,
+    /// holding the session's lock). On failure the `pending` noted before
+    /// stays, and the next fold reads the session itself.
+    fn settle(&self, id: &str) {
+        if let Some(change) = refresh::settled(self, id) {
+            let _ = self.index.note(&change);
+        }
+    }
+
+    /// The index, brought up to date (`None`: it cannot be used here, and
+    /// the files are read instead).
+    fn index_db(&self) -> Result<Option<index::db::Db>> {
+        refresh::open_fresh(self, &self.index)
+    }
+
+    /// Builds the index anew from the sessions' files; returns how many
+    /// sessions and unreadable sessions it holds.
+    pub fn reindex(&self) -> Result<(usize, usize)> {
+        self.ensure_dir()?;
+        refresh::rebuild(self, &self.index)
+    }
+
+    /// Summaries of every session, newest `lastActivity` first.
     pub fn list(&self) -> Result<Listing> {
+        self.list_where(&ListQuery::default())
+    }
+
+    /// The page of sessions `query` keeps, from the index.
+    pub fn list_where(&self, query: &ListQuery) -> Result<Listing> {
+        match self.index_db()? {
+            Some(db) => {
+                let (rows, mut problems) = db.list(query)?;
+                let (mut sessions, found) = refresh::checked(self, &self.index, rows);
+                sessions.retain(|s| query.keeps(s));
+                problems.extend(found);
+                Ok(Listing { sessions, problems })
+            }
+            None => Ok(query.page(self.scan()?)),
+        }
+    }
+
+    /// The sessions `naming` may mean, from the index.
+    pub fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
+        match self.index_db()? {
+            Some(db) => {
+                let (mut sessions, _) = refresh::checked(self, &self.index, db.named(naming)?);
+                sessions.retain(|s| naming.keeps(s));
+                Ok(sessions)
+            }
+            None => {
+                let mut sessions = self.scan()?.sessions;
+                sessions.retain(|s| naming.keeps(s));
+                Ok(sessions)
+            }
+        }
+    }
+
+    /// The sessions branched from `id`, from the index.
+    pub fn children(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        match self.index_db()? {
+            Some(db) => Ok(refresh::checked(self, &self.index, db.children(id)?).0),
+            None => {
+                let mut sessions = self.scan()?.sessions;
+                sessions.retain(|s| s.parent_session_id.as_deref() == Some(id));
+                Ok(sessions)
+            }
+        }
+    }
+
+    /// Summaries of every session read from their files, newest
+    /// `lastActivity` first: what the index is built from and checked
+    /// against. Reads each session's small summary file (and a journal
+    /// only past what that file covers); plain spec files are parsed
+    /// whole. A session that cannot be read is reported in `problems`.
+    pub fn scan(&self) -> Result<Listing> {
         let ids = self.ids()?;
         let results = parallel_map(&ids, |(id, kind)| {
             let result = match kind {
@@ -786,7 +881,9 @@ impl FileStore {
             forms.push(plain);
         }
         forms.extend(self.corrupt_of(id)?);
+        self.index.note(&Change::Pending(id.to_string()))?;
         self.bury(id, &forms)?;
+        self.settle(id);
         lock.remove();
         Ok(!forms.is_empty())
     }
@@ -1138,6 +1235,18 @@ impl SessionStore for FileStore {
 
     fn list(&self) -> Result<Listing> {
         FileStore::list(self)
+    }
+
+    fn list_where(&self, query: &ListQuery) -> Result<Listing> {
+        FileStore::list_where(self, query)
+    }
+
+    fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
+        FileStore::named(self, naming)
+    }
+
+    fn children(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        FileStore::children(self, id)
     }
 
     fn count(&self) -> Result<usize> {

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::cli;
+use super::index::log::Change;
 use super::{FileStore, JOURNAL, Kind, SUMMARY, journal, not_found, write_summary};
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Durability};
@@ -87,8 +88,10 @@ impl FileStore {
         {
             return Err(Error::io(&summary_path, &err));
         }
+        self.index.note(&Change::Pending(id.to_string()))?;
         sfs::write_atomic(&path, &scrubbed, Durability::Synced)?;
         let _ = write_summary(&dir, &summary, scrubbed.len() as u64);
+        self.settle(id);
         drop(lock);
         Ok(replaced)
     }
@@ -96,6 +99,7 @@ impl FileStore {
     fn scrub_plain(&self, id: &str, scrub: Scrub<'_>) -> Result<u64> {
         let lock = self.lock_session(id)?;
         let path = self.plain_path(id);
+        self.index.note(&Change::Pending(id.to_string()))?;
         sfs::sweep_temps(&path);
         let rewritten = cli::rewrite_if(id, &path, |document| {
             let mut value = Value::Object(std::mem::take(&mut document.fields));
@@ -113,6 +117,7 @@ impl FileStore {
             }
             Err(err) => return Err(err),
         };
+        self.settle(id);
         drop(lock);
         Ok(replaced)
     }

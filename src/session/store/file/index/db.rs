@@ -1,0 +1,366 @@
+//! The index's database: one row per session (its summary in columns,
+//! how it is stored, the stamp of its files), or per session that could
+//! not be read (its problem), in SQLite. Indexed for each way a session is
+//! found: newest first, by workspace, by title, by model, by parent, and
+//! by id prefix (the primary key).
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::error::{Error, Result};
+use crate::fs as sfs;
+use crate::session::model::{Problem, SessionSummary};
+use crate::session::store::api::{ListQuery, Naming};
+use crate::timestamp;
+
+/// Bumped when the schema changes: an index of another version is rebuilt.
+pub const VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    plain INTEGER NOT NULL,
+    stamp TEXT NOT NULL,
+    problem TEXT,
+    last_key INTEGER NOT NULL,
+    start_key INTEGER NOT NULL,
+    last_ms INTEGER,
+    start_time TEXT NOT NULL,
+    last_activity TEXT NOT NULL,
+    model TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    message_count INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    tool_call_count INTEGER NOT NULL,
+    compression_count INTEGER NOT NULL,
+    title TEXT,
+    parent TEXT,
+    branch_point INTEGER,
+    workspace TEXT
+) WITHOUT ROWID;
+CREATE INDEX sessions_recent ON sessions (last_key DESC, start_key DESC, id);
+CREATE INDEX sessions_workspace ON sessions (workspace, last_key DESC, start_key DESC, id);
+CREATE INDEX sessions_model ON sessions (model, last_key DESC, start_key DESC, id);
+CREATE INDEX sessions_title ON sessions (title);
+CREATE INDEX sessions_parent ON sessions (parent);
+";
+
+const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \
+     token_count, tool_call_count, compression_count, title, parent, branch_point, workspace, \
+     plain, stamp";
+const NEWEST_FIRST: &str = "ORDER BY last_key DESC, start_key DESC, id";
+
+/// A session's row as found: its summary, and how its file was stamped.
+pub struct Found {
+    pub summary: SessionSummary,
+    pub plain: bool,
+    pub stamp: String,
+}
+
+/// An open index database.
+pub struct Db {
+    conn: Connection,
+}
+
+fn failed(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |e| Error::io(path, &std::io::Error::other(format!("session index: {e}")))
+}
+
+/// An error of the index's database.
+pub fn sql(e: rusqlite::Error) -> Error {
+    Error::Io {
+        path: "session index".into(),
+        message: e.to_string(),
+    }
+}
+
+/// A row of the index as written.
+pub struct IndexRow<'a> {
+    pub summary: &'a SessionSummary,
+    pub plain: bool,
+    pub stamp: &'a str,
+}
+
+impl Db {
+    /// Opens the database at `path` (creating it, 0600), or `None` when it
+    /// is of another version or damaged: the caller removes it and builds
+    /// a new one.
+    pub fn open(path: &Path) -> Result<Option<Db>> {
+        if !path.exists() {
+            // Created 0600 before SQLite opens it (its -wal and -shm take
+            // the same mode).
+            sfs::open_append(path, true)?;
+        }
+        let conn = Connection::open(path).map_err(failed(path))?;
+        let configured = (|| -> rusqlite::Result<()> {
+            conn.busy_timeout(std::time::Duration::from_secs(30))?;
+            // Closing must not checkpoint: every command opens the index.
+            conn.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            )?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            // Derived data: a transaction lost to a power failure is found
+            // by the boot check (see `refresh`), so no commit waits for an fsync.
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            Ok(())
+        })();
+        if configured.is_err() {
+            return Ok(None);
+        }
+        let db = Db { conn };
+        match db.version() {
+            Ok(Some(VERSION)) => Ok(Some(db)),
+            Ok(None) => match db.conn.execute_batch(SCHEMA) {
+                Ok(()) => {
+                    db.set_meta("version", &VERSION.to_string())?;
+                    Ok(Some(db))
+                }
+                Err(_) => Ok(None),
+            },
+            Ok(Some(_)) | Err(_) => Ok(None),
+        }
+    }
+
+    fn version(&self) -> rusqlite::Result<Option<i64>> {
+        let tables: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+            [],
+            |r| r.get(0),
+        )?;
+        if tables == 0 {
+            return Ok(None);
+        }
+        let version: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(Some(version.and_then(|v| v.parse().ok()).unwrap_or(-1)))
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(sql)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![key, value],
+            )
+            .map(drop)
+            .map_err(sql)
+    }
+
+    pub fn begin(&mut self) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(sql)
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    // ----- reading --------------------------------------------------------
+
+    /// The sessions `query` keeps, newest first, and every problem.
+    pub fn list(&self, query: &ListQuery) -> Result<(Vec<Found>, Vec<Problem>)> {
+        let mut conditions = vec!["problem IS NULL"];
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(model) = &query.model {
+            conditions.push("model = ?");
+            values.push(model.clone().into());
+        }
+        if let Some(since) = query.since {
+            conditions.push("last_ms >= ?");
+            values.push(since.into());
+        }
+        if let Some(workspace) = &query.workspace {
+            conditions.push("workspace = ?");
+            values.push(workspace.clone().into());
+        }
+        let limit = query
+            .limit
+            .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
+        values.push(limit.into());
+        values.push(offset.into());
+        let text = format!(
+            "SELECT {COLUMNS} FROM sessions WHERE {} {NEWEST_FIRST} LIMIT ? OFFSET ?",
+            conditions.join(" AND ")
+        );
+        let sessions = self.summaries(&text, rusqlite::params_from_iter(values))?;
+        Ok((sessions, self.problems()?))
+    }
+
+    /// The sessions `naming` may mean, newest first.
+    pub fn named(&self, naming: &Naming<'_>) -> Result<Vec<Found>> {
+        // Ids are lowercase hex and dashes: every id starting with the
+        // prefix sorts between it and the prefix followed by '~'.
+        let (low, high) = match naming.prefix {
+            Some(prefix) => (prefix.to_string(), format!("{prefix}~")),
+            None => (String::new(), String::new()),
+        };
+        let text = format!(
+            "SELECT {COLUMNS} FROM sessions WHERE problem IS NULL AND id IN (
+                 SELECT id FROM sessions WHERE title = ?1
+                 UNION SELECT id FROM sessions WHERE id >= ?2 AND id < ?3)
+             AND (?4 IS NULL OR workspace = ?4) {NEWEST_FIRST}"
+        );
+        self.summaries(&text, params![naming.title, low, high, naming.workspace])
+    }
+
+    /// The sessions whose parent is `id`, newest first.
+    pub fn children(&self, id: &str) -> Result<Vec<Found>> {
+        let text = format!(
+            "SELECT {COLUMNS} FROM sessions WHERE problem IS NULL AND parent = ?1 {NEWEST_FIRST}"
+        );
+        self.summaries(&text, [id])
+    }
+
+    /// Every row's id, whether it is plain, and its stamp.
+    pub fn stamps(&self, plain_only: bool) -> Result<Vec<(String, bool, String)>> {
+        let text = if plain_only {
+            "SELECT id, plain, stamp FROM sessions WHERE plain = 1"
+        } else {
+            "SELECT id, plain, stamp FROM sessions"
+        };
+        let mut statement = self.conn.prepare_cached(text).map_err(sql)?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?)))
+            .map_err(sql)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(sql)
+    }
+
+    fn problems(&self) -> Result<Vec<Problem>> {
+        let mut statement = self
+            .conn
+            .prepare_cached(
+                "SELECT id, problem FROM sessions WHERE problem IS NOT NULL ORDER BY id",
+            )
+            .map_err(sql)?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok(Problem {
+                    session_id: r.get(0)?,
+                    message: r.get(1)?,
+                })
+            })
+            .map_err(sql)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(sql)
+    }
+
+    fn summaries(&self, text: &str, values: impl rusqlite::Params) -> Result<Vec<Found>> {
+        let mut statement = self.conn.prepare_cached(text).map_err(sql)?;
+        let rows = statement
+            .query_map(values, |r| {
+                Ok(Found {
+                    summary: summary_of(r)?,
+                    plain: r.get::<_, i64>(13)? != 0,
+                    stamp: r.get(14)?,
+                })
+            })
+            .map_err(sql)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(sql)
+    }
+}
+
+fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {
+    let count = |i: usize| r.get::<_, i64>(i).map(|n| u64::try_from(n).unwrap_or(0));
+    Ok(SessionSummary {
+        session_id: r.get(0)?,
+        start_time: r.get(1)?,
+        last_activity: r.get(2)?,
+        model: r.get(3)?,
+        provider: r.get(4)?,
+        message_count: count(5)?,
+        token_count: count(6)?,
+        tool_call_count: count(7)?,
+        compression_count: count(8)?,
+        title: r.get(9)?,
+        parent_session_id: r.get(10)?,
+        branch_point: r
+            .get::<_, Option<i64>>(11)?
+            .map(|n| u64::try_from(n).unwrap_or(0)),
+        workspace: r.get(12)?,
+    })
+}
+
+// ----- writing (inside a transaction) ------------------------------------
+
+fn signed(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Stores session `row.summary`'s row, replacing what was there.
+pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
+    let s = row.summary;
+    let last_ms = timestamp::parse(&s.last_activity);
+    let start_key = timestamp::parse(&s.start_time).unwrap_or(i64::MIN);
+    let mut statement = conn
+        .prepare_cached(
+            "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
+                 last_ms, start_time, last_activity, model, provider, message_count, token_count,
+                 tool_call_count, compression_count, title, parent, branch_point, workspace)
+             VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
+                 ?16, ?17, ?18)",
+        )
+        .map_err(sql)?;
+    statement
+        .execute(params![
+            s.session_id,
+            row.plain,
+            row.stamp,
+            last_ms.unwrap_or(i64::MIN),
+            start_key,
+            last_ms,
+            s.start_time,
+            s.last_activity,
+            s.model,
+            s.provider,
+            signed(s.message_count),
+            signed(s.token_count),
+            signed(s.tool_call_count),
+            signed(s.compression_count),
+            s.title,
+            s.parent_session_id,
+            s.branch_point.map(signed),
+            s.workspace,
+        ])
+        .map(drop)
+        .map_err(sql)
+}
+
+/// Stores that session `id` could not be read, and why.
+pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &str) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
+             start_time, last_activity, model, provider, message_count, token_count,
+             tool_call_count, compression_count)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0)",
+    )
+    .and_then(|mut s| s.execute(params![id, plain, stamp, why, i64::MIN]))
+    .map(drop)
+    .map_err(sql)
+}
+
+pub fn remove(conn: &Connection, id: &str) -> Result<()> {
+    conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")
+        .and_then(|mut s| s.execute([id]))
+        .map(drop)
+        .map_err(sql)
+}
+
+pub fn clear(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM sessions", [])
+        .map(drop)
+        .map_err(sql)
+}

@@ -1,0 +1,465 @@
+//! Bringing the index up to date before it answers, under its exclusive
+//! lock: the log's new changes are applied in order; a `pending` left
+//! unanswered is read from the session's files (and kept for the next
+//! fold while a writer still holds the session); when the data directory
+//! changed since the last look, its entries are compared with the rows
+//! (sessions another program added or removed); the OLLM CLI's
+//! whole-file sessions are compared with their stamps on every fold, as
+//! that program rewrites them without our lock. After a reboot (a
+//! transaction lost to a power failure is possible: commits do not wait
+//! for an fsync) every row is checked against its files once. An index
+//! with no complete build is built from the files.
+
+use std::collections::{BTreeSet, HashMap};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::Index;
+use super::db::{self, Db, IndexRow};
+use super::log::{self, Change};
+use crate::error::{Error, Result};
+use crate::fs as sfs;
+use crate::lock::Lock;
+use crate::session::model::SessionSummary;
+use crate::session::store::api::ListQuery;
+use crate::session::store::file::{FileStore, JOURNAL, Kind, parallel_map};
+
+/// A change time this close to now (ms) may be shared by a change still to
+/// come in the same clock tick: the directory is looked at again next time.
+const RACY_MS: i64 = 2_000;
+/// Past this size the log is replaced by an empty one after a fold.
+const COMPACT_BYTES: usize = 1 << 20;
+
+/// What a session's files say, for its row.
+enum Derived {
+    Row {
+        summary: Box<SessionSummary>,
+        plain: bool,
+        stamp: String,
+    },
+    Problem {
+        plain: bool,
+        stamp: String,
+        why: String,
+    },
+    Missing,
+}
+
+/// The stamp of a session's file as it is now: it changes with every
+/// write, except two rewrites in place, of one size, in one tick of the
+/// file system's clock (a journal only grows, or is replaced whole).
+pub fn stamp_of(path: &Path) -> String {
+    std::fs::symlink_metadata(path).map_or_else(
+        |_| String::new(),
+        |m| format!("{}:{}:{}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()),
+    )
+}
+
+/// The stamp to keep for a session's file: [`stamp_of`], or for a file
+/// rewritten in place (`plain`) `racy` (which no file's stamp equals, so
+/// it is read again) while its change time is recent enough to be shared
+/// by a write still to come.
+pub fn stamp_kept(path: &Path, plain: bool) -> String {
+    let recent = plain
+        && std::fs::symlink_metadata(path).is_ok_and(|m| {
+            let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
+            crate::timestamp::now_millis().saturating_sub(ms) <= RACY_MS
+        });
+    if recent {
+        "racy".to_string()
+    } else {
+        stamp_of(path)
+    }
+}
+
+/// The file that holds session `id` when it is stored as `kind`.
+pub fn file_of(store: &FileStore, id: &str, kind: Kind) -> std::path::PathBuf {
+    match kind {
+        Kind::Journal => store.session_dir(id).join(JOURNAL),
+        Kind::Plain => store.plain_path(id),
+    }
+}
+
+fn derive(store: &FileStore, id: &str) -> Derived {
+    let kind = match store.kind(id) {
+        Ok(kind) => kind,
+        Err(Error::NotFound(_)) => return Derived::Missing,
+        Err(err) => {
+            return Derived::Problem {
+                plain: false,
+                stamp: String::new(),
+                why: err.to_string(),
+            };
+        }
+    };
+    let plain = kind == Kind::Plain;
+    // Stamped before reading: a change in between makes the stamp stale,
+    // so the session is read again, never the other way round.
+    let stamp = stamp_kept(&file_of(store, id, kind), plain);
+    match store.summary(id) {
+        Ok(summary) => Derived::Row {
+            summary: Box::new(summary),
+            plain,
+            stamp,
+        },
+        Err(Error::NotFound(_)) => Derived::Missing,
+        Err(err) => Derived::Problem {
+            plain,
+            stamp,
+            why: err.to_string(),
+        },
+    }
+}
+
+/// Checks rows the index is about to answer with against their journals'
+/// stamps (one `stat` each): a journal changed behind the index's back (by
+/// hand, by an older ollm, by damage) is read again, and noted for the
+/// next fold to store. Returns the rows as the files say and the sessions
+/// that could not be read.
+pub fn checked(
+    store: &FileStore,
+    index: &Index,
+    rows: Vec<db::Found>,
+) -> (Vec<SessionSummary>, Vec<crate::session::model::Problem>) {
+    let fresh = parallel_map(&rows, |row| {
+        let id = &row.summary.session_id;
+        let current = row.plain || stamp_of(&file_of(store, id, Kind::Journal)) == row.stamp;
+        if current {
+            None
+        } else {
+            Some(derive(store, id))
+        }
+    });
+    let mut sessions = Vec::with_capacity(rows.len());
+    let mut problems = Vec::new();
+    for (row, fresh) in rows.into_iter().zip(fresh) {
+        let Some(derived) = fresh else {
+            sessions.push(row.summary);
+            continue;
+        };
+        let id = row.summary.session_id;
+        let _ = index.note(&Change::Pending(id.clone()));
+        match derived {
+            Derived::Row { summary, .. } => sessions.push(*summary),
+            Derived::Problem { why, .. } => problems.push(crate::session::model::Problem {
+                session_id: id,
+                message: why,
+            }),
+            Derived::Missing => {}
+        }
+    }
+    (sessions, problems)
+}
+
+/// The change that a writer notes once it has changed session `id`.
+pub fn settled(store: &FileStore, id: &str) -> Option<Change> {
+    match derive(store, id) {
+        Derived::Row {
+            summary,
+            plain,
+            stamp,
+        } => Some(Change::Put {
+            summary,
+            plain,
+            stamp,
+        }),
+        Derived::Missing => Some(Change::Gone(id.to_string())),
+        // Left pending: the fold reads it again and keeps the problem.
+        Derived::Problem { .. } => None,
+    }
+}
+
+fn write(conn: &Connection, id: &str, derived: &Derived) -> Result<()> {
+    match derived {
+        Derived::Row {
+            summary,
+            plain,
+            stamp,
+        } => db::put(
+            conn,
+            &IndexRow {
+                summary,
+                plain: *plain,
+                stamp,
+            },
+        ),
+        Derived::Problem { plain, stamp, why } => db::put_problem(conn, id, *plain, stamp, why),
+        Derived::Missing => db::remove(conn, id),
+    }
+}
+
+fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
+    for (id, derived) in ids.iter().zip(parallel_map(ids, |id| derive(store, id))) {
+        write(conn, id, &derived)?;
+    }
+    Ok(())
+}
+
+/// The running kernel's boot id (a reboot changes it).
+fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The data directory's change time, and whether it is old enough to trust.
+fn dir_stamp(dir: &Path) -> (String, bool) {
+    match std::fs::metadata(dir) {
+        Ok(m) => {
+            let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
+            let settled = crate::timestamp::now_millis().saturating_sub(ms) > RACY_MS;
+            (
+                format!("{}:{}.{}", m.ino(), m.mtime(), m.mtime_nsec()),
+                settled,
+            )
+        }
+        Err(_) => (String::new(), false),
+    }
+}
+
+/// A log's id (its first line, when it has one) and where its changes start.
+fn log_header(bytes: &[u8]) -> (String, usize) {
+    #[derive(serde::Deserialize)]
+    struct Header {
+        log: String,
+    }
+    let end = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
+    match serde_json::from_slice::<Header>(&bytes[..end]) {
+        Ok(header) => (header.log, (end + 1).min(bytes.len())),
+        Err(_) => (String::new(), 0),
+    }
+}
+
+fn new_log_bytes() -> Vec<u8> {
+    let mut bytes = serde_json::json!({ "log": uuid::Uuid::new_v4().to_string() })
+        .to_string()
+        .into_bytes();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Opens the index of `store`, up to date, or `None` when it cannot be
+/// used (no data directory yet, or one this user cannot write): the caller
+/// reads the files instead.
+pub fn open_fresh(store: &FileStore, index: &Index) -> Result<Option<Db>> {
+    if !sfs::is_real_dir(store.dir()) {
+        return Ok(None);
+    }
+    let Ok(lock) = index.lock_file() else {
+        return Ok(None);
+    };
+    lock.lock()
+        .map_err(|e| Error::io(index.lock_path_for_errors(), &e))?;
+    let db = match Db::open(&index.db_path()) {
+        Ok(Some(db)) => db,
+        Ok(None) => {
+            index.remove_db();
+            match Db::open(&index.db_path())? {
+                Some(db) => db,
+                None => return Ok(None),
+            }
+        }
+        Err(_) => return Ok(None),
+    };
+    let mut db = db;
+    match fold(&mut db, store, index) {
+        Ok(()) => Ok(Some(db)),
+        Err(err @ Error::Io { .. }) if !damaged(&err) => Err(err),
+        Err(_) => {
+            // A damaged database: built again from the files.
+            drop(db);
+            index.remove_db();
+            let Some(mut db) = Db::open(&index.db_path())? else {
+                return Ok(None);
+            };
+            fold(&mut db, store, index)?;
+            Ok(Some(db))
+        }
+    }
+}
+
+fn damaged(err: &Error) -> bool {
+    matches!(err, Error::Io { path, .. } if path.as_os_str() == "session index")
+}
+
+/// Builds the index of `store` anew from its files; returns how many
+/// sessions and problems it holds.
+pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
+    let lock = index.lock_file()?;
+    lock.lock()
+        .map_err(|e| Error::io(index.lock_path_for_errors(), &e))?;
+    index.remove_db();
+    let Some(mut db) = Db::open(&index.db_path())? else {
+        return Err(Error::io(
+            index.db_path(),
+            &std::io::Error::other("cannot create the session index"),
+        ));
+    };
+    fold(&mut db, store, index)?;
+    let (sessions, problems) = db.list(&ListQuery::default())?;
+    Ok((sessions.len(), problems.len()))
+}
+
+fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
+    let (dir_now, dir_settled) = dir_stamp(store.dir());
+    let log_path = index.log_path();
+    let log_bytes = match std::fs::read(&log_path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io(&log_path, &e)),
+    };
+    let (log_id, body) = log_header(&log_bytes);
+    let from = match db.meta("log")?.as_deref().and_then(|v| v.rsplit_once(':')) {
+        Some((id, offset)) if id == log_id => offset
+            .parse::<usize>()
+            .ok()
+            .filter(|&o| o >= body && o <= log_bytes.len())
+            .unwrap_or(body),
+        _ => body,
+    };
+    let changes = log::parse(&log_bytes[from..]);
+    let built = db.meta("built")?.is_some();
+    let boot = boot_id();
+    let rebooted = db.meta("boot")?.as_deref() != Some(boot.as_str());
+    let dir_seen = db.meta("dir")?;
+    let kept: Vec<String> = db
+        .meta("pending")?
+        .and_then(|v| serde_json::from_str(&v).ok())
+        .unwrap_or_default();
+    let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
+    let plain_rows = db.stamps(true)?;
+    let plain_changed: Vec<String> = plain_rows
+        .into_iter()
+        .filter(|(id, _, stamp)| stamp_of(&store.plain_path(id)) != *stamp)
+        .map(|(id, _, _)| id)
+        .collect();
+    if built
+        && !rebooted
+        && !dir_changed
+        && changes.is_empty()
+        && kept.is_empty()
+        && plain_changed.is_empty()
+    {
+        return Ok(());
+    }
+    let tx = db.begin()?;
+    let mut unresolved: BTreeSet<String> = kept.into_iter().collect();
+    if built {
+        for change in changes {
+            match change {
+                Change::Pending(id) => {
+                    unresolved.insert(id);
+                }
+                Change::Put {
+                    summary,
+                    plain,
+                    stamp,
+                } => {
+                    let id = summary.session_id.clone();
+                    write(
+                        &tx,
+                        &id,
+                        &Derived::Row {
+                            summary,
+                            plain,
+                            stamp,
+                        },
+                    )?;
+                    unresolved.remove(&id);
+                }
+                Change::Gone(id) => {
+                    db::remove(&tx, &id)?;
+                    unresolved.remove(&id);
+                }
+            }
+        }
+        if rebooted || dir_changed {
+            reconcile(&tx, store, rebooted)?;
+        } else {
+            derive_all(&tx, store, &plain_changed)?;
+        }
+    } else {
+        // Built from the files, which are newer than any change logged so
+        // far; only what may still be under way is looked at again.
+        db::clear(&tx)?;
+        let ids: Vec<String> = store.ids()?.into_iter().map(|(id, _)| id).collect();
+        derive_all(&tx, store, &ids)?;
+        unresolved.extend(
+            changes
+                .iter()
+                .filter(|c| matches!(c, Change::Pending(_)))
+                .map(|c| c.id().to_string()),
+        );
+    }
+    let mut still = Vec::new();
+    for id in unresolved {
+        if crate::session::model::check_id(&id, "session").is_err() {
+            continue;
+        }
+        let lock = Lock::try_exclusive(&store.lock_path(&id))?;
+        let derived = derive(store, &id);
+        write(&tx, &id, &derived)?;
+        match lock {
+            None => still.push(id),
+            Some(lock) if matches!(derived, Derived::Missing) => lock.remove(),
+            Some(_) => {}
+        }
+    }
+    let set = |key: &str, value: &str| -> Result<()> {
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            [key, value],
+        )
+        .map(drop)
+        .map_err(db::sql)
+    };
+    set("built", "1")?;
+    set("boot", &boot)?;
+    set("dir", if dir_settled { &dir_now } else { "" })?;
+    set("log", &format!("{log_id}:{}", log_bytes.len()))?;
+    set(
+        "pending",
+        &serde_json::to_string(&still).unwrap_or_else(|_| "[]".into()),
+    )?;
+    tx.commit().map_err(db::sql)?;
+    if log_bytes.len() > COMPACT_BYTES {
+        // Everything in it is in the database: an empty log with a new id
+        // replaces it (writers wait on the lock this fold holds).
+        let _ = sfs::write_atomic(&log_path, &new_log_bytes(), sfs::Durability::Cache);
+    }
+    Ok(())
+}
+
+/// Compares the rows with the data directory's entries: removes the rows
+/// of sessions gone, reads the sessions that are new, changed from one
+/// form to the other, or (`all_stamps`, else plain files only) whose file
+/// changed.
+fn reconcile(conn: &Connection, store: &FileStore, all_stamps: bool) -> Result<()> {
+    let on_disk: HashMap<String, Kind> = store.ids()?.into_iter().collect();
+    let mut statement = conn
+        .prepare("SELECT id, plain, stamp FROM sessions")
+        .map_err(db::sql)?;
+    let rows: Vec<(String, bool, String)> = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?)))
+        .and_then(|rows| rows.collect())
+        .map_err(db::sql)?;
+    let mut redo = Vec::new();
+    let mut known = std::collections::HashSet::new();
+    for (id, plain, stamp) in rows {
+        match on_disk.get(&id) {
+            None => db::remove(conn, &id)?,
+            Some(&kind) => {
+                let changed = (kind == Kind::Plain) != plain
+                    || ((plain || all_stamps) && stamp_of(&file_of(store, &id, kind)) != stamp);
+                if changed {
+                    redo.push(id.clone());
+                }
+                known.insert(id);
+            }
+        }
+    }
+    redo.extend(on_disk.into_keys().filter(|id| !known.contains(id)));
+    derive_all(conn, store, &redo)
+}

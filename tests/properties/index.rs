@@ -1,0 +1,366 @@
+//! The file store's index answers every listing, name resolution and
+//! branch lookup exactly as a full scan of the sessions' files does,
+//! after any sequence of changes: ours (create, record, rename, branch,
+//! delete, cleanup), another program's (the OLLM CLI writing, rewriting
+//! in place and removing its whole-file sessions; a person removing a
+//! session by hand), and writers killed before or after their write.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use ollm::session::store::file::index::Index;
+use ollm::session::store::file::index::log::Change;
+use ollm::session::store::file::journal;
+use ollm::session::store::{JOURNAL, ListQuery, Naming, NewFormat};
+use ollm::session::{Entry, NewSession, Store, StoreOptions};
+use ollm::timestamp;
+use proptest::prelude::*;
+use serde_json::json;
+
+const MODELS: [&str; 2] = ["llama3.1:8b", "qwen3:4b"];
+const TITLES: [&str; 3] = ["retry logic", "refactor", "cafe"];
+const WORKSPACES: [&str; 2] = ["/work/a", "/work/b"];
+
+#[derive(Debug, Clone)]
+enum Op {
+    Create {
+        model: usize,
+        title: Option<usize>,
+        workspace: Option<usize>,
+        cli_format: bool,
+    },
+    Record(prop::sample::Index),
+    Rename(prop::sample::Index, Option<usize>),
+    Branch(prop::sample::Index),
+    Delete(prop::sample::Index),
+    Cleanup(u64),
+    /// The OLLM CLI writes a new session file of its own.
+    CliWrites {
+        title: Option<usize>,
+        workspace: Option<usize>,
+    },
+    /// The OLLM CLI rewrites one of the whole-file sessions in place.
+    CliRewrites(prop::sample::Index, Option<usize>),
+    /// A person removes a session's directory or file by hand.
+    RemovedByHand(prop::sample::Index),
+    /// A writer killed after its record reached the journal, before the
+    /// index heard of it.
+    KilledAfterWrite(prop::sample::Index),
+    /// A writer killed after telling the index, before writing.
+    KilledBeforeWrite(prop::sample::Index),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let pick = any::<prop::sample::Index>;
+    let title = || prop::option::of(0..TITLES.len());
+    let workspace = || prop::option::of(0..WORKSPACES.len());
+    prop_oneof![
+        4 => (0..MODELS.len(), title(), workspace(), any::<bool>()).prop_map(
+            |(model, title, workspace, cli_format)| Op::Create { model, title, workspace, cli_format }
+        ),
+        4 => pick().prop_map(Op::Record),
+        2 => (pick(), title()).prop_map(|(p, t)| Op::Rename(p, t)),
+        1 => pick().prop_map(Op::Branch),
+        1 => pick().prop_map(Op::Delete),
+        1 => (0u64..4).prop_map(Op::Cleanup),
+        2 => (title(), workspace()).prop_map(|(title, workspace)| Op::CliWrites { title, workspace }),
+        2 => (pick(), title()).prop_map(|(p, t)| Op::CliRewrites(p, t)),
+        1 => pick().prop_map(Op::RemovedByHand),
+        1 => pick().prop_map(Op::KilledAfterWrite),
+        1 => pick().prop_map(Op::KilledBeforeWrite),
+    ]
+}
+
+struct World {
+    dir: tempfile::TempDir,
+    clock: Arc<AtomicI64>,
+    seed: u64,
+}
+
+impl World {
+    fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// A store as a new process opens it, writing `format`.
+    fn store(&self, format: NewFormat) -> Store {
+        let clock = self.clock.clone();
+        let options = StoreOptions {
+            max_sessions: 0,
+            snapshots_dir: Some(self.dir.path().join("snaps")),
+            format,
+            redaction: None,
+            clock: Arc::new(move || clock.fetch_add(1_000, Ordering::SeqCst)),
+        };
+        Store::new(self.data(), options)
+    }
+
+    fn now(&self) -> String {
+        timestamp::format_millis(self.clock.fetch_add(1_000, Ordering::SeqCst))
+    }
+
+    fn new_id(&mut self) -> String {
+        self.seed += 1;
+        uuid::Builder::from_random_bytes(u128::to_le_bytes(
+            u128::from(self.seed).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835),
+        ))
+        .into_uuid()
+        .to_string()
+    }
+
+    fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .store(NewFormat::Journal)
+            .as_file()
+            .unwrap()
+            .ids()
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    fn cli_document(&self, id: &str, title: Option<usize>, workspace: Option<usize>) -> String {
+        let now = self.now();
+        let mut doc = json!({
+            "sessionId": id, "startTime": now, "lastActivity": now,
+            "model": "gemma3:1b", "provider": "ollama",
+            "messages": [{"role": "user", "parts": [{"type": "text", "text": "hello"}], "timestamp": now}],
+            "toolCalls": [],
+            "metadata": {"tokenCount": 2, "compressionCount": 0}
+        });
+        if let Some(t) = title {
+            doc["title"] = TITLES[t].into();
+        }
+        if let Some(w) = workspace {
+            doc["workspace"] = WORKSPACES[w].into();
+        }
+        serde_json::to_string_pretty(&doc).unwrap()
+    }
+
+    fn apply(&mut self, op: &Op) {
+        let store = self.store(NewFormat::Journal);
+        let ids = self.ids();
+        let pick =
+            |p: &prop::sample::Index| (!ids.is_empty()).then(|| ids[p.index(ids.len())].clone());
+        let message = |at: &str| {
+            Entry::from_input(
+                json!({"role": "user", "parts": [{"type": "text", "text": "next"}], "timestamp": at}),
+                at,
+            )
+            .unwrap()
+        };
+        // Errors are expected (a session removed by hand, a branch of an
+        // empty session): the property is about what the index says after.
+        match op {
+            Op::Create {
+                model,
+                title,
+                workspace,
+                cli_format,
+            } => {
+                let format = if *cli_format {
+                    NewFormat::Cli
+                } else {
+                    NewFormat::Journal
+                };
+                let _ = self.store(format).create(&NewSession {
+                    model: MODELS[*model].into(),
+                    provider: "ollama".into(),
+                    title: title.map(|t| TITLES[t].into()),
+                    workspace: workspace.map(|w| WORKSPACES[w].into()),
+                });
+            }
+            Op::Record(p) => {
+                if let Some(id) = pick(p) {
+                    let _ = store.record(&id, &message(&self.now()), None);
+                }
+            }
+            Op::Rename(p, title) => {
+                if let Some(id) = pick(p) {
+                    let _ = store.rename(&id, title.map(|t| TITLES[t]));
+                }
+            }
+            Op::Branch(p) => {
+                if let Some(id) = pick(p) {
+                    let _ = store.branch(&id, 0, None);
+                }
+            }
+            Op::Delete(p) => {
+                if let Some(id) = pick(p) {
+                    let _ = store.delete(&id);
+                }
+            }
+            Op::Cleanup(keep) => {
+                let _ = store.cleanup(*keep, false);
+            }
+            Op::CliWrites { title, workspace } => {
+                let id = self.new_id();
+                let doc = self.cli_document(&id, *title, *workspace);
+                std::fs::create_dir_all(self.data()).unwrap();
+                std::fs::write(self.data().join(format!("{id}.json")), doc).unwrap();
+            }
+            Op::CliRewrites(p, title) => {
+                let plain: Vec<&String> = ids
+                    .iter()
+                    .filter(|id| self.data().join(format!("{id}.json")).is_file())
+                    .collect();
+                if !plain.is_empty() {
+                    let id = plain[p.index(plain.len())].clone();
+                    let doc = self.cli_document(&id, *title, Some(1));
+                    // In place, as the CLI writes: the directory does not change.
+                    std::fs::write(self.data().join(format!("{id}.json")), doc).unwrap();
+                }
+            }
+            Op::RemovedByHand(p) => {
+                if let Some(id) = pick(p) {
+                    let _ = std::fs::remove_dir_all(self.data().join(&id));
+                    let _ = std::fs::remove_file(self.data().join(format!("{id}.json")));
+                }
+            }
+            Op::KilledAfterWrite(p) => {
+                if let Some(id) = pick(p) {
+                    let journal_path = self.data().join(&id).join(JOURNAL);
+                    if journal_path.is_file() {
+                        Index::new(&self.data())
+                            .note(&Change::Pending(id.clone()))
+                            .unwrap();
+                        let at = self.now();
+                        let line = journal::entry_line(&message(&at), &at, Some(1));
+                        let mut file = std::fs::OpenOptions::new()
+                            .append(true)
+                            .open(journal_path)
+                            .unwrap();
+                        std::io::Write::write_all(&mut file, &line).unwrap();
+                    }
+                }
+            }
+            Op::KilledBeforeWrite(p) => {
+                if let Some(id) = pick(p) {
+                    Index::new(&self.data()).note(&Change::Pending(id)).unwrap();
+                }
+            }
+        }
+    }
+
+    /// Dates the data directory's change time back (a distinct time each
+    /// call), so that the next read trusts it and only a change after
+    /// that is noticed by its change time.
+    fn settle_directory(&mut self) {
+        self.seed += 1;
+        let data = self.data();
+        if let Ok(dir) = std::fs::File::open(&data) {
+            let back = SystemTime::now() - Duration::from_secs(3_600 + self.seed);
+            dir.set_times(std::fs::FileTimes::new().set_modified(back))
+                .unwrap();
+        }
+    }
+
+    /// Every question the index answers, compared with the full scan.
+    fn check(&self) -> Result<(), TestCaseError> {
+        let store = self.store(NewFormat::Journal);
+        let scan = store.as_file().unwrap().scan().unwrap();
+        let since = scan
+            .sessions
+            .get(scan.sessions.len() / 2)
+            .and_then(|s| timestamp::parse(&s.last_activity));
+        let mut queries = vec![
+            ListQuery::default(),
+            ListQuery::newest(1, None),
+            ListQuery {
+                offset: 1,
+                limit: Some(2),
+                ..ListQuery::default()
+            },
+            ListQuery {
+                since,
+                ..ListQuery::default()
+            },
+        ];
+        for model in MODELS.iter().chain(&["gemma3:1b"]) {
+            queries.push(ListQuery {
+                model: Some(model.to_string()),
+                ..ListQuery::default()
+            });
+        }
+        for workspace in WORKSPACES {
+            queries.push(ListQuery::newest(1, Some(workspace)));
+            queries.push(ListQuery {
+                workspace: Some(workspace.into()),
+                ..ListQuery::default()
+            });
+        }
+        for query in &queries {
+            let listing = store.list_where(query).unwrap();
+            prop_assert_eq!(
+                &listing.sessions,
+                &query.page(scan.clone()).sessions,
+                "{:?}",
+                query
+            );
+            prop_assert_eq!(listing.problems.len(), scan.problems.len());
+        }
+        let prefixes: Vec<String> = scan
+            .sessions
+            .iter()
+            .map(|s| s.session_id[..4].to_string())
+            .collect();
+        for title in TITLES
+            .iter()
+            .copied()
+            .chain(prefixes.iter().map(String::as_str))
+        {
+            for workspace in [None, Some(WORKSPACES[0])] {
+                let prefix = (title.len() == 4).then_some(title);
+                let naming = Naming {
+                    title,
+                    prefix,
+                    workspace,
+                };
+                let expected: Vec<_> = scan
+                    .sessions
+                    .iter()
+                    .filter(|s| naming.keeps(s))
+                    .cloned()
+                    .collect();
+                prop_assert_eq!(store.named(&naming).unwrap(), expected, "{:?}", naming);
+            }
+        }
+        for s in &scan.sessions {
+            let expected: Vec<_> = scan
+                .sessions
+                .iter()
+                .filter(|c| c.parent_session_id.as_deref() == Some(&s.session_id))
+                .cloned()
+                .collect();
+            prop_assert_eq!(store.branches(&s.session_id).unwrap(), expected);
+        }
+        Ok(())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Every listing, resolution and branch lookup through the index
+    /// equals the full scan, after each step of a random history.
+    #[test]
+    fn index_answers_as_the_full_scan_does(ops in prop::collection::vec(op(), 1..20)) {
+        let mut world = World {
+            dir: tempfile::tempdir().unwrap(),
+            clock: Arc::new(AtomicI64::new(1_700_000_000_000)),
+            seed: 0,
+        };
+        for op in &ops {
+            world.apply(op);
+            world.check()?;
+            // Once more with the directory's change time settled: the
+            // next step is then noticed by the log or the change time alone.
+            world.settle_directory();
+            world.check()?;
+        }
+    }
+}
