@@ -64,6 +64,9 @@ _ollm__session() {
             ollm__session,redact)
                 cmd="ollm__session__subcmd__redact"
                 ;;
+            ollm__session,reindex)
+                cmd="ollm__session__subcmd__reindex"
+                ;;
             ollm__session,remove)
                 cmd="ollm__session__subcmd__delete"
                 ;;
@@ -135,6 +138,9 @@ _ollm__session() {
                 ;;
             ollm__session__subcmd__help,redact)
                 cmd="ollm__session__subcmd__help__subcmd__redact"
+                ;;
+            ollm__session__subcmd__help,reindex)
+                cmd="ollm__session__subcmd__help__subcmd__reindex"
                 ;;
             ollm__session__subcmd__help,rename)
                 cmd="ollm__session__subcmd__help__subcmd__rename"
@@ -215,7 +221,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import snapshot snapshots copy config help"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import reindex snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -557,7 +563,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact import snapshot copy config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact import reindex snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,6 +773,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__redact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__reindex)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1081,6 +1101,32 @@ _ollm__session() {
                     COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__reindex)
+            opts="-h --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

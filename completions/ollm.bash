@@ -148,6 +148,9 @@ _ollm() {
             ollm__subcmd__session,redact)
                 cmd="ollm__subcmd__session__subcmd__redact"
                 ;;
+            ollm__subcmd__session,reindex)
+                cmd="ollm__subcmd__session__subcmd__reindex"
+                ;;
             ollm__subcmd__session,remove)
                 cmd="ollm__subcmd__session__subcmd__delete"
                 ;;
@@ -1099,7 +1102,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import snapshot snapshots copy config"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import reindex snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1601,6 +1604,32 @@ _ollm() {
                     COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__reindex)
+            opts="-h --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

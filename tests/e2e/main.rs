@@ -14,6 +14,7 @@ mod redaction;
 mod repeated_content;
 mod session;
 mod session_copy;
+mod session_index;
 mod session_pg;
 mod session_snapshots;
 mod session_tls;

@@ -482,6 +482,11 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
     assert!(stderr(&list).is_empty(), "list reports: {}", stderr(&list));
     let listed = json(&list);
     assert_eq!(listed.as_array().unwrap().len(), ids.len());
+    if sb.pg.is_none() {
+        // The index, after all those kills, says what the files say.
+        run_ok(&sb, "ollm-session", &["reindex"]);
+        assert_eq!(json(&run_ok(&sb, "ollm-session", &["list"])), listed);
+    }
     for id in &ids {
         let session = json(&run_ok(&sb, "ollm-session", &["get", id]));
         let markers = markers_of(&session);

@@ -89,6 +89,7 @@ const OUTPUTS: &[(&str, &[&str])] = &[
         "ollm-session import",
         &["import", "--from", "claude", "{CLAUDE}"],
     ),
+    ("ollm-session reindex", &["reindex"]),
     (
         "ollm-session snapshot create",
         &["snapshot", "create", "{ID}"],

@@ -1,7 +1,5 @@
 //! `ollm-session reindex`.
 
-use std::time::Instant;
-
 use clap::Args;
 use serde::Serialize;
 
@@ -27,15 +25,12 @@ struct Reindexed {
     sessions: usize,
     /// Sessions that could not be read (listed by `list` as problems).
     unreadable: usize,
-    /// How long the rebuild took.
-    millis: u128,
     /// Whether an index was rebuilt (false: the store keeps its own).
     rebuilt: bool,
 }
 
 pub fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
-    let started = Instant::now();
     let (sessions, unreadable, rebuilt) = match store.as_file() {
         Some(file) => {
             let (sessions, unreadable) = file.reindex()?;
@@ -49,7 +44,6 @@ pub fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
     ctx.printer().changed(&Reindexed {
         sessions,
         unreadable,
-        millis: started.elapsed().as_millis(),
         rebuilt,
     })
 }

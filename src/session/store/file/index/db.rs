@@ -274,7 +274,7 @@ impl Db {
 }
 
 fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {
-    let count = |i: usize| r.get::<_, i64>(i).map(|n| u64::try_from(n).unwrap_or(0));
+    let count = |i: usize| r.get::<_, i64>(i).map(unsigned);
     Ok(SessionSummary {
         session_id: r.get(0)?,
         start_time: r.get(1)?,
@@ -287,17 +287,21 @@ fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {
         compression_count: count(8)?,
         title: r.get(9)?,
         parent_session_id: r.get(10)?,
-        branch_point: r
-            .get::<_, Option<i64>>(11)?
-            .map(|n| u64::try_from(n).unwrap_or(0)),
+        branch_point: r.get::<_, Option<i64>>(11)?.map(unsigned),
         workspace: r.get(12)?,
     })
 }
 
 // ----- writing (inside a transaction) ------------------------------------
 
+/// A count as SQLite stores it: the same 64 bits (counts are never
+/// compared in SQL, and a saturated count is `u64::MAX`).
 fn signed(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
+    i64::from_ne_bytes(n.to_ne_bytes())
+}
+
+fn unsigned(n: i64) -> u64 {
+    u64::from_ne_bytes(n.to_ne_bytes())
 }
 
 /// Stores session `row.summary`'s row, replacing what was there.

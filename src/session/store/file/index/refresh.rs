@@ -330,11 +330,12 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         .unwrap_or_default();
     let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
     let plain_rows = db.stamps(true)?;
-    let plain_changed: Vec<String> = plain_rows
-        .into_iter()
-        .filter(|(id, _, stamp)| stamp_of(&store.plain_path(id)) != *stamp)
-        .map(|(id, _, _)| id)
-        .collect();
+    let plain_changed: Vec<String> = parallel_map(&plain_rows, |(id, _, stamp)| {
+        (stamp_of(&store.plain_path(id)) != *stamp).then(|| id.clone())
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     if built
         && !rebooted
         && !dir_changed

@@ -1,0 +1,158 @@
+//! The file store's index (`<dataDir>/.index/`): private like the rest of
+//! the store, rebuilt when damaged or asked to, and never behind what
+//! other programs do to the data directory.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::support::{Sandbox, json, stderr};
+
+fn data_dir(sb: &Sandbox) -> PathBuf {
+    sb.ollm_home.join("sessions")
+}
+
+fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+    let out = sb.cmd("ollm-session").args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    out
+}
+
+fn create(sb: &Sandbox, title: &str) -> String {
+    create_as(sb, title, "cli")
+}
+
+/// A session in `format` (`cli`, the OLLM CLI's file, or `journal`).
+fn create_as(sb: &Sandbox, title: &str, format: &str) -> String {
+    let out = sb
+        .cmd("ollm-session")
+        .env("OLLM_SESSION_FORMAT", format)
+        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
+        .args(["--title", title])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
+fn listed_ids(sb: &Sandbox) -> Vec<String> {
+    json(&session(sb, &["list"]))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A session as the OLLM CLI writes it, in place.
+fn write_cli_session(sb: &Sandbox, id: &str, title: &str, at: &str) {
+    let doc = json!({
+        "sessionId": id, "startTime": at, "lastActivity": at,
+        "model": "gemma3:1b", "provider": "ollama", "title": title,
+        "messages": [{"role": "user", "parts": [{"type": "text", "text": "hi"}], "timestamp": at}],
+        "toolCalls": [], "metadata": {"tokenCount": 1, "compressionCount": 0}
+    });
+    std::fs::write(
+        data_dir(sb).join(format!("{id}.json")),
+        serde_json::to_string_pretty(&doc).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
+    let sb = Sandbox::new();
+    create(&sb, "one");
+    create_as(&sb, "two", "journal");
+    create_as(&sb, "three", "journal");
+    assert_eq!(listed_ids(&sb).len(), 3);
+    let index = data_dir(&sb).join(".index");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&index), 0o700);
+    let files: Vec<PathBuf> = std::fs::read_dir(&index)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.ends_with("sessions.db")),
+        "{files:?}"
+    );
+    for file in &files {
+        assert_eq!(mode(file), 0o600, "{}", file.display());
+    }
+    let out = session(&sb, &["reindex"]);
+    let report = json(&out);
+    assert_eq!(report["sessions"], 3, "{report}");
+    assert_eq!(report["rebuilt"], true);
+    assert_eq!(listed_ids(&sb).len(), 3);
+}
+
+#[test]
+fn a_damaged_or_deleted_index_is_rebuilt_and_loses_nothing() {
+    let sb = Sandbox::new();
+    let ids = vec![create(&sb, "a"), create_as(&sb, "b", "journal")];
+    let before = json(&session(&sb, &["list"]));
+    let index = data_dir(&sb).join(".index");
+    for name in ["sessions.db-wal", "sessions.db-shm"] {
+        let _ = std::fs::remove_file(index.join(name));
+    }
+    std::fs::write(index.join("sessions.db"), b"this is not a database at all").unwrap();
+    assert_eq!(json(&session(&sb, &["list"])), before);
+    session(&sb, &["get", &ids[0][..8]]);
+    std::fs::remove_dir_all(&index).unwrap();
+    assert_eq!(json(&session(&sb, &["list"])), before);
+    let out = session(&sb, &["get", "b"]);
+    assert_eq!(json(&out)["sessionId"], ids[1].as_str());
+}
+
+#[test]
+fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
+    let sb = Sandbox::new();
+    let ours = create_as(&sb, "ours", "journal");
+    assert_eq!(listed_ids(&sb), vec![ours.clone()]);
+    let theirs = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    write_cli_session(&sb, theirs, "theirs", "2099-01-01T00:00:00.000Z");
+    // Newest first: the CLI's session is the latest.
+    assert_eq!(listed_ids(&sb), vec![theirs.to_string(), ours.clone()]);
+    let last = json(&session(&sb, &["get", "--last"]));
+    assert_eq!(last["sessionId"], theirs);
+    // Rewritten in place (the directory does not change): a new title.
+    write_cli_session(
+        &sb,
+        theirs,
+        "renamed by the cli",
+        "2099-01-01T00:00:01.000Z",
+    );
+    let got = json(&session(&sb, &["get", "renamed by the cli"]));
+    assert_eq!(got["sessionId"], theirs);
+    let out = sb
+        .cmd("ollm-session")
+        .args(["get", "theirs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "the old title still names it");
+    std::fs::remove_file(data_dir(&sb).join(format!("{theirs}.json"))).unwrap();
+    assert_eq!(listed_ids(&sb), vec![ours.clone()]);
+    // A session directory removed by hand is gone from the listing too.
+    std::fs::remove_dir_all(data_dir(&sb).join(&ours)).unwrap();
+    assert_eq!(listed_ids(&sb), Vec::<String>::new());
+}
+
+#[test]
+fn a_journal_changed_behind_the_index_is_read_again() {
+    let sb = Sandbox::new();
+    let id = create_as(&sb, "grows", "journal");
+    assert_eq!(json(&session(&sb, &["list"]))[0]["messageCount"], 0);
+    // An older ollm appends a record without telling the index.
+    let line = json!({"type": "message", "at": "2099-01-01T00:00:00.000Z", "tokens": 1,
+        "message": {"role": "user", "parts": [{"type": "text", "text": "hi"}],
+                    "timestamp": "2099-01-01T00:00:00.000Z"}});
+    let journal = data_dir(&sb).join(&id).join("journal.ndjson");
+    let mut text = std::fs::read_to_string(&journal).unwrap();
+    text.push_str(&format!("{line}\n"));
+    std::fs::write(&journal, text).unwrap();
+    let row: Value = json(&session(&sb, &["list"]))[0].clone();
+    assert_eq!(row["messageCount"], 1);
+    assert_eq!(row["lastActivity"], "2099-01-01T00:00:00.000Z");
+}
