@@ -91,7 +91,7 @@ fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
 #[test]
 fn a_damaged_or_deleted_index_is_rebuilt_and_loses_nothing() {
     let sb = Sandbox::new();
-    let ids = vec![create(&sb, "a"), create_as(&sb, "b", "journal")];
+    let ids = [create(&sb, "a"), create_as(&sb, "b", "journal")];
     let before = json(&session(&sb, &["list"]));
     let index = data_dir(&sb).join(".index");
     for name in ["sessions.db-wal", "sessions.db-shm"] {
