@@ -82,3 +82,6 @@ impl Index {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
