@@ -27,7 +27,8 @@ GEN=$PWD/bench/gen_sessions.py
 
 WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-scale-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK/home OLLM_HOME=$WORK/home
+# No session is deleted to keep within maxSessions when the bench creates one.
+export HOME=$WORK/home OLLM_HOME=$WORK/home OLLM_SESSION_MAX_SESSIONS=0
 mkdir -p "$HOME" "$WORK/project/.git"
 
 now_ns() { date +%s%N; }
@@ -50,15 +51,17 @@ echo "scale: sessions of $MESSAGES messages; the best of $RUNS runs each"
 for n in $SCALES; do
   data=$WORK/s$n
   python3 "$GEN" "$data" "$n" "$MESSAGES" >/dev/null
+  chmod -R go-rwx "$data"
   s=(env -C "$WORK" "$BIN" --data-dir "$data")
   # A titled session in the middle, and the newest made in a project.
   mid=$("${s[@]}" list --format ndjson --offset $((n / 2)) --limit 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')
   "${s[@]}" rename "$mid" "retry logic" >/dev/null
   here=$(env -C "$WORK/project" "$BIN" --data-dir "$data" create --model bench --provider bench | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
   echo "$message" | env -C "$WORK/project" "$BIN" --data-dir "$data" record "$here" >/dev/null
-  mb=$(du -sm --exclude=.index "$data" | cut -f1)
+  mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
   sync
   reindex_ms=$(best_ms 1 "${s[@]}" reindex)
+  sleep 2.1 # past the index's racy window for the data directory's change time
   echo "== $n sessions ($mb MB)"
   printf '   %-40s %10s ms   %s MB/s\n' "reindex" "$reindex_ms" "$(python3 -c "print(round($mb / max($reindex_ms, 0.1) * 1000))")"
   printf '   %-40s %10s ms\n' "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"

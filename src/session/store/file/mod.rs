@@ -1049,10 +1049,13 @@ pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
 
 /// Maps `f` over `items` on the machine's cores, keeping the order.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < 64 {
+        return items.iter().map(&f).collect();
+    }
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
         .min(8);
-    if threads <= 1 || items.len() < 64 {
+    if threads <= 1 {
         return items.iter().map(&f).collect();
     }
     let chunk = items.len().div_ceil(threads);

@@ -425,6 +425,9 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         &serde_json::to_string(&still).unwrap_or_else(|_| "[]".into()),
     )?;
     tx.commit().map_err(db::sql)?;
+    if !built {
+        db.checkpoint()?;
+    }
     if log_bytes.len() > COMPACT_BYTES {
         // Everything in it is in the database: an empty log with a new id
         // replaces it (writers wait on the lock this fold holds).
