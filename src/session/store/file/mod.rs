@@ -1165,6 +1165,32 @@ fn read_range(file: &File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+impl FileStore {
+    /// Appends one record to a session in either format.
+    fn append_record(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
+        if self.kind(id)? == Kind::Plain {
+            if let Append::Entry { entry, .. } = record {
+                check_record_nesting(entry)?;
+            }
+            return self.rewrite_plain(id, true, |document, at| {
+                match record {
+                    Append::Entry { entry, tokens } => document.push_entry(entry, tokens),
+                    Append::Compression(details) => document.push_compression(at, details),
+                }
+                Ok(())
+            });
+        }
+        match record {
+            Append::Entry { entry, tokens } => {
+                self.append_line(id, true, |at| journal::entry_line(entry, at, Some(tokens)))
+            }
+            Append::Compression(details) => {
+                self.append_line(id, true, |at| journal::compression_line(at, details))
+            }
+        }
+    }
+}
+
 impl SessionStore for FileStore {
     fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         FileStore::scrub(self, id, scrub)
@@ -1199,26 +1225,12 @@ impl SessionStore for FileStore {
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
-        if self.kind(id)? == Kind::Plain {
-            if let Append::Entry { entry, .. } = record {
-                check_record_nesting(entry)?;
-            }
-            return self.rewrite_plain(id, true, |document, at| {
-                match record {
-                    Append::Entry { entry, tokens } => document.push_entry(entry, tokens),
-                    Append::Compression(details) => document.push_compression(at, details),
-                }
-                Ok(())
-            });
+        let appended = self.append_record(id, record);
+        if appended.is_ok() && self.index.wants_fold() {
+            // Best effort: the next reader folds what this one could not.
+            let _ = self.index_db();
         }
-        match record {
-            Append::Entry { entry, tokens } => {
-                self.append_line(id, true, |at| journal::entry_line(entry, at, Some(tokens)))
-            }
-            Append::Compression(details) => {
-                self.append_line(id, true, |at| journal::compression_line(at, details))
-            }
-        }
+        appended
     }
 
     fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {

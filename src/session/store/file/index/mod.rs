@@ -26,6 +26,9 @@ pub const DIR: &str = ".index";
 const DB: &str = "sessions.db";
 const LOG: &str = "log";
 const LOCK: &str = "lock";
+/// Past this size a writer folds the log itself, so that a store only ever
+/// written to (an agent that never lists) keeps a short log.
+const FOLD_BYTES: u64 = 4 << 20;
 
 /// Where a file store's index is.
 #[derive(Debug, Clone)]
@@ -65,6 +68,11 @@ impl Index {
         let path = self.lock_path_for_errors();
         lock.lock_shared().map_err(|e| Error::io(&path, &e))?;
         log::append(&self.log_path(), change)
+    }
+
+    /// Whether the log has grown past [`FOLD_BYTES`] since it was last folded.
+    pub fn wants_fold(&self) -> bool {
+        std::fs::metadata(self.log_path()).is_ok_and(|m| m.len() > FOLD_BYTES)
     }
 
     fn lock_path_for_errors(&self) -> PathBuf {

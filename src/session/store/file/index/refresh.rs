@@ -31,6 +31,7 @@ use crate::session::store::file::{FileStore, JOURNAL, Kind, parallel_map};
 const RACY_MS: i64 = 2_000;
 /// Past this size the log is replaced by an empty one after a fold.
 const COMPACT_BYTES: usize = 1 << 20;
+const _: () = assert!(COMPACT_BYTES as u64 <= super::FOLD_BYTES);
 
 /// What a session's files say, for its row.
 enum Derived {

@@ -257,3 +257,35 @@ fn an_index_that_cannot_be_made_leaves_the_files_to_be_read() {
     assert_eq!(listing.sessions.len(), 1);
     assert_eq!(listing.sessions[0].title.as_deref(), Some("kept"));
 }
+
+#[test]
+fn a_writer_folds_a_log_no_reader_has_folded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let id = create(&store, None);
+    let index = &file(&store).index;
+    // An agent that only ever records: megabytes of changes, no reader.
+    let line = serde_json::to_vec(&Change::Pending(
+        "907a1a54-0000-4000-8000-000000000001".into(),
+    ))
+    .unwrap();
+    let mut filler = Vec::new();
+    while filler.len() as u64 <= super::FOLD_BYTES {
+        filler.extend_from_slice(&line);
+        filler.push(b'\n');
+    }
+    let mut log = std::fs::read(index.log_path()).unwrap();
+    log.extend(filler);
+    std::fs::write(index.log_path(), log).unwrap();
+    assert!(index.wants_fold());
+    let at = "2030-01-01T00:00:00.000Z";
+    let entry = Entry::from_input(
+        json!({"role": "user", "parts": [{"type": "text", "text": "x"}], "timestamp": at}),
+        at,
+    )
+    .unwrap();
+    store.record(&id, &entry, None).unwrap();
+    assert!(!index.wants_fold());
+    assert!(std::fs::metadata(index.log_path()).unwrap().len() < 100);
+    assert_eq!(store.list().unwrap().sessions[0].message_count, 1);
+}
