@@ -542,3 +542,74 @@ fn the_latest_a_prefix_and_a_title_name_their_session_on_postgres() {
     let out = named(&["get", "no such title"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
+
+/// Search finds titles in the sessions table, not in a listing of every
+/// session: the title hits are exactly the sessions whose title the
+/// pattern matches, for substrings, either case and regexes (with and
+/// without a literal), and none when another role is asked for.
+#[test]
+fn search_finds_exactly_the_titles_that_match() {
+    use ollm::session::query::Query;
+    let Some(pg) = TestPg::new() else { return };
+    let store = test_store(&pg);
+    let whole = store.list().unwrap().sessions;
+    let mut titled = 0;
+    for (pattern, regex, ignore_case) in [
+        ("alpha", false, false),
+        ("ALPHA", false, true),
+        ("ALPHA", false, false),
+        ("t1", false, false),
+        ("a", false, false),
+        ("B", false, true),
+        (r"^t\d$", true, false),
+        ("b.t", true, false),
+        ("(?i)ABC", true, false),
+        (".*", true, false),
+        ("later", false, false),
+    ] {
+        for role in [None, Some("title"), Some("user")] {
+            let query = Query {
+                pattern: pattern.to_string(),
+                regex,
+                ignore_case,
+                role: role.map(str::to_string),
+            };
+            let source = if regex {
+                pattern.to_string()
+            } else {
+                regex::escape(pattern)
+            };
+            let re = regex::RegexBuilder::new(&source)
+                .case_insensitive(ignore_case)
+                .build()
+                .unwrap();
+            let titles_asked = role.is_none_or(|r| r == "title");
+            let mut expected: Vec<(String, String)> = whole
+                .iter()
+                .filter(|_| titles_asked)
+                .filter(|s| s.title.as_deref().is_some_and(|t| re.is_match(t)))
+                .map(|s| (s.session_id.clone(), s.last_activity.clone()))
+                .collect();
+            let found = store.search(&query).unwrap();
+            let mut got: Vec<(String, String)> = found
+                .hits
+                .iter()
+                .filter(|h| h.role == "title")
+                .map(|h| (h.session_id.clone(), h.timestamp.clone()))
+                .collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{query:?}");
+            titled += expected.len();
+            let records = found.hits.iter().filter(|h| h.role != "title").count();
+            // Three sessions hold one user message, "later".
+            let recorded = if re.is_match("later") && role != Some("title") {
+                3
+            } else {
+                0
+            };
+            assert_eq!(records, recorded, "{query:?}");
+        }
+    }
+    assert!(titled > 100, "only {titled} title hits");
+}

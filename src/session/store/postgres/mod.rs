@@ -854,19 +854,33 @@ impl SessionStore for PgStore {
         } else {
             Some(vec![query.pattern.clone()])
         };
+        // What can match: a text column holding one of the pieces ($1…).
+        let can_match = |column: &str| -> String {
+            pieces.as_ref().map_or_else(String::new, |pieces| {
+                let tests: Vec<String> = (1..=pieces.len())
+                    .map(|n| format!("{column} {like} ${n}"))
+                    .collect();
+                format!(" AND ({})", tests.join(" OR "))
+            })
+        };
+        let like_params: Vec<String> = pieces
+            .iter()
+            .flatten()
+            .map(|p| format!("%{}%", escape_like(p)))
+            .collect();
         let mut sql = "SELECT session_id, kind, kind_index, body FROM ollm_records \
                        WHERE kind IN ('message', 'toolCall')"
             .to_string();
-        let mut params: Vec<String> = Vec::new();
-        if let Some(pieces) = pieces {
-            let tests: Vec<String> = pieces
-                .iter()
-                .enumerate()
-                .map(|(n, _)| format!("search_text {like} ${}", n + 1))
-                .collect();
-            sql.push_str(&format!(" AND ({})", tests.join(" OR ")));
-            params.extend(pieces.iter().map(|p| format!("%{}%", escape_like(p))));
-        }
+        sql.push_str(&can_match("search_text"));
+        let mut params = like_params.clone();
+        // Titles (unless another role is asked for), found the same way:
+        // a listing of every session is not read for them.
+        let titles = query.role.as_deref().is_none_or(|r| r == "title").then(|| {
+            format!(
+                "SELECT id, title, last_activity FROM ollm_sessions WHERE title IS NOT NULL{}",
+                can_match("title")
+            )
+        });
         if let Some(role) = &query.role {
             params.push(role.clone());
             sql.push_str(&format!(" AND role = ${}", params.len()));
@@ -874,11 +888,12 @@ impl SessionStore for PgStore {
         let mut hits: Vec<Hit> = Vec::new();
         let mut problems = Vec::new();
         self.with(|client| {
-            let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
-                .iter()
-                .map(|p| p as &(dyn postgres::types::ToSql + Sync))
-                .collect();
-            for row in client.query(sql.as_str(), &refs)? {
+            if let Some(titles) = &titles {
+                for row in client.query(titles.as_str(), &refs(&like_params))? {
+                    hits.extend(matcher.title_hit(row.get(0), row.get(1), row.get(2)));
+                }
+            }
+            for row in client.query(sql.as_str(), &refs(&params))? {
                 let id: &str = row.get(0);
                 let kind: &str = row.get(1);
                 let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
@@ -944,6 +959,14 @@ impl SessionStore for PgStore {
     fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
         Some(self)
     }
+}
+
+/// Parameters as the driver takes them.
+fn refs(params: &[String]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+    params
+        .iter()
+        .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+        .collect()
 }
 
 /// `text` as a LIKE pattern matching itself.
