@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes COUNT sessions of MESSAGES messages each into DIR, as ollm-session
 journals (the documented layout) or, with --plain, as spec-format <id>.json
-files. One session in every --keyword-every carries the word KEYWORD once.
-Used by bench/session.sh; no fsync, this only makes test data."""
+files. One session in every --keyword-every carries the word KEYWORD once;
+with --workspace DIR, one in every --workspace-every was made in DIR (for
+--here). Used by bench/session.sh and bench/session_pg.sh; no fsync, this
+only makes test data."""
 import argparse, json, os, random, uuid
 
 WORDS = ("the model reads the file and writes a patch for the failing test "
@@ -22,6 +24,7 @@ def main():
     p.add_argument("--plain", action="store_true")
     p.add_argument("--keyword", default="zanzibar"); p.add_argument("--keyword-every", type=int, default=100)
     p.add_argument("--id")
+    p.add_argument("--workspace"); p.add_argument("--workspace-every", type=int, default=100)
     a = p.parse_args()
     rng = random.Random(42)
     os.makedirs(a.dir, exist_ok=True)
@@ -38,10 +41,12 @@ def main():
                          "parts": [{"type": "text", "text": words}],
                          "timestamp": stamp(start + m * 1000)})
         last = stamp(start + max(a.messages - 1, 0) * 1000)
+        # Only when asked: without --workspace the output is as before.
+        place = {"workspace": a.workspace} if a.workspace and s % a.workspace_every == 0 else {}
         tokens = [ (len(m["parts"][0]["text"]) + 3) // 4 for m in msgs ]
         if a.plain:
             doc = {"sessionId": sid, "startTime": stamp(start), "lastActivity": last,
-                   "model": "llama3.2:3b", "provider": "ollama", "messages": msgs, "toolCalls": [],
+                   "model": "llama3.2:3b", "provider": "ollama", **place, "messages": msgs, "toolCalls": [],
                    "metadata": {"tokenCount": sum(tokens), "compressionCount": 0}}
             with open(os.path.join(a.dir, sid + ".json"), "w") as f:
                 json.dump(doc, f, indent=2)
@@ -49,7 +54,7 @@ def main():
         d = os.path.join(a.dir, sid)
         os.makedirs(d, exist_ok=True)
         head = {"type": "session", "format": 1, "session": {"sessionId": sid, "startTime": stamp(start),
-                "lastActivity": stamp(start), "model": "llama3.2:3b", "provider": "ollama",
+                "lastActivity": stamp(start), "model": "llama3.2:3b", "provider": "ollama", **place,
                 "metadata": {"tokenCount": 0, "compressionCount": 0}}}
         lines = [json.dumps(head, separators=(",", ":"))]
         for m, t in zip(msgs, tokens):
@@ -60,7 +65,8 @@ def main():
             f.write(body)
         summary = {"format": 1, "journalBytes": len(body), "sessionId": sid, "startTime": stamp(start),
                    "lastActivity": last, "model": "llama3.2:3b", "messageCount": len(msgs),
-                   "tokenCount": sum(tokens), "provider": "ollama", "toolCallCount": 0, "compressionCount": 0}
+                   "tokenCount": sum(tokens), "provider": "ollama", "toolCallCount": 0, "compressionCount": 0,
+                   **place}
         with open(os.path.join(d, "summary.json"), "w") as f:
             json.dump(summary, f, indent=2)
 

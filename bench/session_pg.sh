@@ -5,9 +5,13 @@
 #      file store (goal: <= 3x the file store, independent of length);
 #   2. listing 10,000 sessions (goal: <= 100 ms);
 #   3. searching 10,000 sessions vs ripgrep over the file store (goal: <= 1x);
-#   4. 8 concurrent writers into one session: records per second.
-# The sessions are made as journals (bench/gen_sessions.py) and moved into
-# the database with `ollm-session copy`.
+#   4. 8 concurrent writers into one session: records per second;
+#   5. finding sessions among SESSIONS (issue 31): list --limit 20, --last,
+#      a 6-character prefix, a title, --here, the whole listing as NDJSON,
+#      and search (a rare word, a regex with a literal) against ripgrep.
+# The sessions are made as journals (bench/gen_sessions.py; one in 100 made
+# in one workspace) and moved into the database with `ollm-session copy`;
+# `time: …` lines say how long making and copying them took.
 # Environment: PG_URL (a server URL; default OLLM_TEST_PG_URL, else the
 # local socket), RECORDS (300), SESSIONS (10000), MESSAGES (20), WRITERS (8),
 # EACH (records per writer, 100), BIN (an ollm-session binary; default: a
@@ -75,7 +79,7 @@ BIG=0b1e5e55-0000-4000-8000-000000010000
 python3 "$GEN" "$REC" 1 10000 --id "$BIG" --keyword-every 0
 chmod -R go-rwx "$WORK"
 file_ses "$REC" copy --from "$REC" --to "$URL" --all >/dev/null
-NEW=$(ses "$URL" create --model bench --provider bench | new_id)
+NEW=$(ses "$URL" create --model bench --provider bench --max-sessions 0 | new_id)
 # One record each first, so no figure pays for a cold cache.
 for s in "$BIG" "$NEW"; do ses "$URL" record "$s" --role user --text warm >/dev/null; done
 file_ses "$REC" record "$BIG" --role user --text warm >/dev/null
@@ -93,10 +97,17 @@ echo
 
 # 2. Listing and 3. searching ----------------------------------------------
 LIST=$WORK/list
-python3 "$GEN" "$LIST" "$SESSIONS" "$MESSAGES"
+WS=$WORK/workspace
+mkdir -p "$WS"
+WS=$(cd "$WS" && pwd -P)
+t0=$(now_ns)
+python3 "$GEN" "$LIST" "$SESSIONS" "$MESSAGES" --workspace "$WS" --workspace-every 100
 chmod -R go-rwx "$WORK"
+t1=$(now_ns)
 file_ses "$LIST" copy --from "$LIST" --to "$URL" --all >/dev/null
+t2=$(now_ns)
 psql -qc "VACUUM ANALYZE" "$URL"
+echo "time: generating $SESSIONS sessions $(( (t1 - t0) / 1000000000 )) s, copying them into the database $(( (t2 - t1) / 1000000000 )) s"
 count=$(ses "$URL" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 list_ms=$(best_ms 3 ses "$URL" list --format json)
 echo "2. list ($count sessions in the database)"
@@ -115,7 +126,8 @@ echo
 # 4. Concurrent writers ----------------------------------------------------
 writers() { # STORE-COMMAND...: WRITERS processes of EACH records into one new session
   local id
-  id=$("$@" create --model bench --provider bench | new_id)
+  # No maxSessions: the sessions of 5. stay in the database.
+  id=$("$@" create --model bench --provider bench --max-sessions 0 | new_id)
   local t0 t1
   t0=$(now_ns)
   for w in $(seq "$WRITERS"); do ndjson "$EACH" "w$w" | "$@" record "$id" >/dev/null & done
@@ -129,3 +141,45 @@ echo "4. $WRITERS concurrent writers x $EACH records into one session"
 printf '   %-52s %10s records/s\n' "postgres" "$pg_rate"
 printf '   %-52s %10s records/s\n' "file store" "$file_rate"
 echo "   ratio file/postgres: $(ratio "$file_rate" "$pg_rate")x"
+
+echo
+
+# 5. Finding sessions ------------------------------------------------------
+# What the sessions look like now: a title on one in the middle, and the
+# id of another whose first 6 characters are unique.
+ids=$WORK/ids
+ses "$URL" list --format ndjson | python3 -c '
+import json, sys
+for line in sys.stdin:
+    print(json.loads(line)["sessionId"])' >"$ids"
+mid=$(sed -n "$(( $(wc -l <"$ids") / 2 ))p" "$ids")
+ses "$URL" rename "$mid" "bench title" >/dev/null
+prefix=$(python3 -c '
+import collections, sys
+ids = open(sys.argv[1]).read().split()
+count = collections.Counter(i[:6] for i in ids)
+print(next(i[:6] for i in ids[len(ids) // 3:] if count[i[:6]] == 1))' "$ids")
+here_count=$(cd "$WS" && ses "$URL" list --here --format ndjson | wc -l)
+# The rows: the fastest of 5 runs; the whole listing is what a store that
+# cannot cut reads for each of them (the trait's default).
+all_ms=$(best_ms 5 ses "$URL" list --format ndjson)
+find_row() { # LABEL MS
+  printf '   %-56s %10s ms   whole listing: %8s ms   ratio %sx\n' "$1" "$2" "$all_ms" "$(ratio "$2" "$all_ms")"
+}
+here() { (cd "$WS" && ses "$URL" "$@"); }
+echo "5. finding sessions ($(wc -l <"$ids") in the database, $here_count made in one workspace)"
+find_row "list --limit 20" "$(best_ms 5 ses "$URL" list --limit 20 --format json)"
+find_row "resume --last (prints the id)" "$(best_ms 5 ses "$URL" resume --last)"
+find_row "get --last (the whole session)" "$(best_ms 5 ses "$URL" get --last --format json)"
+find_row "record --last" "$(best_ms 5 ses "$URL" record --last --role user --text bench)"
+find_row "resume PREFIX (6 characters)" "$(best_ms 5 ses "$URL" resume "$prefix")"
+find_row "resume TITLE" "$(best_ms 5 ses "$URL" resume "bench title")"
+find_row "resume --continue (--here: the latest of a workspace)" "$(best_ms 5 here resume --continue)"
+find_row "list --here --limit 20" "$(best_ms 5 here list --here --limit 20 --format json)"
+printf '   %-56s %10s ms\n' "list, all, as NDJSON" "$all_ms"
+rare_ms=$(best_ms 5 ses "$URL" search zanzibar --format json)
+rg_rare_ms=$(best_ms 3 rg -F -uu zanzibar "$LIST")
+regex_ms=$(best_ms 5 ses "$URL" search --regex 'zanzi[a-z]+' --format json)
+rg_regex_ms=$(best_ms 3 rg -uu 'zanzi[a-z]+' "$LIST")
+printf '   %-56s %10s ms   rg: %8s ms   ratio %sx\n' "search a rare word ($hits sessions)" "$rare_ms" "$rg_rare_ms" "$(ratio "$rare_ms" "$rg_rare_ms")"
+printf '   %-56s %10s ms   rg: %8s ms   ratio %sx\n' "search --regex with a literal" "$regex_ms" "$rg_regex_ms" "$(ratio "$regex_ms" "$rg_regex_ms")"

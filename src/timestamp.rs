@@ -56,6 +56,12 @@ pub fn parse(text: &str) -> Option<Millis> {
     Some(time.as_millisecond())
 }
 
+/// The latest time [`parse`] gives: a later one is written in a form it
+/// does not read (a five-digit year).
+pub fn max_millis() -> Millis {
+    Timestamp::MAX.as_millisecond()
+}
+
 /// Whether `text` is a valid ISO 8601 timestamp as [`parse`] reads it.
 pub fn is_valid(text: &str) -> bool {
     parse(text).is_some()

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::model::{Entry, Problem, SessionSummary, Slot, ToolCall};
+use super::model::{Entry, Problem, Slot, ToolCall};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -237,17 +237,6 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
         out.push('…');
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Sessions among `sessions` whose title matches `query`, as hits of role
-/// `title` (stamped with the session's last activity): read from the
-/// summaries only, whatever the store.
-pub(crate) fn title_hits(sessions: &[SessionSummary], query: &Query) -> Result<Vec<Hit>> {
-    let matcher = Matcher::new(query)?;
-    Ok(sessions
-        .iter()
-        .filter_map(|s| matcher.title_hit(&s.session_id, s.title.as_deref(), &s.last_activity))
-        .collect())
 }
 
 /// Newest first; ties by session and index.

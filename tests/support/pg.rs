@@ -5,7 +5,8 @@
 //! with `pg_trgm` in its `public` schema); a store URL names its schema
 //! through `search_path`. Without a server a test prints `SKIPPED` and
 //! passes, except under `CI=true`, where it fails: CI promises these ran.
-//! Shared by two test binaries, each using a part of it.
+//! Shared by two test binaries and the library's PostgreSQL unit tests
+//! (`session::store::postgres::listing`), each using a part of it.
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -37,7 +37,7 @@ use postgres::url as pgurl;
 use super::model::{
     Entry, Loaded, Message, Metadata, Session, SessionHead, SessionSummary, Slot, check_id, new_id,
 };
-use super::query::{self, Found, Query};
+use super::query::{Found, Query};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -346,18 +346,11 @@ impl Store {
     }
 
     /// Records matching `query`, and (unless a role other than `title` is
-    /// asked for) the sessions whose title matches, newest first.
+    /// asked for) the sessions whose title matches, newest first: each
+    /// store finds titles its own way (the journal store in the journals
+    /// it reads anyway, PostgreSQL in the sessions table).
     pub fn search(&self, query: &Query) -> Result<Found> {
-        let mut found = self.inner.search(query)?;
-        // The journal store finds titles in the journals it reads anyway;
-        // another store's titles come from its listing.
-        if self.file.is_none() && query.role.as_deref().is_none_or(|r| r == "title") {
-            found
-                .hits
-                .extend(query::title_hits(&self.list()?.sessions, query)?);
-            query::sort_hits(&mut found.hits);
-        }
-        Ok(found)
+        self.inner.search(query)
     }
 
     /// The text of the session's first user message: the preview of an

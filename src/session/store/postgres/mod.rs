@@ -12,7 +12,9 @@
 //! the same transaction, acknowledged once the commit returns. Deleting
 //! takes the same row lock (a delete waits for the writer); retention
 //! skips rows a writer holds (`FOR UPDATE SKIP LOCKED`). `list` reads only
-//! `ollm_sessions`; `search` asks the database for the records that can
+//! `ollm_sessions`, and a page of it (`list --limit`, `--last`, `--here`,
+//! a prefix, a title) only the rows it shows, through an index (see
+//! `listing`); `search` asks the database for the records that can
 //! match (a trigram index, `pg_trgm`, serves `LIKE`) and checks those.
 //! Snapshots live in `ollm_snapshots`, shared like the sessions; an older
 //! schema is brought up to date on first use.
@@ -28,8 +30,8 @@ pub mod tls;
 pub mod url;
 
 use super::api::{
-    Append, CleanupReport, Created, Listing, Publish, SessionLock, SessionStore, SetAside,
-    StoreOptions,
+    Append, CleanupReport, Created, ListQuery, Listing, Naming, Publish, SessionLock, SessionStore,
+    SetAside, StoreOptions,
 };
 use crate::error::{Error, Result};
 use crate::fs as sfs;
@@ -42,6 +44,7 @@ use crate::timestamp;
 use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
+mod listing;
 mod scrub;
 mod snapshots;
 
@@ -91,6 +94,12 @@ const TRIGRAM_INDEX: &str = "CREATE INDEX IF NOT EXISTS ollm_records_text \
      ON ollm_records USING gin (search_text gin_trgm_ops)";
 
 const VERSION: &str = "SELECT max(version) FROM ollm_schema";
+
+/// The schema's version, and how many of the listing indexes
+/// (`listing::INDEX_NAMES`, `$1`) it lacks.
+const STATE: &str = "SELECT max(version), \
+     (SELECT count(*) FROM unnest($1::text[]) AS i(name) WHERE to_regclass(i.name) IS NULL) \
+     FROM ollm_schema";
 
 /// Appends one record: the session's next `seq`, `lastActivity` never
 /// going back, the counts, and the record itself, in one statement.
@@ -216,10 +225,16 @@ impl PgStore {
     }
 
     /// Creates the schema on first use (one process at a time), or checks
-    /// that the existing one is not newer than this build.
+    /// that the existing one is not newer than this build and brings an
+    /// older one up to date (its tables, then the listing indexes).
     fn ensure_schema(&self, client: &mut Client) -> Result<()> {
-        let version = match client.query_one(VERSION, &[]) {
-            Ok(row) => row.get::<_, Option<i32>>(0),
+        let state = |client: &mut Client| {
+            client
+                .query_one(STATE, &[&&listing::INDEX_NAMES[..]])
+                .map(|row| (row.get::<_, Option<i32>>(0), row.get::<_, i64>(1)))
+        };
+        let (version, missing) = match state(client) {
+            Ok(state) => state,
             Err(err) if err.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => {
                 // Held across the transaction, which then starts with the
                 // catalog as the process that made the schema left it.
@@ -238,14 +253,11 @@ impl PgStore {
                 let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
                 made?;
                 unlocked.map_err(|e| self.fail(&e))?;
-                client
-                    .query_one(VERSION, &[])
-                    .map_err(|e| self.fail(&e))?
-                    .get(0)
+                state(client).map_err(|e| self.fail(&e))?
             }
             Err(err) => return Err(self.fail(&err)),
         };
-        match version {
+        let checked = match version {
             Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
                 path: PathBuf::from(&self.url.shown),
                 message: format!(
@@ -258,7 +270,12 @@ impl PgStore {
                 "{}: the ollm_schema table names no version",
                 self.url.shown
             ))),
+        };
+        checked?;
+        if missing > 0 {
+            add_indexes(client);
         }
+        Ok(())
     }
 
     /// Creates the tables unless a process holding the lock before us did
@@ -271,6 +288,8 @@ impl PgStore {
             .get::<_, bool>(0);
         if !raced {
             tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
+            tx.batch_execute(listing::INDEXES)
+                .map_err(|e| self.fail(&e))?;
             tx.batch_execute(snapshots::TABLES)
                 .map_err(|e| self.fail(&e))?;
             tx.execute(
@@ -286,6 +305,31 @@ impl PgStore {
     fn now(&self) -> i64 {
         (self.options.clock)()
     }
+
+    /// The summaries `select` selects, in its order.
+    fn summaries(&self, select: &listing::Select) -> Result<Vec<SessionSummary>> {
+        self.with(|client| {
+            let rows = client.query_raw(select.sql.as_str(), select.refs())?;
+            Ok(rows.map(|row| Ok(summary_of(&row))).collect()?)
+        })
+    }
+}
+
+/// Adds the listing indexes to a database made before them, one process
+/// at a time (the schema's lock). Optional, as `pg_trgm` is: a role that
+/// may not create indexes, or a read-only server, still gets every answer
+/// (by reading the table), and the next connection tries again. Building
+/// them holds the sessions' writers for as long as it takes (well under a
+/// second at 100,000 sessions), once; `statement_timeout` does not cut it
+/// short, which would only make every later command try again.
+fn add_indexes(client: &mut Client) {
+    let add = |client: &mut Client| -> std::result::Result<(), postgres::Error> {
+        let mut tx = client.transaction()?;
+        tx.batch_execute("SELECT pg_advisory_xact_lock(7240015); SET LOCAL statement_timeout = 0")?;
+        tx.batch_execute(listing::INDEXES)?;
+        tx.commit()
+    };
+    let _ = add(client);
 }
 
 /// A failure inside a unit of work: the database's, or ours.
@@ -705,6 +749,44 @@ impl SessionStore for PgStore {
         })
     }
 
+    /// Only the page's rows: the filters, the order and `LIMIT`/`OFFSET`
+    /// in SQL, served by an index (see `listing`).
+    fn list_where(&self, query: &ListQuery) -> Result<Listing> {
+        let Some((select, cut)) = listing::page(query) else {
+            return Ok(Listing::default());
+        };
+        let sessions = self.with(|client| {
+            let rows = client
+                .query_raw(select.sql.as_str(), select.refs())?
+                .map(|row| Ok(summary_of(&row)));
+            Ok(match cut {
+                listing::Cut::Exact => rows.collect()?,
+                listing::Cut::Confirm => rows
+                    .filter(|s| Ok(query.keeps(s)))
+                    .skip(query.offset)
+                    .take(query.limit.unwrap_or(usize::MAX))
+                    .collect()?,
+            })
+        })?;
+        Ok(Listing {
+            sessions,
+            problems: Vec::new(),
+        })
+    }
+
+    /// Sessions with the title, or an id in the prefix's range (indexes on
+    /// both), newest first.
+    fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
+        match listing::named(naming) {
+            Some(select) => self.summaries(&select),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    fn children(&self, id: &str) -> Result<Vec<SessionSummary>> {
+        self.summaries(&listing::children(id))
+    }
+
     fn count(&self) -> Result<usize> {
         self.with(|client| {
             let n: i64 = client
@@ -772,19 +854,33 @@ impl SessionStore for PgStore {
         } else {
             Some(vec![query.pattern.clone()])
         };
+        // What can match: a text column holding one of the pieces ($1…).
+        let can_match = |column: &str| -> String {
+            pieces.as_ref().map_or_else(String::new, |pieces| {
+                let tests: Vec<String> = (1..=pieces.len())
+                    .map(|n| format!("{column} {like} ${n}"))
+                    .collect();
+                format!(" AND ({})", tests.join(" OR "))
+            })
+        };
+        let like_params: Vec<String> = pieces
+            .iter()
+            .flatten()
+            .map(|p| format!("%{}%", escape_like(p)))
+            .collect();
         let mut sql = "SELECT session_id, kind, kind_index, body FROM ollm_records \
                        WHERE kind IN ('message', 'toolCall')"
             .to_string();
-        let mut params: Vec<String> = Vec::new();
-        if let Some(pieces) = pieces {
-            let tests: Vec<String> = pieces
-                .iter()
-                .enumerate()
-                .map(|(n, _)| format!("search_text {like} ${}", n + 1))
-                .collect();
-            sql.push_str(&format!(" AND ({})", tests.join(" OR ")));
-            params.extend(pieces.iter().map(|p| format!("%{}%", escape_like(p))));
-        }
+        sql.push_str(&can_match("search_text"));
+        let mut params = like_params.clone();
+        // Titles (unless another role is asked for), found the same way:
+        // a listing of every session is not read for them.
+        let titles = query.role.as_deref().is_none_or(|r| r == "title").then(|| {
+            format!(
+                "SELECT id, title, last_activity FROM ollm_sessions WHERE title IS NOT NULL{}",
+                can_match("title")
+            )
+        });
         if let Some(role) = &query.role {
             params.push(role.clone());
             sql.push_str(&format!(" AND role = ${}", params.len()));
@@ -792,11 +888,12 @@ impl SessionStore for PgStore {
         let mut hits: Vec<Hit> = Vec::new();
         let mut problems = Vec::new();
         self.with(|client| {
-            let refs: Vec<&(dyn postgres::types::ToSql + Sync)> = params
-                .iter()
-                .map(|p| p as &(dyn postgres::types::ToSql + Sync))
-                .collect();
-            for row in client.query(sql.as_str(), &refs)? {
+            if let Some(titles) = &titles {
+                for row in client.query(titles.as_str(), &refs(&like_params))? {
+                    hits.extend(matcher.title_hit(row.get(0), row.get(1), row.get(2)));
+                }
+            }
+            for row in client.query(sql.as_str(), &refs(&params))? {
                 let id: &str = row.get(0);
                 let kind: &str = row.get(1);
                 let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
@@ -862,6 +959,14 @@ impl SessionStore for PgStore {
     fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
         Some(self)
     }
+}
+
+/// Parameters as the driver takes them.
+fn refs(params: &[String]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+    params
+        .iter()
+        .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+        .collect()
 }
 
 /// `text` as a LIKE pattern matching itself.
