@@ -8,6 +8,9 @@
 #   a --regex with a literal and a common word (each beside rg over the
 #   same files), record into a session by its id, and the rebuild of the
 #   index (reindex) in MB of journal per second.
+# The sessions are journals (a session in the OLLM CLI's format is
+# rewritten whole through a rename in the data directory, and the next
+# read then compares the directory with the index: see the README).
 # Environment: SCALES ("100 10000 100000"), MESSAGES (20), RUNS (5),
 # BIN (an ollm-session binary; default: a release build), BASE_BIN (an
 # older ollm-session to compare `record` with, optional), BENCH_DIR.
@@ -30,6 +33,7 @@ trap 'rm -rf "$WORK"' EXIT
 # No session is deleted to keep within maxSessions when the bench creates one.
 export HOME=$WORK/home OLLM_HOME=$WORK/home OLLM_SESSION_MAX_SESSIONS=0
 mkdir -p "$HOME" "$WORK/project/.git"
+project=$(cd "$WORK/project" && pwd -P)
 
 now_ns() { date +%s%N; }
 # best_ms RUNS CMD...: the fastest of RUNS runs, in milliseconds.
@@ -50,14 +54,13 @@ message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinar
 echo "scale: sessions of $MESSAGES messages; the best of $RUNS runs each"
 for n in $SCALES; do
   data=$WORK/s$n
-  python3 "$GEN" "$data" "$n" "$MESSAGES" >/dev/null
+  # One in 100 made in the project (what --here finds).
+  python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$project" >/dev/null
   chmod -R go-rwx "$data"
   s=(env -C "$WORK" "$BIN" --data-dir "$data")
-  # A titled session in the middle, and the newest made in a project.
+  # A titled session in the middle.
   mid=$("${s[@]}" list --format ndjson --offset $((n / 2)) --limit 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')
   "${s[@]}" rename "$mid" "retry logic" >/dev/null
-  here=$(env -C "$WORK/project" "$BIN" --data-dir "$data" create --model bench --provider bench | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
-  echo "$message" | env -C "$WORK/project" "$BIN" --data-dir "$data" record "$here" >/dev/null
   mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
   sync
   reindex_ms=$(best_ms 1 "${s[@]}" reindex)

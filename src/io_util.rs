@@ -333,6 +333,22 @@ pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     out.flush().map_err(stdout_error)
 }
 
+/// Writes each of `values` as one compact JSON line to stdout: a listing
+/// as NDJSON. Piped, the lines go out in blocks of 64 KiB as they are made
+/// (a line and a flush each cost one write(2) per row: 100,000 of them for
+/// a large listing); at a terminal, line by line as [`print_json_line`].
+pub fn print_json_lines<T: Serialize>(values: &[T]) -> Result<()> {
+    if stdout_is_terminal() {
+        return values.iter().try_for_each(print_json_line);
+    }
+    let mut out = io::BufWriter::with_capacity(64 << 10, io::stdout().lock());
+    for value in values {
+        crate::lossless::to_writer(&mut out, value).map_err(stdout_json_error)?;
+        out.write_all(b"\n").map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)
+}
+
 /// Writes text to stdout: as is when piped, with its control characters
 /// made visible at a terminal ([`output::escape_text`]).
 pub fn print_text(text: &str) -> Result<()> {

@@ -144,7 +144,7 @@ impl Printer {
     ) -> Result<()> {
         match self.choose(format, Format::Table) {
             Format::Json => self.object(items),
-            Format::Ndjson => items.iter().try_for_each(|item| self.record(item)),
+            Format::Ndjson => io_util::print_json_lines(items),
             Format::Table => self.table(&table_of(items)),
             Format::Text => self.text_rows(items),
         }
