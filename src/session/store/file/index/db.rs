@@ -15,7 +15,7 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -46,11 +46,12 @@ CREATE INDEX sessions_model ON sessions (model, last_key DESC, start_key DESC, i
 CREATE INDEX sessions_title ON sessions (title);
 CREATE INDEX sessions_parent ON sessions (parent);
 CREATE INDEX sessions_plain ON sessions (plain) WHERE plain = 1;
+CREATE INDEX sessions_problems ON sessions (id) WHERE problem IS NOT NULL;
 ";
 
 const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \
      token_count, tool_call_count, compression_count, title, parent, branch_point, workspace, \
-     plain, stamp";
+     plain, stamp, last_key, start_key";
 const NEWEST_FIRST: &str = "ORDER BY last_key DESC, start_key DESC, id";
 
 /// A session's row as found: its summary, and how its file was stamped.
@@ -58,6 +59,9 @@ pub struct Found {
     pub summary: SessionSummary,
     pub plain: bool,
     pub stamp: String,
+    /// Its place newest first: lastActivity and startTime in ms.
+    last_key: i64,
+    start_key: i64,
 }
 
 /// An open index database.
@@ -203,17 +207,30 @@ impl Db {
             conditions.push("workspace = ?");
             values.push(workspace.clone().into());
         }
-        let limit = query
-            .limit
-            .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-        let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
-        values.push(limit.into());
-        values.push(offset.into());
-        let text = format!(
-            "SELECT {COLUMNS} FROM sessions WHERE {} {NEWEST_FIRST} LIMIT ? OFFSET ?",
-            conditions.join(" AND ")
-        );
-        let sessions = self.summaries(&text, rusqlite::params_from_iter(values))?;
+        let conditions = conditions.join(" AND ");
+        let sessions = if query.limit.is_none() && query.offset == 0 {
+            // All of them: read in the table's order and sorted here, which
+            // spares a lookup of the table for each entry of the index.
+            let text = format!("SELECT {COLUMNS} FROM sessions WHERE {conditions}");
+            let mut rows = self.summaries(&text, rusqlite::params_from_iter(values))?;
+            rows.sort_by(|a, b| {
+                (b.last_key, b.start_key)
+                    .cmp(&(a.last_key, a.start_key))
+                    .then_with(|| a.summary.session_id.cmp(&b.summary.session_id))
+            });
+            rows
+        } else {
+            let limit = query
+                .limit
+                .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+            let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
+            values.push(limit.into());
+            values.push(offset.into());
+            let text = format!(
+                "SELECT {COLUMNS} FROM sessions WHERE {conditions} {NEWEST_FIRST} LIMIT ? OFFSET ?"
+            );
+            self.summaries(&text, rusqlite::params_from_iter(values))?
+        };
         Ok((sessions, self.problems()?))
     }
 
@@ -282,6 +299,8 @@ impl Db {
                     summary: summary_of(r)?,
                     plain: r.get::<_, i64>(13)? != 0,
                     stamp: r.get(14)?,
+                    last_key: r.get(15)?,
+                    start_key: r.get(16)?,
                 })
             })
             .map_err(sql)?;
