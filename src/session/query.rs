@@ -101,6 +101,20 @@ pub(crate) fn required_literals(pattern: &str, ignore_case: bool) -> Option<Vec<
         })
 }
 
+/// What every session holding a match of `query` contains in its stored
+/// bytes: alternatives (one of them is there), each a literal whose runs of
+/// bytes no JSON writer escapes are there verbatim. `None`: nothing is
+/// known (a regex without required literals), so every session may match.
+/// The session index ([`crate::session::store::file::index::grams`]) turns
+/// each run into the trigrams a candidate session must hold.
+pub(crate) fn stored_literals(query: &Query) -> Option<Vec<Vec<u8>>> {
+    if query.regex {
+        return required_literals(&query.pattern, query.ignore_case);
+    }
+    let encoded = serde_json::to_string(&query.pattern).ok()?;
+    Some(vec![encoded.as_bytes()[1..encoded.len() - 1].to_vec()])
+}
+
 /// The longest run of `literal` that a JSON encoding keeps byte for byte.
 fn longest_verbatim_piece(literal: &[u8]) -> Option<Vec<u8>> {
     literal

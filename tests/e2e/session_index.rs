@@ -67,6 +67,8 @@ fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
     create_as(&sb, "two", "journal");
     create_as(&sb, "three", "journal");
     assert_eq!(listed_ids(&sb).len(), 3);
+    // A search adds the trigram bits and their lock.
+    session(&sb, &["search", "anything"]);
     let index = data_dir(&sb).join(".index");
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&index), 0o700);
@@ -74,10 +76,9 @@ fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    assert!(
-        files.iter().any(|f| f.ends_with("sessions.db")),
-        "{files:?}"
-    );
+    for name in ["sessions.db", "grams", "grams.lock"] {
+        assert!(files.iter().any(|f| f.ends_with(name)), "{name}: {files:?}");
+    }
     for file in &files {
         assert_eq!(mode(file), 0o600, "{}", file.display());
     }
@@ -155,4 +156,75 @@ fn a_journal_changed_behind_the_index_is_read_again() {
     let row: Value = json(&session(&sb, &["list"]))[0].clone();
     assert_eq!(row["messageCount"], 1);
     assert_eq!(row["lastActivity"], "2099-01-01T00:00:00.000Z");
+}
+
+/// The session ids `search PATTERN` (with `args`) finds, each once, sorted.
+fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
+    let out = session(
+        sb,
+        &[&["search", pattern, "--format", "json"], args].concat(),
+    );
+    let mut ids: Vec<String> = json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["sessionId"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+fn record(sb: &Sandbox, id: &str, text: &str) {
+    let message = json!({"role": "user", "parts": [{"type": "text", "text": text}]});
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", id])
+        .write_stdin(message.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn search_through_the_index_finds_what_every_writer_added_since() {
+    let sb = Sandbox::new();
+    let journal = create_as(&sb, "journal", "journal");
+    let plain = create(&sb, "plain");
+    assert!(found(&sb, "zanzibar", &[]).is_empty());
+    // Recorded after the bits were made: read from where they end.
+    record(&sb, &journal, "We sail to Zanzibar at dawn.");
+    record(&sb, &plain, "the RETRY loop of the uploader");
+    assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![journal.clone()]);
+    assert_eq!(found(&sb, "retry loop", &["-i"]), vec![plain.clone()]);
+    assert_eq!(
+        found(&sb, "Zanzi[a-z]+", &["--regex"]),
+        vec![journal.clone()]
+    );
+    record(&sb, &plain, "and then zanzibar again");
+    let mut both = vec![journal.clone(), plain.clone()];
+    both.sort();
+    assert_eq!(found(&sb, "zanzibar", &["-i"]), both);
+    // The OLLM CLI rewrites its file in place, and adds one of its own.
+    let theirs = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    write_cli_session(&sb, theirs, "theirs", "2099-01-01T00:00:00.000Z");
+    let doc = data_dir(&sb).join(format!("{theirs}.json"));
+    let text = std::fs::read_to_string(&doc)
+        .unwrap()
+        .replace("\"hi\"", "\"off to Zanzibar\"");
+    std::fs::write(&doc, text).unwrap();
+    assert_eq!(found(&sb, "zanzibar", &["-i"]).len(), 3);
+    // Gone sessions are not found, and their slots serve new ones.
+    session(&sb, &["delete", &journal]);
+    std::fs::remove_file(&doc).unwrap();
+    assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain.clone()]);
+    let newer = create_as(&sb, "newer", "journal");
+    record(&sb, &newer, "nothing about islands");
+    assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain.clone()]);
+    assert_eq!(found(&sb, "islands", &[]), vec![newer.clone()]);
+    // Bits lost or damaged are made again from the files.
+    std::fs::write(data_dir(&sb).join(".index/grams"), b"not ours").unwrap();
+    assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain]);
+    std::fs::remove_file(data_dir(&sb).join(".index/grams")).unwrap();
+    assert_eq!(found(&sb, "islands", &[]), vec![newer]);
 }

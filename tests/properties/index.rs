@@ -1,5 +1,5 @@
-//! The file store's index answers every listing, name resolution and
-//! branch lookup exactly as a full scan of the sessions' files does,
+//! The file store's index answers every listing, name resolution,
+//! branch lookup and search exactly as a full scan of the sessions' files does,
 //! after any sequence of changes: ours (create, record, rename, branch,
 //! delete, cleanup), another program's (the OLLM CLI writing, rewriting
 //! in place and removing its whole-file sessions; a person removing a
@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime};
 
+use ollm::session::query::Query;
 use ollm::session::store::file::index::Index;
 use ollm::session::store::file::index::log::Change;
 use ollm::session::store::file::journal;
@@ -21,6 +22,16 @@ use serde_json::json;
 const MODELS: [&str; 2] = ["llama3.1:8b", "qwen3:4b"];
 const TITLES: [&str; 3] = ["retry logic", "refactor", "cafe"];
 const WORKSPACES: [&str; 2] = ["/work/a", "/work/b"];
+/// What records say, and what is searched for: ASCII words, a word in
+/// another case, one whose `s` is written `ſ`, a path, a quote, accents.
+const WORDS: [&str; 6] = [
+    "sailing to Zanzibar",
+    "the RETRY loop",
+    "a \u{17f}ession log",
+    "read /etc/hosts",
+    "say \"hi\" twice",
+    "caf\u{e9} cr\u{e8}me",
+];
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -30,7 +41,7 @@ enum Op {
         workspace: Option<usize>,
         cli_format: bool,
     },
-    Record(prop::sample::Index),
+    Record(prop::sample::Index, usize),
     Rename(prop::sample::Index, Option<usize>),
     Branch(prop::sample::Index),
     Delete(prop::sample::Index),
@@ -59,7 +70,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (0..MODELS.len(), title(), workspace(), any::<bool>()).prop_map(
             |(model, title, workspace, cli_format)| Op::Create { model, title, workspace, cli_format }
         ),
-        4 => pick().prop_map(Op::Record),
+        4 => (pick(), 0..WORDS.len()).prop_map(|(p, w)| Op::Record(p, w)),
         2 => (pick(), title()).prop_map(|(p, t)| Op::Rename(p, t)),
         1 => pick().prop_map(Op::Branch),
         1 => pick().prop_map(Op::Delete),
@@ -128,7 +139,7 @@ impl World {
         let mut doc = json!({
             "sessionId": id, "startTime": now, "lastActivity": now,
             "model": "gemma3:1b", "provider": "ollama",
-            "messages": [{"role": "user", "parts": [{"type": "text", "text": "hello"}], "timestamp": now}],
+            "messages": [{"role": "user", "parts": [{"type": "text", "text": WORDS[title.unwrap_or(0) + 1]}], "timestamp": now}],
             "toolCalls": [],
             "metadata": {"tokenCount": 2, "compressionCount": 0}
         });
@@ -146,9 +157,9 @@ impl World {
         let ids = self.ids();
         let pick =
             |p: &prop::sample::Index| (!ids.is_empty()).then(|| ids[p.index(ids.len())].clone());
-        let message = |at: &str| {
+        let message = |at: &str, word: usize| {
             Entry::from_input(
-                json!({"role": "user", "parts": [{"type": "text", "text": "next"}], "timestamp": at}),
+                json!({"role": "user", "parts": [{"type": "text", "text": WORDS[word]}], "timestamp": at}),
                 at,
             )
             .unwrap()
@@ -174,9 +185,9 @@ impl World {
                     workspace: workspace.map(|w| WORKSPACES[w].into()),
                 });
             }
-            Op::Record(p) => {
+            Op::Record(p, word) => {
                 if let Some(id) = pick(p) {
-                    let _ = store.record(&id, &message(&self.now()), None);
+                    let _ = store.record(&id, &message(&self.now(), *word), None);
                 }
             }
             Op::Rename(p, title) => {
@@ -229,7 +240,7 @@ impl World {
                             .note(&Change::Pending(id.clone()))
                             .unwrap();
                         let at = self.now();
-                        let line = journal::entry_line(&message(&at), &at, Some(1));
+                        let line = journal::entry_line(&message(&at, 0), &at, Some(1));
                         let mut file = std::fs::OpenOptions::new()
                             .append(true)
                             .open(journal_path)
@@ -260,7 +271,7 @@ impl World {
     }
 
     /// Every question the index answers, compared with the full scan.
-    fn check(&self) -> Result<(), TestCaseError> {
+    fn check(&self, searches: bool) -> Result<(), TestCaseError> {
         let store = self.store(NewFormat::Journal);
         let scan = store.as_file().unwrap().scan().unwrap();
         let since = scan
@@ -329,6 +340,25 @@ impl World {
                 prop_assert_eq!(store.named(&naming).unwrap(), expected, "{:?}", naming);
             }
         }
+        for query in search_queries().into_iter().filter(|_| searches) {
+            let by_index = store.search(&query).unwrap();
+            let by_files = store
+                .as_file()
+                .unwrap()
+                .search_every_session(&query)
+                .unwrap();
+            prop_assert_eq!(&by_index.hits, &by_files.hits, "{:?}", query);
+            let problems = |found: &ollm::session::query::Found| {
+                let mut ids: Vec<String> = found
+                    .problems
+                    .iter()
+                    .map(|p| p.session_id.clone())
+                    .collect();
+                ids.sort();
+                ids
+            };
+            prop_assert_eq!(problems(&by_index), problems(&by_files), "{:?}", query);
+        }
         for s in &scan.sessions {
             let expected: Vec<_> = scan
                 .sessions
@@ -342,10 +372,34 @@ impl World {
     }
 }
 
+/// Searches of each kind the index answers differently: a substring, in
+/// any case, a regex with a literal or several, one without any.
+fn search_queries() -> Vec<Query> {
+    let query = |pattern: &str, regex: bool, ignore_case: bool| Query {
+        pattern: pattern.into(),
+        regex,
+        ignore_case,
+        role: None,
+    };
+    vec![
+        query("zanzibar", false, false),
+        query("zanzibar", false, true),
+        query("retry", false, true),
+        query("SESSION LOG", false, true),
+        query("/etc/hosts", false, false),
+        query("say \"hi\"", false, false),
+        query("caf\u{e9}", false, true),
+        query("zanzi[a-z]+", true, false),
+        query("(?:retry|hosts) ", true, true),
+        query("[a-z]+ing", true, false),
+        query(r"\w+", true, false),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-    /// Every listing, resolution and branch lookup through the index
+    /// Every listing, resolution, branch lookup and search through the index
     /// equals the full scan, after each step of a random history.
     #[test]
     fn index_answers_as_the_full_scan_does(ops in prop::collection::vec(op(), 1..20)) {
@@ -356,11 +410,11 @@ proptest! {
         };
         for op in &ops {
             world.apply(op);
-            world.check()?;
+            world.check(true)?;
             // Once more with the directory's change time settled: the
             // next step is then noticed by the log or the change time alone.
             world.settle_directory();
-            world.check()?;
+            world.check(false)?;
         }
     }
 }

@@ -699,7 +699,19 @@ impl FileStore {
     /// sessions and unreadable sessions it holds.
     pub fn reindex(&self) -> Result<(usize, usize)> {
         self.ensure_dir()?;
-        refresh::rebuild(self, &self.index)
+        let counts = refresh::rebuild(self, &self.index)?;
+        index::prefilter::refresh_all(self, &self.index)?;
+        Ok(counts)
+    }
+
+    pub(crate) fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Searches reading every session, without the index (what the index's
+    /// answers are checked against).
+    pub fn search_every_session(&self, query: &Query) -> Result<Found> {
+        search::search_every_session(self, query)
     }
 
     /// Summaries of every session, newest `lastActivity` first.

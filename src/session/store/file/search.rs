@@ -1,8 +1,10 @@
-//! Search in the file store: journals are searched as raw bytes first,
-//! and only the records that may match are parsed (see
+//! Search in the file store: the index names the sessions that may hold
+//! a match ([`super::index::prefilter`]); their journals are searched as
+//! raw bytes first, and only the records that may match are parsed (see
 //! [`crate::session::query`]); a session in the OLLM CLI's format is
 //! loaded whole.
 
+use super::index::prefilter;
 use super::journal::{self, Record};
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
@@ -15,13 +17,34 @@ use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
 /// their summary read for it.
 pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
+    let ids = match prefilter::candidates(store, store.index(), query)? {
+        Some(ids) => ids,
+        None => store.ids()?,
+    };
+    search_in(store, query, &matcher, &ids)
+}
+
+/// [`search`] reading every session, not asking the index which may
+/// match: what the index's answer is checked against.
+pub fn search_every_session(store: &FileStore, query: &Query) -> Result<Found> {
+    let matcher = Matcher::new(query)?;
+    let mut ids = store.ids()?;
+    ids.sort_by(|a, b| a.0.cmp(&b.0));
+    search_in(store, query, &matcher, &ids)
+}
+
+fn search_in(
+    store: &FileStore,
+    query: &Query,
+    matcher: &Matcher,
+    ids: &[(String, Kind)],
+) -> Result<Found> {
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
-    let ids = store.ids()?;
-    let results = parallel_map(&ids, |(id, kind)| {
+    let results = parallel_map(ids, |(id, kind)| {
         let mut hits = Vec::new();
         let result = match kind {
-            Kind::Journal => search_journal(store, id, &matcher, titles, &mut hits),
-            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
+            Kind::Journal => search_journal(store, id, matcher, titles, &mut hits),
+            Kind::Plain => search_loaded(store, id, matcher, titles, &mut hits),
         };
         (id.clone(), result.map(|()| hits))
     });

@@ -15,7 +15,7 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 2;
+pub const VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -47,6 +47,17 @@ CREATE INDEX sessions_title ON sessions (title);
 CREATE INDEX sessions_parent ON sessions (parent);
 CREATE INDEX sessions_plain ON sessions (plain) WHERE plain = 1;
 CREATE INDEX sessions_problems ON sessions (id) WHERE problem IS NOT NULL;
+-- Search's trigram bits (see `prefilter`): each session's slot in the
+-- bits file and what its bits cover; slots freed; sessions whose row
+-- changed since their bits were made, marked by the triggers.
+CREATE TABLE grams (id TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE, covered TEXT NOT NULL)
+    WITHOUT ROWID;
+CREATE TABLE gram_free (slot INTEGER PRIMARY KEY);
+CREATE TABLE gram_dirty (id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TRIGGER sessions_put AFTER INSERT ON sessions
+    BEGIN INSERT OR IGNORE INTO gram_dirty (id) VALUES (NEW.id); END;
+CREATE TRIGGER sessions_gone AFTER DELETE ON sessions
+    BEGIN INSERT OR IGNORE INTO gram_dirty (id) VALUES (OLD.id); END;
 ";
 
 const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \

@@ -11,7 +11,9 @@
 //! OLLM CLI's whole-file sessions rewritten (each file's stamp).
 
 pub mod db;
+pub mod grams;
 pub mod log;
+pub mod prefilter;
 pub mod refresh;
 
 use std::fs::File;

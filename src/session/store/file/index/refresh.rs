@@ -199,7 +199,7 @@ fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()
 }
 
 /// The running kernel's boot id (a reboot changes it).
-fn boot_id() -> String {
+pub fn boot_id() -> String {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|s| s.trim().to_string())
         .unwrap_or_default()

@@ -1,0 +1,333 @@
+//! The trigrams of every session's stored bytes, kept so that a search
+//! reads only the sessions that may hold a match and confirms there.
+//!
+//! Each session has a slot, and each slot a column of [`ROWS`] bits: every
+//! trigram of the session's file (its bytes, ASCII letters lowercased)
+//! sets the bit its hash picks. A query's literals ([`Condition`]) name the
+//! bits a session holding a match must have set, so a search ANDs a few
+//! rows of bits instead of reading every file. The bits are laid out by
+//! row in blocks of 4,096 slots (a row of a block is 512 bytes): a query
+//! reads a few hundred bytes per block, and one session's column is
+//! written by rewriting its block. Bits are only ever added for a live
+//! session, so a crash leaves a superset: more candidates, never a missed
+//! match. The file starts with a header whose id the database names, so
+//! a file that was replaced or lost is noticed and made again (as it is
+//! after a reboot, since it is never synced: see `prefilter`).
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Bits per session.
+pub const ROWS: usize = 1 << ROW_BITS;
+const ROW_BITS: u32 = 13;
+pub const SLOTS_PER_BLOCK: usize = 4096;
+const ROW_BYTES: usize = SLOTS_PER_BLOCK / 8;
+const BLOCK_BYTES: usize = ROWS * ROW_BYTES;
+const HEADER_BYTES: u64 = 4096;
+const MAGIC: &[u8; 12] = b"ollm-grams-1";
+
+/// The row the trigram `a b c` sets (ASCII letters taken in lowercase).
+fn row_of(a: u8, b: u8, c: u8) -> usize {
+    let gram = u32::from(a.to_ascii_lowercase()) << 16
+        | u32::from(b.to_ascii_lowercase()) << 8
+        | u32::from(c.to_ascii_lowercase());
+    (gram.wrapping_mul(0x9E37_79B1) >> (32 - ROW_BITS)) as usize
+}
+
+/// The rows one session's bytes set.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Column([u64; ROWS / 64]);
+
+impl Default for Column {
+    fn default() -> Self {
+        Column([0; ROWS / 64])
+    }
+}
+
+impl Column {
+    /// Every row: a session that could not be read is always a candidate.
+    pub fn full() -> Column {
+        Column([u64::MAX; ROWS / 64])
+    }
+
+    /// Adds the trigrams of `bytes`.
+    pub fn add(&mut self, bytes: &[u8]) {
+        for w in bytes.windows(3) {
+            let row = row_of(w[0], w[1], w[2]);
+            self.0[row / 64] |= 1 << (row % 64);
+        }
+    }
+
+    pub fn has(&self, row: usize) -> bool {
+        self.0[row / 64] & (1 << (row % 64)) != 0
+    }
+}
+
+/// Which sessions may hold a match: those with every row of any one of
+/// the alternatives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    alternatives: Vec<Vec<usize>>,
+}
+
+/// Bytes that every JSON writer stores as they are, and that match only
+/// themselves or their ASCII case (`s` and `k` also match `ſ` and the
+/// Kelvin sign when case is ignored, and `/` may be written `\/`).
+fn verbatim(byte: u8, ignore_case: bool) -> bool {
+    (0x21..0x7f).contains(&byte)
+        && !matches!(byte, b'"' | b'\\' | b'/')
+        && !(ignore_case && matches!(byte.to_ascii_lowercase(), b's' | b'k'))
+}
+
+impl Condition {
+    /// From the literals of which a stored match holds one
+    /// ([`crate::session::query::stored_literals`]); `None` when one of
+    /// them gives no trigram, so that every session may match.
+    pub fn of(literals: &[Vec<u8>], ignore_case: bool) -> Option<Condition> {
+        let mut alternatives = Vec::new();
+        for literal in literals {
+            let mut rows: Vec<usize> = literal
+                .split(|&b| !verbatim(b, ignore_case))
+                .flat_map(|run| run.windows(3).map(|w| row_of(w[0], w[1], w[2])))
+                .collect();
+            if rows.is_empty() {
+                return None;
+            }
+            rows.sort_unstable();
+            rows.dedup();
+            alternatives.push(rows);
+        }
+        alternatives.sort();
+        alternatives.dedup();
+        (!alternatives.is_empty()).then_some(Condition { alternatives })
+    }
+
+    /// Whether `column` holds a row set of some alternative.
+    pub fn admits(&self, column: &Column) -> bool {
+        self.alternatives
+            .iter()
+            .any(|rows| rows.iter().all(|&row| column.has(row)))
+    }
+}
+
+/// The bits of every slot, in a file of the index's directory.
+pub struct GramFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl GramFile {
+    /// Opens the file at `path` (made 0600 when missing) and reads its id:
+    /// `None` when it has none yet (new, or not a file of ours).
+    pub fn open(path: &Path) -> Result<(GramFile, Option<String>)> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(path)
+            .map_err(|e| Error::io(path, &e))?;
+        let grams = GramFile {
+            file,
+            path: path.to_path_buf(),
+        };
+        let mut header = [0u8; 64];
+        let read = grams.read_at(&mut header, 0)?;
+        let id = (read == header.len() && header.starts_with(MAGIC))
+            .then(|| {
+                String::from_utf8_lossy(&header[MAGIC.len()..])
+                    .trim_end_matches('\0')
+                    .to_string()
+            })
+            .filter(|id| !id.is_empty());
+        Ok((grams, id))
+    }
+
+    /// Empties the file and gives it a new id (returned).
+    pub fn reset(&mut self) -> Result<String> {
+        let id = uuid::Uuid::new_v4().to_string();
+        let mut header = vec![0u8; HEADER_BYTES as usize];
+        header[..MAGIC.len()].copy_from_slice(MAGIC);
+        header[MAGIC.len()..MAGIC.len() + id.len()].copy_from_slice(id.as_bytes());
+        self.file.set_len(0).map_err(|e| self.error(&e))?;
+        self.file
+            .write_all_at(&header, 0)
+            .map_err(|e| self.error(&e))?;
+        Ok(id)
+    }
+
+    fn error(&self, e: &std::io::Error) -> Error {
+        Error::io(&self.path, e)
+    }
+
+    /// Reads at `offset`; bytes past the end read as zero. Returns how
+    /// many bytes the file held.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> Result<usize> {
+        let mut done = 0;
+        while done < buf.len() {
+            match self.file.read_at(&mut buf[done..], offset + done as u64) {
+                Ok(0) => break,
+                Ok(n) => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.error(&e)),
+            }
+        }
+        buf[done..].fill(0);
+        Ok(done)
+    }
+
+    fn block_offset(block: usize) -> u64 {
+        HEADER_BYTES + (block * BLOCK_BYTES) as u64
+    }
+
+    /// Writes `columns` (slot, its rows, whether the slot held another
+    /// session before and is cleared first), a block at a time.
+    pub fn write(&self, columns: &mut [(u32, Column, bool)]) -> Result<()> {
+        columns.sort_by_key(|(slot, _, _)| *slot);
+        let mut block = vec![0u8; BLOCK_BYTES];
+        for group in columns
+            .chunk_by(|a, b| a.0 as usize / SLOTS_PER_BLOCK == b.0 as usize / SLOTS_PER_BLOCK)
+        {
+            let index = group[0].0 as usize / SLOTS_PER_BLOCK;
+            let offset = Self::block_offset(index);
+            self.read_at(&mut block, offset)?;
+            for (slot, column, clear) in group {
+                let within = *slot as usize % SLOTS_PER_BLOCK;
+                let (byte, bit) = (within / 8, 1u8 << (within % 8));
+                for row in 0..ROWS {
+                    let at = row * ROW_BYTES + byte;
+                    if column.has(row) {
+                        block[at] |= bit;
+                    } else if *clear {
+                        block[at] &= !bit;
+                    }
+                }
+            }
+            self.file
+                .write_all_at(&block, offset)
+                .map_err(|e| self.error(&e))?;
+        }
+        Ok(())
+    }
+
+    /// The slots below `slots` whose columns `condition` admits.
+    pub fn candidates(&self, condition: &Condition, slots: u32) -> Result<Vec<u32>> {
+        let words = SLOTS_PER_BLOCK / 64;
+        let mut row = vec![0u8; ROW_BYTES];
+        let mut found = Vec::new();
+        for block in 0..(slots as usize).div_ceil(SLOTS_PER_BLOCK) {
+            let offset = Self::block_offset(block);
+            let mut any = vec![0u64; words];
+            for rows in &condition.alternatives {
+                let mut all = vec![u64::MAX; words];
+                for &r in rows {
+                    self.read_at(&mut row, offset + (r * ROW_BYTES) as u64)?;
+                    for (word, bytes) in all.iter_mut().zip(row.chunks_exact(8)) {
+                        let mut b = [0u8; 8];
+                        b.copy_from_slice(bytes);
+                        *word &= u64::from_le_bytes(b);
+                    }
+                }
+                for (a, w) in any.iter_mut().zip(&all) {
+                    *a |= w;
+                }
+            }
+            for (w, &word) in any.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let slot = block * SLOTS_PER_BLOCK + w * 64 + bits.trailing_zeros() as usize;
+                    if slot < slots as usize {
+                        found.push(slot as u32);
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn condition(pattern: &str, ignore_case: bool) -> Option<Condition> {
+        Condition::of(&[pattern.as_bytes().to_vec()], ignore_case)
+    }
+
+    fn column(text: &str) -> Column {
+        let mut column = Column::default();
+        column.add(text.as_bytes());
+        column
+    }
+
+    #[test]
+    fn a_column_admits_the_literals_it_holds_in_any_ascii_case() {
+        let held = column(r#"{"text":"we sailed to Zanzibar at dawn"}"#);
+        assert!(condition("zanzibar", false).unwrap().admits(&held));
+        assert!(condition("ZANZIBAR", true).unwrap().admits(&held));
+        assert!(!condition("madagascar", false).unwrap().admits(&held));
+    }
+
+    #[test]
+    fn bytes_a_writer_may_escape_or_case_may_fold_are_not_required() {
+        // Quotes, backslashes, slashes, spaces and non-ASCII bytes split
+        // the literal; what is left must still be found.
+        assert_eq!(condition("a\"b c/d", false), None);
+        let held = column(r#"{"text":"path a\/bcd\u00e9fgh"}"#);
+        assert!(condition("bcd/éfgh", false).unwrap().admits(&held));
+        // Ignoring case, `s` and `k` may be `ſ` and the Kelvin sign.
+        let long_s = column("{\"text\":\"\u{17f}e\u{17f}\u{17f}ion\"}");
+        assert!(condition("session", true).unwrap().admits(&long_s));
+        assert!(!condition("session", false).unwrap().admits(&long_s));
+    }
+
+    #[test]
+    fn one_alternative_without_trigrams_admits_everything() {
+        assert_eq!(
+            Condition::of(&[b"zanzibar".to_vec(), b"ab".to_vec()], false),
+            None
+        );
+        let either = Condition::of(&[b"alpha".to_vec(), b"gamma".to_vec()], false).unwrap();
+        assert!(either.admits(&column("gamma ray")));
+        assert!(!either.admits(&column("beta ray")));
+    }
+
+    #[test]
+    fn the_file_gives_the_slots_whose_columns_hold_the_literal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grams");
+        let (mut file, id) = GramFile::open(&path).unwrap();
+        assert_eq!(id, None);
+        let id = file.reset().unwrap();
+        let slots = SLOTS_PER_BLOCK as u32 + 3;
+        let mut columns = vec![
+            (1, column("to zanzibar"), false),
+            (slots - 1, column("ZANZIBAR again"), false),
+            (7, column("nothing here"), false),
+        ];
+        file.write(&mut columns).unwrap();
+        let zanzibar = condition("zanzibar", false).unwrap();
+        assert_eq!(
+            file.candidates(&zanzibar, slots).unwrap(),
+            vec![1, slots - 1]
+        );
+        // A slot given to another session is cleared first.
+        file.write(&mut [(1, column("other text"), true)]).unwrap();
+        assert_eq!(file.candidates(&zanzibar, slots).unwrap(), vec![slots - 1]);
+        // Bits are only added otherwise.
+        file.write(&mut [(7, column("zanzibar now"), false)])
+            .unwrap();
+        assert_eq!(
+            file.candidates(&zanzibar, slots).unwrap(),
+            vec![7, slots - 1]
+        );
+        let (_, reopened) = GramFile::open(&path).unwrap();
+        assert_eq!(reopened, Some(id));
+    }
+}

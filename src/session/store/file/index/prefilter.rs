@@ -1,0 +1,369 @@
+//! Which sessions a search reads: the index's [`grams`] of every session,
+//! brought up to date first, then asked for the sessions that may hold a
+//! match. The search confirms on those sessions' files, so its answer is
+//! what reading every file gives.
+//!
+//! Upkeep is lazy, so that only a search pays for it: the database marks
+//! a session whenever the fold writes or removes its row (a trigger), and
+//! the next search reads what each marked session gained (a journal from
+//! where its bits end, since it only grows; a whole-file session whole,
+//! when its stamp changed) and frees the slots of sessions gone. Bits are
+//! written before the database says what they cover, and made again
+//! after a reboot.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::Index;
+use super::db::{self, Db};
+use super::grams::{Column, Condition, GramFile, SLOTS_PER_BLOCK};
+use super::refresh::{self, file_of, stamp_of};
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+use crate::session::query::{Query, stored_literals};
+use crate::session::store::file::{FileStore, Kind, parallel_map};
+
+const GRAMS: &str = "grams";
+const GRAMS_LOCK: &str = "grams.lock";
+
+/// The sessions that may hold a match of `query`, by id, with how each is
+/// stored; `None` when the index cannot be used here (the caller reads
+/// every session).
+pub fn candidates(
+    store: &FileStore,
+    index: &Index,
+    query: &Query,
+) -> Result<Option<Vec<(String, Kind)>>> {
+    let Some(mut db) = refresh::open_fresh(store, index)? else {
+        return Ok(None);
+    };
+    let _lock = Lock::exclusive(&index.dir().join(GRAMS_LOCK))?;
+    let file = bring_up_to_date(&mut db, store, index)?;
+    let condition = stored_literals(query).and_then(|l| Condition::of(&l, query.ignore_case));
+    let conn = db.conn();
+    let mut found = match condition {
+        None => select_ids(conn, "SELECT id, plain FROM sessions", [])?,
+        Some(condition) => {
+            let slots = slot_count(conn)?;
+            let mut found = Vec::new();
+            let mut statement = conn
+                .prepare_cached(
+                    "SELECT g.id, s.plain FROM grams g JOIN sessions s ON s.id = g.id
+                     WHERE g.slot = ?1",
+                )
+                .map_err(db::sql)?;
+            for slot in file.candidates(&condition, slots)? {
+                let row = statement
+                    .query_row([slot], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0)))
+                    .optional()
+                    .map_err(db::sql)?;
+                found.extend(row.map(kind_of));
+            }
+            // Those whose bits could not be read are read by the search.
+            found.extend(select_ids(
+                conn,
+                "SELECT d.id, s.plain FROM gram_dirty d JOIN sessions s ON s.id = d.id",
+                [],
+            )?);
+            found
+        }
+    };
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found.dedup_by(|a, b| a.0 == b.0);
+    Ok(Some(found))
+}
+
+/// Brings every session's bits up to date (after `reindex`, so that the
+/// first search does not pay for them).
+pub fn refresh_all(store: &FileStore, index: &Index) -> Result<()> {
+    let Some(mut db) = refresh::open_fresh(store, index)? else {
+        return Ok(());
+    };
+    let _lock = Lock::exclusive(&index.dir().join(GRAMS_LOCK))?;
+    bring_up_to_date(&mut db, store, index).map(drop)
+}
+
+fn kind_of((id, plain): (String, bool)) -> (String, Kind) {
+    (id, if plain { Kind::Plain } else { Kind::Journal })
+}
+
+fn select_ids(
+    conn: &Connection,
+    text: &str,
+    values: impl rusqlite::Params,
+) -> Result<Vec<(String, Kind)>> {
+    let mut statement = conn.prepare_cached(text).map_err(db::sql)?;
+    let rows = statement
+        .query_map(values, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0)))
+        .map_err(db::sql)?;
+    rows.map(|row| row.map(kind_of))
+        .collect::<rusqlite::Result<_>>()
+        .map_err(db::sql)
+}
+
+/// One past the highest slot ever given.
+fn slot_count(conn: &Connection) -> Result<u32> {
+    conn.query_row(
+        "SELECT coalesce(max(m) + 1, 0) FROM
+             (SELECT max(slot) AS m FROM grams UNION ALL SELECT max(slot) FROM gram_free)",
+        [],
+        |r| r.get(0),
+    )
+    .map_err(db::sql)
+}
+
+/// What a marked session needs.
+enum Work {
+    /// Its row is gone: its slot is freed.
+    Free { id: String, slot: u32 },
+    /// Its file is read from `from` (bytes of a journal, or the stamp a
+    /// whole-file session's bits were made at).
+    Read {
+        id: String,
+        kind: Kind,
+        slot: Option<u32>,
+        covered: String,
+    },
+}
+
+/// What reading a marked session gave.
+enum Read {
+    /// Its bits cover its file as it is.
+    Unchanged,
+    /// Bits to add, and what they cover now.
+    Grew {
+        column: Box<Column>,
+        covered: String,
+    },
+    /// It could not be read: always a candidate, and read again next time.
+    Unreadable,
+}
+
+const BATCH: usize = SLOTS_PER_BLOCK;
+
+fn bring_up_to_date(db: &mut Db, store: &FileStore, index: &Index) -> Result<GramFile> {
+    let (mut file, file_id) = GramFile::open(&index.dir().join(GRAMS))?;
+    let tx = db.begin()?;
+    let known = tx
+        .query_row("SELECT value FROM meta WHERE key = 'grams'", [], |r| {
+            r.get::<_, String>(0)
+        })
+        .optional()
+        .map_err(db::sql)?;
+    // The bits are not synced to the disk: after a reboot (a power
+    // failure may have lost some that the database says it holds) they are
+    // made again, as they are for a file that is new or not the one the
+    // rows describe.
+    let this_boot = refresh::boot_id();
+    let expected = file_id.map(|id| format!("{id} {this_boot}"));
+    if expected.is_none() || known != expected {
+        let id = format!("{} {this_boot}", file.reset()?);
+        tx.execute_batch(
+            "DELETE FROM grams; DELETE FROM gram_free;
+             INSERT OR IGNORE INTO gram_dirty (id) SELECT id FROM sessions;",
+        )
+        .map_err(db::sql)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('grams', ?1)",
+            [id],
+        )
+        .map_err(db::sql)?;
+    }
+    let marked: Vec<String> = {
+        let mut statement = tx.prepare("SELECT id FROM gram_dirty").map_err(db::sql)?;
+        let rows = statement.query_map([], |r| r.get(0)).map_err(db::sql)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db::sql)?
+    };
+    for batch in marked.chunks(BATCH) {
+        update(&tx, store, &file, batch)?;
+    }
+    tx.commit().map_err(db::sql)?;
+    Ok(file)
+}
+
+fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String]) -> Result<()> {
+    let mut work = Vec::with_capacity(ids.len());
+    for id in ids {
+        let plain: Option<bool> = conn
+            .query_row("SELECT plain FROM sessions WHERE id = ?1", [id], |r| {
+                r.get::<_, i64>(0).map(|p| p != 0)
+            })
+            .optional()
+            .map_err(db::sql)?;
+        let gram: Option<(u32, String)> = conn
+            .query_row("SELECT slot, covered FROM grams WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .map_err(db::sql)?;
+        work.push(match (plain, gram) {
+            (None, Some((slot, _))) => Work::Free {
+                id: id.clone(),
+                slot,
+            },
+            (None, None) => {
+                unmark(conn, id)?;
+                continue;
+            }
+            (Some(plain), gram) => Work::Read {
+                id: id.clone(),
+                kind: if plain { Kind::Plain } else { Kind::Journal },
+                slot: gram.as_ref().map(|g| g.0),
+                covered: gram.map(|g| g.1).unwrap_or_default(),
+            },
+        });
+    }
+    let reads = parallel_map(&work, |w| match w {
+        Work::Read {
+            id, kind, covered, ..
+        } => Some(read(&file_of(store, id, *kind), *kind, covered)),
+        Work::Free { .. } => None,
+    });
+    let mut free: Vec<u32> = {
+        let mut statement = conn
+            .prepare("SELECT slot FROM gram_free ORDER BY slot DESC")
+            .map_err(db::sql)?;
+        let rows = statement.query_map([], |r| r.get(0)).map_err(db::sql)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db::sql)?
+    };
+    let mut next = slot_count(conn)?;
+    let mut columns = Vec::new();
+    let mut rows = Vec::new();
+    for (w, read) in work.iter().zip(reads) {
+        match (w, read) {
+            (Work::Free { id, slot }, _) => {
+                conn.execute("DELETE FROM grams WHERE id = ?1", [id])
+                    .map_err(db::sql)?;
+                conn.execute("INSERT OR IGNORE INTO gram_free (slot) VALUES (?1)", [slot])
+                    .map_err(db::sql)?;
+                unmark(conn, id)?;
+            }
+            (Work::Read { id, slot, .. }, Some(read)) => {
+                let (column, covered, settled) = match read {
+                    Read::Unchanged => {
+                        unmark(conn, id)?;
+                        continue;
+                    }
+                    Read::Grew { column, covered } => (*column, covered, true),
+                    Read::Unreadable => (Column::full(), String::new(), false),
+                };
+                let (slot, reused) = match slot {
+                    Some(slot) => (*slot, false),
+                    None => match free.pop() {
+                        Some(slot) => {
+                            conn.execute("DELETE FROM gram_free WHERE slot = ?1", [slot])
+                                .map_err(db::sql)?;
+                            (slot, true)
+                        }
+                        None => {
+                            next += 1;
+                            (next - 1, false)
+                        }
+                    },
+                };
+                columns.push((slot, column, reused));
+                rows.push((id.clone(), slot, covered, settled));
+            }
+            (Work::Read { .. }, None) => {}
+        }
+    }
+    // The bits are written before the rows say what they cover.
+    file.write(&mut columns)?;
+    for (id, slot, covered, settled) in rows {
+        conn.execute(
+            "INSERT OR REPLACE INTO grams (id, slot, covered) VALUES (?1, ?2, ?3)",
+            params![id, slot, covered],
+        )
+        .map_err(db::sql)?;
+        if settled {
+            unmark(conn, &id)?;
+        }
+    }
+    Ok(())
+}
+
+fn unmark(conn: &Connection, id: &str) -> Result<()> {
+    conn.execute("DELETE FROM gram_dirty WHERE id = ?1", [id])
+        .map(drop)
+        .map_err(db::sql)
+}
+
+/// Reads what session file `path` gained since `covered`.
+fn read(path: &std::path::Path, kind: Kind, covered: &str) -> Read {
+    match kind {
+        Kind::Plain => {
+            // Stamped before reading: a rewrite after it changes the stamp
+            // again, so the next search reads the file again.
+            let stamp = stamp_of(path);
+            if stamp.is_empty() {
+                return Read::Unreadable;
+            }
+            if stamp == covered {
+                return Read::Unchanged;
+            }
+            let mut column = Column::default();
+            match std::fs::File::open(path).and_then(|f| add_stream(f, &mut column)) {
+                Ok(_) => Read::Grew {
+                    column: Box::new(column),
+                    covered: stamp,
+                },
+                Err(_) => Read::Unreadable,
+            }
+        }
+        Kind::Journal => read_journal(path, covered).unwrap_or(Read::Unreadable),
+    }
+}
+
+/// A journal only grows (a torn tail is cut back to a line's end first),
+/// or is replaced whole (a new inode): its bits cover whole lines, and
+/// `covered` is `<inode>:<bytes>`.
+fn read_journal(path: &std::path::Path, covered: &str) -> std::result::Result<Read, Error> {
+    use std::io::{Read as _, Seek, SeekFrom};
+    use std::os::unix::fs::MetadataExt;
+    let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
+    let from = covered
+        .split_once(':')
+        .filter(|(ino, _)| ino.parse() == Ok(meta.ino()))
+        .and_then(|(_, bytes)| bytes.parse::<u64>().ok())
+        .filter(|&bytes| bytes <= meta.len())
+        .unwrap_or(0);
+    if from == meta.len() && !covered.is_empty() {
+        return Ok(Read::Unchanged);
+    }
+    file.seek(SeekFrom::Start(from))
+        .map_err(|e| Error::io(path, &e))?;
+    // Bits past the last line's end (a torn write) do no harm; what they
+    // are said to cover ends there.
+    let mut column = Column::default();
+    let (_, whole) =
+        add_stream(file.take(meta.len() - from), &mut column).map_err(|e| Error::io(path, &e))?;
+    Ok(Read::Grew {
+        column: Box::new(column),
+        covered: format!("{}:{}", meta.ino(), from + whole),
+    })
+}
+
+/// Adds the trigrams of everything `reader` holds, a chunk at a time;
+/// returns its length and where its last line ends.
+fn add_stream(mut reader: impl std::io::Read, column: &mut Column) -> std::io::Result<(u64, u64)> {
+    let mut buf = vec![0u8; 1 << 20];
+    // The last two bytes of a chunk begin trigrams that end in the next.
+    let mut carry = 0;
+    let (mut total, mut whole) = (0u64, 0u64);
+    loop {
+        let n = match reader.read(&mut buf[carry..]) {
+            Ok(0) => return Ok((total, whole)),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let filled = carry + n;
+        column.add(&buf[..filled]);
+        if let Some(i) = buf[carry..filled].iter().rposition(|&b| b == b'\n') {
+            whole = total + i as u64 + 1;
+        }
+        total += n as u64;
+        carry = filled.min(2);
+        buf.copy_within(filled - carry..filled, 0);
+    }
+}
