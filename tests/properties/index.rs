@@ -140,7 +140,9 @@ impl World {
             "sessionId": id, "startTime": now, "lastActivity": now,
             "model": "gemma3:1b", "provider": "ollama",
             "messages": [{"role": "user", "parts": [{"type": "text", "text": WORDS[title.unwrap_or(0) + 1]}], "timestamp": now}],
-            "toolCalls": [],
+            // Indented, as the CLI writes it; searched in compact form.
+            "toolCalls": [{"id": "c1", "name": "read_file", "args": {"path": "a.txt", "n": 1, "m": 2},
+                           "result": {"llmContent": "ok"}, "timestamp": now}],
             "metadata": {"tokenCount": 2, "compressionCount": 0}
         });
         if let Some(t) = title {
@@ -390,6 +392,8 @@ fn search_queries() -> Vec<Query> {
         query("say \"hi\"", false, false),
         query("caf\u{e9}", false, true),
         query("zanzi[a-z]+", true, false),
+        query(r#""n":1,"m":2"#, false, false),
+        query(r#"n":1,"m"#, true, false),
         query("(?:retry|hosts) ", true, true),
         query("[a-z]+ing", true, false),
         query(r"\w+", true, false),

@@ -74,11 +74,17 @@ pub struct Condition {
 }
 
 /// Bytes that every JSON writer stores as they are, and that match only
-/// themselves or their ASCII case (`s` and `k` also match `ſ` and the
-/// Kelvin sign when case is ignored, and `/` may be written `\/`).
+/// themselves or their ASCII case. Left out: what a writer escapes (`"`,
+/// `\`, `/` as `\/`), what a pretty-printing writer puts spaces or line
+/// breaks after (a tool call's arguments are searched in their compact
+/// form, and the OLLM CLI writes its files indented), and, when case is
+/// ignored, `s` and `k` (they also match `ſ` and the Kelvin sign).
 fn verbatim(byte: u8, ignore_case: bool) -> bool {
     (0x21..0x7f).contains(&byte)
-        && !matches!(byte, b'"' | b'\\' | b'/')
+        && !matches!(
+            byte,
+            b'"' | b'\\' | b'/' | b':' | b',' | b'{' | b'}' | b'[' | b']'
+        )
         && !(ignore_case && matches!(byte.to_ascii_lowercase(), b's' | b'k'))
 }
 
