@@ -116,7 +116,7 @@ pub fn call(env: &Env, allow_write: bool, name: &str, args: Option<JsonObject>) 
             "{name} writes: the server was started without --allow-write"
         ))),
         "record_message" => run(name, args, |a| write::record_message(env, a)),
-        "add_context" => run(name, args, |a| write::add_context(a)),
+        "add_context" => run(name, args, write::add_context),
         _ => Err(Error::usage(format!("no tool named '{name}'"))),
     };
     result.unwrap_or_else(|err| safe::failure(&err))

@@ -125,7 +125,7 @@ pub fn search(env: &Env, args: SearchSessionsArgs) -> Result<SearchResult> {
             tool_call_index: hit.tool_call_index,
             role: hit.role,
             timestamp: hit.timestamp,
-            snippet: hit.snippet,
+            snippet: whole_words(&hit.snippet),
         })
         .collect();
     let truncated = hits.len() > limit;
@@ -135,6 +135,30 @@ pub fn search(env: &Env, args: SearchSessionsArgs) -> Result<SearchResult> {
         hits,
         truncated,
     })
+}
+
+/// A snippet without the words its cuts split: the library cuts 40
+/// characters either side of the match, which can leave the tail of a
+/// credential that redaction no longer recognises (`…6789abcdef`).
+fn whole_words(snippet: &str) -> String {
+    let mut text = snippet;
+    let cut_front = text.starts_with('…');
+    let cut_back = text.ends_with('…');
+    if cut_front {
+        text = text['…'.len_utf8()..]
+            .split_once(' ')
+            .map_or("", |(_, rest)| rest);
+    }
+    if cut_back {
+        text = text
+            .strip_suffix('…')
+            .unwrap_or(text)
+            .rsplit_once(' ')
+            .map_or("", |(kept, _)| kept);
+    }
+    let front = if cut_front { "… " } else { "" };
+    let back = if cut_back { " …" } else { "" };
+    format!("{front}{text}{back}")
 }
 
 pub fn get(env: &Env, args: GetSessionArgs) -> Result<SessionPage> {
@@ -277,6 +301,16 @@ mod tests {
             }
         }
         assert_eq!(seen, (0..30).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn a_snippet_loses_the_words_its_cuts_split() {
+        assert_eq!(
+            whole_words("…6789abcdefghij then the match and more wor…"),
+            "… then the match and more …"
+        );
+        assert_eq!(whole_words("short and whole"), "short and whole");
+        assert_eq!(whole_words("whole start, cut en…"), "whole start, cut …");
     }
 
     #[test]
