@@ -44,6 +44,7 @@ pub struct Cli {
 crate::subcommands! {
 #[derive(Debug)]
 pub enum Command {
+    /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-mcp config
   ollm-mcp config --show-origin"))]
     Config(ConfigArgs),
