@@ -19,7 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::cursor::decode_offset;
-use crate::safe;
+use crate::safe::{self, Cleaner};
 use crate::tools::{self, Env};
 
 /// Sessions in one page of `resources/list`.
@@ -42,9 +42,11 @@ impl Server {
         }
     }
 
-    fn store(&self) -> Result<Store, ErrorData> {
+    /// The store, and the cleaner of what is read from it.
+    fn store(&self) -> Result<(Store, Cleaner), ErrorData> {
         let loaded = self.env.config().map_err(|e| internal(&e))?;
-        Store::from_config(&loaded.config).map_err(|e| internal(&e))
+        let store = Store::from_config(&loaded.config).map_err(|e| internal(&e))?;
+        Ok((store, Cleaner::new(&loaded.config)))
     }
 }
 
@@ -95,8 +97,8 @@ impl ServerHandler for Server {
     ) -> Result<ListResourcesResult, ErrorData> {
         let offset = decode_offset(request.as_ref().and_then(|r| r.cursor.as_deref()))
             .map_err(|e| ErrorData::invalid_params(safe::one_line(&e), None))?;
-        let listing = self
-            .store()?
+        let (store, cleaner) = self.store()?;
+        let listing = store
             .list_where(&ListQuery {
                 offset,
                 limit: Some(RESOURCE_PAGE + 1),
@@ -110,8 +112,8 @@ impl ServerHandler for Server {
             .take(RESOURCE_PAGE)
             .map(|s| {
                 let name = s.title.clone().unwrap_or_else(|| s.session_id.clone());
-                Resource::new(tools::session_uri(&s.session_id), safe::clean_text(&name))
-                    .with_description(safe::clean_text(&format!(
+                Resource::new(tools::session_uri(&s.session_id), cleaner.clean_text(&name))
+                    .with_description(cleaner.clean_text(&format!(
                         "{} messages, {}, last active {}",
                         s.message_count, s.model, s.last_activity
                     )))
@@ -150,11 +152,12 @@ impl ServerHandler for Server {
             )
         })?;
         check_id(id, "session").map_err(|e| ErrorData::invalid_params(safe::one_line(&e), None))?;
-        let loaded = self.store()?.load(id).map_err(|e| match e {
+        let (store, cleaner) = self.store()?;
+        let loaded = store.load(id).map_err(|e| match e {
             Error::NotFound(_) => ErrorData::resource_not_found(safe::one_line(&e), None),
             e => internal(&e),
         })?;
-        let text = safe::clean_text(&export::markdown(&loaded));
+        let text = cleaner.clean_text(&export::markdown(&loaded));
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(text, uri.clone()).with_mime_type("text/markdown"),
         ])

@@ -10,7 +10,7 @@ mod write;
 pub use sessions::session_uri;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ollm::config::{LoadOptions, Loaded};
 use ollm::error::{Error, Result};
@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::safe;
+use crate::safe::{self, Cleaner};
 use crate::schema::{
     AddContextArgs, ContextAdded, ContextResult, DiscoverFilesArgs, FileList, GetContextArgs,
     GetSessionArgs, ListSessionsArgs, RecordMessageArgs, Recorded, SearchResult,
@@ -102,29 +102,40 @@ fn read<A: JsonSchema + 'static, R: JsonSchema + 'static>(
     tool::<A, R>(name, description).annotate(ToolAnnotations::new().read_only(true))
 }
 
+static CLEANER: OnceLock<Cleaner> = OnceLock::new();
+
 /// Runs the tool `name`; every failure is a tool error (`isError`), never a
 /// protocol error, so the model reads what went wrong.
 pub fn call(env: &Env, allow_write: bool, name: &str, args: Option<JsonObject>) -> CallToolResult {
     let args = serde_json::Value::Object(args.unwrap_or_default());
+    let loaded = match env.config() {
+        Ok(loaded) => loaded,
+        Err(err) => return safe::failure(&err),
+    };
+    let cleaner = CLEANER.get_or_init(|| Cleaner::new(&loaded.config));
+    let config = &loaded;
     let result = match name {
-        "list_sessions" => run(name, args, |a| sessions::list(env, a)),
-        "search_sessions" => run(name, args, |a| sessions::search(env, a)),
-        "get_session" => run(name, args, |a| sessions::get(env, a)),
-        "get_context" => run(name, args, |a: GetContextArgs| workspace::context(env, &a)),
-        "discover_files" => run(name, args, |a| workspace::discover(env, a)),
+        "list_sessions" => run(cleaner, name, args, |a| sessions::list(config, a)),
+        "search_sessions" => run(cleaner, name, args, |a| sessions::search(config, a)),
+        "get_session" => run(cleaner, name, args, |a| sessions::get(config, cleaner, a)),
+        "get_context" => run(cleaner, name, args, |a: GetContextArgs| {
+            workspace::context(&a)
+        }),
+        "discover_files" => run(cleaner, name, args, |a| workspace::discover(config, a)),
         "record_message" | "add_context" if !allow_write => Err(Error::usage(format!(
             "{name} writes: the server was started without --allow-write"
         ))),
-        "record_message" => run(name, args, |a| write::record_message(env, a)),
-        "add_context" => run(name, args, write::add_context),
+        "record_message" => run(cleaner, name, args, |a| write::record_message(config, a)),
+        "add_context" => run(cleaner, name, args, write::add_context),
         _ => Err(Error::usage(format!("no tool named '{name}'"))),
     };
     result.unwrap_or_else(|err| safe::failure(&err))
 }
 
 /// Parses the arguments (naming the field that is wrong), runs `body` and
-/// sanitizes what it returns.
+/// cleans what it returns.
 fn run<A: DeserializeOwned, R: Serialize>(
+    cleaner: &Cleaner,
     name: &str,
     args: serde_json::Value,
     body: impl FnOnce(A) -> Result<R>,
@@ -138,5 +149,5 @@ fn run<A: DeserializeOwned, R: Serialize>(
         };
         Error::input(format!("{name}: bad arguments{at}: {}", err.inner()))
     })?;
-    Ok(safe::structured(body(args)?))
+    Ok(cleaner.structured(body(args)?))
 }

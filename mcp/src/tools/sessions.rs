@@ -13,9 +13,10 @@ use ollm::session::select::{self, Selector};
 use ollm::session::store::ListQuery;
 use ollm::session::{Message, Store};
 
-use super::Env;
+use ollm::config::Loaded;
+
 use crate::cursor::SessionCursor;
-use crate::safe;
+use crate::safe::Cleaner;
 use crate::schema::{
     GetSessionArgs, ListSessionsArgs, PageMessage, SearchHit, SearchResult, SearchSessionsArgs,
     SessionItem, SessionList, SessionPage,
@@ -33,9 +34,8 @@ pub fn session_uri(id: &str) -> String {
     format!("ollm://session/{id}")
 }
 
-fn open(env: &Env) -> Result<(Store, ollm::config::Loaded)> {
-    let loaded = env.config()?;
-    Ok((Store::from_config(&loaded.config)?, loaded))
+fn open(loaded: &Loaded) -> Result<Store> {
+    Store::from_config(&loaded.config)
 }
 
 /// A workspace as stored in sessions: "." is the server's own.
@@ -69,8 +69,8 @@ fn item(s: SessionSummary) -> SessionItem {
     }
 }
 
-pub fn list(env: &Env, args: ListSessionsArgs) -> Result<SessionList> {
-    let (store, _) = open(env)?;
+pub fn list(loaded: &Loaded, args: ListSessionsArgs) -> Result<SessionList> {
+    let store = open(loaded)?;
     let query = ListQuery {
         model: args.model,
         since: args
@@ -91,8 +91,8 @@ pub fn list(env: &Env, args: ListSessionsArgs) -> Result<SessionList> {
     })
 }
 
-pub fn search(env: &Env, args: SearchSessionsArgs) -> Result<SearchResult> {
-    let (store, _) = open(env)?;
+pub fn search(loaded: &Loaded, args: SearchSessionsArgs) -> Result<SearchResult> {
+    let store = open(loaded)?;
     let in_workspace: Option<HashSet<String>> = match workspace_filter(args.workspace.as_deref())? {
         Some(workspace) => {
             let listing = store.list_where(&ListQuery {
@@ -161,8 +161,8 @@ fn whole_words(snippet: &str) -> String {
     format!("{front}{text}{back}")
 }
 
-pub fn get(env: &Env, args: GetSessionArgs) -> Result<SessionPage> {
-    let (store, loaded) = open(env)?;
+pub fn get(loaded: &Loaded, cleaner: &Cleaner, args: GetSessionArgs) -> Result<SessionPage> {
+    let store = open(loaded)?;
     let cursor = args
         .cursor
         .as_deref()
@@ -202,7 +202,14 @@ pub fn get(env: &Env, args: GetSessionArgs) -> Result<SessionPage> {
     let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
     let count = session.messages.len() as u64;
     let stop = end.unwrap_or(count).min(count);
-    let (messages, tokens, next) = page(&tokenizer, &session.messages, from, stop, max_tokens)?;
+    let (messages, tokens, next) = page(
+        &tokenizer,
+        cleaner,
+        &session.messages,
+        from,
+        stop,
+        max_tokens,
+    )?;
     Ok(SessionPage {
         next_cursor: next.map(|index| {
             SessionCursor {
@@ -232,6 +239,7 @@ pub fn get(env: &Env, args: GetSessionArgs) -> Result<SessionPage> {
 /// Returns them, their tokens, and where the next page starts.
 fn page(
     tokenizer: &Tokenizer,
+    cleaner: &Cleaner,
     messages: &[Message],
     from: u64,
     stop: u64,
@@ -244,7 +252,7 @@ fn page(
         let Some(message) = usize::try_from(index).ok().and_then(|i| messages.get(i)) else {
             break;
         };
-        let mut text = safe::clean_text(&message.text_content());
+        let mut text = cleaner.clean_text(&message.text_content());
         let mut cost = tokenizer.count(&text)? + MESSAGE_OVERHEAD;
         let mut truncated = false;
         if used + cost > budget {
@@ -272,6 +280,10 @@ fn page(
 mod tests {
     use super::*;
 
+    fn cleaner() -> Cleaner {
+        Cleaner::new(&ollm::config::Config::default())
+    }
+
     fn messages(n: usize, words: usize) -> Vec<Message> {
         (0..n)
             .map(|i| {
@@ -291,7 +303,7 @@ mod tests {
         let mut from = 0;
         let mut seen = Vec::new();
         loop {
-            let (page, tokens, next) = page(&tokenizer, &all, from, 30, 300).unwrap();
+            let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, from, 30, 300).unwrap();
             assert!(tokens <= 300, "{tokens}");
             assert!(!page.is_empty());
             seen.extend(page.iter().map(|m| m.index));
@@ -317,7 +329,7 @@ mod tests {
     fn a_message_larger_than_the_budget_comes_alone_and_cut() {
         let tokenizer = Tokenizer::Cl100k;
         let all = messages(2, 2000);
-        let (page, tokens, next) = page(&tokenizer, &all, 0, 2, 200).unwrap();
+        let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, 0, 2, 200).unwrap();
         assert_eq!(page.len(), 1);
         assert!(page[0].truncated);
         assert!(tokens <= 200, "{tokens}");

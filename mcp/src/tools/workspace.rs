@@ -9,10 +9,10 @@ use ollm::context::store::render_prompt;
 use ollm::discover::{Options, PathGlobs};
 use ollm::error::{Error, Result};
 
-use super::Env;
 use crate::schema::{
     ContextItem, ContextResult, DiscoverFilesArgs, FileItem, FileList, GetContextArgs,
 };
+use ollm::config::Loaded;
 
 const DEFAULT_FILES: usize = 500;
 const MAX_FILES: usize = 10_000;
@@ -23,7 +23,7 @@ fn cwd() -> Result<PathBuf> {
 
 /// The workspace's context entries in prompt order; an untrusted
 /// workspace's are left out (and said so on stderr), as for the prompt.
-pub fn context(_env: &Env, _args: &GetContextArgs) -> Result<ContextResult> {
+pub fn context(_args: &GetContextArgs) -> Result<ContextResult> {
     let cwd = cwd()?;
     let located = ops::locate(None, None, &cwd)?;
     let trusted = match &located.workspace {
@@ -54,7 +54,7 @@ pub fn context(_env: &Env, _args: &GetContextArgs) -> Result<ContextResult> {
 
 /// The files below `root` (which must be inside the working directory: an
 /// agent lists its project, not the machine).
-pub fn discover(env: &Env, args: DiscoverFilesArgs) -> Result<FileList> {
+pub fn discover(loaded: &Loaded, args: DiscoverFilesArgs) -> Result<FileList> {
     let cwd = cwd()?;
     let root = match &args.root {
         Some(root) => cwd.join(root),
@@ -70,7 +70,6 @@ pub fn discover(env: &Env, args: DiscoverFilesArgs) -> Result<FileList> {
             root.display()
         )));
     }
-    let loaded = env.config()?;
     let mut opts = Options::new(&root, &loaded.config.services.file_discovery)?;
     opts.include = PathGlobs::new(&args.include)?;
     opts.exclude = PathGlobs::new(&args.exclude)?;

@@ -7,19 +7,18 @@ use ollm::error::{Error, Result};
 use ollm::session::select::{self, Selector};
 use ollm::session::{Store, ingest};
 
-use super::Env;
 use crate::schema::{AddContextArgs, ContextAdded, RecordMessageArgs, Recorded};
+use ollm::config::Loaded;
 
 const ROLES: &[&str] = &["user", "assistant", "system"];
 
-pub fn record_message(env: &Env, args: RecordMessageArgs) -> Result<Recorded> {
+pub fn record_message(loaded: &Loaded, args: RecordMessageArgs) -> Result<Recorded> {
     if !ROLES.contains(&args.role.as_str()) {
         return Err(Error::usage(format!(
             "role must be user, assistant or system, not '{}'",
             args.role
         )));
     }
-    let loaded = env.config()?;
     let store = Store::from_config(&loaded.config)?;
     let id = select::select(
         &store,
