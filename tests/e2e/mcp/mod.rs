@@ -3,6 +3,7 @@
 //! does. Every line it writes to stdout must be a JSON-RPC message.
 
 mod protocol;
+mod python;
 mod tools;
 
 use std::io::{BufRead, BufReader, Write};
