@@ -43,6 +43,9 @@ _ollm() {
             ollm,man)
                 cmd="ollm__subcmd__man"
                 ;;
+            ollm,mcp)
+                cmd="ollm__subcmd__mcp"
+                ;;
             ollm,session)
                 cmd="ollm__subcmd__session"
                 ;;
@@ -102,6 +105,9 @@ _ollm() {
                 ;;
             ollm__subcmd__loopcheck,config)
                 cmd="ollm__subcmd__loopcheck__subcmd__config"
+                ;;
+            ollm__subcmd__mcp,config)
+                cmd="ollm__subcmd__mcp__subcmd__config"
                 ;;
             ollm__subcmd__session,branch)
                 cmd="ollm__subcmd__session__subcmd__branch"
@@ -206,7 +212,7 @@ _ollm() {
 
     case "${cmd}" in
         ollm)
-            opts="-h -V --config --list --help --version help completions man config trust env loopcheck context compress session discover"
+            opts="-h -V --config --list --help --version help completions man config trust env loopcheck context compress session discover mcp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1086,6 +1092,42 @@ _ollm() {
         ollm__subcmd__man)
             opts="-h --list --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__mcp)
+            opts="-h -V --config --allow-write --help --version config"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__mcp__subcmd__config)
+            opts="-h --show-origin --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

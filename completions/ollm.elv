@@ -35,6 +35,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand compress 'Count tokens of a conversation and compress it to fit a context window'
             cand session 'Durable, searchable, branchable session history (the spec''s session format), with snapshots'
             cand discover 'List a project''s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
+            cand mcp 'Serve session history, context and file discovery to an agent over the Model Context Protocol (stdio: one JSON-RPC message a line)'
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -835,6 +836,21 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm;discover;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;mcp'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --allow-write 'Offer the writing tools too: record_message (into a session) and add_context (into the workspace''s context)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;mcp;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'

@@ -39,6 +39,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -f -a "context" -d 'Keep priorit
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "compress" -d 'Count tokens of a conversation and compress it to fit a context window'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "session" -d 'Durable, searchable, branchable session history (the spec\'s session format), with snapshots'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "discover" -d 'List a project\'s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "mcp" -d 'Serve session history, context and file discovery to an agent over the Model Context Protocol (stdio: one JSON-RPC message a line)'
 complete -c ollm -n "__fish_ollm_using_subcommand help" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand help" -s h -l help -d 'Print help'
 complete -c ollm -n "__fish_ollm_using_subcommand completions" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
@@ -582,3 +583,11 @@ complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subc
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
 complete -c ollm -n "__fish_ollm_using_subcommand discover; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and not __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and not __fish_seen_subcommand_from config" -l allow-write -d 'Offer the writing tools too: record_message (into a session) and add_context (into the workspace\'s context)'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and not __fish_seen_subcommand_from config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and not __fish_seen_subcommand_from config" -s V -l version -d 'Print version'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and not __fish_seen_subcommand_from config" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and __fish_seen_subcommand_from config" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and __fish_seen_subcommand_from config" -l show-origin -d 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+complete -c ollm -n "__fish_ollm_using_subcommand mcp; and __fish_seen_subcommand_from config" -s h -l help -d 'Print help'

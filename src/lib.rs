@@ -22,6 +22,7 @@ pub mod io_util;
 pub mod lock;
 pub mod loopcheck;
 pub mod lossless;
+pub mod mcp;
 pub mod output;
 pub mod paths;
 pub mod programs;

@@ -13,6 +13,7 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
         ("ollm-compress", crate::compress::cli::Cli::command()),
         ("ollm-session", crate::session::cli::Cli::command()),
         ("ollm-discover", crate::discover::cli::Cli::command()),
+        ("ollm-mcp", crate::mcp::cli::Cli::command()),
     ]
 }
 
@@ -117,6 +118,7 @@ mod tests {
             pruned_tree_behaves_as_the_whole::<crate::compress::cli::Cli>(),
             pruned_tree_behaves_as_the_whole::<crate::session::cli::Cli>(),
             pruned_tree_behaves_as_the_whole::<crate::discover::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::mcp::cli::Cli>(),
         ];
         // Every program but the dispatcher (whose subcommands are few and
         // whose tree is never pruned) is covered: 7 command lines each.
@@ -150,6 +152,7 @@ mod tests {
         version_from_the_root_alone::<crate::compress::cli::Cli>();
         version_from_the_root_alone::<crate::session::cli::Cli>();
         version_from_the_root_alone::<crate::discover::cli::Cli>();
+        version_from_the_root_alone::<crate::mcp::cli::Cli>();
     }
 
     #[test]

@@ -13,6 +13,8 @@ mod watch;
 
 pub use entry::{Entry, EntryType};
 pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
+/// Every entry a discovery reports, sorted (what `ollm-mcp` lists).
+pub use output::collect;
 pub use walk::walk_dir;
 pub use watch::{Event, EventKind, Stop, WatchOptions, watch};
 

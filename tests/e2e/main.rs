@@ -7,6 +7,7 @@ mod discover;
 mod examples;
 mod import;
 mod loopcheck;
+mod mcp;
 mod ollm_cli;
 #[path = "../support/pg.rs"]
 mod pg;

@@ -57,6 +57,7 @@ const OUTPUTS: &[(&str, &[&str])] = &[
     ("ollm-env config", &["config"]),
     ("ollm-loopcheck", &["{EVENTS}"]),
     ("ollm-loopcheck config", &["config"]),
+    ("ollm-mcp config", &["config"]),
     (
         "ollm-session create",
         &["create", "--model", "m", "--provider", "p", "--title", "t"],

@@ -1,0 +1,59 @@
+//! `ollm-mcp`: the MCP server over stdio. The command line is
+//! `ollm::mcp::cli` (so the docs and the dispatcher know it); the server
+//! is [`server::Server`], its tools in [`tools`].
+
+mod cursor;
+mod safe;
+mod schema;
+mod server;
+mod tools;
+
+use ollm::cli::Ctx;
+use ollm::error::{Error, ExitCode, Result};
+use ollm::mcp::cli::{Cli, Command};
+use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
+
+/// The program: `config`, or the server until its client goes away.
+pub fn run() -> Result<ExitCode> {
+    let cli: Cli = ollm::cli::parse()?;
+    if let Some(Command::Config(args)) = &cli.command {
+        return ollm::cli::show_config(&Ctx::new(cli.global.clone()), args);
+    }
+    let server = server::Server::new(cli.global.config.clone(), cli.allow_write);
+    // One thread: requests are answered in order, and the blocking store
+    // calls need no thread pool.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::io("tokio runtime", &e))?;
+    let served = runtime.block_on(serve(server));
+    // The stdin reader blocks in a thread of the runtime: dropping the
+    // runtime would wait for a line that may never come (after SIGTERM).
+    runtime.shutdown_background();
+    served
+}
+
+/// Serves until stdin closes (the client went away) or SIGTERM; either is
+/// a clean exit, before the handshake as after it.
+async fn serve(server: server::Server) -> Result<ExitCode> {
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| Error::io("SIGTERM handler", &e))?;
+    tokio::select! {
+        served = serve_until_closed(server) => served,
+        _ = terminate.recv() => Ok(ExitCode::Success),
+    }
+}
+
+async fn serve_until_closed(server: server::Server) -> Result<ExitCode> {
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(ExitCode::Success),
+        Err(e) => return Err(Error::Input(format!("MCP start-up failed: {e}"))),
+    };
+    running
+        .waiting()
+        .await
+        .map_err(|e| Error::Input(format!("MCP service stopped: {e}")))?;
+    Ok(ExitCode::Success)
+}

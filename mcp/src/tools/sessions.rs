@@ -1,0 +1,338 @@
+//! `list_sessions`, `search_sessions` and `get_session`: the session
+//! store's listing, search and reading, as `ollm-session` does them.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use ollm::compress::configured::tokenizer_of;
+use ollm::compress::tokens::{MESSAGE_OVERHEAD, Tokenizer};
+use ollm::error::{Error, Result};
+use ollm::session::model::{Problem, SessionSummary};
+use ollm::session::query::Query;
+use ollm::session::select::{self, Selector};
+use ollm::session::store::ListQuery;
+use ollm::session::{Message, Store};
+
+use ollm::config::Loaded;
+
+use crate::cursor::SessionCursor;
+use crate::safe::Cleaner;
+use crate::schema::{
+    GetSessionArgs, ListSessionsArgs, PageMessage, SearchHit, SearchResult, SearchSessionsArgs,
+    SessionItem, SessionList, SessionPage,
+};
+
+const DEFAULT_LIST: usize = 50;
+const MAX_LIST: usize = 1000;
+const DEFAULT_HITS: usize = 20;
+const MAX_HITS: usize = 500;
+const DEFAULT_PAGE_TOKENS: u64 = 4000;
+const PAGE_TOKENS: std::ops::RangeInclusive<u64> = 100..=100_000;
+
+/// The resource a session is read as.
+pub fn session_uri(id: &str) -> String {
+    format!("ollm://session/{id}")
+}
+
+fn open(loaded: &Loaded) -> Result<Store> {
+    Store::from_config(&loaded.config)
+}
+
+/// A workspace as stored in sessions: "." is the server's own.
+fn workspace_filter(workspace: Option<&str>) -> Result<Option<String>> {
+    Ok(match workspace {
+        None => None,
+        Some(".") => Some(select::current_workspace()?),
+        Some(dir) => Some(select::workspace_of(Path::new(dir)).display().to_string()),
+    })
+}
+
+fn report(problems: &[Problem]) {
+    for problem in problems {
+        ollm::diag::warn(&problem.message);
+    }
+}
+
+fn item(s: SessionSummary) -> SessionItem {
+    SessionItem {
+        uri: session_uri(&s.session_id),
+        session_id: s.session_id,
+        title: s.title,
+        start_time: s.start_time,
+        last_activity: s.last_activity,
+        model: s.model,
+        provider: s.provider,
+        message_count: s.message_count,
+        tool_call_count: s.tool_call_count,
+        token_count: s.token_count,
+        workspace: s.workspace,
+    }
+}
+
+pub fn list(loaded: &Loaded, args: ListSessionsArgs) -> Result<SessionList> {
+    let store = open(loaded)?;
+    let query = ListQuery {
+        model: args.model,
+        since: args
+            .since
+            .as_deref()
+            .map(|since| select::parse_since(since, ollm::timestamp::now_millis()))
+            .transpose()?,
+        workspace: workspace_filter(args.workspace.as_deref())?,
+        offset: args.offset,
+        limit: Some(args.limit.unwrap_or(DEFAULT_LIST).min(MAX_LIST)),
+    };
+    let listing = store.list_where(&query)?;
+    report(&listing.problems);
+    let sessions: Vec<SessionItem> = listing.sessions.into_iter().map(item).collect();
+    Ok(SessionList {
+        count: sessions.len(),
+        sessions,
+    })
+}
+
+pub fn search(loaded: &Loaded, args: SearchSessionsArgs) -> Result<SearchResult> {
+    let store = open(loaded)?;
+    let in_workspace: Option<HashSet<String>> = match workspace_filter(args.workspace.as_deref())? {
+        Some(workspace) => {
+            let listing = store.list_where(&ListQuery {
+                workspace: Some(workspace),
+                ..ListQuery::default()
+            })?;
+            Some(listing.sessions.into_iter().map(|s| s.session_id).collect())
+        }
+        None => None,
+    };
+    let found = store.search(&Query {
+        pattern: args.query,
+        regex: args.regex,
+        ignore_case: args.ignore_case,
+        role: args.role,
+    })?;
+    report(&found.problems);
+    let limit = args.limit.unwrap_or(DEFAULT_HITS).min(MAX_HITS);
+    let mut hits: Vec<SearchHit> = found
+        .hits
+        .into_iter()
+        .filter(|hit| {
+            in_workspace
+                .as_ref()
+                .is_none_or(|ids| ids.contains(&hit.session_id))
+        })
+        .map(|hit| SearchHit {
+            session_id: hit.session_id,
+            message_index: hit.message_index,
+            tool_call_index: hit.tool_call_index,
+            role: hit.role,
+            timestamp: hit.timestamp,
+            snippet: whole_words(&hit.snippet),
+        })
+        .collect();
+    let truncated = hits.len() > limit;
+    hits.truncate(limit);
+    Ok(SearchResult {
+        count: hits.len(),
+        hits,
+        truncated,
+    })
+}
+
+/// A snippet without the words its cuts split: the library cuts 40
+/// characters either side of the match, which can leave the tail of a
+/// credential that redaction no longer recognises (`…6789abcdef`).
+fn whole_words(snippet: &str) -> String {
+    let mut text = snippet;
+    let cut_front = text.starts_with('…');
+    let cut_back = text.ends_with('…');
+    if cut_front {
+        text = text['…'.len_utf8()..]
+            .split_once(' ')
+            .map_or("", |(_, rest)| rest);
+    }
+    if cut_back {
+        text = text
+            .strip_suffix('…')
+            .unwrap_or(text)
+            .rsplit_once(' ')
+            .map_or("", |(kept, _)| kept);
+    }
+    let front = if cut_front { "… " } else { "" };
+    let back = if cut_back { " …" } else { "" };
+    format!("{front}{text}{back}")
+}
+
+pub fn get(loaded: &Loaded, cleaner: &Cleaner, args: GetSessionArgs) -> Result<SessionPage> {
+    let store = open(loaded)?;
+    let cursor = args
+        .cursor
+        .as_deref()
+        .map(SessionCursor::decode)
+        .transpose()?;
+    let max_tokens = args.max_tokens.unwrap_or(DEFAULT_PAGE_TOKENS);
+    if !PAGE_TOKENS.contains(&max_tokens) {
+        return Err(Error::usage(format!(
+            "maxTokens must be from {} to {}, not {max_tokens}",
+            PAGE_TOKENS.start(),
+            PAGE_TOKENS.end()
+        )));
+    }
+    let (id, from, end) = match cursor {
+        Some(cursor) => {
+            if args.session.is_some() || args.latest || args.from.is_some() || args.to.is_some() {
+                return Err(Error::usage(
+                    "a cursor names the session and the range: give it alone (with maxTokens)",
+                ));
+            }
+            (cursor.session_id, cursor.index, cursor.end)
+        }
+        None => {
+            let selector = Selector {
+                reference: args.session,
+                last: args.latest,
+                here: false,
+            };
+            (
+                select::select(&store, &selector)?,
+                args.from.unwrap_or(0),
+                args.to,
+            )
+        }
+    };
+    let session = store.get(&id)?;
+    let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
+    let count = session.messages.len() as u64;
+    let stop = end.unwrap_or(count).min(count);
+    let (messages, tokens, next) = page(
+        &tokenizer,
+        cleaner,
+        &session.messages,
+        from,
+        stop,
+        max_tokens,
+    )?;
+    Ok(SessionPage {
+        next_cursor: next.map(|index| {
+            SessionCursor {
+                session_id: id.clone(),
+                index,
+                end,
+            }
+            .encode()
+        }),
+        session_id: id,
+        title: session.title,
+        model: session.model,
+        start_time: session.start_time,
+        last_activity: session.last_activity,
+        workspace: session.workspace,
+        message_count: count,
+        messages,
+        tokens,
+        tokenizer: tokenizer.name(),
+        max_tokens,
+    })
+}
+
+/// The messages from `from` on (before `stop`) that fit in `budget`
+/// tokens, counted as they are returned (redacted, escaped), each with its
+/// overhead; a message larger than the whole budget comes alone, cut.
+/// Returns them, their tokens, and where the next page starts.
+fn page(
+    tokenizer: &Tokenizer,
+    cleaner: &Cleaner,
+    messages: &[Message],
+    from: u64,
+    stop: u64,
+    budget: u64,
+) -> Result<(Vec<PageMessage>, u64, Option<u64>)> {
+    let mut page = Vec::new();
+    let mut used = 0;
+    let mut index = from;
+    while index < stop {
+        let Some(message) = usize::try_from(index).ok().and_then(|i| messages.get(i)) else {
+            break;
+        };
+        let mut text = cleaner.clean_text(&message.text_content());
+        let mut cost = tokenizer.count(&text)? + MESSAGE_OVERHEAD;
+        let mut truncated = false;
+        if used + cost > budget {
+            if !page.is_empty() {
+                break;
+            }
+            text = tokenizer.truncate(&text, budget.saturating_sub(MESSAGE_OVERHEAD))?;
+            cost = tokenizer.count(&text)? + MESSAGE_OVERHEAD;
+            truncated = true;
+        }
+        used += cost;
+        page.push(PageMessage {
+            index,
+            role: message.role().to_string(),
+            timestamp: message.timestamp().to_string(),
+            text,
+            truncated,
+        });
+        index += 1;
+    }
+    Ok((page, used, (index < stop).then_some(index)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cleaner() -> Cleaner {
+        Cleaner::new(&ollm::config::Config::default())
+    }
+
+    fn messages(n: usize, words: usize) -> Vec<Message> {
+        (0..n)
+            .map(|i| {
+                Message::text(
+                    "user",
+                    &format!("m{i} ").repeat(words),
+                    "2026-01-01T00:00:00.000Z",
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pages_stay_within_the_budget_and_cover_every_message_once() {
+        let tokenizer = Tokenizer::Cl100k;
+        let all = messages(30, 40);
+        let mut from = 0;
+        let mut seen = Vec::new();
+        loop {
+            let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, from, 30, 300).unwrap();
+            assert!(tokens <= 300, "{tokens}");
+            assert!(!page.is_empty());
+            seen.extend(page.iter().map(|m| m.index));
+            match next {
+                Some(next) => from = next,
+                None => break,
+            }
+        }
+        assert_eq!(seen, (0..30).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn a_snippet_loses_the_words_its_cuts_split() {
+        assert_eq!(
+            whole_words("…6789abcdefghij then the match and more wor…"),
+            "… then the match and more …"
+        );
+        assert_eq!(whole_words("short and whole"), "short and whole");
+        assert_eq!(whole_words("whole start, cut en…"), "whole start, cut …");
+    }
+
+    #[test]
+    fn a_message_larger_than_the_budget_comes_alone_and_cut() {
+        let tokenizer = Tokenizer::Cl100k;
+        let all = messages(2, 2000);
+        let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, 0, 2, 200).unwrap();
+        assert_eq!(page.len(), 1);
+        assert!(page[0].truncated);
+        assert!(tokens <= 200, "{tokens}");
+        assert_eq!(next, Some(1));
+    }
+}
