@@ -253,16 +253,20 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Newest first; ties by session and index.
-pub(crate) fn sort_hits(hits: &mut [Hit]) {
-    let key = |h: &Hit| timestamp::parse(&h.timestamp).unwrap_or(i64::MIN);
-    hits.sort_by(|a, b| {
-        key(b)
-            .cmp(&key(a))
+/// Newest first; ties by session and index. Each time is parsed once,
+/// not at every comparison (a common word has hundreds of thousands).
+pub(crate) fn sort_hits(hits: &mut Vec<Hit>) {
+    let mut keyed: Vec<(i64, Hit)> = hits
+        .drain(..)
+        .map(|hit| (timestamp::parse(&hit.timestamp).unwrap_or(i64::MIN), hit))
+        .collect();
+    keyed.sort_by(|(ka, a), (kb, b)| {
+        kb.cmp(ka)
             .then_with(|| a.session_id.cmp(&b.session_id))
             .then_with(|| a.message_index.cmp(&b.message_index))
             .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
     });
+    hits.extend(keyed.into_iter().map(|(_, hit)| hit));
 }
 
 #[cfg(test)]

@@ -34,6 +34,10 @@ fn row_of(a: u8, b: u8, c: u8) -> usize {
     let gram = u32::from(a.to_ascii_lowercase()) << 16
         | u32::from(b.to_ascii_lowercase()) << 8
         | u32::from(c.to_ascii_lowercase());
+    row_of_gram(gram)
+}
+
+fn row_of_gram(gram: u32) -> usize {
     (gram.wrapping_mul(0x9E37_79B1) >> (32 - ROW_BITS)) as usize
 }
 
@@ -55,9 +59,15 @@ impl Column {
 
     /// Adds the trigrams of `bytes`.
     pub fn add(&mut self, bytes: &[u8]) {
-        for w in bytes.windows(3) {
-            let row = row_of(w[0], w[1], w[2]);
-            self.0[row / 64] |= 1 << (row % 64);
+        // The trigram rolled along a byte at a time (the same rows as
+        // `row_of` gives each window): `reindex` hashes every byte stored.
+        let mut gram = 0u32;
+        for (i, &byte) in bytes.iter().enumerate() {
+            gram = (gram << 8 | u32::from(byte.to_ascii_lowercase())) & 0x00FF_FFFF;
+            if i >= 2 {
+                let row = row_of_gram(gram);
+                self.0[row / 64] |= 1 << (row % 64);
+            }
         }
     }
 
@@ -291,6 +301,20 @@ mod tests {
         let long_s = column("{\"text\":\"\u{17f}e\u{17f}\u{17f}ion\"}");
         assert!(condition("session", true).unwrap().admits(&long_s));
         assert!(!condition("session", false).unwrap().admits(&long_s));
+    }
+
+    #[test]
+    fn the_rolled_trigrams_are_those_of_every_window() {
+        let text = b"Ab\x00\xffZanzibar, 12:30 {x}";
+        let mut windowed = Column::default();
+        for w in text.windows(3) {
+            let row = row_of(w[0], w[1], w[2]);
+            windowed.0[row / 64] |= 1 << (row % 64);
+        }
+        assert!(column("Ab") == Column::default());
+        let mut rolled = Column::default();
+        rolled.add(text);
+        assert!(rolled == windowed);
     }
 
     #[test]
