@@ -71,6 +71,20 @@ impl Column {
         }
     }
 
+    /// The rows set, in order.
+    fn rows(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let row = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    row
+                })
+            })
+        })
+    }
+
     pub fn has(&self, row: usize) -> bool {
         self.0[row / 64] & (1 << (row % 64)) != 0
     }
@@ -215,13 +229,13 @@ impl GramFile {
             for (slot, column, clear) in group {
                 let within = *slot as usize % SLOTS_PER_BLOCK;
                 let (byte, bit) = (within / 8, 1u8 << (within % 8));
-                for row in 0..ROWS {
-                    let at = row * ROW_BYTES + byte;
-                    if column.has(row) {
-                        block[at] |= bit;
-                    } else if *clear {
-                        block[at] &= !bit;
+                if *clear {
+                    for row in 0..ROWS {
+                        block[row * ROW_BYTES + byte] &= !bit;
                     }
+                }
+                for row in column.rows() {
+                    block[row * ROW_BYTES + byte] |= bit;
                 }
             }
             self.file

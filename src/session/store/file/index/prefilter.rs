@@ -303,7 +303,10 @@ fn read(path: &std::path::Path, kind: Kind, covered: &str) -> Read {
                 return Read::Unchanged;
             }
             let mut column = Column::default();
-            match std::fs::File::open(path).and_then(|f| add_stream(f, &mut column)) {
+            let opened = std::fs::File::open(path)
+                .and_then(|f| Ok((f.metadata()?.len(), f)))
+                .and_then(|(size, f)| add_stream(f, size, &mut column));
+            match opened {
                 Ok(_) => Read::Grew {
                     column: Box::new(column),
                     covered: stamp,
@@ -337,18 +340,29 @@ fn read_journal(path: &std::path::Path, covered: &str) -> std::result::Result<Re
     // Bits past the last line's end (a torn write) do no harm; what they
     // are said to cover ends there.
     let mut column = Column::default();
-    let (_, whole) =
-        add_stream(file.take(meta.len() - from), &mut column).map_err(|e| Error::io(path, &e))?;
+    let (_, whole) = add_stream(file.take(meta.len() - from), meta.len() - from, &mut column)
+        .map_err(|e| Error::io(path, &e))?;
     Ok(Read::Grew {
         column: Box::new(column),
         covered: format!("{}:{}", meta.ino(), from + whole),
     })
 }
 
-/// Adds the trigrams of everything `reader` holds, a chunk at a time;
-/// returns its length and where its last line ends.
-fn add_stream(mut reader: impl std::io::Read, column: &mut Column) -> std::io::Result<(u64, u64)> {
-    let mut buf = vec![0u8; 1 << 20];
+/// Adds the trigrams of everything `reader` holds (about `size` bytes), a
+/// chunk at a time; returns its length and where its last line ends.
+fn add_stream(
+    mut reader: impl std::io::Read,
+    size: u64,
+    column: &mut Column,
+) -> std::io::Result<(u64, u64)> {
+    // Sized to the file (most are a few kilobytes), one more to see the end.
+    let mut buf = vec![
+        0u8;
+        usize::try_from(size)
+            .unwrap_or(usize::MAX)
+            .clamp(64, 1 << 20)
+            + 3
+    ];
     // The last two bytes of a chunk begin trigrams that end in the next.
     let mut carry = 0;
     let (mut total, mut whole) = (0u64, 0u64);
@@ -367,5 +381,26 @@ fn add_stream(mut reader: impl std::io::Read, column: &mut Column) -> std::io::R
         total += n as u64;
         carry = filled.min(2);
         buf.copy_within(filled - carry..filled, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trigrams_across_chunks_are_all_added_and_the_last_line_end_found() {
+        // Chunks of 67 bytes: every trigram that spans two is kept.
+        let text: Vec<u8> = (0..40)
+            .flat_map(|i| format!("line {i} zanzibar\n").into_bytes())
+            .chain(b"torn tail".iter().copied())
+            .collect();
+        let mut streamed = Column::default();
+        let (total, whole) = add_stream(&text[..], 64, &mut streamed).unwrap();
+        let mut at_once = Column::default();
+        at_once.add(&text);
+        assert!(streamed == at_once);
+        assert_eq!(total, text.len() as u64);
+        assert_eq!(whole, (text.len() - "torn tail".len()) as u64);
     }
 }
