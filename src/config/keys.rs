@@ -15,8 +15,10 @@ pub const ALIASES: &[(&str, &str, &str)] = &[
 ];
 
 /// `OLLM_*` variables that are not configuration keys but are read by the
-/// programs, their tests or their tools: never reported as unknown.
-pub const OTHER_VARIABLES: &[&str] = &["OLLM_HOME", "OLLM_SESSION_STORE"];
+/// programs, their tests or their tools, or set by them (`resume --exec`
+/// hands its command the session in OLLM_SESSION_ID): never reported as
+/// unknown.
+pub const OTHER_VARIABLES: &[&str] = &["OLLM_HOME", "OLLM_SESSION_STORE", "OLLM_SESSION_ID"];
 
 /// Prefixes of `OLLM_*` variables of the test suite, soak runs, fuzzers,
 /// benchmarks and session stores: never reported as unknown.

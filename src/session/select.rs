@@ -54,7 +54,17 @@ pub fn select(store: &Store, selector: &Selector) -> Result<String> {
         None
     };
     match &selector.reference {
-        Some(reference) if is_uuid(reference) => Ok(reference.clone()),
+        // Ids are written in lowercase; one copied in capitals (from a
+        // tool that shows them so) names the same session, unless the
+        // store really holds one spelled that way.
+        Some(reference) if is_uuid(reference) => {
+            let lower = reference.to_ascii_lowercase();
+            if lower != *reference && store.exists(reference).is_err() {
+                Ok(lower)
+            } else {
+                Ok(reference.clone())
+            }
+        }
         Some(reference) => {
             let prefix = id_prefix(reference);
             let candidates = store.named(&Naming {

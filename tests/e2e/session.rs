@@ -758,3 +758,43 @@ fn parallel_creates_keep_exactly_max_sessions(store: SessionStore) {
         .count();
     assert_eq!(dirs, 5, "leftover session directories");
 }
+
+#[test]
+fn programs_that_resume_exec_runs_warn_of_nothing() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    // Every program reads its configuration from OLLM_* variables; the one
+    // resume sets for its command is not one of them, and says nothing.
+    let command = "ollm-session get \"$OLLM_SESSION_ID\" >/dev/null && \
+                   ollm-context list >/dev/null && ollm config >/dev/null && echo ran on";
+    let out = sb
+        .cmd("ollm-session")
+        .args(["resume", &id, "--exec", command])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), format!("ran on {id}"));
+    assert_eq!(stderr(&out), "", "no warning about OLLM_SESSION_ID");
+}
+
+#[test]
+fn an_id_given_in_capitals_names_the_same_session() {
+    let sb = Sandbox::new();
+    let id = create(&sb);
+    let upper = id.to_ascii_uppercase();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &upper])
+        .write_stdin(text_message("user", "in capitals"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got = json(
+        &sb.cmd("ollm-session")
+            .args(["get", &upper])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(got["sessionId"], id.as_str());
+    assert_eq!(got["messages"][0]["parts"][0]["text"], "in capitals");
+}
