@@ -11,14 +11,16 @@
 pub enum LineKind {
     /// Ordinary text: tracked.
     Prose,
-    /// The start of a Markdown element (list item, heading, block quote) or
-    /// of a log record: tracking starts afresh at it, then tracks it.
+    /// A Markdown element (list item, heading, block quote): tracked, its
+    /// number normalised like any other.
     Element,
+    /// A log record (`2026-11-22T10:00:01Z …`, `ERROR: …`): not tracked, as
+    /// a log legitimately repeats one message.
+    Record,
     /// A code fence (```` ``` ```` or `~~~`): opens or closes a code block,
     /// whose lines are not tracked.
     Fence,
-    /// A table row, a divider or an indented code line: not tracked, and
-    /// tracking starts afresh after it.
+    /// A table row, a divider or an indented code line: not tracked.
     Structure,
 }
 
@@ -69,7 +71,8 @@ pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
                 return Some(match i {
                     0 => LineKind::Fence,
                     1 | 2 => LineKind::Structure,
-                    _ => LineKind::Element,
+                    3 | 4 => LineKind::Element,
+                    _ => LineKind::Record,
                 });
             }
             Match::NeedMore if !last => return None,
@@ -243,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn log_records_are_elements() {
+    fn log_records_are_records() {
         for line in [
             "2026-11-22T10:00:01Z ERROR connection refused",
             "10:00:01.123 worker started",
@@ -254,7 +257,7 @@ mod tests {
             "error: could not compile `ollm`",
             "warning: unused variable",
         ] {
-            assert_eq!(kind(line), LineKind::Element, "{line}");
+            assert_eq!(kind(line), LineKind::Record, "{line}");
         }
     }
 
