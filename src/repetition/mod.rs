@@ -1,4 +1,8 @@
-//! Repeated content inside one model output: a small model that degenerates
+//! Repeated content inside one text (a model's output, a summary): used by
+//! loopcheck's repeated-content rule and by compression, which refuses a
+//! summary that loops. In the base layer, as two services need it.
+//!
+//! A small model that degenerates a small model that degenerates
 //! writes the same sentence, paragraph or numbered item over and over until
 //! its token limit, sometimes with only a counter changing ("Step 7: …",
 //! "in the 24th century …").
@@ -20,7 +24,7 @@
 //! `minSpan` characters (so "Yes. Yes. Yes. Yes." is not one). Periods are
 //! found up to [`MAX_PERIOD_CHARS`] characters.
 //!
-//! Legitimate repetition is left alone ([`super::lines`]): code blocks,
+//! Legitimate repetition is left alone ([`lines`]): code blocks,
 //! indented code, table rows, dividers and log records are not tracked, and
 //! a unit with no letter or digit (`}`, `---`) is skipped. Items that share
 //! a template but say different things break every run. Tables, lists of
@@ -39,7 +43,9 @@ use std::collections::{HashMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::lines::{self, LineKind};
+pub mod lines;
+
+use self::lines::LineKind;
 
 /// The longest period found, in normalised characters.
 pub const MAX_PERIOD_CHARS: u64 = 4096;
@@ -79,10 +85,30 @@ pub struct ContentSettings {
     pub threshold: usize,
 }
 
+impl From<&crate::config::LoopDetectionConfig> for ContentSettings {
+    fn from(c: &crate::config::LoopDetectionConfig) -> ContentSettings {
+        use crate::config::{
+            MAX_CONTENT_CHUNK_SIZE, MAX_CONTENT_REPEAT_THRESHOLD, MIN_CONTENT_CHUNK_SIZE,
+        };
+        ContentSettings {
+            min_span: c
+                .content_chunk_size
+                .clamp(MIN_CONTENT_CHUNK_SIZE, MAX_CONTENT_CHUNK_SIZE)
+                as usize,
+            threshold: c.content_repeat_threshold.min(MAX_CONTENT_REPEAT_THRESHOLD) as usize,
+        }
+    }
+}
+
 impl ContentSettings {
     pub fn enabled(&self) -> bool {
         self.threshold >= 2
     }
+}
+
+/// The first loop in a whole text, if any.
+pub fn find(text: &str, settings: ContentSettings) -> Option<Repetition> {
+    ContentTracker::default().push(text, settings)
 }
 
 /// A loop found in the output.
