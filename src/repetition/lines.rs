@@ -192,6 +192,12 @@ fn heading_or_quote(text: &str) -> Match {
 /// (`[2026-…`, `[ERROR]`), or a level word (`ERROR:`, `warning:`).
 fn log_record(text: &str) -> Match {
     let bracketed = text.strip_prefix('[');
+    if let Some(inside) = bracketed {
+        let progress = progress(inside);
+        if progress != Match::No {
+            return progress;
+        }
+    }
     let body = bracketed.unwrap_or(text);
     let mut result = any_of(body, &["####-##-##", "##:##:##"]);
     if result == Match::Yes {
@@ -216,6 +222,39 @@ fn log_record(text: &str) -> Match {
         }
     }
     result
+}
+
+/// A build tool's progress counter after `[`: `[ 21%]`, `[3/10]`.
+fn progress(inside: &str) -> Match {
+    let rest = inside.trim_start_matches(' ');
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let rest = &rest[digits..];
+    if digits == 0 {
+        return if rest.is_empty() {
+            Match::NeedMore
+        } else {
+            Match::No
+        };
+    }
+    let mut chars = rest.chars();
+    match chars.next() {
+        None => Match::NeedMore,
+        Some('%') => match chars.next() {
+            None => Match::NeedMore,
+            Some(']') => Match::Yes,
+            Some(_) => Match::No,
+        },
+        Some('/') => {
+            let rest = chars.as_str();
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            match rest[digits..].chars().next() {
+                None => Match::NeedMore,
+                Some(']') if digits > 0 => Match::Yes,
+                Some(_) => Match::No,
+            }
+        }
+        Some(_) => Match::No,
+    }
 }
 
 #[cfg(test)]
@@ -252,6 +291,8 @@ mod tests {
             "10:00:01.123 worker started",
             "[2026-11-22 10:00:01] retrying",
             "[ERROR] disk full",
+            "[ 21%] Building CXX object src/CMakeFiles/llama.dir/unity_8.cxx.o",
+            "[3/10] Compiling parser",
             "ERROR: disk full",
             "WARN retrying in 5s",
             "error: could not compile `ollm`",
@@ -270,6 +311,8 @@ mod tests {
             "2026 was a good year",
             "ERRORS are counted",
             "[link](https://example.com) first",
+            "[1] A footnote",
+            "[ ] a task",
             "#hashtag",
             "",
             "1.5 times faster",

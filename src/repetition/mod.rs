@@ -24,6 +24,18 @@
 //! `minSpan` characters (so "Yes. Yes. Yes. Yes." is not one). Periods are
 //! found up to [`MAX_PERIOD_CHARS`] characters.
 //!
+//! A model also loops less strictly: one sentence comes back again and
+//! again with one or two variations between ("She loved to challenge the old
+//! cat. She loved to challenge the old cat. Luna was …"). So a sentence
+//! (the last [`MIN_SENTENCE_CHARS`] characters of units or more, the same
+//! each time) that occurs `threshold` times, on average at most
+//! [`MAX_AVERAGE_GAP`] characters apart, where the units between its
+//! occurrences take at most `threshold / 2` different forms, is a loop too
+//! (gemini-cli's rule, on units instead of fixed windows). Template lines
+//! between different items (`#[derive(…)]` before each struct) have a
+//! different form each time, and a document that uses one phrase in two
+//! places does not come back to it within a sentence or two.
+//!
 //! Legitimate repetition is left alone ([`lines`]): code blocks,
 //! indented code, table rows, dividers and log records are not tracked, and
 //! a unit with no letter or digit (`}`, `---`) is skipped. Items that share
@@ -53,8 +65,8 @@ pub const MAX_PERIOD_CHARS: u64 = 4096;
 /// Unit hashes kept at most, however short the units.
 const MAX_UNITS: usize = 4096;
 
-/// A word whose hash is a multiple of this ends a unit (about one word in this many).
-const BREAK_MODULUS: u64 = 8;
+/// A word whose hash is a multiple of this ends a unit (about one word in this many; four makes units short enough that a sentence repeated with varying text before it still ends in a unit of its own).
+const BREAK_MODULUS: u64 = 4;
 
 /// Characters of a normalised word after which it is cut (`aaaa…` loops too).
 const MAX_WORD: usize = 32;
@@ -69,6 +81,16 @@ const CHAIN_DEPTH: usize = 8;
 
 /// Candidate periods followed at once.
 const MAX_CANDIDATES: usize = 16;
+
+/// The shortest text, in normalised characters, whose recurrence with
+/// varying text between counts: the units ending at each occurrence must
+/// be the same for this long (a sentence, not a list marker).
+const MIN_SENTENCE_CHARS: u64 = 24;
+
+/// The average distance, in characters, between the occurrences of such a
+/// sentence at most: a model repeating itself comes back to it within a
+/// sentence or two, a document using one phrase in two places does not.
+const MAX_AVERAGE_GAP: u64 = 256;
 
 /// Raw characters kept for the preview of a repeated passage.
 const PREVIEW_CHARS: usize = 240;
@@ -199,6 +221,9 @@ struct Index {
     /// `previous[k]`: the unit number of the previous occurrence of
     /// `hashes[k]`, or `NONE`.
     previous: VecDeque<u64>,
+    /// `sums[k]`: the wrapping sum of the hashes up to `hashes[k]`, so the
+    /// units between two positions have a form (a sum) found in O(1).
+    sums: VecDeque<u64>,
 }
 
 impl ContentTracker {
@@ -317,7 +342,9 @@ impl ContentTracker {
         self.unit = self.unit.wrapping_mul(0x100_0000_01b3).wrapping_add(hash);
         self.unit_chars += word.chars().count() as u64 + 1;
         self.unit_words += 1;
-        let sentence_end = word.ends_with(['.', '!', '?', ';', ':']);
+        let sentence_end = word
+            .trim_end_matches(['"', '\'', ')', ']', '*', '_', '\u{201d}', '\u{2019}'])
+            .ends_with(['.', '!', '?', ';', ':']);
         self.word.clear();
         self.in_digits = false;
         if line_end
@@ -395,7 +422,7 @@ impl ContentTracker {
         candidates.sort_unstable_by_key(|c| c.period);
         self.candidates = candidates;
         if found.is_none() {
-            *found = self.check(i);
+            *found = self.check(i).or_else(|| self.check_recurring(i));
         }
         self.trim();
     }
@@ -408,7 +435,80 @@ impl ContentTracker {
             .filter(|&p| p >= self.first)
             .unwrap_or(NONE);
         self.index.previous.push_back(previous);
+        let sum = self.index.sums.back().copied().unwrap_or(0);
+        self.index.sums.push_back(sum.wrapping_add(hash));
         previous
+    }
+
+    /// Characters, up to [`MIN_SENTENCE_CHARS`], of the units ending at
+    /// `newer` that equal those ending at `older`.
+    fn shared_tail(&self, newer: u64, older: u64) -> u64 {
+        let mut shared = 0;
+        let mut k = 0;
+        while shared < MIN_SENTENCE_CHARS && k < older {
+            let (a, b) = (newer - k, older - k);
+            if b + k >= newer || self.unit_at(a) != self.unit_at(b) || self.unit_at(b).is_none() {
+                break;
+            }
+            let start = self.end_of(a - 1).unwrap_or(self.chars);
+            match self.end_of(a) {
+                Some(end) if a > self.first => shared += end - start,
+                _ => break,
+            }
+            k += 1;
+        }
+        shared
+    }
+
+    fn sum_at(&self, number: u64) -> Option<u64> {
+        let k = number.checked_sub(self.first)?;
+        self.index.sums.get(k as usize).copied()
+    }
+
+    /// Whether unit `i`, a sentence, is the `threshold`-th occurrence of
+    /// itself within reach, with few different forms of text between.
+    fn check_recurring(&self, i: u64) -> Option<Repetition> {
+        let threshold = self.threshold as u64;
+        let mut occurrences = vec![i];
+        let mut q = i;
+        while (occurrences.len() as u64) < threshold {
+            q = self.previous_of(q);
+            let within = q != NONE
+                && self
+                    .end_of(q)
+                    .is_some_and(|end| self.chars - end <= MAX_PERIOD_CHARS);
+            if !within {
+                return None;
+            }
+            if self.shared_tail(*occurrences.last()?, q) < MIN_SENTENCE_CHARS {
+                return None;
+            }
+            occurrences.push(q);
+        }
+        let mut forms: Vec<u64> = occurrences
+            .windows(2)
+            .map(|pair| {
+                let (newer, older) = (pair[0], pair[1]);
+                let between = self.sum_at(newer - 1)?.wrapping_sub(self.sum_at(older)?);
+                Some(between.wrapping_mul(31).wrapping_add(newer - older))
+            })
+            .collect::<Option<Vec<u64>>>()?;
+        forms.sort_unstable();
+        forms.dedup();
+        if forms.len() as u64 > threshold / 2 {
+            return None;
+        }
+        let oldest = *occurrences.last()?;
+        let span = self.chars - self.end_of(oldest)?;
+        if span > MAX_AVERAGE_GAP * (threshold - 1) {
+            return None;
+        }
+        let period = self.chars - self.end_of(occurrences[1])?;
+        (threshold.saturating_mul(period) >= self.min_span as u64).then(|| Repetition {
+            count: threshold,
+            period,
+            unit: self.preview(period),
+        })
     }
 
     fn previous_of(&self, number: u64) -> u64 {
@@ -427,19 +527,22 @@ impl ContentTracker {
             let period = self.chars - self.end_of(i - c.period)?;
             let enough = count >= self.threshold as u64
                 && count.saturating_mul(period) >= self.min_span as u64;
-            enough.then(|| {
-                let skip = self
-                    .tail
-                    .chars()
-                    .count()
-                    .saturating_sub(period as usize + 1);
-                Repetition {
-                    count,
-                    period,
-                    unit: self.tail.chars().skip(skip).collect(),
-                }
+            enough.then(|| Repetition {
+                count,
+                period,
+                unit: self.preview(period),
             })
         })
+    }
+
+    /// About the last `period` characters of raw text.
+    fn preview(&self, period: u64) -> String {
+        let skip = self
+            .tail
+            .chars()
+            .count()
+            .saturating_sub(period as usize + 1);
+        self.tail.chars().skip(skip).collect()
     }
 
     /// Drops units no period can reach back to, and stale index entries.
@@ -450,6 +553,7 @@ impl ContentTracker {
             self.hashes.pop_front();
             self.ends.pop_front();
             self.index.previous.pop_front();
+            self.index.sums.pop_front();
             self.first += 1;
         }
         let first = self.first;
