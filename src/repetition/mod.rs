@@ -52,6 +52,7 @@
 //! to position is rebuilt from the saved hashes after loading a state.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -63,12 +64,12 @@ use self::lines::LineKind;
 pub const MAX_PERIOD_CHARS: u64 = 4096;
 
 /// Unit hashes kept at most, however short the units.
-const MAX_UNITS: usize = 4096;
+const MAX_UNITS: usize = 1024;
 
 /// A word whose hash is a multiple of this ends a unit (about one word in this many; four makes units short enough that a sentence repeated with varying text before it still ends in a unit of its own).
 const BREAK_MODULUS: u64 = 4;
 
-/// Characters of a normalised word after which it is cut (`aaaa…` loops too).
+/// Bytes of a normalised word after which it is cut (`aaaa…` loops too).
 const MAX_WORD: usize = 32;
 
 /// Words after which a unit ends if nothing else ended it: counted from the
@@ -216,8 +217,8 @@ impl PartialEq for ContentTracker {
 /// Where each unit occurred: derived from the hashes, never saved.
 #[derive(Debug, Clone, Default)]
 struct Index {
-    /// The newest unit number of each hash.
-    newest: HashMap<u64, u64>,
+    /// The newest unit number of each hash (the keys are hashes already).
+    newest: HashMap<u64, u64, BuildHasherDefault<Unhashed>>,
     /// `previous[k]`: the unit number of the previous occurrence of
     /// `hashes[k]`, or `NONE`.
     previous: VecDeque<u64>,
@@ -325,7 +326,9 @@ impl ContentTracker {
         if c.is_alphanumeric() || c == '#' {
             self.unit_alnum = true;
         }
-        if self.word.chars().count() >= MAX_WORD {
+        // Bytes, not characters: a word of wide characters is cut sooner,
+        // the same way each time.
+        if self.word.len() >= MAX_WORD {
             self.end_word(false, found);
         }
     }
@@ -349,7 +352,7 @@ impl ContentTracker {
         self.in_digits = false;
         if line_end
             || sentence_end
-            || hash % BREAK_MODULUS == 0
+            || hash.is_multiple_of(BREAK_MODULUS)
             || self.unit_words >= MAX_UNIT_WORDS
         {
             self.end_unit(found);
@@ -591,6 +594,24 @@ impl ContentTracker {
     }
 }
 
+/// A hasher for keys that are well-mixed hashes already: it keeps them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Unhashed(u64);
+
+impl Hasher for Unhashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// `#th`, `#st`, `#nd`, `#rd` (an ordinal after a number) read as `#`.
 fn normalise_ordinal(word: &str) -> std::borrow::Cow<'_, str> {
     if let Some(rest) = word.strip_prefix('#') {
@@ -609,7 +630,7 @@ fn normalise_ordinal(word: &str) -> std::borrow::Cow<'_, str> {
 /// not depend on the platform or the process (a state is reloaded).
 fn fnv(bytes: &[u8]) -> u64 {
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     });
     spread(hash)
 }
