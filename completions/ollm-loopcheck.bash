@@ -35,7 +35,7 @@ _ollm__loopcheck() {
 
     case "${cmd}" in
         ollm__loopcheck)
-            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config help"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --warnings-before-stop --help --version config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -78,6 +78,10 @@ _ollm__loopcheck() {
                     return 0
                     ;;
                 --content-repeat-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --warnings-before-stop)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_loopcheck_global_optspecs
-    string join \n config= stream state= input-format= format= warn-only session= last here max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= h/help V/version
+    string join \n config= stream state= input-format= format= warn-only session= last here max-turns= repeat-threshold= similarity-threshold= content-chunk-size= content-repeat-threshold= warnings-before-stop= h/help V/version
 end
 
 function __fish_ollm_loopcheck_needs_command
@@ -34,12 +34,13 @@ events\t'NDJSON events, one object a line'
 session\t'One session document (Requirement 2 format)'"
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
-complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l repeat-threshold -d 'Repeats that make a loop (services.loopDetection.repeatThreshold)' -r
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l repeat-threshold -d 'Repeats that make a loop, at least 2 (services.loopDetection.repeatThreshold)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l similarity-threshold -d 'Output similarity ratio, in (0, 1], at which outputs count as repeats (services.loopDetection.similarityThreshold)' -r
-complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-chunk-size -d 'Characters per hashed window when looking for a passage repeated within one output (services.loopDetection.contentChunkSize, 10 to 500)' -r
-complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-repeat-threshold -d 'Close occurrences of one window that make a repeated-content loop; below 2 turns it off (services.loopDetection.contentRepeatThreshold)' -r
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-chunk-size -d 'The fewest characters, 10 to 500, that the occurrences of a passage repeated within one output cover together for it to count (services.loopDetection.contentChunkSize)' -r
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l content-repeat-threshold -d 'Occurrences in a row of one passage, numbers aside, that make a repeated-content loop, 0 to 50; below 2 turns it off (services.loopDetection.contentRepeatThreshold)' -r
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l warnings-before-stop -d 'Reports given as `warn` since the user last spoke before the next is a `stop`, 0 to 100; 0 makes every report a stop (services.loopDetection.warningsBeforeStop)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l stream -d 'Read NDJSON events as they come and print a verdict line (flushed) as soon as a loop is found, then keep reading; at the end of input, print the quiet verdict if nothing was found'
-complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l warn-only -d 'Print the verdict but exit 0 even when a loop is found, for callers that nudge the model rather than stop it'
+complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l warn-only -d 'Print the verdict but exit 0 even at a `stop`, for callers that only nudge the model (a `warn` exits 0 anyway)'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'

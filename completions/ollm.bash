@@ -1018,7 +1018,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__loopcheck)
-            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --help --version config"
+            opts="-h -V --config --stream --state --input-format --format --warn-only --session --last --here --max-turns --repeat-threshold --similarity-threshold --content-chunk-size --content-repeat-threshold --warnings-before-stop --help --version config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1061,6 +1061,10 @@ _ollm() {
                     return 0
                     ;;
                 --content-repeat-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --warnings-before-stop)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

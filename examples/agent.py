@@ -23,6 +23,10 @@ step. Two rules shape each turn, by changing which tools the schema offers:
   last step      the last allowed step (--max-steps) can only answer: the budget is spent,
                  so the model answers with what it has and the turn always ends with an
                  assistant message.
+  a loop         `ollm loopcheck` gives a level: at `warn` (the first detection) the model
+                 is told it is repeating itself and the next step can only answer; a `stop`
+                 (the pattern persisted after the warning, so only when even that forced
+                 answer loops) ends the program with exit 1, the answer already recorded.
 
 Usage:
   agent.py "What does this project do?"                       # one turn per argument
@@ -37,7 +41,7 @@ through its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2
 The README's "Your model" shows llama-server, vLLM and LM Studio too. The server is
 checked before a session is created, so an unreachable one leaves nothing behind.
 
-Exit codes: 0 done; 1 a loop was detected (the details are printed); 2 usage error;
+Exit codes: 0 done; 1 a loop persisted after a warning (the details are printed); 2 usage error;
 3 the session to resume does not exist; 4 the model server or an ollm program failed.
 """
 
@@ -64,6 +68,9 @@ Tools:
 - run: run a shell command in the project; arg: the command
 - answer: give your final answer to the user; arg: the answer
 Use tools to look before you answer. Tool results come back as messages starting with "Result of"."""
+
+NUDGE = ("You are repeating yourself: calling the tool again will not tell you anything new. "
+         "Do not call a tool; answer the user now with what you have found.")
 
 
 class AgentError(Exception):
@@ -430,15 +437,20 @@ class Agent:
         return "\n\n".join(parts)
 
     def loopcheck(self, events):
+        """The pattern of a `warn` verdict, None when quiet; a `stop` ends the program."""
         lines = "".join(json.dumps(e) + "\n" for e in events)
         verdict, code = self.ollm.json("loopcheck", "--state", self.loop_state, stdin=lines, ok=(0, 1))
-        if code == 1:
-            pattern = verdict.get("pattern") or {}
+        pattern = verdict.get("pattern") or {}
+        if code == 1 or verdict.get("level") == "stop":
             raise AgentError(
                 f"loop detected ({pattern.get('type')}, count {pattern.get('count')}, "
                 f"turn {verdict.get('turn')}): {pattern.get('details')}",
                 1,
             )
+        if verdict.get("loop"):
+            say(f"loop warning ({pattern.get('type')}, count {pattern.get('count')}): the next step must answer")
+            return pattern
+        return None
 
     # -- one turn
     def turn(self, prompt):
@@ -446,8 +458,9 @@ class Agent:
         chat, summaries = self.history()
         messages = [{"role": "system", "content": self.system_prompt(summaries)}] + chat
         events = [{"type": "user", "text": prompt}]
+        warned = None
         for step in range(1, self.opts.max_steps + 1):
-            if step == self.opts.max_steps:
+            if warned is not None or step == self.opts.max_steps:
                 offered = ["answer"]
             elif step == 1 and self.opts.look_first:
                 offered = TOOLS
@@ -459,8 +472,9 @@ class Agent:
             if tool == "answer":
                 self.record({"role": "assistant", "parts": [{"type": "text", "text": arg}]})
                 events.append({"type": "output", "text": arg})
-                self.loopcheck(events)
                 print(arg, flush=True)
+                # The answer is recorded and printed; a loop in it is still reported.
+                self.loopcheck(events)
                 return
             args, content, display = self.tools.call(tool, arg)
             say(f"step {step}: {tool} {arg!r}: {display}")
@@ -472,10 +486,12 @@ class Agent:
                 stdin=content,
             )
             events.append({"type": "tool", "name": tool, "args": args})
-            self.loopcheck(events)
+            warned = self.loopcheck(events)
             events = []
             messages.append({"role": "assistant", "content": step_json(tool, arg)})
             messages.append({"role": "user", "content": f"Result of {tool}:\n{content}"})
+            if warned is not None:
+                messages.append({"role": "user", "content": NUDGE})
 
 
 def prompts(opts):

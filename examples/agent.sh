@@ -9,7 +9,9 @@
 # `ollm discover --paths`, read_file reads at most 8000 bytes of a file inside the workspace,
 # run is `ollm env run -- sh -c CMD` (secrets stripped) under `timeout`. Every tool call and
 # its result is recorded, the answer is recorded as the assistant's message, and
-# `ollm loopcheck --state` is asked after each step: a loop stops the agent (exit 1).
+# `ollm loopcheck --state` is asked after each step. At a `warn` (the first detection) the
+# model is told it is repeating itself and the next step can only answer; a `stop` (the
+# loop persisted after the warning: even the forced answer loops) ends the agent (exit 1).
 #
 # --look-first removes `answer` from the first step's choices (look before you answer);
 # the last step (--max-steps) offers only `answer`, so every turn ends with an answer.
@@ -17,7 +19,7 @@
 # usage: agent.sh [--api openai|ollama] [--model-url URL] [--model NAME] [--max-steps N]
 #                 [--look-first] [--max-tokens N] [--context-limit N] [--run-timeout S]
 #                 [--compress-strategy hybrid|summarize|truncate] [--resume [ID]] [PROMPT...]
-# Without PROMPTs, each line of stdin is a turn. Exit codes: 0 done, 1 loop detected,
+# Without PROMPTs, each line of stdin is a turn. Exit codes: 0 done, 1 a loop persisted after a warning,
 # 2 usage, 3 session not found, 4 a program or the model server failed.
 #
 # The model: by default Ollama on this machine (http://127.0.0.1:11434, llama3.2:3b, through
@@ -201,10 +203,14 @@ add_message() { # role, content file
     "$tmp/messages.json" >"$tmp/messages.next" && mv "$tmp/messages.next" "$tmp/messages.json"
 }
 
-loopcheck() { # the events so far are in $tmp/events
+loopcheck() { # the events so far are in $tmp/events; sets $warned at a warn
   ollm loopcheck --state "$loop_state" <"$tmp/events" >"$tmp/verdict.json"
   case $? in
-    0) : >"$tmp/events" ;;
+    0) : >"$tmp/events"
+       if [ "$(jq -r .level "$tmp/verdict.json")" = warn ]; then
+         warned=1
+         say "loop warning ($(jq -r '"\(.pattern.type), count \(.pattern.count)"' "$tmp/verdict.json")): the next step must answer"
+       fi ;;
     1) die 1 "loop detected: $(jq -r '"\(.pattern.type), count \(.pattern.count), turn \(.turn): \(.pattern.details)"' "$tmp/verdict.json")" ;;
     *) die 4 "ollm loopcheck failed" ;;
   esac
@@ -261,8 +267,9 @@ turn() {
     die 4 "cannot build the messages"
   jq -cn --arg text "$prompt" '{type: "user", text: $text}' >"$tmp/events"
   step=1
+  warned=0
   while [ "$step" -le "$max_steps" ]; do
-    if [ "$step" -eq "$max_steps" ]; then offered='["answer"]'
+    if [ "$warned" -eq 1 ] || [ "$step" -eq "$max_steps" ]; then offered='["answer"]'
     elif [ "$step" -eq 1 ] && [ "$look_first" -eq 1 ]; then offered='["list_files","read_file","run"]'
     else offered='["list_files","read_file","run","answer"]'; fi
     ask "$offered"
@@ -282,8 +289,9 @@ turn() {
       jq -n --rawfile text "$tmp/arg" '{role: "assistant", parts: [{type: "text", text: $text}]}' |
         ollm session record "$sid" - >/dev/null || die 4 "cannot record in $sid"
       jq -cn --rawfile text "$tmp/arg" '{type: "output", text: $text}' >>"$tmp/events"
-      loopcheck
       printf '%s\n' "$arg"
+      # The answer is recorded and printed; a loop in it is still reported.
+      loopcheck
       return 0
     fi
     case $tool in
@@ -302,6 +310,10 @@ turn() {
     add_message assistant "$tmp/step"
     { printf 'Result of %s:\n' "$tool"; cat "$tmp/result"; } >"$tmp/said"
     add_message user "$tmp/said"
+    if [ "$warned" -eq 1 ]; then
+      printf '%s' "You are repeating yourself: calling the tool again will not tell you anything new. Do not call a tool; answer the user now with what you have found." >"$tmp/said"
+      add_message user "$tmp/said"
+    fi
     step=$((step + 1))
   done
 }

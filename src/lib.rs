@@ -27,6 +27,7 @@ pub mod output;
 pub mod paths;
 pub mod programs;
 pub mod redact;
+pub mod repetition;
 pub mod session;
 pub mod suggest;
 pub mod timestamp;

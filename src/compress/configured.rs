@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::engine::Settings;
 use super::summarizer::{CommandSummarizer, HttpSummarizer, Summarizer};
 use super::tokens::Tokenizer;
-use crate::config::CompressionConfig;
+use crate::config::{CompressionConfig, LoopDetectionConfig};
 use crate::error::Result;
 
 /// The summarizer timeout as a Duration (at most a day; config checks it is positive).
@@ -26,8 +26,13 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
     Tokenizer::from_name(&config.tokenizer, url, timeout_of(config))
 }
 
-/// Settings of one compression from the effective configuration.
-pub fn settings_of(config: &CompressionConfig, force: bool) -> Settings {
+/// Settings of one compression from the effective configuration; a summary
+/// is checked with loop detection's repeated-content rule (`loops`).
+pub fn settings_of(
+    config: &CompressionConfig,
+    loops: &LoopDetectionConfig,
+    force: bool,
+) -> Settings {
     Settings {
         enabled: config.enabled,
         strategy: config.strategy,
@@ -39,6 +44,7 @@ pub fn settings_of(config: &CompressionConfig, force: bool) -> Settings {
         summary_max_tokens: config.summary_max_tokens,
         keep_user_messages: config.keep_user_messages,
         max_input_tokens: config.summarizer.max_input_tokens,
+        summary_check: loops.into(),
         force,
     }
 }

@@ -1,10 +1,12 @@
 //! One compression: check the trigger, split the history, summarize or
-//! truncate, fall back to truncation when the summarizer fails, and refuse a
-//! result that is not smaller than the input.
+//! truncate, fall back to truncation when the summarizer fails or its
+//! summary is refused twice ([`super::acceptance`]), and refuse a result
+//! that is not smaller than the input.
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::acceptance;
 use super::history::{History, Item, ItemKind, SUMMARY_FIELD};
 use super::plan::{self, Split, Verdict};
 use super::summarizer::{self, Summarizer};
@@ -28,6 +30,8 @@ pub struct Settings {
     pub summary_max_tokens: u64,
     pub keep_user_messages: bool,
     pub max_input_tokens: u64,
+    /// The repeated-content rule a summary is checked with.
+    pub summary_check: crate::repetition::ContentSettings,
     /// Compress even when the trigger says it is not needed.
     pub force: bool,
 }
@@ -410,8 +414,17 @@ fn summarize(
     let fail = |e: crate::Error| summarizer::SummarizeError(e.to_string());
     let prompt = summarizer::build_prompt(&old_items, budget, settings.max_input_tokens, tokenizer)
         .map_err(fail)?;
-    let text = summarizer.summarize(&prompt)?;
     let dropped = build.split.old_compressible.clone();
+    let original_tokens: u64 = dropped
+        .iter()
+        .map(|&u| build.counts.of(build.units[u].clone()))
+        .sum();
+    let check = acceptance::Check {
+        replaced_tokens: original_tokens,
+        repetition: settings.summary_check,
+    };
+    let accepted = acceptance::summarize_checked(summarizer, &prompt, tokenizer, &check)?;
+    let text = accepted.text;
     let replaced = build.removed_items(&dropped);
     let header = format!("[Summary of {replaced} earlier messages and tool calls]\n");
     let header_tokens = tokenizer.count(&header).map_err(fail)?;
@@ -420,10 +433,6 @@ fn summarize(
         .map_err(fail)?;
     let summary_text = format!("{header}{body}");
     let summary_tokens = tokenizer.count(&summary_text).map_err(fail)? + MESSAGE_OVERHEAD;
-    let original_tokens: u64 = dropped
-        .iter()
-        .map(|&u| build.counts.of(build.units[u].clone()))
-        .sum();
     let mut value = json!({
         "role": "system",
         "parts": [{"type": "text", "text": summary_text}],
@@ -468,7 +477,11 @@ fn summarize(
         tokenizer: String::new(),
         tokenizer_error: None,
         verdict: plan::verdict(0, 0, 0, 1, 1.0, TriggerMode::Static),
-        warnings: Vec::new(),
+        warnings: accepted
+            .first_refused
+            .map(|why| format!("first summary refused ({why}); the stricter retry was accepted"))
+            .into_iter()
+            .collect(),
     })
 }
 
@@ -542,6 +555,10 @@ mod tests {
             summary_max_tokens: 60,
             keep_user_messages: true,
             max_input_tokens: 2000,
+            summary_check: crate::repetition::ContentSettings {
+                min_span: 50,
+                threshold: 4,
+            },
             force: false,
         }
     }
@@ -626,7 +643,13 @@ mod tests {
             "user",
             "assistant",
         ]);
-        let long: &'static str = Box::leak("Goal: x. ".repeat(500).into_boxed_str());
+        let words = [
+            "parser", "store", "index", "branch", "token", "model", "prompt",
+        ];
+        let long: String = (0..45)
+            .map(|i| format!("{} {} ", words[i % 7], words[(i / 7) % 7]))
+            .collect();
+        let long: &'static str = Box::leak(long.into_boxed_str());
         let out = compress(
             &h,
             &Tokenizer::Cl100k,

@@ -4,6 +4,7 @@
 //! Compression changes what is sent to the model, never what is stored:
 //! the input is read, a shorter history is printed.
 
+pub mod acceptance;
 mod bpe;
 mod bpe_table;
 pub mod cli;

@@ -21,6 +21,8 @@ pub struct Prompt {
     pub user: String,
     /// The summary's token budget.
     pub max_tokens: u64,
+    /// Sampling temperature for a model (a command summarizer ignores it).
+    pub temperature: f64,
 }
 
 impl Prompt {
@@ -103,6 +105,7 @@ Write only the snapshot.\n\n<conversation>\n{transcript}</conversation>"
         system: SYSTEM.into(),
         user,
         max_tokens: budget,
+        temperature: 0.2,
     })
 }
 
@@ -153,14 +156,14 @@ impl HttpSummarizer {
                 "model": self.model,
                 "messages": messages,
                 "max_tokens": prompt.max_tokens,
-                "temperature": 0.2,
+                "temperature": prompt.temperature,
                 "stream": false,
             }),
             SummarizerApi::Ollama => json!({
                 "model": self.model,
                 "messages": messages,
                 "stream": false,
-                "options": {"num_predict": prompt.max_tokens, "temperature": 0.2},
+                "options": {"num_predict": prompt.max_tokens, "temperature": prompt.temperature},
             }),
         }
     }
@@ -356,6 +359,7 @@ mod tests {
             system: "sys".into(),
             user: "hello there".into(),
             max_tokens: 10,
+            temperature: 0.2,
         };
         let wc = CommandSummarizer {
             command: "tr a-z A-Z".into(),

@@ -75,6 +75,13 @@ pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOver
                     .and_then(|mut values| values.next_back())
                     .and_then(|raw| raw.to_str())
                     .ok_or_else(|| Error::usage(format!("{}: not valid UTF-8", entry.flag)))?;
+                if super::load::is_non_finite(raw) {
+                    return Err(Error::usage(format!(
+                        "{}: {} (try --help)",
+                        entry.flag,
+                        super::load::non_finite_message(raw)
+                    )));
+                }
                 // The key's default types the value.
                 let default =
                     super::probe::value_at(&Config::default(), entry.key).unwrap_or(Value::Null);

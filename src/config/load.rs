@@ -370,6 +370,14 @@ impl Layers {
         if yaml.is_null() {
             return Ok(None);
         }
+        // JSON has no NaN or infinity: converted, they would become null
+        // and be reported as "invalid type: null".
+        if let Some((key, value)) = first_non_finite(&yaml, &mut String::new()) {
+            return Err(Error::Config(format!(
+                "{name}: `{key}`: {}",
+                non_finite_message(&value)
+            )));
+        }
         let layer: Value = serde_json::to_value(&yaml).map_err(|e| {
             Error::Config(format!(
                 "{name}: unsupported YAML (keys must be strings): {e}"
@@ -465,6 +473,12 @@ impl Layers {
             let raw = raw.into_string().map_err(|_| {
                 Error::Config(format!("environment variable {var} is not valid UTF-8"))
             })?;
+            if is_non_finite(&raw) {
+                return Err(Error::Config(format!(
+                    "environment variable {var}: {}",
+                    non_finite_message(&raw)
+                )));
+            }
             let value = parse_env_value(&raw, &default).ok_or_else(|| {
                 Error::Config(format!(
                     "environment variable {var}: expected {}",
@@ -539,6 +553,59 @@ fn for_each_leaf(value: &Value, path: &mut String, f: &mut impl FnMut(&str, &Val
             }
         }
         leaf => f(path, leaf),
+    }
+}
+
+/// Whether `raw` spells a number that is not finite (`NaN`, `inf`, `.nan`).
+pub(super) fn is_non_finite(raw: &str) -> bool {
+    let raw = raw.trim();
+    let raw = raw.strip_prefix('.').unwrap_or(raw);
+    let raw = raw.strip_prefix(['+', '-']).unwrap_or(raw);
+    let raw = raw.strip_prefix('.').unwrap_or(raw);
+    matches!(
+        raw.to_ascii_lowercase().as_str(),
+        "nan" | "inf" | "infinity"
+    )
+}
+
+/// The error for a value that is not a finite number.
+pub(super) fn non_finite_message(raw: &str) -> String {
+    format!(
+        "must be a finite number, not {}",
+        crate::io_util::shorten(raw.trim(), 20)
+    )
+}
+
+/// The first float of `yaml` that is NaN or infinite: its dotted key and
+/// its YAML spelling.
+fn first_non_finite(yaml: &serde_yaml::Value, path: &mut String) -> Option<(String, String)> {
+    match yaml {
+        serde_yaml::Value::Number(n) => match n.as_f64() {
+            Some(v) if !v.is_finite() => {
+                let spelled = if v.is_nan() {
+                    ".nan"
+                } else if v > 0.0 {
+                    ".inf"
+                } else {
+                    "-.inf"
+                };
+                Some((path.clone(), spelled.to_string()))
+            }
+            _ => None,
+        },
+        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(k, v)| {
+            let len = path.len();
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(k.as_str().unwrap_or("?"));
+            let found = first_non_finite(v, path);
+            path.truncate(len);
+            found
+        }),
+        serde_yaml::Value::Sequence(items) => items.iter().find_map(|v| first_non_finite(v, path)),
+        serde_yaml::Value::Tagged(tagged) => first_non_finite(&tagged.value, path),
+        _ => None,
     }
 }
 

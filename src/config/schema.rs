@@ -179,11 +179,15 @@ pub struct LoopDetectionConfig {
     pub similarity_threshold: f64,
     /// Longest cycle of tool calls (A,B,A,B… is 2) detected; below 2 disables cycles.
     pub cycle_max_length: u64,
-    /// Repeated content within one output: characters per hashed window.
+    /// Repeated content within one output: the fewest characters that the
+    /// occurrences of a repeated passage cover together for it to count.
     pub content_chunk_size: u64,
-    /// Repeated content within one output: occurrences of one window, close
-    /// together, that make a loop; below 2 disables it.
+    /// Repeated content within one output: occurrences in a row of one
+    /// passage (numbers aside) that make a loop; below 2 disables it.
     pub content_repeat_threshold: u64,
+    /// Reports given as warnings (`"level": "warn"`) since the user last
+    /// spoke before a report is a stop; 0 makes every report a stop.
+    pub warnings_before_stop: u64,
 }
 
 /// The range of `contentChunkSize`, and the largest `contentRepeatThreshold`:
@@ -191,6 +195,7 @@ pub struct LoopDetectionConfig {
 pub const MIN_CONTENT_CHUNK_SIZE: u64 = 10;
 pub const MAX_CONTENT_CHUNK_SIZE: u64 = 500;
 pub const MAX_CONTENT_REPEAT_THRESHOLD: u64 = 50;
+pub const MAX_WARNINGS_BEFORE_STOP: u64 = 100;
 
 impl Default for LoopDetectionConfig {
     fn default() -> Self {
@@ -202,6 +207,7 @@ impl Default for LoopDetectionConfig {
             cycle_max_length: 3,
             content_chunk_size: 50,
             content_repeat_threshold: 4,
+            warnings_before_stop: 1,
         }
     }
 }
@@ -327,7 +333,7 @@ impl Config {
         if s.loop_detection.repeat_threshold < 2 {
             return Err((
                 "services.loopDetection.repeatThreshold",
-                "a whole number of at least 2",
+                "a whole number of at least 2 (1 would report every call as a loop)",
             ));
         }
         if s.loop_detection.max_turns < 1 {
@@ -360,6 +366,12 @@ impl Config {
             return Err((
                 "services.loopDetection.contentRepeatThreshold",
                 "a whole number from 0 to 50 (below 2 disables repeated-content detection)",
+            ));
+        }
+        if s.loop_detection.warnings_before_stop > MAX_WARNINGS_BEFORE_STOP {
+            return Err((
+                "services.loopDetection.warningsBeforeStop",
+                "a whole number from 0 to 100 (0: every report is a stop)",
             ));
         }
         if s.compression.summarizer.timeout.is_nan() || s.compression.summarizer.timeout <= 0.0 {

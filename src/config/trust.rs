@@ -147,6 +147,11 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         Rule::AtMost,
         "allows more repeats within one output",
     ),
+    (
+        "services.loopDetection.warningsBeforeStop",
+        Rule::AtMost,
+        "warns more times before a loop stops",
+    ),
     ("services.fileDiscovery.maxDepth", Rule::Free, ""),
     (
         "services.fileDiscovery.followSymlinks",

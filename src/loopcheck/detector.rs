@@ -7,18 +7,25 @@
 //! that makes a run of similar outputs, a turn beyond `maxTurns`. The state
 //! kept is bounded: the last call, the last output's sample, and the last
 //! `cycleMaxLength` call hashes with one counter per cycle length.
+//!
+//! Every report has a level: the first ones since the user last spoke are
+//! warnings (`warn`: the runtime nudges the model), and once
+//! `warningsBeforeStop` warnings were given, any further report is `stop`
+//! (the pattern persisted after the warning). The count of warnings is part
+//! of the state, so a warning given at one turn makes the next turn's
+//! report a stop.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
 use super::canon::{canonical, hash_hex};
-use super::content::{ContentSettings, ContentTracker};
 use super::event::Event;
 use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
 use crate::config::{MAX_CONTENT_CHUNK_SIZE, MAX_CONTENT_REPEAT_THRESHOLD, MIN_CONTENT_CHUNK_SIZE};
 use crate::io_util::shorten as preview;
+use crate::repetition::{ContentSettings, ContentTracker};
 
 /// The rules' settings (`services.loopDetection`).
 #[derive(Debug, Clone, PartialEq)]
@@ -28,17 +35,20 @@ pub struct Settings {
     pub repeat_threshold: u64,
     pub similarity_threshold: f64,
     pub cycle_max_length: u64,
-    /// Characters per hashed window of repeated-content detection.
+    /// Characters a repeated passage's occurrences must cover together.
     pub content_chunk_size: u64,
-    /// Close occurrences of one window that make a repeated-content loop;
-    /// below 2 turns it off.
+    /// Occurrences in a row of one passage that make a repeated-content
+    /// loop; below 2 turns it off.
     pub content_repeat_threshold: u64,
+    /// Reports that are warnings before the next one is a stop; 0 makes
+    /// every report a stop.
+    pub warnings_before_stop: u64,
 }
 
 impl Settings {
     fn content(&self) -> ContentSettings {
         ContentSettings {
-            chunk: self.content_chunk_size as usize,
+            min_span: self.content_chunk_size as usize,
             threshold: self.content_repeat_threshold as usize,
         }
     }
@@ -56,6 +66,7 @@ impl From<&LoopDetectionConfig> for Settings {
                 .content_chunk_size
                 .clamp(MIN_CONTENT_CHUNK_SIZE, MAX_CONTENT_CHUNK_SIZE),
             content_repeat_threshold: c.content_repeat_threshold.min(MAX_CONTENT_REPEAT_THRESHOLD),
+            warnings_before_stop: c.warnings_before_stop,
         }
     }
 }
@@ -85,11 +96,23 @@ pub struct Pattern {
     pub count: u64,
 }
 
+/// How a runtime should act on a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// The first detection: tell the model it is repeating itself.
+    Warn,
+    /// The pattern persisted after a warning: stop the model.
+    Stop,
+}
+
 /// The answer for a point in the event stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     #[serde(rename = "loop")]
     pub is_loop: bool,
+    /// `warn` or `stop` when a loop is reported, null otherwise.
+    pub level: Option<Level>,
     pub pattern: Option<Pattern>,
     /// Events seen so far, counting from 1 (the reporting event's number);
     /// a `reset` event does not restart this count.
@@ -139,9 +162,13 @@ pub struct Detector {
     /// makes this at least `(k-1)·p`.
     periodic: Vec<u64>,
     /// Repeated content within the current output (its chunks since the
-    /// last turn, tool call or user message).
+    /// last turn, tool call or user message). Named apart from the first
+    /// format's `content`, which a state written before is not read into.
     #[serde(default)]
-    content: ContentTracker,
+    repetition: ContentTracker,
+    /// Warnings given since the user last spoke.
+    #[serde(default)]
+    warnings: u64,
 }
 
 const ARGS_PREVIEW: usize = 120;
@@ -164,6 +191,7 @@ impl Detector {
     pub fn quiet_verdict(&self) -> Verdict {
         Verdict {
             is_loop: false,
+            level: None,
             pattern: None,
             event: self.events,
             turn: self.turns,
@@ -186,7 +214,7 @@ impl Detector {
                 None
             }
             Event::Turn => {
-                self.content.reset();
+                self.repetition.reset();
                 self.turns += 1;
                 (self.turns > settings.max_turns).then(|| Pattern {
                     kind: PatternType::TurnLimit,
@@ -201,8 +229,15 @@ impl Detector {
             Event::Output { text } => self.push_output(text, settings),
         };
         let pattern = pattern.filter(|_| settings.enabled)?;
+        let level = if self.warnings < settings.warnings_before_stop {
+            self.warnings += 1;
+            Level::Warn
+        } else {
+            Level::Stop
+        };
         Some(Verdict {
             is_loop: true,
+            level: Some(level),
             pattern: Some(pattern),
             event: self.events,
             turn: self.turns,
@@ -210,7 +245,8 @@ impl Detector {
     }
 
     fn clear_tracking(&mut self) {
-        self.content.reset();
+        self.repetition.reset();
+        self.warnings = 0;
         self.tool_run = None;
         self.output_run = None;
         self.calls_since_output.clear();
@@ -224,7 +260,7 @@ impl Detector {
         args: &serde_json::Value,
         settings: &Settings,
     ) -> Option<Pattern> {
-        self.content.reset();
+        self.repetition.reset();
         let canonical_args = canonical(args);
         let call = CallRef {
             hash: hash_hex(&[name, &canonical_args]),
@@ -312,12 +348,13 @@ impl Detector {
     /// (repeated-content).
     fn push_output(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
         let repeated = self.push_output_whole(text, settings);
-        let content = self.content.push(text, settings.content());
+        let content = self.repetition.push(text, settings.content());
         repeated.or_else(|| {
             content.map(|found| Pattern {
                 kind: PatternType::RepeatedContent,
                 details: format!(
-                    "The model wrote the same passage {} times within one output, \"{}\"; it is repeating itself instead of answering, so stop the generation and change the prompt or ask the user.",
+                    "The model wrote the same passage (about {} characters, numbers aside) {} times in a row within one output, \"{}\"; it is repeating itself instead of answering: tell it to try something else or answer, and stop the generation if it goes on.",
+                    found.period,
                     found.count,
                     preview(found.unit.trim(), OUTPUT_PREVIEW)
                 ),
@@ -361,6 +398,16 @@ impl Detector {
             ),
             count,
         })
+    }
+}
+
+/// The verdict to give for a batch of reports: the first stop, else the
+/// first warning.
+pub fn gravest(first: Option<Verdict>, report: Option<Verdict>) -> Option<Verdict> {
+    match (first, report) {
+        (Some(f), Some(r)) if f.level < r.level => Some(r),
+        (None, r) => r,
+        (f, _) => f,
     }
 }
 
@@ -592,6 +639,65 @@ mod tests {
             .filter_map(|v| v.pattern.map(|p| p.kind))
             .collect();
         assert!(!kinds.contains(&PatternType::RepeatedContent), "{kinds:?}");
+    }
+
+    #[test]
+    fn the_first_report_warns_and_one_after_it_stops_until_the_user_speaks() {
+        let call = tool("ls", json!({}));
+        let levels = |events: &[Event], s: &Settings| -> Vec<(u64, Option<Level>)> {
+            all_reports(events, s)
+                .into_iter()
+                .map(|v| (v.event, v.level))
+                .collect()
+        };
+        let s = Settings::default();
+        let four = vec![call.clone(); 4];
+        assert_eq!(
+            levels(&four, &s),
+            [(3, Some(Level::Warn)), (4, Some(Level::Stop))]
+        );
+        // A different loop after the warning is a stop too; a user message forgets the warning.
+        let mut events = vec![call.clone(); 3];
+        events.push(Event::Turn);
+        events.extend(vec![tool("cat", json!({"path": "a"})); 3]);
+        events.push(Event::User {
+            text: "go on".into(),
+        });
+        events.extend(vec![call.clone(); 3]);
+        assert_eq!(
+            levels(&events, &s),
+            [
+                (3, Some(Level::Warn)),
+                (7, Some(Level::Stop)),
+                (11, Some(Level::Warn))
+            ]
+        );
+        let stop_at_once = Settings {
+            warnings_before_stop: 0,
+            ..Settings::default()
+        };
+        assert_eq!(levels(&four[..3], &stop_at_once), [(3, Some(Level::Stop))]);
+        let patient = Settings {
+            warnings_before_stop: 2,
+            ..Settings::default()
+        };
+        assert_eq!(
+            levels(&[four.clone(), vec![call]].concat(), &patient),
+            [
+                (3, Some(Level::Warn)),
+                (4, Some(Level::Warn)),
+                (5, Some(Level::Stop))
+            ]
+        );
+        // The verdict for a batch is its first stop, else its first warning.
+        let verdicts = all_reports(&four, &s);
+        let gravest_of = |vs: &[Verdict]| {
+            vs.iter()
+                .cloned()
+                .fold(None, |first, v| gravest(first, Some(v)))
+        };
+        assert_eq!(gravest_of(&verdicts).unwrap().event, 4);
+        assert_eq!(gravest_of(&verdicts[..1]).unwrap().event, 3);
     }
 
     #[test]

@@ -4,15 +4,13 @@
 //! times in a row; that many consecutive identical or similar outputs; a
 //! turn beyond `maxTurns`; and short cycles of calls (A,B,A,B…) repeated
 //! `repeatThreshold` times; and one output (or the chunks of one streamed
-//! output) repeating the same passage ([`content`]). A user message resets
+//! output) repeating the same passage ([`crate::repetition`]). A user message resets
 //! call and output tracking.
 
 pub mod canon;
 pub mod cli;
-pub mod content;
 pub mod detector;
 pub mod event;
-pub mod lines;
 pub mod run;
 pub mod similarity;
 pub mod state;

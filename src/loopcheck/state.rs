@@ -53,7 +53,8 @@ struct StateFile {
 }
 
 /// Applies `events` to the state in `path` (a fresh state when missing) and
-/// returns this call's verdict: the first loop its events report, or quiet.
+/// returns this call's verdict: the first stop its events report, else the
+/// first warning, or quiet.
 /// A file at `path` that is not a state file is refused (exit 2) and left
 /// as it is, with nothing created beside it; a state file that cannot be
 /// read is set aside (exit 6).
@@ -77,10 +78,7 @@ pub fn advance(path: &Path, events: &[Event], settings: &Settings) -> Result<Ver
     };
     let mut first = None;
     for event in events {
-        let report = detector.push(event, settings);
-        if first.is_none() {
-            first = report;
-        }
+        first = super::detector::gravest(first, detector.push(event, settings));
     }
     let verdict = first.unwrap_or_else(|| detector.quiet_verdict());
     let payload = serde_json::to_vec(&StateFile {

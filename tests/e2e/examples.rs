@@ -196,8 +196,9 @@ fn a_turn_then_a_resumed_turn(example: Example) {
     assert_eq!(session["metadata"]["compressionCount"], 1, "{session}");
 }
 
-/// With a turn limit of 1 the second step of a turn is a runaway: the agent
-/// stops with the loop's details (exit 1), after recording the first step.
+/// With a turn limit of 1 and no warning before a stop, the second step of
+/// a turn is a runaway: the agent stops with the loop's details (exit 1),
+/// after recording the first step.
 fn a_loop_stops_the_agent(example: Example) {
     let Some(url) = real_model() else { return };
     let sandbox = Sandbox::new();
@@ -206,7 +207,10 @@ fn a_loop_stops_the_agent(example: Example) {
         &sandbox,
         example,
         &url,
-        &[("OLLM_LOOP_DETECTION_MAX_TURNS", "1")],
+        &[
+            ("OLLM_LOOP_DETECTION_MAX_TURNS", "1"),
+            ("OLLM_LOOP_DETECTION_WARNINGS_BEFORE_STOP", "0"),
+        ],
         &["--look-first", "--max-steps", "3", "List the files."],
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -220,6 +224,43 @@ fn a_loop_stops_the_agent(example: Example) {
     assert!(!calls.is_empty(), "{session}");
     check_tool_call(&calls[0]);
     assert_eq!(session["messages"][0]["role"], "user");
+}
+
+/// With the defaults (six steps, the model free to call any tool), SmolLM2
+/// calls the same tool over and over: the loop warning makes the next step
+/// an answer, so every run records a final answer, and exits 0 unless even
+/// that answer loops.
+fn every_default_run_ends_with_an_answer(example: Example) {
+    let Some(url) = real_model() else { return };
+    for run in 1..=3 {
+        let sandbox = Sandbox::new();
+        project(&sandbox);
+        let out = agent(
+            &sandbox,
+            example,
+            &url,
+            &[],
+            &["What does this project do?"],
+        );
+        let err = stderr(&out);
+        match out.status.code() {
+            Some(0) => {}
+            Some(1) => assert!(err.contains("loop detected"), "run {run}: {err}"),
+            code => panic!("run {run}: exit {code:?}: {err}"),
+        }
+        let session = last_session(&sandbox);
+        let messages = session["messages"].as_array().unwrap();
+        let last = messages.last().unwrap();
+        assert_eq!(last["role"], "assistant", "run {run}: {session}");
+        assert!(!text(last).trim().is_empty(), "run {run}: {session}");
+        if err.contains("loop warning") {
+            // The answer came at the step after the warning.
+            assert!(
+                session["toolCalls"].as_array().unwrap().len() < 6,
+                "run {run}: {session}"
+            );
+        }
+    }
 }
 
 /// An unknown session to resume is exit 3, before any model call.
@@ -373,6 +414,16 @@ fn python_agent_stops_at_a_loop() {
 #[test]
 fn shell_agent_stops_at_a_loop() {
     a_loop_stops_the_agent(Example::Shell);
+}
+
+#[test]
+fn python_agent_ends_every_default_run_with_an_answer() {
+    every_default_run_ends_with_an_answer(Example::Python);
+}
+
+#[test]
+fn shell_agent_ends_every_default_run_with_an_answer() {
+    every_default_run_ends_with_an_answer(Example::Shell);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stdout, test_path};
+use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stderr, stdout, test_path};
 
 const BIN: &str = "ollm-loopcheck";
 
@@ -41,11 +41,18 @@ fn assert_quiet(sandbox: &Sandbox, events: &[Value]) {
     assert_eq!(json(&out)["loop"], false, "{}", stdout(&out));
 }
 
+/// A loop is reported: a first detection warns (exit 0), one after a
+/// warning stops (exit 1).
 fn assert_loop(sandbox: &Sandbox, events: &[Value], kind: &str) -> Value {
     let out = check(sandbox, events, &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let verdict = json(&out);
-    assert_eq!(verdict["loop"], true);
+    assert_eq!(verdict["loop"], true, "{verdict}");
+    let code = match verdict["level"].as_str() {
+        Some("warn") => 0,
+        Some("stop") => 1,
+        _ => panic!("no level: {verdict}"),
+    };
+    assert_eq!(out.status.code(), Some(code), "{verdict}");
     assert_eq!(verdict["pattern"]["type"], kind, "{verdict}");
     verdict
 }
@@ -195,9 +202,18 @@ fn the_turn_limit_is_exceeded_on_the_turn_after_max_turns() {
     let sandbox = Sandbox::new();
     assert_quiet(&sandbox, &vec![turn(); 50]);
     let verdict = assert_loop(&sandbox, &vec![turn(); 51], "turn-limit");
-    assert_eq!(verdict["turn"], 51);
+    assert_eq!(
+        (&verdict["turn"], &verdict["level"]),
+        (&json!(51), &json!("warn"))
+    );
     let out = check(&sandbox, &vec![turn(); 6], &["--max-turns", "5"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = check(&sandbox, &vec![turn(); 7], &["--max-turns", "5"]);
     assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        (&json(&out)["turn"], &json(&out)["level"]),
+        (&json!(7), &json!("stop"))
+    );
     let out = sandbox
         .cmd(BIN)
         .env("OLLM_LOOP_DETECTION_MAX_TURNS", "100")
@@ -220,7 +236,102 @@ fn disabled_detection_never_reports_and_warn_only_exits_zero() {
     assert_eq!(json(&out)["loop"], false);
     let out = check(&sandbox, &events, &["--warn-only"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(json(&out)["loop"], true);
+    assert_eq!(json(&out)["level"], "stop");
+}
+
+#[test]
+fn a_first_detection_warns_and_exits_zero_and_one_after_it_stops_with_exit_one() {
+    let sandbox = Sandbox::new();
+    let call = tool("ls", json!({}));
+    let out = check(&sandbox, &vec![call.clone(); 3], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(json(&out)["level"], "warn");
+    // The gravest report of the input is the verdict: the stop at the fourth call.
+    let out = check(&sandbox, &vec![call.clone(); 4], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        (&json(&out)["level"], &json(&out)["event"]),
+        (&json!("stop"), &json!(4))
+    );
+    // The state file carries the warning from one call to the next.
+    for (events, code, level) in [
+        (vec![call.clone(); 3], 0, json!("warn")),
+        (vec![turn()], 0, Value::Null),
+        (vec![call.clone()], 1, json!("stop")),
+        (
+            vec![json!({"type": "user", "text": "go on"}), call.clone()],
+            0,
+            Value::Null,
+        ),
+    ] {
+        let out = check(&sandbox, &events, &["--state", "state.json"]);
+        assert_eq!(out.status.code(), Some(code), "{}", stdout(&out));
+        assert_eq!(json(&out)["level"], level, "{}", stdout(&out));
+    }
+    // Every report a stop, as before levels existed; or two warnings first.
+    let out = check(
+        &sandbox,
+        &vec![call.clone(); 3],
+        &["--warnings-before-stop", "0"],
+    );
+    assert_eq!(
+        (out.status.code(), json(&out)["level"].clone()),
+        (Some(1), json!("stop"))
+    );
+    let out = check(&sandbox, &vec![call; 4], &["--warnings-before-stop", "2"]);
+    assert_eq!(
+        (out.status.code(), json(&out)["level"].clone()),
+        (Some(0), json!("warn"))
+    );
+}
+
+#[test]
+fn thresholds_state_their_minimum_and_non_finite_numbers_get_their_own_message() {
+    let sandbox = Sandbox::new();
+    let events = [turn()];
+    let out = check(&sandbox, &events, &["--repeat-threshold", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("at least 2"), "{}", stderr(&out));
+    let help = sandbox.cmd(BIN).arg("--help").output().unwrap();
+    assert!(stdout(&help).contains("Repeats that make a loop, at least 2"));
+    let out = check(&sandbox, &events, &["--repeat-threshold", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for value in ["NaN", "inf", "-inf"] {
+        let flag = format!("--similarity-threshold={value}");
+        let out = check(&sandbox, &events, &[&flag]);
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        assert!(
+            stderr(&out).contains("must be a finite number"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    for value in [".nan", ".inf", "-.inf"] {
+        let config = sandbox.write(
+            "nan.yaml",
+            &format!("services:\n  loopDetection:\n    similarityThreshold: {value}\n"),
+        );
+        let out = check(&sandbox, &events, &["--config", config.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(5), "{value}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("`services.loopDetection.similarityThreshold`: must be a finite number")
+                && !err.contains("null"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let out = sandbox
+        .cmd(BIN)
+        .env("OLLM_LOOP_DETECTION_SIMILARITY_THRESHOLD", "nan")
+        .write_stdin(ndjson(&events))
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains("must be a finite number"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -247,10 +358,14 @@ fn streaming_reports_a_loop_before_the_input_ends() {
     // stdin is still open: the verdict must already be out.
     let first: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
     assert_eq!(first["loop"], true);
-    assert_eq!(first["event"], 3);
+    assert_eq!(
+        (&first["event"], &first["level"]),
+        (&json!(3), &json!("warn"))
+    );
     stdin.write_all(call.as_bytes()).unwrap();
     let second: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
     assert_eq!(second["pattern"]["count"], 4);
+    assert_eq!(second["level"], "stop");
     drop(stdin);
     assert!(lines.next().is_none());
     assert_eq!(child.wait().unwrap().code(), Some(1));
@@ -263,7 +378,7 @@ fn streaming_without_a_loop_prints_the_quiet_verdict() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         json(&out),
-        json!({"loop": false, "pattern": null, "event": 2, "turn": 1})
+        json!({"loop": false, "level": null, "pattern": null, "event": 2, "turn": 1})
     );
 }
 
@@ -289,7 +404,12 @@ fn the_three_modes_agree_on_a_session_of_turns() {
     let one_shot = check(&sandbox, &all, &[]);
     let streamed = check(&sandbox, &all, &["--stream"]);
     assert_eq!(one_shot.status.code(), Some(1));
-    let first_line = stdout(&streamed).lines().next().unwrap().to_string();
+    // One-shot gives the gravest report: the first stop the stream prints.
+    let first_line = stdout(&streamed)
+        .lines()
+        .find(|line| line.contains(r#""level":"stop""#))
+        .unwrap()
+        .to_string();
     assert_eq!(stdout(&one_shot).trim_end(), first_line);
     let mut incremental = Vec::new();
     for events in &turns {
@@ -362,8 +482,9 @@ fn a_whole_session_is_checked_in_timestamp_order() {
         &serde_json::to_string_pretty(&session).unwrap(),
     );
     let out = sandbox.cmd(BIN).arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let verdict = json(&out);
+    assert_eq!(verdict["level"], "warn");
     assert_eq!(verdict["pattern"]["type"], "repeated-tool");
     assert_eq!(verdict["turn"], 3);
 

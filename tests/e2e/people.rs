@@ -396,8 +396,8 @@ fn a_10_mb_tool_result_is_recorded_from_stdin_or_a_file() {
 #[test]
 fn compress_and_loopcheck_take_a_prefix_a_title_last_and_here() {
     let t = two();
-    // alpha loops (the same tool call three times); beta does not.
-    for _ in 0..3 {
+    // alpha loops (the same tool call four times: a warning, then a stop); beta does not.
+    for _ in 0..4 {
         ok(session(
             &t.sb,
             &t.sb.work,

@@ -128,9 +128,14 @@ fn degenerate_model_outputs_are_repeated_content_and_real_answers_stay_quiet() {
             pieces.len(),
             streamed[0]
         );
-        // --stream prints the one-shot verdict first.
+        // --stream prints every report; one-shot gives the first stop, else the first warning.
         let stream = verdicts(&sandbox, &["--stream"], &events(&pieces));
-        assert_eq!(stream[0], streamed[0], "{name}: --stream");
+        let gravest = stream
+            .iter()
+            .find(|v| v["level"] == "stop")
+            .unwrap_or(&stream[0]);
+        assert_eq!(gravest, &streamed[0], "{name}: --stream");
+        assert_eq!(kind(&stream[0]), expected, "{name}: --stream");
         // --state, the chunks spread over three calls: the first call that
         // reports gives the one-shot verdict.
         let input = events(&pieces);
@@ -148,12 +153,111 @@ fn degenerate_model_outputs_are_repeated_content_and_real_answers_stay_quiet() {
         let first = first.unwrap_or_else(|| json!({"loop": false}));
         assert_eq!(kind(&first), expected, "{name}: --state");
         if expected != "none" {
-            assert_eq!(
-                first, streamed[0],
-                "{name}: --state reports where the stream does"
+            assert!(
+                stream.contains(&first),
+                "{name}: --state reports where the stream does: {first}"
             );
         }
     }
+}
+
+fn corpus(kind: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/loops")
+        .join(kind);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// `text` cut as a model streams it: pieces of 20 to 200 characters, the
+/// sizes drawn from a fixed sequence.
+fn streamed(text: &str, seed: u64) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut x = seed;
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let end = (at + 20 + (x >> 33) as usize % 181).min(chars.len());
+        out.push(chars[at..end].iter().collect());
+        at = end;
+    }
+    out
+}
+
+fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_output_of_the_degenerate_corpus_is_caught_while_it_streams() {
+    let files = corpus("degenerate");
+    assert!(files.len() >= 12, "{files:?}");
+    let sandbox = Sandbox::new();
+    for (i, file) in files.iter().enumerate() {
+        let name = file.file_name().unwrap().to_string_lossy();
+        let pieces = streamed(&std::fs::read_to_string(file).unwrap(), i as u64);
+        let out = sandbox
+            .cmd(BIN)
+            .arg("--stream")
+            .write_stdin(events(&pieces))
+            .output()
+            .unwrap();
+        let first: Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap())
+                .unwrap();
+        assert_eq!(kind(&first), "repeated-content", "{name}: {first}");
+        assert_eq!(first["level"], "warn", "{name}: {first}");
+        // Before the output's end: a streaming runtime can cut it short.
+        assert!(
+            first["event"].as_u64().unwrap() < pieces.len() as u64 + 2,
+            "{name}: {first}"
+        );
+    }
+}
+
+#[test]
+fn the_quiet_corpus_of_real_technical_text_gives_no_warn_and_no_stop() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = corpus("quiet");
+    files.push(root.join("README.md"));
+    rust_sources(&root.join("src"), &mut files);
+    let mut input = String::new();
+    let mut chunks = 0;
+    for (i, file) in files.iter().enumerate() {
+        let pieces = streamed(&std::fs::read_to_string(file).unwrap(), i as u64);
+        chunks += pieces.len();
+        // Each document is the one answer of a conversation of its own.
+        input.push_str("{\"type\":\"reset\"}\n");
+        input.push_str(&events(&pieces));
+    }
+    assert!(chunks >= 1000, "{chunks} chunks");
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .cmd(BIN)
+        .arg("--stream")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let verdicts = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{verdicts}");
+    assert_eq!(verdicts.lines().count(), 1, "{verdicts}");
+    let quiet: Value = serde_json::from_str(verdicts.trim()).unwrap();
+    assert_eq!(quiet["loop"], false, "{quiet}");
+    assert_eq!(quiet["level"], Value::Null, "{quiet}");
 }
 
 /// The URL of a live model, or `None` (and a visible SKIPPED line); under

@@ -139,6 +139,7 @@ fn settings(strategy: CompressionStrategy, target: u64, preserve_recent: u64) ->
         summary_max_tokens: 64,
         keep_user_messages: true,
         max_input_tokens: 4000,
+        summary_check: (&ollm::config::LoopDetectionConfig::default()).into(),
         force: true,
     }
 }

@@ -76,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
     let all = &ctx.config()?.config;
     let config = &all.services.compression;
     let summarizer = summarizer_of(config, args.summarizer_cmd.as_deref());
-    let settings = settings_of(config, args.force);
+    let settings = settings_of(config, &all.services.loop_detection, args.force);
     let stored = if args.input.session.is_given() {
         let store = Store::from_config(all)?;
         let id = args.input.session.resolve(&store)?;

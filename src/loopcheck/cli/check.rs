@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use crate::cli::Ctx;
 use crate::error::{Error, ExitCode, Result};
 use crate::io_util;
-use crate::loopcheck::detector::{Settings, Verdict};
+use crate::loopcheck::detector::{Level, Settings, Verdict};
 use crate::loopcheck::{event, run, state};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,8 +52,8 @@ pub struct CheckArgs {
         conflicts_with = "input_format"
     )]
     pub deprecated_format: Option<Format>,
-    /// Print the verdict but exit 0 even when a loop is found, for callers
-    /// that nudge the model rather than stop it.
+    /// Print the verdict but exit 0 even at a `stop`, for callers that only
+    /// nudge the model (a `warn` exits 0 anyway).
     #[arg(long)]
     pub warn_only: bool,
     #[command(flatten)]
@@ -61,21 +61,28 @@ pub struct CheckArgs {
     /// Report a loop on the first turn beyond N (services.loopDetection.maxTurns).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u64>,
-    /// Repeats that make a loop (services.loopDetection.repeatThreshold).
+    /// Repeats that make a loop, at least 2 (services.loopDetection.repeatThreshold).
     #[arg(long, value_name = "N")]
     pub repeat_threshold: Option<u64>,
     /// Output similarity ratio, in (0, 1], at which outputs count as
     /// repeats (services.loopDetection.similarityThreshold).
     #[arg(long, value_name = "RATIO")]
     pub similarity_threshold: Option<f64>,
-    /// Characters per hashed window when looking for a passage repeated
-    /// within one output (services.loopDetection.contentChunkSize, 10 to 500).
+    /// The fewest characters, 10 to 500, that the occurrences of a passage
+    /// repeated within one output cover together for it to count
+    /// (services.loopDetection.contentChunkSize).
     #[arg(long, value_name = "N")]
     pub content_chunk_size: Option<u64>,
-    /// Close occurrences of one window that make a repeated-content loop;
-    /// below 2 turns it off (services.loopDetection.contentRepeatThreshold).
+    /// Occurrences in a row of one passage, numbers aside, that make a
+    /// repeated-content loop, 0 to 50; below 2 turns it off
+    /// (services.loopDetection.contentRepeatThreshold).
     #[arg(long, value_name = "N")]
     pub content_repeat_threshold: Option<u64>,
+    /// Reports given as `warn` since the user last spoke before the next
+    /// is a `stop`, 0 to 100; 0 makes every report a stop
+    /// (services.loopDetection.warningsBeforeStop).
+    #[arg(long, value_name = "N")]
+    pub warnings_before_stop: Option<u64>,
 }
 
 impl CheckArgs {
@@ -168,9 +175,9 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             None => run::one_shot(&events, &settings),
         };
         ctx.printer.record(&verdict)?;
-        verdict.is_loop
+        verdict.level
     };
-    Ok(if found && !args.warn_only {
+    Ok(if found == Some(Level::Stop) && !args.warn_only {
         ExitCode::Verdict
     } else {
         ExitCode::Success

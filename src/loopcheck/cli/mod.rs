@@ -27,11 +27,16 @@ const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}
 /// accepted: its entries are merged by timestamp, each assistant message
 /// counting as a turn and an output.
 ///
-/// The verdict is one JSON line: {"loop":bool,"pattern":{"type","details","count"}|null,
-/// "event":N,"turn":N}, where `type` is repeated-tool, repeated-output,
-/// turn-limit, tool-cycle or repeated-content (one output, or the chunks of
-/// one streamed output, repeating the same passage). Exit code 1 when a loop
-/// is reported (0 with --warn-only).
+/// The verdict is one JSON line: {"loop":bool,"level":"warn"|"stop"|null,
+/// "pattern":{"type","details","count"}|null,"event":N,"turn":N}, where `type`
+/// is repeated-tool, repeated-output, turn-limit, tool-cycle or
+/// repeated-content (one output, or the chunks of one streamed output,
+/// repeating a passage of any length up to 4 KB, numbers aside). The first
+/// report since the user spoke is a `warn` (nudge the model: "you are
+/// repeating yourself; try something else or answer"); a report after it is
+/// a `stop` (--warnings-before-stop). With several reports, the verdict is
+/// the first stop, else the first warning. Exit code 1 at a stop only (0
+/// with --warn-only); 0 at a warn.
 #[derive(Debug, Parser)]
 #[command(name = "ollm-loopcheck", version, after_help = footer(EXAMPLES), args_conflicts_with_subcommands = true)]
 pub struct Cli {
@@ -79,6 +84,11 @@ pub const FLAGS: &[FlagKey] = &[
         "content_repeat_threshold",
         "--content-repeat-threshold",
         "services.loopDetection.contentRepeatThreshold",
+    ),
+    FlagKey::value(
+        "warnings_before_stop",
+        "--warnings-before-stop",
+        "services.loopDetection.warningsBeforeStop",
     ),
 ];
 

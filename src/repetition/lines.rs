@@ -11,14 +11,16 @@
 pub enum LineKind {
     /// Ordinary text: tracked.
     Prose,
-    /// The start of a Markdown element (list item, heading, block quote) or
-    /// of a log record: tracking starts afresh at it, then tracks it.
+    /// A Markdown element (list item, heading, block quote): tracked, its
+    /// number normalised like any other.
     Element,
+    /// A log record (`2026-11-22T10:00:01Z …`, `ERROR: …`): not tracked, as
+    /// a log legitimately repeats one message.
+    Record,
     /// A code fence (```` ``` ```` or `~~~`): opens or closes a code block,
     /// whose lines are not tracked.
     Fence,
-    /// A table row, a divider or an indented code line: not tracked, and
-    /// tracking starts afresh after it.
+    /// A table row, a divider or an indented code line: not tracked.
     Structure,
 }
 
@@ -69,7 +71,8 @@ pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
                 return Some(match i {
                     0 => LineKind::Fence,
                     1 | 2 => LineKind::Structure,
-                    _ => LineKind::Element,
+                    3 | 4 => LineKind::Element,
+                    _ => LineKind::Record,
                 });
             }
             Match::NeedMore if !last => return None,
@@ -189,6 +192,12 @@ fn heading_or_quote(text: &str) -> Match {
 /// (`[2026-…`, `[ERROR]`), or a level word (`ERROR:`, `warning:`).
 fn log_record(text: &str) -> Match {
     let bracketed = text.strip_prefix('[');
+    if let Some(inside) = bracketed {
+        let progress = progress(inside);
+        if progress != Match::No {
+            return progress;
+        }
+    }
     let body = bracketed.unwrap_or(text);
     let mut result = any_of(body, &["####-##-##", "##:##:##"]);
     if result == Match::Yes {
@@ -213,6 +222,39 @@ fn log_record(text: &str) -> Match {
         }
     }
     result
+}
+
+/// A build tool's progress counter after `[`: `[ 21%]`, `[3/10]`.
+fn progress(inside: &str) -> Match {
+    let rest = inside.trim_start_matches(' ');
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let rest = &rest[digits..];
+    if digits == 0 {
+        return if rest.is_empty() {
+            Match::NeedMore
+        } else {
+            Match::No
+        };
+    }
+    let mut chars = rest.chars();
+    match chars.next() {
+        None => Match::NeedMore,
+        Some('%') => match chars.next() {
+            None => Match::NeedMore,
+            Some(']') => Match::Yes,
+            Some(_) => Match::No,
+        },
+        Some('/') => {
+            let rest = chars.as_str();
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            match rest[digits..].chars().next() {
+                None => Match::NeedMore,
+                Some(']') if digits > 0 => Match::Yes,
+                Some(_) => Match::No,
+            }
+        }
+        Some(_) => Match::No,
+    }
 }
 
 #[cfg(test)]
@@ -243,18 +285,20 @@ mod tests {
     }
 
     #[test]
-    fn log_records_are_elements() {
+    fn log_records_are_records() {
         for line in [
             "2026-11-22T10:00:01Z ERROR connection refused",
             "10:00:01.123 worker started",
             "[2026-11-22 10:00:01] retrying",
             "[ERROR] disk full",
+            "[ 21%] Building CXX object src/CMakeFiles/llama.dir/unity_8.cxx.o",
+            "[3/10] Compiling parser",
             "ERROR: disk full",
             "WARN retrying in 5s",
             "error: could not compile `ollm`",
             "warning: unused variable",
         ] {
-            assert_eq!(kind(line), LineKind::Element, "{line}");
+            assert_eq!(kind(line), LineKind::Record, "{line}");
         }
     }
 
@@ -267,6 +311,8 @@ mod tests {
             "2026 was a good year",
             "ERRORS are counted",
             "[link](https://example.com) first",
+            "[1] A footnote",
+            "[ ] a task",
             "#hashtag",
             "",
             "1.5 times faster",

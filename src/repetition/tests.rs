@@ -1,0 +1,247 @@
+use super::*;
+
+const DEFAULT: ContentSettings = ContentSettings {
+    min_span: 50,
+    threshold: 4,
+};
+
+fn first_loop(text: &str) -> Option<Repetition> {
+    ContentTracker::default().push(text, DEFAULT)
+}
+
+/// A paragraph of about `chars` characters of sentences that do not repeat.
+fn paragraph(chars: usize) -> String {
+    let nouns = [
+        "parser", "index", "session", "summary", "window", "record", "module", "store", "branch",
+        "snapshot", "token", "budget", "server", "model", "prompt", "answer", "journal", "lock",
+        "cache", "stream", "policy", "secret", "file", "queue",
+    ];
+    let verbs = [
+        "keeps", "reads", "writes", "checks", "moves", "names", "counts", "finds", "drops",
+        "sorts", "opens", "folds",
+    ];
+    // Sentence `i` differs from every other in its last words.
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < chars {
+        let sentence = format!(
+            "The {} {} every {} before the {} {} its {}. ",
+            nouns[i % 24],
+            verbs[i % 12],
+            nouns[(i * 7 + 3) % 24],
+            nouns[(i / 24 + i * 5) % 24],
+            verbs[(i / 12) % 12],
+            nouns[(i / 24) % 24]
+        );
+        text.push_str(&sentence);
+        i += 1;
+    }
+    text
+}
+
+#[test]
+fn a_sentence_repeated_until_the_token_limit_is_a_loop() {
+    let text = format!(
+        "Sure! Here is the answer.\n{}",
+        "The function returns the sum of the two numbers. ".repeat(15)
+    );
+    let found = first_loop(&text).expect("a loop");
+    assert!(found.count >= 4, "{found:?}");
+    assert!(found.unit.contains("returns the sum"), "{found:?}");
+    assert!(first_loop(&"The function returns the sum. ".repeat(3)).is_none());
+}
+
+#[test]
+fn paragraphs_of_any_length_up_to_four_kilobytes_repeated_are_a_loop() {
+    for chars in [240, 260, 600, 1500, 4000] {
+        let body = paragraph(chars);
+        let text = format!("{body}\n\n").repeat(5);
+        let found = first_loop(&text).unwrap_or_else(|| panic!("{chars}: no loop"));
+        assert!(found.period as usize >= chars / 2, "{chars}: {found:?}");
+        // Three occurrences are not yet a loop at threshold 4.
+        assert_eq!(
+            first_loop(&format!("{body}\n\n").repeat(3)),
+            None,
+            "{chars}"
+        );
+    }
+}
+
+#[test]
+fn a_body_repeated_with_only_a_counter_changing_is_a_loop() {
+    let steps: String = (1..=12)
+        .map(|i| {
+            format!("Step {i}: **Acquisition** The company acquires the target and integrates its teams.\n\n")
+        })
+        .collect();
+    let centuries: String = (22..=34)
+        .map(|i| format!("In the {i}th century, humanity will have advanced technology and a future of peace. "))
+        .collect();
+    let numbered: String = (1..=12)
+        .map(|i| {
+            format!("{i}. Rust is fast, safe and productive for building reliable software.\n")
+        })
+        .collect();
+    let ordinals = "In the 21st century we build. In the 22nd century we build. In the 23rd century we build. In the 24th century we build. In the 25th century we build.";
+    for text in [steps, centuries, numbered, ordinals.to_string()] {
+        assert!(first_loop(&text).is_some(), "{text}");
+    }
+}
+
+#[test]
+fn structured_repetition_is_not_a_loop() {
+    let table: String = (0..40)
+        .map(|i| format!("| row {i} | the same long cell text in every row of the table |\n"))
+        .collect();
+    let code = format!(
+        "```\n{}```\n",
+        "println!(\"the same line of code over and over\");\n".repeat(40)
+    );
+    let logs: String = (0..40)
+        .map(|i| {
+            format!(
+                "2026-11-22T10:00:{:02}Z WARN connection to db.internal refused, retrying\n",
+                i % 60
+            )
+        })
+        .collect();
+    let same_logs = "ERROR: connection to db.internal:5432 refused, retrying in 5s\n".repeat(40);
+    let indented = "    let x = compute_the_same_value_again(input, options);\n".repeat(40);
+    let braces: String = ["Parser", "Lexer", "Store", "Index", "Config", "Output"]
+        .iter()
+        .map(|name| format!("impl {name} {{\n    fn new() -> {name} {{}}\n}}\n\n"))
+        .collect::<String>()
+        .repeat(2);
+    for text in [table, code, logs, same_logs, indented, braces] {
+        assert_eq!(first_loop(&text), None, "{text}");
+    }
+}
+
+#[test]
+fn lists_of_different_items_and_changelogs_are_not_a_loop() {
+    let modules = [
+        "parser", "lexer", "store", "index", "cli", "config", "redact", "output", "session",
+        "compress", "context", "discover",
+    ];
+    let list: String = modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            format!(
+                "{}. The test suite for the {m} module passed without any failures today.\n",
+                i + 1
+            )
+        })
+        .collect();
+    let changelog: String = modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            format!(
+                "## 0.{i}.0 - 2026-0{}-1{i}\n\n### Fixed\n\n- The {m} no longer panics on empty input.\n\n### Added\n\n- A `--{m}` flag.\n\n",
+                i % 9 + 1
+            )
+        })
+        .collect();
+    let prose: String = modules
+        .iter()
+        .map(|m| format!("The {m} module passed all of its tests without a failure. "))
+        .collect();
+    for text in [list, changelog, prose] {
+        assert_eq!(first_loop(&text), None, "{text}");
+    }
+}
+
+#[test]
+fn where_the_output_was_cut_changes_nothing() {
+    let text = format!(
+        "Intro line.\n| a | b |\n{}\n- item\n{}\n```\ncode\n```\n{}",
+        "I am sorry, I cannot help with that request. ".repeat(3),
+        paragraph(300).repeat(2),
+        "Let me try again with the same approach as before. ".repeat(14)
+    );
+    let whole = {
+        let mut t = ContentTracker::default();
+        let found = t.push(&text, DEFAULT);
+        (found.is_some(), t)
+    };
+    let chars: Vec<char> = text.chars().collect();
+    for size in [1, 2, 3, 7, 50, 333] {
+        let mut t = ContentTracker::default();
+        let mut any = false;
+        for piece in chars.chunks(size) {
+            any |= t.push(&piece.iter().collect::<String>(), DEFAULT).is_some();
+        }
+        assert_eq!((any, &t), (whole.0, &whole.1), "pieces of {size}");
+    }
+    assert!(whole.0);
+}
+
+#[test]
+fn a_saved_state_continues_exactly() {
+    let text = paragraph(500).repeat(6);
+    let chars: Vec<char> = text.chars().collect();
+    let mut live = ContentTracker::default();
+    let mut reloaded = ContentTracker::default();
+    for piece in chars.chunks(37) {
+        let piece: String = piece.iter().collect();
+        let a = live.push(&piece, DEFAULT);
+        let saved = serde_json::to_string(&reloaded).unwrap();
+        reloaded = serde_json::from_str(&saved).unwrap();
+        let b = reloaded.push(&piece, DEFAULT);
+        assert_eq!(a, b);
+        assert_eq!(live, reloaded);
+    }
+}
+
+#[test]
+fn the_state_stays_bounded() {
+    let mut t = ContentTracker::default();
+    let text: String = (0..50_000)
+        .map(|i| format!("word{} ", i * 7919 % 100_003))
+        .collect();
+    t.push(&text, DEFAULT);
+    assert!(t.hashes.len() <= MAX_UNITS, "{}", t.hashes.len());
+    assert!(t.chars - t.ends[0] <= MAX_PERIOD_CHARS + 2 * MAX_WORD as u64 * 8);
+    assert!(t.index.newest.len() <= 2 * MAX_UNITS + 64);
+    assert!(t.candidates.len() <= MAX_CANDIDATES);
+    assert!(serde_json::to_string(&t).unwrap().len() < 200_000);
+}
+
+#[test]
+fn disabled_or_changed_settings() {
+    let text = "again and again and again and again. ".repeat(40);
+    let off = ContentSettings {
+        min_span: 50,
+        threshold: 1,
+    };
+    assert_eq!(ContentTracker::default().push(&text, off), None);
+    let mut t = ContentTracker::default();
+    t.push("some text ", DEFAULT);
+    let strict = ContentSettings {
+        min_span: 10,
+        threshold: 30,
+    };
+    assert!(t.push(&text, strict).is_some());
+    assert_eq!(t.threshold, 30);
+    let huge_span = ContentSettings {
+        min_span: 100_000,
+        threshold: 4,
+    };
+    assert_eq!(ContentTracker::default().push(&text, huge_span), None);
+}
+
+#[test]
+fn a_sentence_coming_back_with_one_or_two_variations_between_is_a_loop() {
+    let again = "She loved to challenge the old cat who was a wise old cat named Elena. ";
+    let lead = "Luna was a bit of a brave and brave cat who loved to challenge the old cat. ";
+    let text = format!("{lead}{again}{again}\n\n").repeat(2) + &format!("{lead}{again}");
+    let found = first_loop(&text).expect("a loop");
+    assert!(found.unit.contains("Elena"), "{found:?}");
+    // Template lines before different items have a different text between each time.
+    let derives: String = ["Parser", "Lexer", "Store", "Index", "Config"]
+        .iter()
+        .map(|n| format!("#[derive(Debug, Clone, PartialEq, Serialize)]\npub struct {n} {{\n    inner: u64,\n}}\n\n"))
+        .collect();
+    assert_eq!(first_loop(&derives), None);
+}
