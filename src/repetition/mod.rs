@@ -2,10 +2,9 @@
 //! loopcheck's repeated-content rule and by compression, which refuses a
 //! summary that loops. In the base layer, as two services need it.
 //!
-//! A small model that degenerates a small model that degenerates
-//! writes the same sentence, paragraph or numbered item over and over until
-//! its token limit, sometimes with only a counter changing ("Step 7: …",
-//! "in the 24th century …").
+//! A small model that degenerates writes the same sentence, paragraph or
+//! numbered item over and over until its token limit, sometimes with only
+//! a counter changing ("Step 7: …", "in the 24th century …").
 //!
 //! How: the output's text is normalised (letters lower-cased, every run of
 //! digits and an ordinal suffix after it read as one `#`, white space
