@@ -228,3 +228,27 @@ fn search_through_the_index_finds_what_every_writer_added_since() {
     std::fs::remove_file(data_dir(&sb).join(".index/grams")).unwrap();
     assert_eq!(found(&sb, "islands", &[]), vec![newer]);
 }
+
+#[test]
+fn a_search_whose_bits_cannot_be_kept_reads_every_session_and_says_so() {
+    let sb = Sandbox::new();
+    let id = create_as(&sb, "journal", "journal");
+    record(&sb, &id, "We sail to Zanzibar at dawn.");
+    // Something that is not a file where the bits go.
+    let grams = data_dir(&sb).join(".index/grams");
+    let _ = std::fs::remove_file(&grams);
+    std::fs::create_dir_all(grams.join("in-the-way")).unwrap();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["search", "Zanzibar", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hits = json(&out);
+    assert_eq!(hits[0]["sessionId"], id.as_str(), "{hits}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("every session is read") && err.lines().count() == 1,
+        "{err}"
+    );
+}

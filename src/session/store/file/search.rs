@@ -17,9 +17,17 @@ use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
 /// their summary read for it.
 pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
-    let ids = match prefilter::candidates(store, store.index(), query)? {
-        Some(ids) => ids,
-        None => store.ids()?,
+    // The index only narrows what is read: when it cannot (no index here,
+    // or its bits cannot be kept, say on a full disk), every session is.
+    let ids = match prefilter::candidates(store, store.index(), query) {
+        Ok(Some(ids)) => ids,
+        Ok(None) => store.ids()?,
+        Err(err) => {
+            crate::diag::warn(format!(
+                "the session index could not narrow the search ({err}); every session is read"
+            ));
+            store.ids()?
+        }
     };
     search_in(store, query, &matcher, &ids)
 }

@@ -117,8 +117,8 @@ fn slot_count(conn: &Connection) -> Result<u32> {
 enum Work {
     /// Its row is gone: its slot is freed.
     Free { id: String, slot: u32 },
-    /// Its file is read from `from` (bytes of a journal, or the stamp a
-    /// whole-file session's bits were made at).
+    /// Its file is read past `covered` (`<inode>:<bytes>` of a journal,
+    /// or the stamp a whole-file session's bits were made at).
     Read {
         id: String,
         kind: Kind,
