@@ -32,6 +32,8 @@ fuzz_target!(|data: &[u8]| {
             // The smallest window and threshold: repeated-content at its most eager.
             content_chunk_size: 10,
             content_repeat_threshold: 2,
+            // Every report a stop at once: the levels' other path.
+            warnings_before_stop: 0,
         },
     ];
     for settings in &settings {
