@@ -22,6 +22,44 @@ const EXAMPLES: &str = "  ollm env run -- env               # runs ollm-env run 
   ollm --list                       # the tools found: a table, or JSON when piped
   ollm config --show-origin";
 
+/// The toolkit's programs as `ollm --help` names them, each in a line that
+/// fits 80 columns (`programs::tests` checks the list is whole).
+pub const TOOLS: &[(&str, &str)] = &[
+    ("session", "durable, searchable, branchable session history"),
+    (
+        "compress",
+        "count tokens and compress a conversation to fit",
+    ),
+    (
+        "loopcheck",
+        "stop an agent's runaway tool loops and repeated output",
+    ),
+    (
+        "context",
+        "prioritized context entries for the system prompt",
+    ),
+    (
+        "discover",
+        "list and watch a project's files as git sees them",
+    ),
+    (
+        "env",
+        "run a tool with secrets stripped from its environment",
+    ),
+    ("mcp", "serve sessions, context and files over MCP"),
+];
+
+fn help_footer() -> String {
+    let tools: String = TOOLS
+        .iter()
+        .map(|(name, summary)| format!("  {name:<11}{summary}\n"))
+        .collect();
+    format!(
+        "Tools (`ollm NAME --help` for each; `ollm --list` shows where they are):\n{tools}\n{}",
+        footer(EXAMPLES)
+    )
+}
+
 /// Names that stand for another tool, so the command lines of the sessions
 /// document (`ollm sessions list`) work as written.
 pub const ALIASES: &[(&str, &str)] = &[("sessions", "session")];
@@ -35,7 +73,7 @@ pub const ALIASES: &[(&str, &str)] = &[("sessions", "session")];
 #[command(
     name = "ollm",
     version,
-    after_help = footer(EXAMPLES),
+    after_help = help_footer(),
     allow_external_subcommands = true,
     disable_help_subcommand = true
 )]

@@ -32,6 +32,31 @@ mod tests {
     }
 
     #[test]
+    fn ollm_help_names_every_tool_and_only_those() {
+        let programs: Vec<&str> = all()
+            .iter()
+            .filter_map(|(name, _)| name.strip_prefix("ollm-"))
+            .collect();
+        let mut listed: Vec<&str> = crate::dispatch::TOOLS
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
+        let mut expected = programs.clone();
+        listed.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(listed, expected);
+        let help = crate::dispatch::Cli::command()
+            .render_long_help()
+            .to_string();
+        for name in programs {
+            assert!(
+                help.contains(&format!("\n  {name} ")),
+                "{name} missing from:\n{help}"
+            );
+        }
+    }
+
+    #[test]
     fn every_flag_and_argument_of_every_program_has_help_text() {
         let mut missing = Vec::new();
         every_command(&mut |path, command| {
