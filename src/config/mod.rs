@@ -68,6 +68,10 @@ impl Tabular for OriginRow {
         &["ORIGIN", "KEY", "VALUE", "NOTE"]
     }
 
+    fn whole() -> &'static [usize] {
+        &[1]
+    }
+
     fn cells(&self) -> Vec<String> {
         let value = match &self.value {
             Value::String(text) => text.clone(),

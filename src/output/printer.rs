@@ -32,6 +32,11 @@ pub trait Tabular {
     fn numeric() -> &'static [usize] {
         &[]
     }
+    /// The columns (from 0) cut last when the table is too wide: what a
+    /// person reads the table for.
+    fn whole() -> &'static [usize] {
+        &[]
+    }
 }
 
 /// Where results go, and how they look there. Cheap to make: nothing is
@@ -204,6 +209,9 @@ fn table_of<T: Tabular>(items: &[T]) -> Table {
     let mut table = Table::new(T::headers().iter().copied());
     for &column in T::numeric() {
         table = table.align(column, Align::Right);
+    }
+    for &column in T::whole() {
+        table = table.whole(column);
     }
     for item in items {
         table.row(item.cells());

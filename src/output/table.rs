@@ -26,6 +26,7 @@ pub enum Align {
 pub struct Table {
     headers: Vec<String>,
     align: Vec<Align>,
+    whole: Vec<bool>,
     rows: Vec<Vec<String>>,
 }
 
@@ -33,11 +34,23 @@ impl Table {
     pub fn new<S: Into<String>>(headers: impl IntoIterator<Item = S>) -> Table {
         let headers: Vec<String> = headers.into_iter().map(Into::into).collect();
         let align = vec![Align::Left; headers.len()];
+        let whole = vec![false; headers.len()];
         Table {
             headers,
             align,
+            whole,
             rows: Vec::new(),
         }
+    }
+
+    /// Keeps column `column` (from 0) whole while the others can give way:
+    /// the column a person reads the table for (a key, an id).
+    #[must_use]
+    pub fn whole(mut self, column: usize) -> Table {
+        if let Some(slot) = self.whole.get_mut(column) {
+            *slot = true;
+        }
+        self
     }
 
     /// Sets how column `column` (from 0) lines up.
@@ -86,7 +99,7 @@ impl Table {
             }
         }
         if let Some(width) = width {
-            fit(&mut widths, &header_widths, width);
+            fit(&mut widths, &header_widths, &self.whole, width);
         }
         let mut out = String::new();
         let header_line = self.line(&header, &widths);
@@ -127,19 +140,26 @@ impl Table {
 }
 
 /// Narrows the widest columns until the columns and the gaps between them
-/// fit `total`: first no column below its header's width, then, if that is
-/// not enough, down to one character each.
-fn fit(widths: &mut [usize], headers: &[usize], total: usize) {
+/// fit `total`: first no column below its header's width and no `whole`
+/// column at all, then the `whole` ones down to their headers too, and if
+/// that is not enough, down to one character each.
+fn fit(widths: &mut [usize], headers: &[usize], whole: &[bool], total: usize) {
     let gaps = GAP.len() * widths.len().saturating_sub(1);
     let available = total.saturating_sub(gaps);
-    let floors: Vec<usize> = widths
+    let to_headers: Vec<usize> = widths
         .iter()
         .zip(headers)
         .map(|(&w, &h)| w.min(h).max(1))
         .collect();
-    if !shrink(widths, &floors, available) {
-        shrink(widths, &vec![1; widths.len()], available);
-    }
+    let keeping_whole: Vec<usize> = widths
+        .iter()
+        .zip(&to_headers)
+        .zip(whole)
+        .map(|((&w, &floor), &whole)| if whole { w } else { floor })
+        .collect();
+    let _ = shrink(widths, &keeping_whole, available)
+        || shrink(widths, &to_headers, available)
+        || shrink(widths, &vec![1; widths.len()], available);
 }
 
 /// Narrows the widest column that is above its floor, a step at a time;
@@ -211,6 +231,25 @@ mod tests {
 
     fn widest_line(text: &str) -> usize {
         text.lines().map(UnicodeWidthStr::width).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_whole_column_is_cut_only_when_nothing_else_can_give_way() {
+        let mut table = Table::new(["ORIGIN", "KEY", "NOTE"]).whole(1);
+        table.row([
+            "default",
+            "services.compression.summarizer.maxInputTokens",
+            &"n".repeat(90),
+        ]);
+        let shown = table.render(Some(60), false);
+        assert!(
+            shown.contains("services.compression.summarizer.maxInputTokens"),
+            "{shown}"
+        );
+        assert!(shown.lines().all(|l| l.width() <= 60), "{shown}");
+        // Too narrow for it: cut like any other column rather than overflow.
+        let narrow = table.render(Some(30), false);
+        assert!(narrow.lines().all(|l| l.width() <= 30), "{narrow}");
     }
 
     #[test]

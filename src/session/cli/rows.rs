@@ -57,7 +57,7 @@ impl SessionRow {
     pub fn label(&self) -> String {
         let s = &self.summary;
         let name = match (&s.title, &self.preview) {
-            (Some(title), _) => title.clone(),
+            (Some(title), _) => crate::io_util::one_line(title),
             (None, Some(text)) => format!("\"{}\"", crate::io_util::one_line(text)),
             (None, None) => String::new(),
         };
@@ -71,6 +71,10 @@ impl SessionRow {
 impl Tabular for SessionRow {
     fn headers() -> &'static [&'static str] {
         &["ID", "ACTIVE", "LOCAL TIME", "MODEL", "MSGS", "TITLE"]
+    }
+    /// The id is what a person copies from the table.
+    fn whole() -> &'static [usize] {
+        &[0]
     }
     fn cells(&self) -> Vec<String> {
         let s = &self.summary;
@@ -100,6 +104,10 @@ pub struct HitRow {
 impl Tabular for HitRow {
     fn headers() -> &'static [&'static str] {
         &["SESSION", "AT", "ROLE", "WHEN", "MATCH"]
+    }
+    /// The id is what a person copies from the table.
+    fn whole() -> &'static [usize] {
+        &[0]
     }
     fn cells(&self) -> Vec<String> {
         let h = &self.hit;
