@@ -269,7 +269,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
         }
         'ollm-session;branch' {
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)')
-            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A title for the branch (default: the parent''s)')
+            [CompletionResult]::new('--title', '--title', [CompletionResultType]::ParameterName, 'A title for the branch (default: the parent''s with "(branch)" added, numbered when that is taken, so the title names one session)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')

@@ -250,7 +250,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         }
         &'ollm-session;branch'= {
             cand --at 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)'
-            cand --title 'A title for the branch (default: the parent''s)'
+            cand --title 'A title for the branch (default: the parent''s with "(branch)" added, numbered when that is taken, so the title names one session)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'

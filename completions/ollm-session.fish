@@ -216,7 +216,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l dry-
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand clear" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l at -d 'How many messages the branch keeps: the first N (0 to the message count; `--at 1` keeps only message 0)' -r
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -d 'A title for the branch (default: the parent\'s)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l title -d 'A title for the branch (default: the parent\'s with "(branch)" added, numbered when that is taken, so the title names one session)' -r
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand branch" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r

@@ -72,7 +72,12 @@ pub fn select(store: &Store, selector: &Selector) -> Result<String> {
                 prefix: prefix.as_deref(),
                 workspace: workspace.as_deref(),
             })?;
-            resolve_in(&candidates, reference, workspace.as_deref())
+            match resolve_in(&candidates, reference, workspace.as_deref()) {
+                Err(Error::NotFound(message)) => {
+                    by_title_loosely(store, reference, workspace.as_deref(), message)
+                }
+                resolved => resolved,
+            }
         }
         None if selector.last || selector.here => {
             let newest = store.list_where(&ListQuery::newest(1, workspace.as_deref()))?;
@@ -125,6 +130,75 @@ fn latest_in(
         })
 }
 
+/// A title as a person types it back: whitespace runs (a `\r`, a tab, a
+/// line break) as one space, and case ignored.
+fn loose_title(title: &str) -> String {
+    crate::io_util::one_line(title).to_lowercase()
+}
+
+/// When nothing is titled `reference` exactly: the one session whose title
+/// differs from it only in case or whitespace, else the error `missed`
+/// ends with the closest title, as a hint. Reads every session's summary,
+/// so it runs only once the exact lookup has missed.
+fn by_title_loosely(
+    store: &Store,
+    reference: &str,
+    workspace: Option<&str>,
+    missed: String,
+) -> Result<String> {
+    let wanted = loose_title(reference);
+    if wanted.is_empty() {
+        return Err(Error::NotFound(missed));
+    }
+    let query = ListQuery {
+        workspace: workspace.map(str::to_string),
+        ..ListQuery::default()
+    };
+    let sessions = store.list_where(&query)?.sessions;
+    let titled: Vec<(&SessionSummary, String)> = sessions
+        .iter()
+        .filter_map(|s| Some((s, loose_title(s.title.as_deref()?))))
+        .collect();
+    let same: Vec<&SessionSummary> = titled
+        .iter()
+        .filter(|(_, title)| *title == wanted)
+        .map(|(s, _)| *s)
+        .collect();
+    match same.as_slice() {
+        [one] => Ok(one.session_id.clone()),
+        [] => {
+            let close = crate::suggest::closest(&wanted, titled.iter().map(|(_, t)| t.as_str()));
+            let hint = close
+                .and_then(|close| titled.iter().find(|(_, t)| t == close))
+                .and_then(|(s, _)| s.title.as_deref())
+                .map(|title| format!("; did you mean {:?}?", crate::io_util::one_line(title)));
+            Err(Error::NotFound(missed + hint.as_deref().unwrap_or("")))
+        }
+        many => Err(ambiguous(many, reference)),
+    }
+}
+
+/// "REFERENCE names N sessions: …", naming the first few.
+fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
+    let mut names: Vec<String> = many
+        .iter()
+        .take(SHOWN_CANDIDATES)
+        .map(|s| match &s.title {
+            Some(title) => format!("{} ({})", s.session_id, crate::io_util::one_line(title)),
+            None => s.session_id.clone(),
+        })
+        .collect();
+    if many.len() > SHOWN_CANDIDATES {
+        names.push(format!("and {} more", many.len() - SHOWN_CANDIDATES));
+    }
+    Error::usage(format!(
+        "{:?} names {} sessions: {}; give more of the id",
+        crate::io_util::one_line(reference),
+        many.len(),
+        names.join(", ")
+    ))
+}
+
 /// The one session among `sessions` (newest first) whose title is
 /// `reference` or whose id starts with it.
 pub fn resolve_in(
@@ -159,26 +233,7 @@ pub fn resolve_in(
                 "no session{place} has the id prefix or title {shown:?}"
             )))
         }
-        many => {
-            let mut names: Vec<String> = many
-                .iter()
-                .take(SHOWN_CANDIDATES)
-                .map(|s| match &s.title {
-                    Some(title) => {
-                        format!("{} ({})", s.session_id, crate::io_util::one_line(title))
-                    }
-                    None => s.session_id.clone(),
-                })
-                .collect();
-            if many.len() > SHOWN_CANDIDATES {
-                names.push(format!("and {} more", many.len() - SHOWN_CANDIDATES));
-            }
-            Err(Error::usage(format!(
-                "{shown:?} names {} sessions: {}; give more of the id",
-                many.len(),
-                names.join(", ")
-            )))
-        }
+        many => Err(ambiguous(many, reference)),
     }
 }
 

@@ -301,6 +301,48 @@ impl Snapshots {
         Err(Error::NotFound(format!("no snapshot {id}")))
     }
 
+    /// The snapshots whose id starts with `prefix` (lowercase), as
+    /// (snapshot id, session id): among `session`'s when given, else among
+    /// every session's, reading only the sessions that have a snapshot
+    /// directory unless the store keeps snapshots itself.
+    pub fn with_prefix(
+        &self,
+        store: &Store,
+        prefix: &str,
+        session: Option<&str>,
+    ) -> Result<Vec<(String, String)>> {
+        let sessions: Vec<String> = match session {
+            Some(session) => vec![session.to_string()],
+            None if store.shared_snapshots().is_some() => store
+                .list()?
+                .sessions
+                .into_iter()
+                .map(|s| s.session_id)
+                .collect(),
+            None => match std::fs::read_dir(&self.root) {
+                Ok(entries) => entries
+                    .flatten()
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .filter(|name| is_uuid(name))
+                    .collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(Error::io(&self.root, &e)),
+            },
+        };
+        let mut found = Vec::new();
+        for session_id in sessions {
+            if !self.live(store, &session_id) {
+                continue;
+            }
+            for info in self.list(store, &session_id)? {
+                if info.id.starts_with(prefix) {
+                    found.push((info.id, session_id.clone()));
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// The whole snapshot (of a session still in `store`).
     pub fn show(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
         if let Some(shared) = store.shared_snapshots() {

@@ -18,14 +18,16 @@ pub struct BranchArgs {
     /// message count; `--at 1` keeps only message 0).
     #[arg(long, value_name = "N")]
     at: u64,
-    /// A title for the branch (default: the parent's).
+    /// A title for the branch (default: the parent's with "(branch)" added,
+    /// numbered when that is taken, so the title names one session).
     #[arg(long)]
     title: Option<String>,
 }
 
 pub fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
-    ctx.printer()
-        .changed(&store.branch(&id, args.at, args.title)?)
+    let created = store.branch(&id, args.at, args.title)?;
+    super::warn_removed(&created.removed, config.services.session.max_sessions);
+    ctx.printer().changed(&created)
 }

@@ -40,12 +40,13 @@ pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
             flag: "--max-sessions",
         });
     }
-    let store = ctx.store_to_create(flags)?;
+    let (store, max_sessions) = ctx.store_to_create(flags)?;
     let created = store.create(&NewSession {
         model: args.model,
         provider: args.provider,
         title: args.title,
         workspace: Some(current_workspace()?),
     })?;
+    super::warn_removed(&created.removed, max_sessions);
     ctx.printer().changed(&created)
 }

@@ -231,8 +231,13 @@ impl Context {
     }
 
     /// The store for `create`, which makes its directory when missing.
-    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<Store> {
-        Store::from_config(&self.load(flags)?.config)
+    /// The store to create sessions in, and the `maxSessions` it keeps.
+    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, u64)> {
+        let config = &self.load(flags)?.config;
+        Ok((
+            Store::from_config(config)?,
+            config.services.session.max_sessions,
+        ))
     }
 
     /// Whether a listing in `format` is a table (asked for, or the default
@@ -299,4 +304,19 @@ fn report_problems(problems: &[Problem]) {
     for problem in problems {
         diag::warn(&problem.message);
     }
+}
+
+/// Says on stderr which sessions `maxSessions` just deleted to make room:
+/// the JSON's `removed` is easy to miss, and a deletion is for good.
+fn warn_removed(removed: &[String], max: u64) {
+    let shown: Vec<&str> = removed.iter().map(|id| rows::short(id)).collect();
+    let what = match shown.len() {
+        0 => return,
+        1 => "the oldest session".to_string(),
+        n => format!("the {n} oldest sessions"),
+    };
+    crate::diag::warn(format!(
+        "deleted {what} ({}) to keep the newest {max}, as services.session.maxSessions says (0 keeps every session)",
+        shown.join(", ")
+    ));
 }

@@ -41,6 +41,9 @@ use super::query::{Found, Query};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
+/// How far "(branch N)" counts before a branch shares a title.
+const MAX_BRANCH_NUMBER: u32 = 100;
+
 /// A session store, whichever it is.
 #[derive(Clone)]
 pub struct Store {
@@ -434,7 +437,14 @@ impl Store {
             last_activity: now,
             model: source.model.clone(),
             provider: source.provider.clone(),
-            title: self.redact_text(title.or_else(|| source.title.clone())),
+            title: self.redact_text(match title {
+                Some(title) => Some(title),
+                None => source
+                    .title
+                    .as_deref()
+                    .map(|parent| self.free_branch_title(parent))
+                    .transpose()?,
+            }),
             parent_session_id: Some(id.to_string()),
             branch_point: Some(at),
             workspace: source.workspace.clone(),
@@ -449,6 +459,27 @@ impl Store {
     }
 
     /// The sessions branched from `id` (from summaries only).
+    /// A branch's default title: its parent's with "(branch)", numbered
+    /// when taken, so that a title keeps naming one session.
+    fn free_branch_title(&self, parent: &str) -> Result<String> {
+        for n in 1..=MAX_BRANCH_NUMBER {
+            let candidate = if n == 1 {
+                format!("{parent} (branch)")
+            } else {
+                format!("{parent} (branch {n})")
+            };
+            let naming = Naming {
+                title: &candidate,
+                prefix: None,
+                workspace: None,
+            };
+            if self.named(&naming)?.is_empty() {
+                return Ok(candidate);
+            }
+        }
+        Ok(format!("{parent} (branch)"))
+    }
+
     pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
         check_id(id, "session")?;
         self.inner.children(id)

@@ -21,9 +21,9 @@ pub struct DeleteArgs {
 
 pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
-    let session = args.snapshot.session(&store)?;
-    let id = &args.snapshot.snapshot;
-    Snapshots::from_config(config).delete(&store, id, session.as_deref())?;
+    let snapshots = Snapshots::from_config(config);
+    let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
+    snapshots.delete(&store, &id, session.as_deref())?;
     ctx.printer()
         .changed(&serde_json::json!({ "deleted": [id] }))
 }

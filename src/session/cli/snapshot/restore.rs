@@ -24,13 +24,13 @@ pub struct RestoreArgs {
 pub fn run(ctx: &Context, args: RestoreArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
     let snapshots = Snapshots::from_config(config);
-    let session = args.snapshot.session(&store)?;
-    let id = &args.snapshot.snapshot;
+    let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
     if args.as_session {
-        let created = snapshots.restore_as_session(&store, id, session.as_deref())?;
+        let created = snapshots.restore_as_session(&store, &id, session.as_deref())?;
+        super::super::warn_removed(&created.removed, config.services.session.max_sessions);
         return ctx.printer().changed(&created);
     }
-    let shown = snapshots.show(&store, id, session.as_deref())?;
+    let shown = snapshots.show(&store, &id, session.as_deref())?;
     ctx.printer().object(&serde_json::json!({
         "sessionId": shown.session_id,
         "snapshotId": shown.id,

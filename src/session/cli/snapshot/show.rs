@@ -18,8 +18,8 @@ pub struct ShowArgs {
 
 pub fn run(ctx: &Context, args: ShowArgs) -> Result<()> {
     let (store, config) = ctx.store(Vec::new())?;
-    let session = args.snapshot.session(&store)?;
-    let shown =
-        Snapshots::from_config(config).show(&store, &args.snapshot.snapshot, session.as_deref())?;
+    let snapshots = Snapshots::from_config(config);
+    let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
+    let shown = snapshots.show(&store, &id, session.as_deref())?;
     ctx.printer().object(&shown)
 }
