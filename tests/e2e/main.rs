@@ -34,6 +34,7 @@ mod env;
 mod env_process;
 mod env_words;
 mod first_hour;
+mod first_hour_again;
 mod help;
 mod people;
 mod policy_lists;

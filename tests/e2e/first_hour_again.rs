@@ -1,0 +1,278 @@
+//! What a newcomer tripped over in the first hour the second time round
+//! (issue 30), each pinned by a test named after the trip.
+
+use crate::support::{Sandbox, json, stderr, stdout, terminal_bytes};
+
+fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+    sb.cmd("ollm-session").args(args).output().unwrap()
+}
+
+fn created(sb: &Sandbox, args: &[&str]) -> String {
+    let out = session(sb, args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)["sessionId"].as_str().unwrap().to_string()
+}
+
+fn titled(sb: &Sandbox, title: &str) -> String {
+    created(
+        sb,
+        &[
+            "create",
+            "--model",
+            "m",
+            "--provider",
+            "p",
+            "--title",
+            title,
+        ],
+    )
+}
+
+/// What `sb` runs at a terminal `columns` wide, as text.
+fn at_width(sb: &Sandbox, argv: &str, columns: &str) -> Option<String> {
+    terminal_bytes(sb, argv, &[("COLUMNS", columns)])
+        .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[test]
+fn ollm_help_names_every_tool() {
+    let sb = Sandbox::new();
+    let out = sb.cmd("ollm").arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for tool in [
+        "session",
+        "compress",
+        "loopcheck",
+        "context",
+        "discover",
+        "env",
+        "mcp",
+    ] {
+        let line = help
+            .lines()
+            .find(|line| line.starts_with(&format!("  {tool} ")))
+            .unwrap_or_else(|| panic!("`ollm --help` does not name {tool}:\n{help}"));
+        assert!(line.trim().len() > tool.len() + 10, "{line:?} says nothing");
+        assert!(line.len() <= 80, "{line:?} is wider than 80 columns");
+    }
+}
+
+#[test]
+fn a_carriage_return_in_a_title_reads_the_same_in_list_get_and_search() {
+    let sb = Sandbox::new();
+    let id = titled(&sb, "fix\rthe build");
+    let list = session(&sb, &["list", "--format", "table"]);
+    let get = session(&sb, &["get", &id, "--format", "markdown"]);
+    let search = session(&sb, &["search", "build", "--format", "table"]);
+    for (view, out) in [("list", list), ("get", get), ("search", search)] {
+        assert!(out.status.success(), "{view}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("fix the build"), "{view}:\n{text}");
+        assert!(
+            !text.contains("\\r") && !text.contains('\r'),
+            "{view}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_title_differing_only_in_case_or_spacing_names_its_session() {
+    let sb = Sandbox::new();
+    let id = titled(&sb, "Fix the Login\tbug");
+    titled(&sb, "something else");
+    let out = session(&sb, &["get", "fix the login bug", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["sessionId"], id.as_str());
+}
+
+#[test]
+fn a_mistyped_title_is_answered_with_the_closest_one() {
+    let sb = Sandbox::new();
+    titled(&sb, "Fix the login bug");
+    let out = session(&sb, &["get", "fix the logn bug"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("did you mean \"Fix the login bug\"?"), "{err}");
+    let far = session(&sb, &["get", "nothing like it"]);
+    assert_eq!(far.status.code(), Some(3));
+    assert!(!stderr(&far).contains("did you mean"), "{}", stderr(&far));
+}
+
+#[test]
+fn titles_alike_but_for_case_are_named_as_ambiguous() {
+    let sb = Sandbox::new();
+    let first = titled(&sb, "Deploy");
+    let second = titled(&sb, "DEPLOY");
+    let out = session(&sb, &["get", "deploy"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains(&first) && err.contains(&second), "{err}");
+    // The exact title still names its own session.
+    let exact = session(&sb, &["get", "DEPLOY", "--format", "json"]);
+    assert_eq!(json(&exact)["sessionId"], second.as_str());
+}
+
+#[test]
+fn a_branch_gets_a_title_of_its_own() {
+    let sb = Sandbox::new();
+    let parent = titled(&sb, "try the fix");
+    let first = created(&sb, &["branch", &parent, "--at", "0"]);
+    let second = created(&sb, &["branch", "try the fix", "--at", "0"]);
+    let title_of = |id: &str| {
+        let out = session(&sb, &["get", id, "--format", "json"]);
+        json(&out)["title"].as_str().unwrap().to_string()
+    };
+    assert_eq!(title_of(&first), "try the fix (branch)");
+    assert_eq!(title_of(&second), "try the fix (branch 2)");
+    // Each title still names one session.
+    for (title, id) in [
+        ("try the fix", &parent),
+        ("try the fix (branch)", &first),
+        ("try the fix (branch 2)", &second),
+    ] {
+        let out = session(&sb, &["get", title, "--format", "json"]);
+        assert_eq!(json(&out)["sessionId"], id.as_str(), "{title}");
+    }
+    let named = created(&sb, &["branch", &parent, "--at", "0", "--title", "mine"]);
+    assert_eq!(title_of(&named), "mine");
+}
+
+#[test]
+fn a_snapshot_is_named_by_the_prefix_a_table_shows() {
+    let sb = Sandbox::new();
+    let id = titled(&sb, "t");
+    let out = session(&sb, &["snapshot", "create", &id]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let snapshot = json(&out)["id"].as_str().unwrap().to_string();
+    let short = &snapshot[..8];
+    let show = session(&sb, &["snapshot", "show", short]);
+    assert!(show.status.success(), "{}", stderr(&show));
+    assert_eq!(json(&show)["id"], snapshot.as_str());
+    let restore = session(&sb, &["snapshot", "restore", &short.to_uppercase()]);
+    assert!(restore.status.success(), "{}", stderr(&restore));
+    assert_eq!(json(&restore)["snapshotId"], snapshot.as_str());
+
+    let too_short = session(&sb, &["snapshot", "show", &snapshot[..3]]);
+    assert_eq!(too_short.status.code(), Some(2));
+    assert!(
+        stderr(&too_short).contains("at least 4"),
+        "{}",
+        stderr(&too_short)
+    );
+    let other = if snapshot.starts_with("0000") {
+        "ffff"
+    } else {
+        "0000"
+    };
+    let missing = session(&sb, &["snapshot", "show", other]);
+    assert_eq!(missing.status.code(), Some(3));
+
+    let delete = session(&sb, &["snapshot", "delete", short]);
+    assert!(delete.status.success(), "{}", stderr(&delete));
+    assert_eq!(json(&delete)["deleted"][0], snapshot.as_str());
+    assert_eq!(
+        session(&sb, &["snapshot", "show", &snapshot]).status.code(),
+        Some(3)
+    );
+}
+
+#[test]
+fn the_sessions_max_sessions_deletes_are_named_when_it_happens() {
+    let sb = Sandbox::new();
+    let create = [
+        "create",
+        "--model",
+        "m",
+        "--provider",
+        "p",
+        "--max-sessions",
+        "2",
+    ];
+    let oldest = created(&sb, &create);
+    for _ in 0..2 {
+        let out = session(&sb, &create[..5]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    }
+    let out = session(&sb, &create);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("deleted the"), "{err}");
+    assert!(err.contains("maxSessions"), "{err}");
+    let removed = json(&out)["removed"].as_array().unwrap().clone();
+    assert!(removed.iter().any(|r| r == oldest.as_str()), "{removed:?}");
+    for id in &removed {
+        assert!(err.contains(&id.as_str().unwrap()[..8]), "{err}");
+    }
+    // Within the limit, nothing is said.
+    let quiet = session(
+        &sb,
+        &[
+            "create",
+            "--model",
+            "m",
+            "--provider",
+            "p",
+            "--max-sessions",
+            "9",
+        ],
+    );
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
+}
+
+#[test]
+fn config_show_origin_keeps_keys_whole_at_80_and_120_columns() {
+    let sb = Sandbox::new();
+    // An ignored workspace setting makes the NOTE column long.
+    sb.write(
+        ".ollm/config.yaml",
+        "services:\n  session:\n    maxSessions: 5\n",
+    );
+    for columns in ["80", "120"] {
+        let Some(shown) = at_width(&sb, "ollm config --show-origin 2>/dev/null", columns) else {
+            return;
+        };
+        let width: usize = columns.parse().unwrap();
+        let mut keys = 0;
+        for line in shown.lines().map(|l| l.trim_end_matches('\r')) {
+            assert!(
+                unicode_width(line) <= width,
+                "wider than {columns}: {line:?}"
+            );
+            if let Some(key) = line
+                .split_whitespace()
+                .find(|cell| cell.starts_with("services.") || cell.starts_with("snapshots."))
+            {
+                assert!(!key.ends_with('…'), "a key cut at {columns}: {line:?}");
+                keys += 1;
+            }
+        }
+        assert!(keys > 10, "no table at {columns}:\n{shown}");
+        assert!(
+            shown.contains("services.compression.summarizer.maxInputTokens"),
+            "{shown}"
+        );
+    }
+}
+
+/// Display columns of a line without its escape sequences (bold header).
+fn unicode_width(line: &str) -> usize {
+    let mut width = 0;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += 1;
+        }
+    }
+    width
+}
