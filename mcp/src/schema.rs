@@ -176,7 +176,8 @@ pub struct ContextResult {
     /// The entries in prompt order (highest priority first).
     pub entries: Vec<ContextItem>,
     /// Whether the workspace's own entries are used: an untrusted
-    /// workspace contributes none (`ollm trust` trusts it).
+    /// workspace contributes only the entries you added there yourself
+    /// (`ollm trust` trusts it).
     pub trusted: bool,
 }
 

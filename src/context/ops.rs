@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::entry::{Entry, Source, validate_key};
 use super::file;
 use super::store::NewEntry;
+use super::written;
 use crate::config::trust::{self, Workspace};
 use crate::error::Result;
 use crate::output::Tabular;
@@ -73,15 +74,28 @@ pub struct Removed {
 }
 
 /// Adds (or replaces) an entry. A workspace store that this add creates
-/// is the user's own, so its new `.ollm/` is trusted as it is created.
+/// is the user's own, so its new `.ollm/` is trusted as it is created; in a
+/// workspace that is not trusted, the entry is remembered as the user's
+/// ([`written`]), so the prompt still takes it.
 pub fn add(located: &Located, new: NewEntry, now: jiff::Timestamp) -> Result<Added> {
     validate_key(&new.key)?;
     let key = new.key.clone();
-    let replaced = file::update(&located.path, |store| Ok(store.add(new, now)))?;
-    if let Some(None) = located.workspace
-        && let Some(created) = trust::find(&located.start)?
-    {
-        trust::trust_workspace(&created)?;
+    let (replaced, entries) = file::update(&located.path, |store| {
+        let replaced = store.add(new, now);
+        Ok((replaced, store.entries.clone()))
+    })?;
+    match &located.workspace {
+        Some(None) => {
+            if let Some(created) = trust::find(&located.start)? {
+                trust::trust_workspace(&created)?;
+            }
+        }
+        Some(Some(workspace)) if !workspace.trusted() => {
+            if let Some(added) = entries.iter().find(|e| e.key == key) {
+                written::remember(&workspace.root, added, &entries)?;
+            }
+        }
+        _ => {}
     }
     Ok(Added {
         added: key,
@@ -112,7 +126,9 @@ pub fn clear(path: &Path, source: Option<Source>, now: jiff::Timestamp) -> Resul
 }
 
 /// The entries that go into the prompt, in prompt order. A workspace that is
-/// not trusted contributes none (with a warning saying how to trust it).
+/// not trusted contributes only what the user added there with
+/// `ollm-context add` (with a warning counting the rest and saying how to
+/// trust it).
 pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Entry>> {
     let store = file::read(&located.path)?;
     let ordered: Vec<Entry> = store.prompt_order(now).into_iter().cloned().collect();
@@ -120,13 +136,23 @@ pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Ent
         && !workspace.trusted()
         && !ordered.is_empty()
     {
-        crate::diag::warn(format!(
-            "{}: {} context entries left out of the prompt: the workspace is not trusted; if you trust it: {}",
-            located.path.display(),
-            ordered.len(),
-            workspace.trust_hint()
-        ));
-        return Ok(Vec::new());
+        let yours = written::known(&workspace.root);
+        let (own, foreign): (Vec<Entry>, Vec<Entry>) = ordered
+            .into_iter()
+            .partition(|e| yours.contains(&written::fingerprint(&e.key, &e.content)));
+        if !foreign.is_empty() {
+            crate::diag::warn(format!(
+                "{}: {} left out of the prompt: the workspace is not trusted and you did not add {} here with ollm-context add; if you trust it: {}",
+                located.path.display(),
+                match foreign.len() {
+                    1 => "1 context entry".to_string(),
+                    n => format!("{n} context entries"),
+                },
+                if foreign.len() == 1 { "it" } else { "them" },
+                workspace.trust_hint()
+            ));
+        }
+        return Ok(own);
     }
     Ok(ordered)
 }
