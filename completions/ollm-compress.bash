@@ -53,7 +53,7 @@ _ollm__compress() {
 
     case "${cmd}" in
         ollm__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config help"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --format --help --version compress count check config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -127,6 +127,10 @@ _ollm__compress() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -181,7 +185,7 @@ _ollm__compress() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --format --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -249,6 +253,10 @@ _ollm__compress() {
                     ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ollm_compress_global_optspecs
-    string join \n config= tokenizer= tokenizer-url= session= last here token-limit= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= h/help V/version
+    string join \n config= tokenizer= tokenizer-url= session= last here token-limit= limit= threshold= trigger= strategy= target= preserve-recent= summary-max-tokens= no-keep-user-messages force summarizer-cmd= summarizer-api= summarizer-url= summarizer-model= timeout= format= h/help V/version
 end
 
 function __fish_ollm_compress_needs_command
@@ -45,6 +45,8 @@ ollama\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
+text\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
@@ -76,6 +78,8 @@ ollama\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
+text\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'

@@ -248,7 +248,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress)
-            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --help --version compress count check config"
+            opts="-h -V --config --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --format --help --version compress count check config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -322,6 +322,10 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -376,7 +380,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__compress__subcmd__compress)
-            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --config --help"
+            opts="-h --tokenizer --tokenizer-url --session --last --here --token-limit --limit --threshold --trigger --strategy --target --preserve-recent --summary-max-tokens --no-keep-user-messages --force --summarizer-cmd --summarizer-api --summarizer-url --summarizer-model --timeout --format --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,6 +448,10 @@ _ollm() {
                     ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -194,6 +194,8 @@ ollama\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
+text\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and not __fish_seen_subcommand_from compress count check config" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
@@ -224,6 +226,8 @@ ollama\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
+complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
+text\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm -n "__fish_ollm_using_subcommand compress; and __fish_seen_subcommand_from compress" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'

@@ -18,6 +18,8 @@
 //!   - [`Printer::record`] — one NDJSON record of a stream, flushed;
 //!   - [`Printer::text`] — text (Markdown, content), escaped at a terminal;
 //!   - [`Printer::list_as`] with a [`Format`] for commands that take `--format`.
+//! - [`progress::Progress`]: a spinner line on stderr while a person waits
+//!   on a model, erased when the wait ends (nothing when stderr is piped).
 //!
 //! Piped output is JSON whatever the terminal would show, so scripts keep
 //! working; human forms appear only at a terminal or when asked for.
@@ -25,6 +27,7 @@
 pub mod escape;
 pub mod markdown;
 mod printer;
+pub mod progress;
 mod table;
 
 pub use escape::{escape_bytes, escape_json, escape_line, escape_text, is_hostile};

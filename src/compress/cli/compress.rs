@@ -9,7 +9,10 @@ use crate::cli::Ctx;
 use crate::compress::configured::{settings_of, summarizer_of};
 use crate::compress::engine::{self, Report};
 use crate::compress::session::{SnapshotPolicy, compress_session};
+use crate::compress::summarizer::{Prompt, SummarizeError, Summarizer};
 use crate::error::{Error, ExitCode, Result};
+use crate::output::Format;
+use crate::output::progress::Progress;
 use crate::session::{Snapshots, Store};
 
 #[derive(Debug, Clone, Default, Args)]
@@ -55,6 +58,86 @@ pub struct CompressArgs {
     /// Seconds to wait for the summarizer before truncating instead.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// json (the default when piped) or text (the default at a terminal: a
+    /// few lines saying what was done, not the whole history).
+    #[arg(long, value_enum)]
+    pub format: Option<ReportFormat>,
+}
+
+/// How the result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Json,
+    Text,
+}
+
+/// A summarizer that shows a progress line while the model writes, where
+/// stderr is a terminal: a summary can take half a minute.
+struct ShownWaiting(Box<dyn Summarizer>);
+
+impl Summarizer for ShownWaiting {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+
+    fn summarize(&self, prompt: &Prompt) -> std::result::Result<String, SummarizeError> {
+        let _shown = Progress::start(&format!("summarizing with {}", self.0.describe()));
+        self.0.summarize(prompt)
+    }
+}
+
+/// The result: JSON, or at a terminal (unless JSON is asked for) a few
+/// lines saying what was done.
+fn print<T: Serialize>(
+    ctx: &Ctx,
+    format: Option<ReportFormat>,
+    value: &T,
+    report: &Report,
+) -> Result<()> {
+    let wanted = format.map(|f| match f {
+        ReportFormat::Json => Format::Json,
+        ReportFormat::Text => Format::Text,
+    });
+    if ctx.printer.choose(wanted, Format::Text) == Format::Text {
+        return ctx.printer.text(&described(report));
+    }
+    ctx.printer.object(value)
+}
+
+/// What a compression did, for a person.
+fn described(report: &Report) -> String {
+    let status = serde_json::to_value(report.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let strategy = report.applied_strategy.unwrap_or(report.strategy);
+    let mut out = format!(
+        "{status} ({strategy}): {} → {} tokens (target {}, limit {})\n",
+        report.original_token_count,
+        report.compressed_token_count,
+        report.target_tokens,
+        report.check.limit
+    );
+    if report.removed_count > 0 {
+        out += &format!(
+            "{} messages and tool calls summarized or dropped\n",
+            report.removed_count
+        );
+    }
+    if let (true, Some(summarizer)) = (report.summary_tokens > 0, report.summarizer) {
+        out += &format!(
+            "summary of {} tokens by {summarizer}\n",
+            report.summary_tokens
+        );
+    }
+    if let Some(error) = report.summarizer_error {
+        out += &format!("the summarizer failed: {error}\n");
+    }
+    if let Some(reason) = report.reason {
+        out += &format!("{reason}\n");
+    }
+    out += "The result, compressed history and all, is JSON: redirect the output to a file, or add --format json.\n";
+    out
 }
 
 /// A stored session's compression: the report, and what happened to the session.
@@ -75,7 +158,7 @@ pub fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
     let tokenizer = input::tokenizer(ctx)?;
     let all = &ctx.config()?.config;
     let config = &all.services.compression;
-    let summarizer = summarizer_of(config, args.summarizer_cmd.as_deref());
+    let summarizer = ShownWaiting(summarizer_of(config, args.summarizer_cmd.as_deref()));
     let settings = settings_of(config, &all.services.loop_detection, args.force);
     let stored = if args.input.session.is_given() {
         let store = Store::from_config(all)?;
@@ -101,26 +184,27 @@ pub fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
             id,
             &tokenizer,
             &settings,
-            summarizer.as_ref(),
+            &summarizer,
         )?;
         for warning in &done.outcome.warnings {
             crate::diag::warn(warning);
         }
-        ctx.printer.object(&SessionReport {
+        let report = SessionReport {
             report: done.outcome.report(done.has_tool_calls),
             session_id: id,
             compression_count: done.compression_count,
             snapshot_id: done.snapshot_id.as_deref(),
             snapshot_warning: done.snapshot_warning.as_deref(),
-        })?;
+        };
+        print(ctx, args.format, &report, &report.report)?;
         return Ok(ExitCode::Success);
     }
     let history = input::read_history(ctx, &args.input, "compress")?;
-    let outcome = engine::compress(&history, &tokenizer, &settings, summarizer.as_ref())?;
+    let outcome = engine::compress(&history, &tokenizer, &settings, &summarizer)?;
     for warning in &outcome.warnings {
         crate::diag::warn(warning);
     }
-    ctx.printer
-        .object(&outcome.report(history.has_tool_calls))?;
+    let report = outcome.report(history.has_tool_calls);
+    print(ctx, args.format, &report, &report)?;
     Ok(ExitCode::Success)
 }
