@@ -386,7 +386,12 @@ fn print_help(err: &clap::Error, root: &clap::Command) {
 /// re-wraps to the terminal's width, replaced by the footer as written: an
 /// example is a command line to paste, and a wrapped one is two commands.
 pub fn with_verbatim_examples(rendered: &str, root: &clap::Command) -> String {
-    let Some(at) = rendered.find("Examples:\n") else {
+    // The footer starts with the dispatcher's list of tools, or the examples.
+    let Some(at) = ["\nTools:\n", "\nExamples:\n"]
+        .iter()
+        .find_map(|heading| rendered.find(heading).map(|at| at + 1))
+        .or_else(|| rendered.starts_with("Examples:\n").then_some(0))
+    else {
         return rendered.to_string();
     };
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");

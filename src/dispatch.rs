@@ -54,10 +54,7 @@ fn help_footer() -> String {
         .iter()
         .map(|(name, summary)| format!("  {name:<11}{summary}\n"))
         .collect();
-    format!(
-        "Tools (`ollm NAME --help` for each; `ollm --list` shows where they are):\n{tools}\n{}",
-        footer(EXAMPLES)
-    )
+    format!("Tools:\n{tools}\n{}", footer(EXAMPLES))
 }
 
 /// Names that stand for another tool, so the command lines of the sessions

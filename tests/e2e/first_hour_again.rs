@@ -322,3 +322,70 @@ fn context_entries_you_add_reach_the_prompt_where_ollm_made_the_workspace() {
     assert!(!stdout(&prompt).contains("rm -rf"), "{}", stdout(&prompt));
     assert!(stderr(&prompt).contains("2 context entries left out"));
 }
+
+/// A history long enough to compress: a system prompt and 40 messages.
+fn a_long_history(sb: &Sandbox) -> std::path::PathBuf {
+    let mut messages = vec![serde_json::json!({
+        "role": "system", "parts": [{"type": "text", "text": "You help."}]
+    })];
+    for i in 0..40 {
+        let role = if i % 2 == 0 { "user" } else { "assistant" };
+        let text = format!("message number {i} ").repeat(30);
+        messages.push(serde_json::json!({"role": role, "parts": [{"type": "text", "text": text}]}));
+    }
+    sb.write(
+        "history.json",
+        &serde_json::json!({ "messages": messages }).to_string(),
+    )
+}
+
+#[test]
+fn a_slow_summary_shows_progress_and_a_terminal_gets_a_few_lines_not_json() {
+    let sb = Sandbox::new();
+    let history = a_long_history(&sb);
+    let argv = format!(
+        "ollm-compress compress --force --strategy summarize --token-limit 500 \
+         --summarizer-cmd 'sleep 1; echo the summary' {}",
+        history.display()
+    );
+    let Some((shown, code)) = terminal_bytes(&sb, &argv, &[]) else {
+        return;
+    };
+    let shown = String::from_utf8_lossy(&shown);
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(
+        shown.contains("summarizing with command:sleep 1; echo the summary"),
+        "no progress line:\n{shown}"
+    );
+    // The line is erased before the result is printed over it.
+    let erased = shown
+        .rfind("\r\u{1b}[K")
+        .expect("the progress line is erased");
+    let result = &shown[erased..];
+    assert!(result.contains("compressed (summarize): "), "{result}");
+    assert!(result.contains("add --format json"), "{result}");
+    assert!(!result.contains("compressedMessages"), "{result}");
+
+    // Asked for, JSON at a terminal too.
+    let (json_shown, _) = terminal_bytes(&sb, &format!("{argv} --format json"), &[]).unwrap();
+    assert!(String::from_utf8_lossy(&json_shown).contains("\"compressedMessages\""));
+
+    // Piped: JSON, and no progress line on a stderr that is not a terminal.
+    let out = sb
+        .cmd("ollm-compress")
+        .args([
+            "compress",
+            "--force",
+            "--strategy",
+            "summarize",
+            "--token-limit",
+            "500",
+        ])
+        .args(["--summarizer-cmd", "echo the summary"])
+        .arg(&history)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["status"], "compressed");
+    assert!(!stderr(&out).contains("summarizing"), "{}", stderr(&out));
+}
