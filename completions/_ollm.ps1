@@ -29,7 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`')
-            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page (roff), for `man -l -` or for installing')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print a man page: shown by `man` at a terminal, roff when piped (for installing)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective shared configuration, or every key with its origin')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a workspace''s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it')
             [CompletionResult]::new('env', 'env', [CompletionResultType]::ParameterValue, 'Run a tool with secrets stripped from its environment')

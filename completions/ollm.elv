@@ -26,7 +26,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --version 'Print version'
             cand help 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
-            cand man 'Print a man page (roff), for `man -l -` or for installing'
+            cand man 'Print a man page: shown by `man` at a terminal, roff when piped (for installing)'
             cand config 'Print the effective shared configuration, or every key with its origin'
             cand trust 'Trust a workspace''s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
             cand env 'Run a tool with secrets stripped from its environment'

@@ -30,7 +30,7 @@ complete -c ollm -n "__fish_ollm_needs_command" -s h -l help -d 'Print help (see
 complete -c ollm -n "__fish_ollm_needs_command" -s V -l version -d 'Print version'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "help" -d 'Show help for ollm, for one of its own commands (`ollm help config`), or for a tool and its subcommands (`ollm help session list`)'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish), for installing when ollm came from `cargo install`'
-complete -c ollm -n "__fish_ollm_needs_command" -f -a "man" -d 'Print a man page (roff), for `man -l -` or for installing'
+complete -c ollm -n "__fish_ollm_needs_command" -f -a "man" -d 'Print a man page: shown by `man` at a terminal, roff when piped (for installing)'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "config" -d 'Print the effective shared configuration, or every key with its origin'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "trust" -d 'Trust a workspace\'s .ollm/ as it is now (its configuration may then weaken safety, its context entries reach the prompt), list trusted workspaces, or revoke trust. An edit of .ollm/config.yaml revokes it'
 complete -c ollm -n "__fish_ollm_needs_command" -f -a "env" -d 'Run a tool with secrets stripped from its environment'

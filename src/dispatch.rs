@@ -101,7 +101,8 @@ pub enum Command {
     /// elvish), for installing when ollm came from `cargo install`.
     #[command(after_help = footer(crate::docs_cli::COMPLETIONS_EXAMPLES))]
     Completions(crate::docs_cli::CompletionsArgs),
-    /// Print a man page (roff), for `man -l -` or for installing.
+    /// Print a man page: shown by `man` at a terminal, roff when piped (for
+    /// installing).
     #[command(after_help = footer(crate::docs_cli::MAN_EXAMPLES))]
     Man(crate::docs_cli::ManArgs),
     /// Print the effective shared configuration, or every key with its origin.
@@ -248,11 +249,62 @@ pub fn exec_tool(name: &str, args: &[OsString]) -> Result<ExitCode> {
     })
 }
 
+/// `ollm TOOL …<TAB>`: the tool completes its own words (session ids, its
+/// flags), so the request is handed to `ollm-TOOL` as if it had been typed
+/// as `ollm-TOOL …`. Returns when the request is not about a tool's words.
+fn hand_completion_to_tool() {
+    let words: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // The shell calls `ollm -- WORD…`: WORD 0 is `ollm` as typed, 1 the tool.
+    let [dashes, _, tool, rest @ ..] = words.as_slice() else {
+        return;
+    };
+    let index = std::env::var("_CLAP_COMPLETE_INDEX")
+        .ok()
+        .and_then(|i| i.parse::<usize>().ok());
+    let Some(tool) = tool.to_str() else { return };
+    let own = <Cli as clap::CommandFactory>::command();
+    let completing_the_tool_name = index.map_or(rest.is_empty(), |i| i < 2);
+    if dashes != "--"
+        || completing_the_tool_name
+        || tool.starts_with('-')
+        || own.get_subcommands().any(|c| c.get_name() == tool)
+    {
+        return;
+    }
+    let name = resolve_alias(tool);
+    let Some(path) = find_tool(name, own_dir().as_deref(), std::env::var_os("PATH")) else {
+        return;
+    };
+    let mut command = std::process::Command::new(&path);
+    command.arg("--").arg(format!("ollm-{name}")).args(rest);
+    if let Some(index) = index {
+        command.env("_CLAP_COMPLETE_INDEX", (index - 1).to_string());
+    }
+    // Only returns if the tool could not be run: ollm then answers itself.
+    let _ = command.exec();
+}
+
+/// `ollm`'s command with a subcommand per tool found, so that `ollm
+/// se<TAB>` offers `session` beside `ollm`'s own commands.
+fn command_with_tools() -> clap::Command {
+    let summaries: BTreeMap<&str, &str> = TOOLS.iter().copied().collect();
+    tool_names()
+        .into_iter()
+        .fold(<Cli as clap::CommandFactory>::command(), |command, name| {
+            let about = summaries.get(name.as_str()).copied().unwrap_or("");
+            command.subcommand(clap::Command::new(name).about(about.to_string()))
+        })
+}
+
 /// The `ollm` program.
 pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm` prints the shell's registration for dynamic
-    // completion (tool names after `ollm help`); see README.
-    crate::cli::complete_if_asked(<Cli as clap::CommandFactory>::command);
+    // completion (tool names after `ollm help`, each tool's own words
+    // after `ollm TOOL`); see README.
+    if std::env::var_os("COMPLETE").is_some() {
+        hand_completion_to_tool();
+    }
+    crate::cli::complete_if_asked(command_with_tools);
     let cli: Cli = crate::cli::parse()?;
     // Made only for the dispatcher's own commands: running a tool costs nothing more.
     let ctx = || Ctx::new(cli.global.clone());

@@ -3,6 +3,7 @@
 //! for any command the dispatcher knows.
 
 use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
 
 use clap::{Args, CommandFactory};
 
@@ -15,9 +16,9 @@ pub const COMPLETIONS_EXAMPLES: &str =
   ollm completions fish > ~/.config/fish/completions/ollm.fish
   ollm completions bash ollm-session > ~/.local/share/bash-completion/completions/ollm-session";
 
-pub const MAN_EXAMPLES: &str = "  ollm man session-list | man -l -
+pub const MAN_EXAMPLES: &str = "  ollm man session-list             # at a terminal, shown by man
   ollm man --list
-  mkdir -p ~/.local/share/man/man1 && for p in $(ollm man --list); do ollm man \"$p\" > ~/.local/share/man/man1/\"$p\".1; done";
+  mkdir -p ~/.cargo/share/man/man1 && for p in $(ollm man --list); do ollm man \"$p\" > ~/.cargo/share/man/man1/\"$p\".1; done";
 
 /// `ollm completions SHELL [PROGRAM]`.
 #[derive(Debug, Clone, Args)]
@@ -73,7 +74,29 @@ pub fn man(args: &ManArgs) -> Result<ExitCode> {
             .map(|(name, _)| name.strip_prefix("ollm-").unwrap_or(name));
         return Err(not_found("man page", &args.page, names));
     };
-    print(&crate::docs::man_page(command))
+    let page = crate::docs::man_page(command);
+    if std::io::stdout().is_terminal() && show_with_man(&page)? {
+        return Ok(ExitCode::Success);
+    }
+    print(&page)
+}
+
+/// A person at a terminal reads the page through `man -l -` (its pager
+/// and formatting), not as roff; `false` when there is no `man` to run.
+fn show_with_man(page: &[u8]) -> Result<bool> {
+    let Ok(mut man) = std::process::Command::new("man")
+        .args(["-l", "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+    else {
+        return Ok(false);
+    };
+    if let Some(mut stdin) = man.stdin.take() {
+        // A reader who quits the pager early closes the pipe: not an error.
+        let _ = stdin.write_all(page);
+    }
+    let status = man.wait().map_err(|e| Error::io("man", &e))?;
+    Ok(status.success())
 }
 
 /// `ollm help [NAME [SUBCOMMAND…]]`: the dispatcher's own commands

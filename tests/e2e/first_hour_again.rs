@@ -389,3 +389,131 @@ fn a_slow_summary_shows_progress_and_a_terminal_gets_a_few_lines_not_json() {
     assert_eq!(json(&out)["status"], "compressed");
     assert!(!stderr(&out).contains("summarizing"), "{}", stderr(&out));
 }
+
+/// What bash's completion offers for `words` (the last being the word
+/// under the cursor), with the registration `COMPLETE=bash PROGRAM` prints
+/// sourced as the README says.
+fn bash_completes(sb: &Sandbox, program: &str, words: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let script = format!(
+        "source <(COMPLETE=bash {program}) || exit 9
+         COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_TYPE=9
+         COMP_LINE=\"${{COMP_WORDS[*]}}\"; COMP_POINT=${{#COMP_LINE}}
+         _clap_complete_{function} {program} \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        words = quoted.join(" "),
+        cword = words.len() - 1,
+        function = program.replace('-', "_"),
+    );
+    let out = sb.program("bash").args(["-c", &script]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn bash_completes_session_ids_after_ollm_session_as_after_ollm_session_dash() {
+    let sb = Sandbox::new();
+    let id = titled(&sb, "completion");
+    let through_ollm = bash_completes(&sb, "ollm", &["ollm", "session", "get", ""]);
+    assert!(through_ollm.contains(&id), "{through_ollm:?}");
+    assert!(
+        !through_ollm.iter().any(|c| c == "trust"),
+        "{through_ollm:?}"
+    );
+    let subcommands = bash_completes(&sb, "ollm", &["ollm", "session", "re"]);
+    assert!(subcommands.iter().any(|c| c == "record"), "{subcommands:?}");
+    let direct = bash_completes(&sb, "ollm-session", &["ollm-session", "get", ""]);
+    assert!(direct.contains(&id), "{direct:?}");
+    let tools = bash_completes(&sb, "ollm", &["ollm", "se"]);
+    assert_eq!(tools, ["session"], "{tools:?}");
+}
+
+/// Whether `man` is here to find and show pages.
+fn man_is_here() -> bool {
+    let here = std::process::Command::new("man")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !here {
+        eprintln!("SKIPPED: no `man` on this machine");
+    }
+    here
+}
+
+#[test]
+fn ollm_man_at_a_terminal_shows_the_page_not_roff() {
+    let sb = Sandbox::new();
+    if !man_is_here() {
+        return;
+    }
+    let Some((shown, code)) = terminal_bytes(
+        &sb,
+        "ollm man session-list",
+        &[("MANPAGER", "cat"), ("PAGER", "cat")],
+    ) else {
+        return;
+    };
+    let shown = String::from_utf8_lossy(&shown);
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("ollm-session-list"), "{shown}");
+    assert!(
+        !shown.contains(".TH") && !shown.contains(".SH"),
+        "roff:\n{shown}"
+    );
+    // Piped, it is roff, for installing.
+    let out = sb
+        .cmd("ollm")
+        .args(["man", "session-list"])
+        .output()
+        .unwrap();
+    assert!(stdout(&out).starts_with(".ie"), "{}", stdout(&out));
+}
+
+#[test]
+fn man_finds_the_pages_installed_as_the_readme_says() {
+    let sb = Sandbox::new();
+    if !man_is_here() {
+        return;
+    }
+    // The programs where `cargo install` puts them, on PATH.
+    let bin = sb.home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ours = crate::support::bin_path("ollm");
+    std::os::unix::fs::symlink(&ours, bin.join("ollm")).unwrap();
+    let path = format!("{}:{}", bin.display(), crate::support::test_path());
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let install = readme
+        .lines()
+        .find(|l| l.contains("for page in $(ollm man --list)"))
+        .expect("the README installs the man pages");
+    let mkdir = readme
+        .lines()
+        .find(|l| l.starts_with("mkdir -p") && l.contains("share/man/man1"))
+        .expect("the README makes the man directory");
+    let out = sb
+        .program("bash")
+        .env("PATH", &path)
+        .args(["-c", &format!("{mkdir}\n{install}")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    for page in ["ollm", "ollm-session", "ollm-session-list", "ollm-env-run"] {
+        let found = sb
+            .program("man")
+            .env("PATH", &path)
+            .args(["-w", page])
+            .output()
+            .unwrap();
+        assert!(
+            found.status.success(),
+            "man does not find {page}: {}",
+            stderr(&found)
+        );
+        assert!(
+            stdout(&found).starts_with(sb.home.to_str().unwrap()),
+            "{}",
+            stdout(&found)
+        );
+    }
+}
