@@ -31,6 +31,7 @@ mod config;
 mod contract;
 mod dispatch;
 mod env;
+mod env_child;
 mod env_process;
 mod env_words;
 mod first_hour;
