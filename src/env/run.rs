@@ -5,7 +5,9 @@
 //! caller and the tool, and its exit status and signals are its own.
 //! With `--redact-output` a supervisor must stay, to read the tool's output.
 //! It makes itself unreadable to the tool (not dumpable: `/proc/PID/environ`,
-//! `/proc/PID/mem` and `/proc/PID/fd` are closed to the same user), wipes the
+//! `/proc/PID/mem` and `/proc/PID/fd` are closed to the same user; if that
+//! fails, or the tool cannot get the parent-death signal below, the tool
+//! is not run: exit 126), wipes the
 //! removed values from its own environment block, has the kernel kill the
 //! tool if it dies (parent-death signal), and forwards every catchable
 //! signal (see `signals`). What remains in the supervisor: the removed
@@ -38,6 +40,11 @@ pub struct RunRequest {
 /// signal N).
 pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     let program = request.program.to_string_lossy().into_owned();
+    if request.redact_output {
+        // Before the removed values are copied anywhere: a supervisor that
+        // the tool could read would hand them over.
+        make_undumpable(&program)?;
+    }
     let parent = child::this_process();
     let child = child::child_environment(parent.iter().map(|(_, var)| *var), policy, &request.set);
     if !request.redact_output {
@@ -137,10 +144,6 @@ fn supervise(
     removed_names: &[OsString],
     removed_values: &[String],
 ) -> Result<ExitCode> {
-    // SAFETY: prctl with PR_SET_DUMPABLE and 0 only changes our own flag.
-    unsafe {
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-    }
     wipe_environment(removed_names);
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
     // Handlers go in before the child exists: a signal that arrives while it
@@ -149,19 +152,32 @@ fn supervise(
     // SAFETY: getpid has no preconditions.
     let supervisor = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the child between fork and exec and only
-    // calls async-signal-safe functions (prctl, getppid).
+    // calls async-signal-safe functions (prctl, getppid); an io::Error made
+    // from an error number allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::from_raw_os_error(NO_DEATH_SIGNAL));
+            }
             // The supervisor may have died before the line above: then the
-            // child was re-parented and no death signal will ever come.
+            // child was re-parented and no death signal will ever come (and
+            // nobody reads this error).
             if libc::getppid() != supervisor {
-                return Err(std::io::Error::other("ollm-env exited"));
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
             }
             Ok(())
         });
     }
-    let mut child = command.spawn().map_err(|err| spawn_error(program, &err))?;
+    let mut child = command.spawn().map_err(|err| {
+        if err.raw_os_error() == Some(NO_DEATH_SIGNAL) {
+            Error::CannotExecute(format!(
+                "{program}: not run: the kernel would not kill it if ollm-env died \
+                 (prctl PR_SET_PDEATHSIG failed)"
+            ))
+        } else {
+            spawn_error(program, &err)
+        }
+    })?;
     signals::attach(child.id() as i32);
     let pumps = start_redacting(&mut child, removed_values);
     wait_exited(child.id() as i32);
@@ -179,6 +195,27 @@ fn supervise(
         (None, None) => 1,
     };
     Ok(ExitCode::Child(code))
+}
+
+/// The error number the child reports when it cannot have the kernel kill
+/// it with the supervisor: only the number crosses from the child (std
+/// sends it through a pipe), and execve never fails with this one.
+const NO_DEATH_SIGNAL: i32 = libc::ENOTRECOVERABLE;
+
+/// Closes this process to its own user's tools (`/proc/PID/environ`,
+/// `mem`, `fd`, ptrace): a supervisor that holds the removed values must
+/// not run the tool if that fails.
+fn make_undumpable(program: &str) -> Result<()> {
+    // SAFETY: prctl with PR_SET_DUMPABLE and 0 only changes our own flag.
+    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } == 0 {
+        return Ok(());
+    }
+    let err = std::io::Error::last_os_error();
+    Err(Error::CannotExecute(format!(
+        "{program}: not run: ollm-env cannot make itself unreadable to the tool \
+         (prctl PR_SET_DUMPABLE: {}); run it without --redact-output",
+        crate::error::describe_io(&err)
+    )))
 }
 
 /// Waits until the child has exited, leaving it unreaped (its pid is not

@@ -33,6 +33,7 @@ mod dispatch;
 mod env;
 mod env_child;
 mod env_process;
+mod env_supervisor;
 mod env_words;
 mod first_hour;
 mod help;
