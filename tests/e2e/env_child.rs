@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::support::{Sandbox, json, stdout};
+use crate::support::{Sandbox, child_env, json};
 
 /// Variables that reach different rules: the spec's lists, value checks,
 /// path values, secret words and connection strings.
@@ -19,22 +19,18 @@ const MIXED: &[(&str, &str)] = &[
     ("DATABASE_URL", "postgres://app:pw@db/app"),
 ];
 
-/// What `ollm-env run [flags] -- env` gives the tool, name to value.
+/// What `ollm-env run [flags] -- env -0` gives the tool, name to value.
 fn child_of(sandbox: &Sandbox, flags: &[&str]) -> BTreeMap<String, String> {
     let output = sandbox
         .cmd("ollm-env")
         .arg("run")
         .args(flags)
-        .args(["--", "env"])
+        .args(["--", "env", "-0"])
         .envs(MIXED.iter().copied())
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    stdout(&output)
-        .lines()
-        .filter_map(|line| line.split_once('='))
-        .map(|(name, value)| (name.to_string(), value.to_string()))
-        .collect()
+    child_env(&output)
 }
 
 #[test]
