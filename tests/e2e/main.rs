@@ -8,6 +8,8 @@ mod examples;
 mod import;
 mod loopcheck;
 mod mcp;
+#[path = "../support/modules.rs"]
+mod modules;
 mod ollm_cli;
 #[path = "../support/pg.rs"]
 mod pg;
@@ -44,3 +46,10 @@ mod readme;
 mod reliability;
 mod secrets;
 mod trust;
+
+/// A test file that no `mod` declaration reaches fails nothing: this does.
+#[test]
+fn every_test_file_is_compiled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e");
+    modules::assert_every_file_is_reached(&dir);
+}
