@@ -81,7 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed, or if the --redact-output supervisor cannot make itself unreadable to it)')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')

@@ -23,7 +23,7 @@ set edit:completion:arg-completer[ollm-env] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
+            cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed, or if the --redact-output supervisor cannot make itself unreadable to it)'
             cand report 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
             cand explain 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -66,7 +66,7 @@ set edit:completion:arg-completer[ollm-env] = {|@words|
             cand --help 'Print help'
         }
         &'ollm-env;help'= {
-            cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed)'
+            cand run 'Run CMD with the sanitized environment; its exit code passes through (128+N if it dies of signal N; 127 if CMD is not found, 126 if it cannot be executed, or if the --redact-output supervisor cannot make itself unreadable to it)'
             cand report 'Print every variable name kept and removed with the rule that decided it: a table at a terminal, JSON `{kept, removed, set}` when piped. Values are never printed'
             cand explain 'Explain the decision for one variable name, as JSON, and for a removed one how to pass it anyway'
             cand config 'Print the effective configuration (JSON), or every key with its origin'

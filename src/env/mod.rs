@@ -1,6 +1,7 @@
 //! `ollm-env`: run tools with secrets stripped from their environment
 //! (Requirement 7, Properties 25–28).
 
+pub mod child;
 pub mod cli;
 pub mod dotenv;
 pub mod report;

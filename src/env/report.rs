@@ -1,10 +1,9 @@
 //! `ollm-env report` and `explain`: what the policy keeps and removes, and
 //! why, by name only — a value is never printed.
 
-use std::os::unix::ffi::OsStrExt;
-
 use serde::Serialize;
 
+use super::child::{ChildEnvironment, Inherited, Var, child_environment};
 use super::policy::{Decision, Policy, Reason};
 use crate::output::Table;
 
@@ -48,35 +47,35 @@ impl Report {
     }
 }
 
-/// Decides every variable of this process's environment.
-pub fn report(policy: &Policy, set: &[(String, String)]) -> Report {
-    let mut kept = Vec::new();
-    let mut removed = Vec::new();
-    let mut vars: Vec<(String, String)> = std::env::vars_os()
-        .map(|(n, v)| {
-            (
-                String::from_utf8_lossy(n.as_bytes()).into_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    vars.sort();
-    for (name, value) in vars {
-        let decision = policy.decide(&name, &value);
-        let entry = NameDecision {
-            why: decision.reason().to_string(),
-            reason: decision.reason().clone(),
-            name,
-        };
-        match decision {
-            Decision::Keep(_) => kept.push(entry),
-            Decision::Remove(_) => removed.push(entry),
+impl Report {
+    /// Every variable of the parent with the rule that decided it, in name
+    /// order, and the names set explicitly.
+    pub fn of(child: &ChildEnvironment<'_>) -> Report {
+        let mut inherited: Vec<&Inherited<'_>> = child.inherited.iter().collect();
+        inherited.sort_by_cached_key(|i| (i.var.name_text(), i.var.value_text()));
+        let mut kept = Vec::new();
+        let mut removed = Vec::new();
+        for inherited in inherited {
+            let decision = &inherited.decision;
+            let entry = NameDecision {
+                name: inherited.var.name_text().into_owned(),
+                reason: decision.reason().clone(),
+                why: decision.reason().to_string(),
+            };
+            match decision {
+                Decision::Keep(_) => kept.push(entry),
+                Decision::Remove(_) => removed.push(entry),
+            }
         }
-    }
-    Report {
-        kept,
-        removed,
-        set: set.iter().map(|(n, _)| n.clone()).collect(),
+        Report {
+            kept,
+            removed,
+            set: child
+                .assigned
+                .iter()
+                .map(|set| set.var.name_text().into_owned())
+                .collect(),
+        }
     }
 }
 
@@ -95,11 +94,15 @@ pub struct Explanation {
     pub how_to_allow: Option<String>,
 }
 
-/// Explains the decision for one name, using its current value if it is set
-/// (a value check can only apply to a value that exists).
-pub fn explain(policy: &Policy, name: &str) -> Explanation {
-    let value = std::env::var_os(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let decision = policy.decide(name, value.as_deref().unwrap_or(""));
+/// Explains the decision for one name, given its current value if it is
+/// set (a value check can only apply to a value that exists).
+pub fn explain(policy: &Policy, name: &str, value: Option<&[u8]>) -> Explanation {
+    let variable = Var {
+        name: name.as_bytes(),
+        value: value.unwrap_or_default(),
+    };
+    let child = child_environment([variable], policy, &[]);
+    let decision = &child.inherited[0].decision;
     let how_to_allow = decision.is_removed().then(|| {
         format!(
             "name it exactly: ollm env run --allow {name} -- CMD, or add {name} to \

@@ -5,19 +5,22 @@
 //! caller and the tool, and its exit status and signals are its own.
 //! With `--redact-output` a supervisor must stay, to read the tool's output.
 //! It makes itself unreadable to the tool (not dumpable: `/proc/PID/environ`,
-//! `/proc/PID/mem` and `/proc/PID/fd` are closed to the same user), wipes the
+//! `/proc/PID/mem` and `/proc/PID/fd` are closed to the same user; if that
+//! fails, or the tool cannot get the parent-death signal below, the tool
+//! is not run: exit 126), wipes the
 //! removed values from its own environment block, has the kernel kill the
 //! tool if it dies (parent-death signal), and forwards every catchable
 //! signal (see `signals`). What remains in the supervisor: the removed
 //! values, in its heap, for the redactor to match; only a process allowed to
 //! trace it (root with CAP_SYS_PTRACE) can read them.
 
-use std::ffi::{CStr, CString, OsString};
+use std::ffi::{CStr, CString, OsStr, OsString};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, Stdio};
 
+use super::child::{self, ChildEnvironment, Var};
 use super::policy::Policy;
 use super::signals;
 use crate::error::{Error, ExitCode, Result};
@@ -37,87 +40,78 @@ pub struct RunRequest {
 /// signal N).
 pub fn run(policy: &Policy, request: &RunRequest) -> Result<ExitCode> {
     let program = request.program.to_string_lossy().into_owned();
+    if request.redact_output {
+        // Before the removed values are copied anywhere: a supervisor that
+        // the tool could read would hand them over.
+        make_undumpable(&program)?;
+    }
+    let parent = child::this_process();
+    let child = child::child_environment(parent.iter().map(|(_, var)| *var), policy, &request.set);
     if !request.redact_output {
-        let err = exec_sanitized(policy, request);
+        let err = exec_sanitized(&request.program, &request.args, &parent, &child);
         return Err(spawn_error(&program, &err));
     }
-    let mut kept: Vec<(OsString, OsString)> = Vec::new();
-    let mut removed_names: Vec<OsString> = Vec::new();
-    let mut removed_values: Vec<String> = Vec::new();
-    for (name, value) in std::env::vars_os() {
-        let name_text = String::from_utf8_lossy(name.as_bytes()).into_owned();
-        let value_text = String::from_utf8_lossy(value.as_bytes()).into_owned();
-        if policy.removes(&name_text, &value_text) {
-            removed_values.push(value_text);
-            removed_names.push(name);
-        } else {
-            kept.push((name, value));
-        }
-    }
-    for (name, value) in &request.set {
-        // A value given for the tool is passed, but a secret one is still
-        // not to be printed.
-        if policy.removes(name, value) {
-            removed_values.push(value.clone());
-        }
-    }
-
     let mut command = Command::new(&request.program);
-    command.args(&request.args).env_clear().envs(kept);
-    for (name, value) in &request.set {
-        command.env(name, value);
-    }
-    supervise(command, &program, &removed_names, &removed_values)
+    command.args(&request.args).env_clear().envs(
+        child
+            .variables()
+            .map(|var| (OsStr::from_bytes(var.name), OsStr::from_bytes(var.value))),
+    );
+    // Copied out: the supervisor wipes these from the environment block
+    // that `parent` and `child` borrow from.
+    let removed_names: Vec<OsString> = child
+        .removed()
+        .map(|removed| OsStr::from_bytes(removed.var.name).to_os_string())
+        .collect();
+    let secret_values: Vec<String> = child
+        .secret_values()
+        .map(|value| String::from_utf8_lossy(value).into_owned())
+        .collect();
+    drop(child);
+    drop(parent);
+    supervise(command, &program, &removed_names, &secret_values)
 }
 
 /// Replaces this process with the tool (execvp, as `Command::exec` does),
-/// its environment the entries of ours the policy keeps, pointed to where
-/// they are, and then `set` (which replaces a kept variable of the same
-/// name; of several with one name the last). Nothing is copied per
-/// variable. Returns only if the exec failed.
-fn exec_sanitized(policy: &Policy, request: &RunRequest) -> std::io::Error {
+/// its environment `child`'s variables: the inherited ones pointed to
+/// where they are in our environment block (`parent`, from which `child`
+/// was decided), the set ones copied. Returns only if the exec failed.
+fn exec_sanitized(
+    program: &OsStr,
+    rest: &[OsString],
+    parent: &[(&'static CStr, Var<'static>)],
+    child: &ChildEnvironment<'_>,
+) -> std::io::Error {
     let nul = || std::io::Error::new(ErrorKind::InvalidInput, "nul byte found in provided data");
-    let Ok(program) = CString::new(request.program.as_bytes()) else {
+    let Ok(program) = CString::new(program.as_bytes()) else {
         return nul();
     };
     let mut args = vec![program.clone()];
-    for arg in &request.args {
+    for arg in rest {
         let Ok(arg) = CString::new(arg.as_bytes()) else {
             return nul();
         };
         args.push(arg);
     }
-    let mut set = Vec::with_capacity(request.set.len());
-    for (index, (name, value)) in request.set.iter().enumerate() {
-        if request.set[index + 1..]
-            .iter()
-            .any(|(later, _)| later == name)
-        {
-            continue;
-        }
-        let Ok(entry) = CString::new(format!("{name}={value}")) else {
+    let mut assigned = Vec::with_capacity(child.assigned.len());
+    for set in &child.assigned {
+        let mut entry = set.var.name.to_vec();
+        entry.push(b'=');
+        entry.extend_from_slice(set.var.value);
+        let Ok(entry) = CString::new(entry) else {
             return nul();
         };
-        set.push(entry);
+        assigned.push(entry);
     }
-    let is_set = |name: &[u8]| request.set.iter().any(|(n, _)| n.as_bytes() == name);
 
-    let mut environment: Vec<*const libc::c_char> = Vec::with_capacity(128);
-    for entry in crate::environ::entries() {
-        let Some((name, value)) = crate::environ::split_entry(entry.to_bytes()) else {
-            continue;
-        };
-        if is_set(name)
-            || policy.removes(
-                &String::from_utf8_lossy(name),
-                &String::from_utf8_lossy(value),
-            )
-        {
-            continue;
+    // `child.inherited` holds every variable of `parent`, in its order.
+    let mut environment: Vec<*const libc::c_char> = Vec::with_capacity(parent.len() + 1);
+    for ((entry, _), inherited) in parent.iter().zip(&child.inherited) {
+        if inherited.passed() {
+            environment.push(entry.as_ptr());
         }
-        environment.push(entry.as_ptr());
     }
-    environment.extend(set.iter().map(|entry| entry.as_ptr()));
+    environment.extend(assigned.iter().map(|entry| entry.as_ptr()));
     environment.push(std::ptr::null());
     let mut argv: Vec<*const libc::c_char> = args.iter().map(|arg| arg.as_ptr()).collect();
     argv.push(std::ptr::null());
@@ -150,10 +144,6 @@ fn supervise(
     removed_names: &[OsString],
     removed_values: &[String],
 ) -> Result<ExitCode> {
-    // SAFETY: prctl with PR_SET_DUMPABLE and 0 only changes our own flag.
-    unsafe {
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-    }
     wipe_environment(removed_names);
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
     // Handlers go in before the child exists: a signal that arrives while it
@@ -162,19 +152,32 @@ fn supervise(
     // SAFETY: getpid has no preconditions.
     let supervisor = unsafe { libc::getpid() };
     // SAFETY: the closure runs in the child between fork and exec and only
-    // calls async-signal-safe functions (prctl, getppid).
+    // calls async-signal-safe functions (prctl, getppid); an io::Error made
+    // from an error number allocates nothing.
     unsafe {
         command.pre_exec(move || {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                return Err(std::io::Error::from_raw_os_error(NO_DEATH_SIGNAL));
+            }
             // The supervisor may have died before the line above: then the
-            // child was re-parented and no death signal will ever come.
+            // child was re-parented and no death signal will ever come (and
+            // nobody reads this error).
             if libc::getppid() != supervisor {
-                return Err(std::io::Error::other("ollm-env exited"));
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
             }
             Ok(())
         });
     }
-    let mut child = command.spawn().map_err(|err| spawn_error(program, &err))?;
+    let mut child = command.spawn().map_err(|err| {
+        if err.raw_os_error() == Some(NO_DEATH_SIGNAL) {
+            Error::CannotExecute(format!(
+                "{program}: not run: the kernel would not kill it if ollm-env died \
+                 (prctl PR_SET_PDEATHSIG failed)"
+            ))
+        } else {
+            spawn_error(program, &err)
+        }
+    })?;
     signals::attach(child.id() as i32);
     let pumps = start_redacting(&mut child, removed_values);
     wait_exited(child.id() as i32);
@@ -192,6 +195,27 @@ fn supervise(
         (None, None) => 1,
     };
     Ok(ExitCode::Child(code))
+}
+
+/// The error number the child reports when it cannot have the kernel kill
+/// it with the supervisor: only the number crosses from the child (std
+/// sends it through a pipe), and execve never fails with this one.
+const NO_DEATH_SIGNAL: i32 = libc::ENOTRECOVERABLE;
+
+/// Closes this process to its own user's tools (`/proc/PID/environ`,
+/// `mem`, `fd`, ptrace): a supervisor that holds the removed values must
+/// not run the tool if that fails.
+fn make_undumpable(program: &str) -> Result<()> {
+    // SAFETY: prctl with PR_SET_DUMPABLE and 0 only changes our own flag.
+    if unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } == 0 {
+        return Ok(());
+    }
+    let err = std::io::Error::last_os_error();
+    Err(Error::CannotExecute(format!(
+        "{program}: not run: ollm-env cannot make itself unreadable to the tool \
+         (prctl PR_SET_DUMPABLE: {}); run it without --redact-output",
+        crate::error::describe_io(&err)
+    )))
 }
 
 /// Waits until the child has exited, leaving it unreaped (its pid is not

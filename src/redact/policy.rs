@@ -42,6 +42,9 @@ pub enum Reason {
     NoDenyMatch,
     /// Set explicitly with `--set`.
     SetByFlag,
+    /// A second variable of a name already in the environment: the first
+    /// is the one a program reads, and the only one decided.
+    Duplicate,
 }
 
 impl std::fmt::Display for Reason {
@@ -55,6 +58,10 @@ impl std::fmt::Display for Reason {
             Reason::PathValue => write!(f, "value is a path (to a file, not a secret)"),
             Reason::NoDenyMatch => write!(f, "matches no deny pattern"),
             Reason::SetByFlag => write!(f, "set by --set"),
+            Reason::Duplicate => write!(
+                f,
+                "a second variable of this name (the first is the one used)"
+            ),
         }
     }
 }
@@ -584,17 +591,6 @@ impl Policy {
             || first.get(List::Builtin).is_some()
             || self.secret_word(name).is_some()
     }
-
-    /// The sanitized copy of `env`: only the kept variables, in input order.
-    pub fn sanitize<'a, I>(&self, env: I) -> Vec<(String, String)>
-    where
-        I: IntoIterator<Item = (&'a str, &'a str)>,
-    {
-        env.into_iter()
-            .filter(|(name, value)| !self.removes(name, value))
-            .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect()
-    }
 }
 
 /// Keeps the first of the texts that are equal ignoring ASCII case.
@@ -630,50 +626,6 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-
-    fn names(kept: &[(String, String)]) -> Vec<&str> {
-        kept.iter().map(|(n, _)| n.as_str()).collect()
-    }
-
-    #[test]
-    fn spec_default_case_keeps_exactly_the_first_eight() {
-        let env = [
-            ("PATH", "/usr/bin"),
-            ("HOME", "/home/u"),
-            ("USER", "u"),
-            ("SHELL", "/bin/bash"),
-            ("TERM", "xterm"),
-            ("LANG", "en_US.UTF-8"),
-            ("NODE_ENV", "production"),
-            ("DEBUG", "1"),
-            ("API_KEY", "abc123"),
-            ("DATABASE_SECRET", "s3cr3t"),
-            ("AUTH_TOKEN", "tok"),
-            ("AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"),
-            ("GITHUB_TOKEN", "ghp_x"),
-        ];
-        let kept = Policy::defaults().sanitize(env);
-        assert_eq!(
-            names(&kept),
-            [
-                "PATH", "HOME", "USER", "SHELL", "TERM", "LANG", "NODE_ENV", "DEBUG"
-            ]
-        );
-    }
-
-    #[test]
-    fn spec_innocent_variables_are_kept() {
-        let env = [
-            ("NODE_ENV", "development"),
-            ("DEBUG", "app:*"),
-            ("PORT", "3000"),
-            ("HOSTNAME", "box"),
-            ("TZ", "UTC"),
-            ("EDITOR", "vim"),
-            ("PAGER", "less"),
-        ];
-        assert_eq!(Policy::defaults().sanitize(env).len(), 7);
-    }
 
     #[test]
     fn common_credential_names_beyond_the_spec_are_removed() {

@@ -9,15 +9,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::env::Supervised;
-use crate::support::{Sandbox, bin_path, stderr, stdout, test_path};
+use crate::support::{Sandbox, bin_path, is_root, stderr, stdout, test_path};
 
 const SECRET: &str = "sk-proj-abcdefghijklmnopqrstuvwx1234";
 const LITERAL: &str = "hunter2-correct-horse-battery";
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
 
 /// Waits (bounded) for a file a child writes, and returns its trimmed text.
 fn wait_for_file(path: &Path) -> String {

@@ -2,22 +2,7 @@
 //! reach a tool run by `ollm-env run`, while look-alikes of them do; and
 //! `ollm-env report` names the rule that decided.
 
-use std::collections::BTreeMap;
-
-use crate::support::{Sandbox, json};
-
-/// The tool's environment as NAME → VALUE (`env -0`: values may hold newlines).
-fn child_env(output: &std::process::Output) -> BTreeMap<String, String> {
-    output
-        .stdout
-        .split(|&b| b == 0)
-        .filter_map(|entry| {
-            let text = String::from_utf8_lossy(entry);
-            text.split_once('=')
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-        })
-        .collect()
-}
+use crate::support::{Sandbox, child_env, json};
 
 /// The six forms of issue 26, each under a name no rule removes.
 const SIX_FORMS: &[(&str, &str)] = &[

@@ -7,13 +7,9 @@ use crate::support::{
     Sandbox, assert_one_line_error, at_a_terminal, bin_path, json, stderr, stdout,
 };
 
-fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    sb.cmd("ollm-session").args(args).output().unwrap()
-}
-
 /// A session with two messages and one tool call.
 fn a_session(sb: &Sandbox) -> String {
-    let out = session(sb, &["create", "--model", "m", "--provider", "p"]);
+    let out = sb.session(&["create", "--model", "m", "--provider", "p"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let id = json(&out)["sessionId"].as_str().unwrap().to_string();
     for args in [
@@ -37,7 +33,7 @@ fn a_session(sb: &Sandbox) -> String {
             "It says hello.",
         ],
     ] {
-        let out = session(sb, &args);
+        let out = sb.session(&args);
         assert!(out.status.success(), "{}", stderr(&out));
     }
     id
@@ -68,7 +64,7 @@ fn a_history(sb: &Sandbox) -> std::path::PathBuf {
 fn a_data_dir_that_does_not_exist_is_an_error_not_an_empty_store() {
     let sb = Sandbox::new();
     let typo = sb.work.join("typo");
-    let out = session(&sb, &["list", "--data-dir", typo.to_str().unwrap()]);
+    let out = sb.session(&["list", "--data-dir", typo.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert_one_line_error(&out, "ollm-session");
     assert!(
@@ -86,24 +82,21 @@ fn a_data_dir_that_does_not_exist_is_an_error_not_an_empty_store() {
     assert!(!typo.exists(), "nothing is created by a read");
 
     // The default store not existing yet is simply empty.
-    let out = session(&sb, &["list"]);
+    let out = sb.session(&["list"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out), json!([]));
     // `create` makes a named directory.
-    let out = session(
-        &sb,
-        &[
-            "create",
-            "--model",
-            "m",
-            "--provider",
-            "p",
-            "--data-dir",
-            typo.to_str().unwrap(),
-        ],
-    );
+    let out = sb.session(&[
+        "create",
+        "--model",
+        "m",
+        "--provider",
+        "p",
+        "--data-dir",
+        typo.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = session(&sb, &["list", "--data-dir", typo.to_str().unwrap()]);
+    let out = sb.session(&["list", "--data-dir", typo.to_str().unwrap()]);
     assert_eq!(json(&out).as_array().unwrap().len(), 1);
 }
 
@@ -111,22 +104,19 @@ fn a_data_dir_that_does_not_exist_is_an_error_not_an_empty_store() {
 fn export_to_a_md_file_writes_markdown_unless_format_says_otherwise() {
     let sb = Sandbox::new();
     let id = a_session(&sb);
-    let out = session(&sb, &["export", &id, "--output", "chat.md"]);
+    let out = sb.session(&["export", &id, "--output", "chat.md"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let written = std::fs::read_to_string(sb.work.join("chat.md")).unwrap();
     assert!(written.starts_with("# "), "{written}");
     assert!(written.contains("It says hello."), "{written}");
 
-    let out = session(
-        &sb,
-        &["export", &id, "--output", "raw.md", "--format", "json"],
-    );
+    let out = sb.session(&["export", &id, "--output", "raw.md", "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let written = std::fs::read_to_string(sb.work.join("raw.md")).unwrap();
     let parsed: Value = serde_json::from_str(&written).unwrap();
     assert_eq!(parsed["sessionId"], id.as_str());
 
-    let out = session(&sb, &["export", &id, "--output", "chat.json"]);
+    let out = sb.session(&["export", &id, "--output", "chat.json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let written = std::fs::read_to_string(sb.work.join("chat.json")).unwrap();
     assert!(serde_json::from_str::<Value>(&written).is_ok());
@@ -136,31 +126,28 @@ fn export_to_a_md_file_writes_markdown_unless_format_says_otherwise() {
 fn get_messages_in_markdown_shows_only_the_messages() {
     let sb = Sandbox::new();
     let id = a_session(&sb);
-    let out = session(&sb, &["get", &id, "--messages", "--format", "markdown"]);
+    let out = sb.session(&["get", &id, "--messages", "--format", "markdown"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("Read a.txt") && text.contains("It says hello."));
     assert!(!text.contains("Tool call"), "no tool calls: {text}");
     assert!(!text.contains("**Session:**"), "no header: {text}");
-    let whole = stdout(&session(&sb, &["get", &id, "--format", "markdown"]));
+    let whole = stdout(&sb.session(&["get", &id, "--format", "markdown"]));
     assert!(whole.contains("Tool call") && whole.contains("**Session:**"));
 }
 
 #[test]
 fn one_tool_call_is_not_1_tool_calls() {
     let sb = Sandbox::new();
-    let out = session(&sb, &["create", "--model", "m", "--provider", "p"]);
+    let out = sb.session(&["create", "--model", "m", "--provider", "p"]);
     let id = json(&out)["sessionId"].as_str().unwrap().to_string();
-    let out = session(&sb, &["record", &id, "--role", "user", "--text", "hi"]);
+    let out = sb.session(&["record", &id, "--role", "user", "--text", "hi"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = session(
-        &sb,
-        &[
-            "record", &id, "--tool", "run", "--args", "{}", "--result", "ok",
-        ],
-    );
+    let out = sb.session(&[
+        "record", &id, "--tool", "run", "--args", "{}", "--result", "ok",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&session(&sb, &["export", &id, "--format", "markdown"]));
+    let text = stdout(&sb.session(&["export", &id, "--format", "markdown"]));
     assert!(
         text.contains("1 message, 1 tool call"),
         "singular forms: {text}"
@@ -172,12 +159,12 @@ fn one_tool_call_is_not_1_tool_calls() {
 fn branch_at_1_keeps_the_first_message_only() {
     let sb = Sandbox::new();
     let id = a_session(&sb);
-    let out = session(&sb, &["branch", &id, "--at", "1"]);
+    let out = sb.session(&["branch", &id, "--at", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let branch = json(&out)["sessionId"].as_str().unwrap().to_string();
-    let got = json(&session(&sb, &["get", &branch, "--messages"]));
+    let got = json(&sb.session(&["get", &branch, "--messages"]));
     assert_eq!(got.as_array().unwrap().len(), 1, "{got}");
-    let help = stdout(&session(&sb, &["branch", "--help"]));
+    let help = stdout(&sb.session(&["branch", "--help"]));
     assert!(help.contains("keeps the first N messages"), "{help}");
 }
 
@@ -187,7 +174,7 @@ fn config_shows_the_data_dir_resolved_and_the_deny_list_in_force() {
     let out = sb.cmd("ollm").arg("config").output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let config = json(&out);
-    let data_dir = sb.ollm_home.join("sessions");
+    let data_dir = sb.sessions_dir();
     assert_eq!(
         config["services"]["session"]["dataDir"],
         data_dir.to_str().unwrap()

@@ -8,6 +8,8 @@ mod examples;
 mod import;
 mod loopcheck;
 mod mcp;
+#[path = "../support/modules.rs"]
+mod modules;
 mod ollm_cli;
 #[path = "../support/pg.rs"]
 mod pg;
@@ -31,7 +33,9 @@ mod config;
 mod contract;
 mod dispatch;
 mod env;
+mod env_child;
 mod env_process;
+mod env_supervisor;
 mod env_words;
 mod first_hour;
 mod first_hour_again;
@@ -43,3 +47,10 @@ mod readme;
 mod reliability;
 mod secrets;
 mod trust;
+
+/// A test file that no `mod` declaration reaches fails nothing: this does.
+#[test]
+fn every_test_file_is_compiled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e");
+    modules::assert_every_file_is_reached(&dir);
+}

@@ -78,13 +78,8 @@ const CLI_SESSION: &str = r#"{
   }
 }"#;
 
-/// The directory both programs use by default: `~/.ollm/sessions`.
-fn sessions_dir(sb: &Sandbox) -> PathBuf {
-    sb.home.join(".ollm").join("sessions")
-}
-
 fn write_cli_session(sb: &Sandbox) -> PathBuf {
-    let dir = sessions_dir(sb);
+    let dir = sb.sessions_dir();
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{ID}.json"));
     std::fs::write(&path, CLI_SESSION).unwrap();
@@ -94,7 +89,7 @@ fn write_cli_session(sb: &Sandbox) -> PathBuf {
 /// The OLLM CLI's side, or `None` (SKIPPED; a failure under CI) without Node.
 fn cli(sb: &Sandbox, args: &[&str]) -> Option<std::process::Output> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ollm-cli/recording.js");
-    let dir = sessions_dir(sb);
+    let dir = sb.sessions_dir();
     match std::process::Command::new("node")
         .arg(&script)
         .arg(&dir)
@@ -123,31 +118,8 @@ fn parse(bytes: &[u8]) -> Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(bytes)))
 }
 
-fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    let out = sb.cmd("ollm-session").args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    out
-}
-
-/// A new session, in `format` (`journal`) or as the settings say; its id.
-fn create(sb: &Sandbox, format: Option<&str>) -> String {
-    let mut cmd = sb.cmd("ollm-session");
-    if let Some(format) = format {
-        cmd.env("OLLM_SESSION_FORMAT", format);
-    }
-    let out = cmd
-        .args(["create", "--model", "m", "--provider", "p"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
-}
-
 fn record(sb: &Sandbox, id: &str, text: &str) -> Value {
-    json(&session(
-        sb,
-        &["record", id, "--role", "user", "--text", text],
-    ))
+    json(&sb.session_ok(&["record", id, "--role", "user", "--text", text]))
 }
 
 fn texts(session: &Value) -> Vec<String> {
@@ -164,8 +136,8 @@ fn a_cli_session_recorded_into_stays_a_cli_file_with_everything_in_it() {
     let sb = Sandbox::new();
     let path = write_cli_session(&sb);
     record(&sb, ID, "and another");
-    session(&sb, &["rename", ID, "haiku"]);
-    let dir = sessions_dir(&sb);
+    sb.session_ok(&["rename", ID, "haiku"]);
+    let dir = sb.sessions_dir();
     assert!(!dir.join(ID).exists(), "converted to a journal");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(!text.ends_with('\n'), "the CLI writes no trailing newline");
@@ -206,20 +178,20 @@ fn a_cli_session_recorded_into_stays_a_cli_file_with_everything_in_it() {
 fn a_lone_surrogate_is_read_shown_and_written_back_as_it_was() {
     let sb = Sandbox::new();
     let path = write_cli_session(&sb);
-    let out = session(&sb, &["get", ID]);
+    let out = sb.session_ok(&["get", ID]);
     assert!(
         stdout(&out).contains(r"Autumn moonlight \ud83d"),
         "{}",
         stdout(&out)
     );
-    let list = json(&session(&sb, &["list"]));
+    let list = json(&sb.session_ok(&["list"]));
     assert_eq!(list[0]["sessionId"], ID);
     assert_eq!(list[0]["messageCount"], 2);
     let exported = sb.work.join("haiku.json");
-    session(&sb, &["export", ID, "--output", exported.to_str().unwrap()]);
+    sb.session_ok(&["export", ID, "--output", exported.to_str().unwrap()]);
     let text = std::fs::read_to_string(&exported).unwrap();
     assert!(text.contains(r"Autumn moonlight \ud83d"), "{text}");
-    let markdown = session(&sb, &["export", ID, "--format", "markdown"]);
+    let markdown = sb.session_ok(&["export", ID, "--format", "markdown"]);
     assert!(
         stdout(&markdown).contains("Autumn moonlight \u{FFFD}"),
         "{}",
@@ -247,9 +219,9 @@ fn a_lone_surrogate_is_read_shown_and_written_back_as_it_was() {
 #[test]
 fn with_default_settings_each_side_lists_and_extends_the_others_sessions() {
     let sb = Sandbox::new();
-    let ours = create(&sb, None);
+    let ours = sb.create_session();
     record(&sb, &ours, "from ollm");
-    assert!(sessions_dir(&sb).join(format!("{ours}.json")).is_file());
+    assert!(sb.sessions_dir().join(format!("{ours}.json")).is_file());
     let Some(out) = cli(&sb, &["list"]) else {
         return;
     };
@@ -259,7 +231,7 @@ fn with_default_settings_each_side_lists_and_extends_the_others_sessions() {
     cli(&sb, &["record", &ours, "assistant", "from the CLI"]);
     cli(&sb, &["record-tool", &ours, "read_file", "contents"]);
     record(&sb, &ours, "from ollm again");
-    let got = json(&session(&sb, &["get", &ours]));
+    let got = json(&sb.session_ok(&["get", &ours]));
     assert_eq!(
         texts(&got),
         ["from ollm", "from the CLI", "from ollm again"]
@@ -268,7 +240,7 @@ fn with_default_settings_each_side_lists_and_extends_the_others_sessions() {
 
     let theirs = stdout(&cli(&sb, &["create", "qwen3:8b", "ollama"]).unwrap());
     cli(&sb, &["record", &theirs, "user", "hello from the CLI"]);
-    let list = json(&session(&sb, &["list"]));
+    let list = json(&sb.session_ok(&["list"]));
     let ids: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -298,24 +270,21 @@ fn an_upgraded_home_keeps_its_session_data_store_until_moved() {
         json(&out)["services"]["session"]["dataDir"],
         legacy.to_str().unwrap()
     );
-    let id = create(&sb, None);
+    let id = sb.create_session();
     assert!(legacy.join(format!("{id}.json")).is_file());
     // Moved into the OLLM CLI's directory by the command the README gives.
-    let sessions = sessions_dir(&sb);
-    let copied = session(
-        &sb,
-        &[
-            "copy",
-            "--from",
-            legacy.to_str().unwrap(),
-            "--to",
-            sessions.to_str().unwrap(),
-            "--all",
-        ],
-    );
+    let sessions = sb.sessions_dir();
+    let copied = sb.session_ok(&[
+        "copy",
+        "--from",
+        legacy.to_str().unwrap(),
+        "--to",
+        sessions.to_str().unwrap(),
+        "--all",
+    ]);
     assert_eq!(json(&copied)["copied"], json!([id]));
     std::fs::remove_dir_all(&legacy).unwrap();
-    let list = json(&session(&sb, &["list"]));
+    let list = json(&sb.session_ok(&["list"]));
     assert_eq!(list[0]["sessionId"], id.as_str());
     assert!(sessions.join(format!("{id}.json")).is_file());
 }
@@ -328,7 +297,7 @@ fn a_cli_rewriting_its_cached_copy_between_our_records_loses_nothing_it_had_seen
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ollm-cli/recording.js");
     let Ok(mut stale) = std::process::Command::new("node")
         .arg(&script)
-        .arg(sessions_dir(&sb))
+        .arg(sb.sessions_dir())
         .args(["record-after-line", ID, "assistant", "C (the CLI)"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -350,7 +319,7 @@ fn a_cli_rewriting_its_cached_copy_between_our_records_loses_nothing_it_had_seen
     stale.stdin.take().unwrap().write_all(b"go\n").unwrap();
     assert!(stale.wait().unwrap().success());
     record(&sb, ID, "D (after the CLI's rewrite)");
-    let got = parse(&session(&sb, &["get", ID]).stdout);
+    let got = parse(&sb.session_ok(&["get", ID]).stdout);
     let texts = texts(&got);
     assert_eq!(
         texts[2..],
@@ -361,7 +330,7 @@ fn a_cli_rewriting_its_cached_copy_between_our_records_loses_nothing_it_had_seen
         ],
         "{texts:?}"
     );
-    assert!(!sessions_dir(&sb).join(ID).exists());
+    assert!(!sb.sessions_dir().join(ID).exists());
 }
 
 #[test]
@@ -394,7 +363,7 @@ fn parallel_writers_into_one_cli_session_lose_no_record() {
         assert!(out.status.success(), "{}", stderr(&out));
         assert_eq!(stdout(&out).lines().count(), 25);
     }
-    let got = parse(&session(&sb, &["get", ID]).stdout);
+    let got = parse(&sb.session_ok(&["get", ID]).stdout);
     let texts = texts(&got);
     assert_eq!(texts.len(), 2 + 100);
     for w in 0..4 {
@@ -415,11 +384,11 @@ fn parallel_writers_into_one_cli_session_lose_no_record() {
 fn read_only_commands_leave_every_file_byte_identical() {
     let sb = Sandbox::new();
     // A good session in each format, with a snapshot and a context entry.
-    let good = create(&sb, None);
+    let good = sb.create_session();
     record(&sb, &good, "zanzibar");
-    let snapshot = json(&session(&sb, &["snapshot", "create", &good]));
+    let snapshot = json(&sb.session_ok(&["snapshot", "create", &good]));
     let snapshot_id = snapshot["id"].as_str().unwrap().to_string();
-    let journal = create(&sb, Some("journal"));
+    let journal = sb.create_journal_session();
     record(&sb, &journal, "zanzibar in a journal");
     sb.cmd("ollm-context")
         .args(["add", "rules", "be brief"])
@@ -427,8 +396,8 @@ fn read_only_commands_leave_every_file_byte_identical() {
         .success();
     // The damage: a corrupt journal, a foreign file under a session's name,
     // and the CLI's session with a lone surrogate.
-    let corrupt = create(&sb, Some("journal"));
-    let dir = sessions_dir(&sb);
+    let corrupt = sb.create_journal_session();
+    let dir = sb.sessions_dir();
     std::fs::write(dir.join(&corrupt).join("journal.ndjson"), "garbage\n{}\n").unwrap();
     let _ = std::fs::remove_file(dir.join(&corrupt).join("summary.json"));
     let foreign = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";

@@ -2,7 +2,7 @@
 //! from public secret-scanning rule sets: every secret name and credential
 //! format is removed (and redacted in output), every ordinary variable kept.
 
-use crate::support::{Sandbox, stdout};
+use crate::support::{Sandbox, child_env, stdout};
 
 fn data(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -15,19 +15,6 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-}
-
-/// The tool's environment as NAME → VALUE (`env -0`, so values may hold newlines).
-fn child_env(output: &std::process::Output) -> std::collections::BTreeMap<String, String> {
-    output
-        .stdout
-        .split(|&b| b == 0)
-        .filter_map(|entry| {
-            let text = String::from_utf8_lossy(entry);
-            text.split_once('=')
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-        })
-        .collect()
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::on_each_store;
-use crate::support::{Sandbox, SessionStore, bin_path, json, stderr, stdout, test_path};
+use crate::support::{Sandbox, SessionStore, is_root, json, stderr, stdout};
 
 on_each_store!(
     eight_writers_of_500_records_make_exactly_4000_untorn_records,
@@ -29,20 +29,8 @@ on_each_store!(
     deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half_done,
 );
 
-fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
-    let mut cmd = Command::new(bin_path(bin));
-    cmd.env_clear()
-        .env("PATH", test_path())
-        .env("HOME", &sb.home)
-        .env("OLLM_HOME", &sb.ollm_home)
-        .env("LANG", "C.UTF-8")
-        .envs(sb.store_env())
-        .current_dir(&sb.work);
-    cmd
-}
-
 fn run_ok(sb: &Sandbox, bin: &str, args: &[&str]) -> std::process::Output {
-    let out = std_cmd(sb, bin).args(args).output().unwrap();
+    let out = sb.std_cmd(bin).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{bin} {args:?} exited {:?}: {}",
@@ -50,20 +38,6 @@ fn run_ok(sb: &Sandbox, bin: &str, args: &[&str]) -> std::process::Output {
         stderr(&out)
     );
     out
-}
-
-/// A session in the journal format: these soaks look at its torn tails.
-/// (Sessions in the OLLM CLI's format are killed mid-write in
-/// `session::killed_writers_lose_no_acknowledged_record`.)
-fn create_session(sb: &Sandbox) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .env("OLLM_SESSION_FORMAT", "journal")
-        .args(["create", "--model", "m", "--provider", "p"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
 }
 
 /// SplitMix64: small, deterministic, good enough to pick kill moments.
@@ -156,10 +130,7 @@ fn stored_records(sb: &Sandbox, id: &str) -> Vec<Value> {
 }
 
 fn journal_path(sb: &Sandbox, id: &str) -> std::path::PathBuf {
-    sb.ollm_home
-        .join("sessions")
-        .join(id)
-        .join("journal.ndjson")
+    sb.sessions_dir().join(id).join("journal.ndjson")
 }
 
 fn eight_writers_of_500_records_make_exactly_4000_untorn_records(store: SessionStore) {
@@ -169,10 +140,11 @@ fn eight_writers_of_500_records_make_exactly_4000_untorn_records(store: SessionS
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create_session(&sb);
+    let id = sb.create_journal_session();
     let children: Vec<(Child, std::thread::JoinHandle<std::io::Result<()>>)> = (0..WRITERS)
         .map(|w| {
-            let mut child = std_cmd(&sb, "ollm-session")
+            let mut child = sb
+                .std_cmd("ollm-session")
                 .args(["record", &id])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -280,7 +252,8 @@ fn spawn_session_writer(
     pads: Vec<usize>,
     acked: Arc<Mutex<HashMap<String, String>>>,
 ) -> SessionWriter {
-    let mut child = std_cmd(sb, "ollm-session")
+    let mut child = sb
+        .std_cmd("ollm-session")
         .args(["record", id])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -387,7 +360,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
     };
     let sb = Arc::new(sb);
     let mut rng = Rng::from_env();
-    let ids: Vec<String> = (0..3).map(|_| create_session(&sb)).collect();
+    let ids: Vec<String> = (0..3).map(|_| sb.create_journal_session()).collect();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
     let reads = Arc::new(AtomicUsize::new(0));
@@ -538,7 +511,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
     if sb.pg.is_some() {
         return;
     }
-    let leftovers: Vec<_> = std::fs::read_dir(sb.ollm_home.join("sessions"))
+    let leftovers: Vec<_> = std::fs::read_dir(sb.sessions_dir())
         .unwrap()
         .filter_map(std::result::Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -548,7 +521,7 @@ fn session_writers_killed_at_random_while_readers_read_lose_nothing(store: Sessi
 }
 
 fn spawn_quiet(sb: &Sandbox, bin: &str, args: &[&str]) -> Child {
-    std_cmd(sb, bin)
+    sb.std_cmd(bin)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -750,7 +723,8 @@ fn leftovers_below(dir: &std::path::Path) -> Vec<String> {
 
 /// The snapshot ids of a session (empty when it has none or is gone).
 fn snapshot_ids(sb: &Sandbox, id: &str) -> Vec<String> {
-    let out = std_cmd(sb, "ollm-session")
+    let out = sb
+        .std_cmd("ollm-session")
         .args(["snapshot", "list", id])
         .output()
         .unwrap();
@@ -783,11 +757,11 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
     };
     let mut rng = Rng::from_env();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
-    let mut sessions: Vec<String> = (0..5).map(|_| create_session(&sb)).collect();
+    let mut sessions: Vec<String> = (0..5).map(|_| sb.create_journal_session()).collect();
     let (mut kills, mut done) = (0, 0);
     for round in 0..rounds {
         while sessions.len() < 4 {
-            sessions.push(create_session(&sb));
+            sessions.push(sb.create_journal_session());
         }
         let pick = |rng: &mut Rng, sessions: &[String]| {
             sessions[rng.below(sessions.len() as u64) as usize].clone()
@@ -858,7 +832,7 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
             .collect();
     }
     // The next write of each kind finishes or sweeps what kills left.
-    create_session(&sb);
+    sb.create_journal_session();
     let listed = json(&run_ok(&sb, "ollm-session", &["list"]));
     let present: Vec<String> = listed
         .as_array()
@@ -933,7 +907,7 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
             "snapshots written to the local directory on PostgreSQL"
         );
     }
-    let data = sb.ollm_home.join("sessions");
+    let data = sb.sessions_dir();
     let mut left = leftovers_below(&data);
     left.extend(leftovers_below(&snapshots_root));
     assert!(left.is_empty(), "left by killed writers: {left:?}");
@@ -952,8 +926,7 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
 /// The local PostgreSQL cluster (`pg_lsclusters`: version and name) that
 /// the tests' server is, when this process may stop and start it.
 fn local_cluster() -> Option<(String, String)> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !is_root() {
         eprintln!("SKIPPED: stopping the PostgreSQL server needs root");
         return None;
     }
@@ -1009,7 +982,7 @@ fn postgres_stopped_and_restarted_mid_run_loses_nothing_acknowledged() {
     };
     let mut sb = Sandbox::new();
     sb.pg = Some(pg);
-    let id = create_session(&sb);
+    let id = sb.create_journal_session();
     let acked: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let writers: Vec<SessionWriter> = (0..2)
         .map(|w| {
@@ -1037,7 +1010,7 @@ fn postgres_stopped_and_restarted_mid_run_loses_nothing_acknowledged() {
         acked.len()
     );
     for args in [&["list"][..], &["get", &id], &["search", "down"]] {
-        let out = std_cmd(&sb, "ollm-session").args(args).output().unwrap();
+        let out = sb.std_cmd("ollm-session").args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(4), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");

@@ -4,15 +4,13 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::on_each_store;
-use crate::support::{
-    Sandbox, SessionStore, assert_one_line_error, bin_path, json, stderr, stdout, test_path,
-};
+use crate::support::{Sandbox, SessionStore, assert_one_line_error, json, stderr, stdout};
 
 on_each_store!(
     a_whole_conversation_through_the_cli,
@@ -30,45 +28,6 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
-}
-
-fn data_dir(sb: &Sandbox) -> PathBuf {
-    sb.ollm_home.join("sessions")
-}
-
-fn std_cmd(sb: &Sandbox, bin: &str) -> Command {
-    let mut cmd = Command::new(bin_path(bin));
-    cmd.env_clear()
-        .env("PATH", test_path())
-        .env("HOME", &sb.home)
-        .env("OLLM_HOME", &sb.ollm_home)
-        .env("LANG", "C.UTF-8")
-        .envs(sb.store_env())
-        .current_dir(&sb.work);
-    cmd
-}
-
-fn create(sb: &Sandbox) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
-}
-
-/// A session in our append-only journal format (`services.session.format:
-/// journal`), for the tests of that format's own files.
-fn create_journal(sb: &Sandbox) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .env("OLLM_SESSION_FORMAT", "journal")
-        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
 }
 
 fn get(sb: &Sandbox, id: &str) -> Value {
@@ -112,9 +71,9 @@ fn assert_spec_fields(session: &Value) {
 fn the_spec_example_session_loads_unchanged() {
     for name in ["spec-example-session.json", "doc003-example-session.json"] {
         let sb = Sandbox::new();
-        std::fs::create_dir_all(data_dir(&sb)).unwrap();
+        std::fs::create_dir_all(sb.sessions_dir()).unwrap();
         let original = std::fs::read_to_string(fixture(name)).unwrap();
-        std::fs::write(data_dir(&sb).join(format!("{SPEC_ID}.json")), &original).unwrap();
+        std::fs::write(sb.sessions_dir().join(format!("{SPEC_ID}.json")), &original).unwrap();
         let out = sb
             .cmd("ollm-session")
             .args(["get", SPEC_ID])
@@ -164,7 +123,7 @@ fn a_whole_conversation_through_the_cli(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_session();
     let session = |args: &[&str]| {
         let out = sb.cmd("ollm-session").args(args).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
@@ -323,7 +282,7 @@ fn the_sessions_document_command_lines_work(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_session();
     let ollm = |args: &[&str]| sb.cmd("ollm").args(args).output().unwrap();
     let out = ollm(&["sessions", "list"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -344,7 +303,7 @@ fn the_sessions_document_command_lines_work(store: SessionStore) {
     let out = ollm(&["sessions", "delete", &id]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&ollm(&["sessions", "list"])), json!([]));
-    create(&sb);
+    sb.create_session();
     // Not at a terminal: `clear --all` asks for --yes instead of deleting.
     let out = ollm(&["sessions", "clear", "--all"]);
     assert_eq!(out.status.code(), Some(2));
@@ -364,10 +323,11 @@ fn parallel_writers_lose_nothing(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_session();
     let children: Vec<_> = (0..WRITERS)
         .map(|w| {
-            let mut child = std_cmd(&sb, "ollm-session")
+            let mut child = sb
+                .std_cmd("ollm-session")
                 .args(["record", &id])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -420,7 +380,11 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
         return;
     };
     // Both formats: journals appended to, and OLLM CLI documents rewritten whole.
-    let ids: Vec<String> = vec![create_journal(&sb), create(&sb), create(&sb)];
+    let ids: Vec<String> = vec![
+        sb.create_journal_session(),
+        sb.create_session(),
+        sb.create_session(),
+    ];
     let mut rng = Lcg(0x5eed);
     let mut acknowledged: Vec<(String, String)> = Vec::new();
     let mut torn = 0;
@@ -430,7 +394,8 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
         let mut running = Vec::new();
         for w in 0..2 {
             let id = ids[rng.next(ids.len() as u64) as usize].clone();
-            let mut child = std_cmd(&sb, "ollm-session")
+            let mut child = sb
+                .std_cmd("ollm-session")
                 .args(["record", &id])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -485,7 +450,7 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
             acknowledged.extend(texts.into_iter().take(count).map(|t| (id.clone(), t)));
         }
         for id in ids.iter().take(1).filter(|_| sb.pg.is_none()) {
-            let journal = std::fs::read(data_dir(&sb).join(id).join("journal.ndjson")).unwrap();
+            let journal = std::fs::read(sb.sessions_dir().join(id).join("journal.ndjson")).unwrap();
             if !journal.ends_with(b"\n") {
                 torn += 1;
             }
@@ -531,9 +496,9 @@ fn killed_writers_lose_no_acknowledged_record(store: SessionStore) {
 #[test]
 fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
     let sb = Sandbox::new();
-    let good = create(&sb);
-    let bad = create_journal(&sb);
-    let journal = data_dir(&sb).join(&bad).join("journal.ndjson");
+    let good = sb.create_session();
+    let bad = sb.create_journal_session();
+    let journal = sb.sessions_dir().join(&bad).join("journal.ndjson");
     let mut text = std::fs::read_to_string(&journal).unwrap();
     text.push_str("not json\n");
     text.push_str(&format!(
@@ -542,10 +507,10 @@ fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
                "message": {"role": "user", "parts": [], "timestamp": "2024-01-01T00:00:00Z"}})
     ));
     std::fs::write(&journal, &text).unwrap();
-    std::fs::remove_file(data_dir(&sb).join(&bad).join("summary.json")).unwrap();
+    std::fs::remove_file(sb.sessions_dir().join(&bad).join("summary.json")).unwrap();
     let plain = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
     std::fs::write(
-        data_dir(&sb).join(format!("{plain}.json")),
+        sb.sessions_dir().join(format!("{plain}.json")),
         "{\"sessionId\": 1",
     )
     .unwrap();
@@ -564,7 +529,7 @@ fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
         "the corrupt journal was changed"
     );
     assert_eq!(
-        std::fs::read(data_dir(&sb).join(format!("{plain}.json"))).unwrap(),
+        std::fs::read(sb.sessions_dir().join(format!("{plain}.json"))).unwrap(),
         b"{\"sessionId\": 1"
     );
     // A writer sets our own journal aside, and refuses the CLI's file.
@@ -576,8 +541,11 @@ fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     assert!(stderr(&out).contains("moved aside"), "{}", stderr(&out));
     assert_eq!(
-        std::fs::read_to_string(data_dir(&sb).join(format!("{bad}.corrupt/journal.ndjson")))
-            .unwrap(),
+        std::fs::read_to_string(
+            sb.sessions_dir()
+                .join(format!("{bad}.corrupt/journal.ndjson"))
+        )
+        .unwrap(),
         text
     );
     let out = sb
@@ -588,13 +556,13 @@ fn a_corrupt_session_is_reported_by_list_and_get_and_left_in_place() {
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     assert_one_line_error(&out, "ollm-session");
     assert_eq!(
-        std::fs::read(data_dir(&sb).join(format!("{plain}.json"))).unwrap(),
+        std::fs::read(sb.sessions_dir().join(format!("{plain}.json"))).unwrap(),
         b"{\"sessionId\": 1"
     );
 
     // get of a corrupt session: exit 6 and one line.
-    let other = create_journal(&sb);
-    let journal = data_dir(&sb).join(&other).join("journal.ndjson");
+    let other = sb.create_journal_session();
+    let journal = sb.sessions_dir().join(&other).join("journal.ndjson");
     std::fs::write(&journal, "{\"type\":\"session\"\n{}\n").unwrap();
     let out = sb
         .cmd("ollm-session")
@@ -609,7 +577,7 @@ fn bad_ids_and_bad_records_get_one_line_and_lose_nothing(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_session();
     // What is not a whole id is looked up as an id prefix or a title among
     // the listed sessions, so it never names a path: not found (3).
     for bad in ["../../etc/passwd", "/tmp/x", "not-a-uuid"] {
@@ -667,7 +635,7 @@ fn max_sessions_comes_from_the_configuration(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let first = create(&sb);
+    let first = sb.create_session();
     // The workspace's configuration sets the limit (a retention limit
     // deletes sessions, so only once the workspace is trusted).
     sb.write(
@@ -675,8 +643,8 @@ fn max_sessions_comes_from_the_configuration(store: SessionStore) {
         "services:\n  session:\n    maxSessions: 2\n",
     );
     sb.cmd("ollm").arg("trust").assert().success();
-    let second = create(&sb);
-    let third = create(&sb);
+    let second = sb.create_session();
+    let third = sb.create_session();
     let list = json(&sb.cmd("ollm-session").arg("list").output().unwrap());
     let ids: Vec<&str> = list
         .as_array()
@@ -692,7 +660,7 @@ fn max_sessions_comes_from_the_configuration(store: SessionStore) {
         .unwrap();
     assert_eq!(gone.status.code(), Some(3), "{}", stderr(&gone));
     if sb.pg.is_none() {
-        assert!(!data_dir(&sb).join(&first).exists());
+        assert!(!sb.sessions_dir().join(&first).exists());
     }
 }
 
@@ -702,7 +670,7 @@ fn parallel_creates_keep_exactly_max_sessions(store: SessionStore) {
     };
     let children: Vec<_> = (0..6)
         .map(|_| {
-            std_cmd(&sb, "ollm-session")
+            sb.std_cmd("ollm-session")
                 .args([
                     "create",
                     "--model",
@@ -721,7 +689,7 @@ fn parallel_creates_keep_exactly_max_sessions(store: SessionStore) {
     let mut more = Vec::new();
     for _ in 0..4 {
         more.push(
-            std_cmd(&sb, "ollm-session")
+            sb.std_cmd("ollm-session")
                 .args([
                     "create",
                     "--model",
@@ -746,7 +714,7 @@ fn parallel_creates_keep_exactly_max_sessions(store: SessionStore) {
     if sb.pg.is_some() {
         return;
     }
-    let dirs = std::fs::read_dir(data_dir(&sb))
+    let dirs = std::fs::read_dir(sb.sessions_dir())
         .unwrap()
         .filter(|e| {
             !e.as_ref()
@@ -762,7 +730,7 @@ fn parallel_creates_keep_exactly_max_sessions(store: SessionStore) {
 #[test]
 fn programs_that_resume_exec_runs_warn_of_nothing() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_session();
     // Every program reads its configuration from OLLM_* variables; the one
     // resume sets for its command is not one of them, and says nothing.
     let command = "ollm-session get \"$OLLM_SESSION_ID\" >/dev/null && \
@@ -780,7 +748,7 @@ fn programs_that_resume_exec_runs_warn_of_nothing() {
 #[test]
 fn an_id_given_in_capitals_names_the_same_session() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_session();
     let upper = id.to_ascii_uppercase();
     let out = sb
         .cmd("ollm-session")

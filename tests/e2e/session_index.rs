@@ -9,35 +9,8 @@ use serde_json::{Value, json};
 
 use crate::support::{Sandbox, json, stderr};
 
-fn data_dir(sb: &Sandbox) -> PathBuf {
-    sb.ollm_home.join("sessions")
-}
-
-fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    let out = sb.cmd("ollm-session").args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    out
-}
-
-fn create(sb: &Sandbox, title: &str) -> String {
-    create_as(sb, title, "cli")
-}
-
-/// A session in `format` (`cli`, the OLLM CLI's file, or `journal`).
-fn create_as(sb: &Sandbox, title: &str, format: &str) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .env("OLLM_SESSION_FORMAT", format)
-        .args(["create", "--model", "llama3.2:3b", "--provider", "ollama"])
-        .args(["--title", title])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
-}
-
 fn listed_ids(sb: &Sandbox) -> Vec<String> {
-    json(&session(sb, &["list"]))
+    json(&sb.session_ok(&["list"]))
         .as_array()
         .unwrap()
         .iter()
@@ -54,7 +27,7 @@ fn write_cli_session(sb: &Sandbox, id: &str, title: &str, at: &str) {
         "toolCalls": [], "metadata": {"tokenCount": 1, "compressionCount": 0}
     });
     std::fs::write(
-        data_dir(sb).join(format!("{id}.json")),
+        sb.sessions_dir().join(format!("{id}.json")),
         serde_json::to_string_pretty(&doc).unwrap(),
     )
     .unwrap();
@@ -63,13 +36,13 @@ fn write_cli_session(sb: &Sandbox, id: &str, title: &str, at: &str) {
 #[test]
 fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
     let sb = Sandbox::new();
-    create(&sb, "one");
-    create_as(&sb, "two", "journal");
-    create_as(&sb, "three", "journal");
+    sb.create_session_as(Some("cli"), &["--title", "one"]);
+    sb.create_session_as(Some("journal"), &["--title", "two"]);
+    sb.create_session_as(Some("journal"), &["--title", "three"]);
     assert_eq!(listed_ids(&sb).len(), 3);
     // A search adds the trigram bits and their lock.
-    session(&sb, &["search", "anything"]);
-    let index = data_dir(&sb).join(".index");
+    sb.session_ok(&["search", "anything"]);
+    let index = sb.sessions_dir().join(".index");
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&index), 0o700);
     let files: Vec<PathBuf> = std::fs::read_dir(&index)
@@ -82,7 +55,7 @@ fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
     for file in &files {
         assert_eq!(mode(file), 0o600, "{}", file.display());
     }
-    let out = session(&sb, &["reindex"]);
+    let out = sb.session_ok(&["reindex"]);
     let report = json(&out);
     assert_eq!(report["sessions"], 3, "{report}");
     assert_eq!(report["rebuilt"], true);
@@ -92,31 +65,34 @@ fn the_index_is_private_and_reindex_rebuilds_it_from_the_files() {
 #[test]
 fn a_damaged_or_deleted_index_is_rebuilt_and_loses_nothing() {
     let sb = Sandbox::new();
-    let ids = [create(&sb, "a"), create_as(&sb, "b", "journal")];
-    let before = json(&session(&sb, &["list"]));
-    let index = data_dir(&sb).join(".index");
+    let ids = [
+        sb.create_session_as(Some("cli"), &["--title", "a"]),
+        sb.create_session_as(Some("journal"), &["--title", "b"]),
+    ];
+    let before = json(&sb.session_ok(&["list"]));
+    let index = sb.sessions_dir().join(".index");
     for name in ["sessions.db-wal", "sessions.db-shm"] {
         let _ = std::fs::remove_file(index.join(name));
     }
     std::fs::write(index.join("sessions.db"), b"this is not a database at all").unwrap();
-    assert_eq!(json(&session(&sb, &["list"])), before);
-    session(&sb, &["get", &ids[0][..8]]);
+    assert_eq!(json(&sb.session_ok(&["list"])), before);
+    sb.session_ok(&["get", &ids[0][..8]]);
     std::fs::remove_dir_all(&index).unwrap();
-    assert_eq!(json(&session(&sb, &["list"])), before);
-    let out = session(&sb, &["get", "b"]);
+    assert_eq!(json(&sb.session_ok(&["list"])), before);
+    let out = sb.session_ok(&["get", "b"]);
     assert_eq!(json(&out)["sessionId"], ids[1].as_str());
 }
 
 #[test]
 fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
     let sb = Sandbox::new();
-    let ours = create_as(&sb, "ours", "journal");
+    let ours = sb.create_session_as(Some("journal"), &["--title", "ours"]);
     assert_eq!(listed_ids(&sb), vec![ours.clone()]);
     let theirs = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
     write_cli_session(&sb, theirs, "theirs", "2099-01-01T00:00:00.000Z");
     // Newest first: the CLI's session is the latest.
     assert_eq!(listed_ids(&sb), vec![theirs.to_string(), ours.clone()]);
-    let last = json(&session(&sb, &["get", "--last"]));
+    let last = json(&sb.session_ok(&["get", "--last"]));
     assert_eq!(last["sessionId"], theirs);
     // Rewritten in place (the directory does not change): a new title.
     write_cli_session(
@@ -125,7 +101,7 @@ fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
         "renamed by the cli",
         "2099-01-01T00:00:01.000Z",
     );
-    let got = json(&session(&sb, &["get", "renamed by the cli"]));
+    let got = json(&sb.session_ok(&["get", "renamed by the cli"]));
     assert_eq!(got["sessionId"], theirs);
     let out = sb
         .cmd("ollm-session")
@@ -133,37 +109,34 @@ fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "the old title still names it");
-    std::fs::remove_file(data_dir(&sb).join(format!("{theirs}.json"))).unwrap();
+    std::fs::remove_file(sb.sessions_dir().join(format!("{theirs}.json"))).unwrap();
     assert_eq!(listed_ids(&sb), vec![ours.clone()]);
     // A session directory removed by hand is gone from the listing too.
-    std::fs::remove_dir_all(data_dir(&sb).join(&ours)).unwrap();
+    std::fs::remove_dir_all(sb.sessions_dir().join(&ours)).unwrap();
     assert_eq!(listed_ids(&sb), Vec::<String>::new());
 }
 
 #[test]
 fn a_journal_changed_behind_the_index_is_read_again() {
     let sb = Sandbox::new();
-    let id = create_as(&sb, "grows", "journal");
-    assert_eq!(json(&session(&sb, &["list"]))[0]["messageCount"], 0);
+    let id = sb.create_session_as(Some("journal"), &["--title", "grows"]);
+    assert_eq!(json(&sb.session_ok(&["list"]))[0]["messageCount"], 0);
     // An older ollm appends a record without telling the index.
     let line = json!({"type": "message", "at": "2099-01-01T00:00:00.000Z", "tokens": 1,
         "message": {"role": "user", "parts": [{"type": "text", "text": "hi"}],
                     "timestamp": "2099-01-01T00:00:00.000Z"}});
-    let journal = data_dir(&sb).join(&id).join("journal.ndjson");
+    let journal = sb.sessions_dir().join(&id).join("journal.ndjson");
     let mut text = std::fs::read_to_string(&journal).unwrap();
     text.push_str(&format!("{line}\n"));
     std::fs::write(&journal, text).unwrap();
-    let row: Value = json(&session(&sb, &["list"]))[0].clone();
+    let row: Value = json(&sb.session_ok(&["list"]))[0].clone();
     assert_eq!(row["messageCount"], 1);
     assert_eq!(row["lastActivity"], "2099-01-01T00:00:00.000Z");
 }
 
 /// The session ids `search PATTERN` (with `args`) finds, each once, sorted.
 fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
-    let out = session(
-        sb,
-        &[&["search", pattern, "--format", "json"], args].concat(),
-    );
+    let out = sb.session_ok(&[&["search", pattern, "--format", "json"], args].concat());
     let mut ids: Vec<String> = json(&out)
         .as_array()
         .unwrap()
@@ -189,8 +162,8 @@ fn record(sb: &Sandbox, id: &str, text: &str) {
 #[test]
 fn search_through_the_index_finds_what_every_writer_added_since() {
     let sb = Sandbox::new();
-    let journal = create_as(&sb, "journal", "journal");
-    let plain = create(&sb, "plain");
+    let journal = sb.create_session_as(Some("journal"), &["--title", "journal"]);
+    let plain = sb.create_session_as(Some("cli"), &["--title", "plain"]);
     assert!(found(&sb, "zanzibar", &[]).is_empty());
     // Recorded after the bits were made: read from where they end.
     record(&sb, &journal, "We sail to Zanzibar at dawn.");
@@ -208,34 +181,34 @@ fn search_through_the_index_finds_what_every_writer_added_since() {
     // The OLLM CLI rewrites its file in place, and adds one of its own.
     let theirs = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
     write_cli_session(&sb, theirs, "theirs", "2099-01-01T00:00:00.000Z");
-    let doc = data_dir(&sb).join(format!("{theirs}.json"));
+    let doc = sb.sessions_dir().join(format!("{theirs}.json"));
     let text = std::fs::read_to_string(&doc)
         .unwrap()
         .replace("\"hi\"", "\"off to Zanzibar\"");
     std::fs::write(&doc, text).unwrap();
     assert_eq!(found(&sb, "zanzibar", &["-i"]).len(), 3);
     // Gone sessions are not found, and their slots serve new ones.
-    session(&sb, &["delete", &journal]);
+    sb.session_ok(&["delete", &journal]);
     std::fs::remove_file(&doc).unwrap();
     assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain.clone()]);
-    let newer = create_as(&sb, "newer", "journal");
+    let newer = sb.create_session_as(Some("journal"), &["--title", "newer"]);
     record(&sb, &newer, "nothing about islands");
     assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain.clone()]);
     assert_eq!(found(&sb, "islands", &[]), vec![newer.clone()]);
     // Bits lost or damaged are made again from the files.
-    std::fs::write(data_dir(&sb).join(".index/grams"), b"not ours").unwrap();
+    std::fs::write(sb.sessions_dir().join(".index/grams"), b"not ours").unwrap();
     assert_eq!(found(&sb, "zanzibar", &["-i"]), vec![plain]);
-    std::fs::remove_file(data_dir(&sb).join(".index/grams")).unwrap();
+    std::fs::remove_file(sb.sessions_dir().join(".index/grams")).unwrap();
     assert_eq!(found(&sb, "islands", &[]), vec![newer]);
 }
 
 #[test]
 fn a_search_whose_bits_cannot_be_kept_reads_every_session_and_says_so() {
     let sb = Sandbox::new();
-    let id = create_as(&sb, "journal", "journal");
+    let id = sb.create_session_as(Some("journal"), &["--title", "journal"]);
     record(&sb, &id, "We sail to Zanzibar at dawn.");
     // Something that is not a file where the bits go.
-    let grams = data_dir(&sb).join(".index/grams");
+    let grams = sb.sessions_dir().join(".index/grams");
     let _ = std::fs::remove_file(&grams);
     std::fs::create_dir_all(grams.join("in-the-way")).unwrap();
     let out = sb

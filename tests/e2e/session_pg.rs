@@ -21,20 +21,10 @@ fn pg_sandbox() -> Option<Sandbox> {
     Some(sb)
 }
 
-fn create(sb: &Sandbox) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .args(["create", "--model", "m", "--provider", "p"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
-}
-
 #[test]
 fn a_newer_schema_is_refused_in_one_line_and_left_alone() {
     let Some(sb) = pg_sandbox() else { return };
-    let id = create(&sb);
+    let id = sb.create_session();
     let mut db = sb.pg.as_ref().unwrap().client();
     db.batch_execute("UPDATE ollm_schema SET version = version + 1")
         .unwrap();
@@ -57,7 +47,7 @@ fn a_newer_schema_is_refused_in_one_line_and_left_alone() {
 #[test]
 fn a_writer_kept_waiting_past_statement_timeout_gives_up_in_one_line() {
     let Some(sb) = pg_sandbox() else { return };
-    let id = create(&sb);
+    let id = sb.create_session();
     let url = format!("{}&statement_timeout=300", sb.pg.as_ref().unwrap().url);
     // Another writer holds the session's row.
     let mut db = sb.pg.as_ref().unwrap().client();
@@ -134,7 +124,7 @@ fn an_unreachable_server_is_one_line_with_the_password_hidden() {
 #[test]
 fn a_read_only_server_is_one_line_and_reads_still_work() {
     let Some(sb) = pg_sandbox() else { return };
-    let id = create(&sb);
+    let id = sb.create_session();
     // What a replica answers: every transaction read-only.
     let replica = format!(
         "{}%20-cdefault_transaction_read_only%3Don",
@@ -161,7 +151,7 @@ fn a_read_only_server_is_one_line_and_reads_still_work() {
 #[test]
 fn a_record_that_cannot_be_read_is_reported_never_dropped_silently() {
     let Some(sb) = pg_sandbox() else { return };
-    let id = create(&sb);
+    let id = sb.create_session();
     for text in ["kept zebra", "broken zebra"] {
         let out = sb
             .cmd("ollm-session")

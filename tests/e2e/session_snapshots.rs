@@ -20,13 +20,8 @@ on_each_store!(
     concurrent_and_killed_snapshot_writers_lose_nothing_acknowledged,
 );
 
-/// Runs `ollm-session` in `sb` (its store, unless `args` names one).
-fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    sb.cmd("ollm-session").args(args).output().unwrap()
-}
-
 fn ok(sb: &Sandbox, args: &[&str]) -> Value {
-    let out = session(sb, args);
+    let out = sb.session(args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     json(&out)
 }
@@ -146,15 +141,15 @@ fn snapshots_are_created_listed_rolled_restored_and_deleted_with_their_session(
         ids(&ok(&sb, &["snapshot", "list", &id])),
         [taken[2].as_str()]
     );
-    let out = session(&sb, &["snapshot", "show", &taken[1]]);
+    let out = sb.session(&["snapshot", "show", &taken[1]]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert_one_line_error(&out, "ollm-session");
 
     // Deleting the session deletes its snapshots.
     ok(&sb, &["delete", &id]);
-    let out = session(&sb, &["snapshot", "show", &taken[2]]);
+    let out = sb.session(&["snapshot", "show", &taken[2]]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let out = session(&sb, &["snapshot", "list", &id]);
+    let out = sb.session(&["snapshot", "list", &id]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let local = sb.ollm_home.join("context-snapshots").join(&id);
     assert!(!local.exists(), "left in {}", local.display());
@@ -269,7 +264,7 @@ fn the_postgres_store_never_deletes_the_file_stores_snapshots() {
 
     let report = ok(&a, &["cleanup", "--keep", "0"]);
     assert_eq!(report.get("orphanedSnapshots"), None, "{report}");
-    let out = session(&a, &["delete", &id]);
+    let out = a.session(&["delete", &id]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out)); // cleanup took it
     for (session_id, snapshot) in [(&id, &snap), (&file_only, &file_snap)] {
         assert_eq!(

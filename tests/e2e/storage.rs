@@ -9,27 +9,13 @@ use serde_json::{Value, json};
 
 use crate::on_each_store;
 use crate::support::{
-    Sandbox, SessionStore, assert_one_line_error, bin_path, json, stderr, stdout,
+    Sandbox, SessionStore, assert_one_line_error, bin_path, is_root, json, stderr, stdout,
 };
 
 on_each_store!(
     restoring_a_snapshot_gives_back_every_record_in_order,
     a_snapshot_of_a_context_too_deep_for_readers_is_refused,
 );
-
-/// A session in the journal format: these tests are about its files (the
-/// OLLM CLI's `<id>.json` is written through the same `fs` layer; its
-/// tests are in `ollm_cli.rs`).
-fn create(sb: &Sandbox) -> String {
-    let out = sb
-        .cmd("ollm-session")
-        .env("OLLM_SESSION_FORMAT", "journal")
-        .args(["create", "--model", "m", "--provider", "p"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
-}
 
 fn record(sb: &Sandbox, id: &str, text: &str) -> std::process::Output {
     sb.cmd("ollm-session")
@@ -48,10 +34,6 @@ fn record_tool(sb: &Sandbox, id: &str, result: &str) {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
-fn data_dir(sb: &Sandbox) -> PathBuf {
-    sb.ollm_home.join("sessions")
-}
-
 fn snapshots_dir(sb: &Sandbox, id: &str) -> PathBuf {
     sb.ollm_home.join("context-snapshots").join(id)
 }
@@ -68,11 +50,6 @@ fn snapshot(sb: &Sandbox, id: &str) -> String {
 
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path).unwrap().mode() & 0o777
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
 }
 
 /// Every file and directory below `dir` (not following links).
@@ -158,10 +135,14 @@ fn stores_are_private_whatever_the_umask() {
 #[test]
 fn an_existing_open_store_is_tightened_on_its_next_write_with_one_notice() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "one").status.success());
-    let journal = data_dir(&sb).join(&id).join("journal.ndjson");
-    for path in [&sb.ollm_home, &data_dir(&sb), &data_dir(&sb).join(&id)] {
+    let journal = sb.sessions_dir().join(&id).join("journal.ndjson");
+    for path in [
+        &sb.ollm_home,
+        &sb.sessions_dir(),
+        &sb.sessions_dir().join(&id),
+    ] {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o644)).unwrap();
@@ -175,7 +156,7 @@ fn an_existing_open_store_is_tightened_on_its_next_write_with_one_notice() {
     assert_eq!(notices.lines().count(), 1, "{notices}");
     assert!(notices.contains("owner-only"), "{notices}");
     assert_eq!(mode(&sb.ollm_home), 0o700);
-    assert_eq!(mode(&data_dir(&sb)), 0o700);
+    assert_eq!(mode(&sb.sessions_dir()), 0o700);
     assert!(record(&sb, &id, "two").status.success());
     assert_eq!(mode(&journal), 0o600);
 }
@@ -183,7 +164,7 @@ fn an_existing_open_store_is_tightened_on_its_next_write_with_one_notice() {
 #[test]
 fn export_keeps_an_existing_file_private() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let path = sb.work.join("chat.json");
     std::fs::write(&path, "old").unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
@@ -202,10 +183,10 @@ fn export_keeps_an_existing_file_private() {
 #[test]
 fn a_link_planted_at_the_old_fixed_summary_temp_name_is_not_followed() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let victim = sb.work.join("victim");
     std::fs::write(&victim, "keep me").unwrap();
-    let planted = data_dir(&sb).join(&id).join("summary.json.tmp");
+    let planted = sb.sessions_dir().join(&id).join("summary.json.tmp");
     std::os::unix::fs::symlink(&victim, &planted).unwrap();
     assert!(record(&sb, &id, "hello").status.success());
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
@@ -240,10 +221,10 @@ fn links_planted_at_pid_temp_names_are_not_followed() {
 #[test]
 fn a_session_directory_planted_as_a_link_is_refused_not_followed() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let outside = sb.work.join("outside");
-    std::fs::rename(data_dir(&sb).join(&id), &outside).unwrap();
-    std::os::unix::fs::symlink(&outside, data_dir(&sb).join(&id)).unwrap();
+    std::fs::rename(sb.sessions_dir().join(&id), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, sb.sessions_dir().join(&id)).unwrap();
     let before = std::fs::read(outside.join("journal.ndjson")).unwrap();
     let out = record(&sb, &id, "must not land outside");
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
@@ -258,7 +239,7 @@ fn a_session_directory_planted_as_a_link_is_refused_not_followed() {
 #[test]
 fn a_snapshot_directory_planted_as_a_link_is_refused() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "hello").status.success());
     let outside = sb.work.join("elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
@@ -280,9 +261,9 @@ fn a_snapshot_directory_planted_as_a_link_is_refused() {
 #[test]
 fn a_dangling_lock_file_link_creates_nothing() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let target = sb.work.join("created-through-the-link");
-    let lock = data_dir(&sb).join(".locks").join(format!("{id}.lock"));
+    let lock = sb.sessions_dir().join(".locks").join(format!("{id}.lock"));
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let _ = std::fs::remove_file(&lock);
     std::os::unix::fs::symlink(&target, &lock).unwrap();
@@ -295,10 +276,10 @@ fn a_dangling_lock_file_link_creates_nothing() {
 #[test]
 fn a_lock_directory_planted_as_a_link_is_refused() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let outside = sb.work.join("locks-elsewhere");
     std::fs::create_dir_all(&outside).unwrap();
-    let locks = data_dir(&sb).join(".locks");
+    let locks = sb.sessions_dir().join(".locks");
     std::fs::remove_dir_all(&locks).unwrap();
     std::os::unix::fs::symlink(&outside, &locks).unwrap();
     let out = record(&sb, &id, "hello");
@@ -380,7 +361,7 @@ fn a_fifo_as_loop_state_or_context_store_is_refused_without_blocking() {
 #[test]
 fn export_refuses_to_overwrite_without_force_and_refuses_special_targets() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let path = sb.work.join("chat.json");
     std::fs::write(&path, "precious").unwrap();
     let out = sb
@@ -426,7 +407,7 @@ fn export_refuses_to_overwrite_without_force_and_refuses_special_targets() {
 #[test]
 fn export_to_the_stdout_descriptor_writes_the_stream() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     for target in ["-", "/dev/fd/1"] {
         let out = sb
             .cmd("ollm-session")
@@ -443,12 +424,12 @@ fn export_to_the_stdout_descriptor_writes_the_stream() {
 #[test]
 fn a_delete_cut_short_after_its_commit_point_leaves_no_snapshot_to_restore() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "a private message").status.success());
     let snap = snapshot(&sb, &id);
     // What a delete killed right after its first rename leaves behind.
-    let tombstone = data_dir(&sb).join(format!(".trash-{id}-1-1-0"));
-    std::fs::rename(data_dir(&sb).join(&id), &tombstone).unwrap();
+    let tombstone = sb.sessions_dir().join(format!(".trash-{id}-1-1-0"));
+    std::fs::rename(sb.sessions_dir().join(&id), &tombstone).unwrap();
     let out = sb
         .cmd("ollm-session")
         .args(["snapshot", "restore", &snap, "--as-session"])
@@ -462,7 +443,7 @@ fn a_delete_cut_short_after_its_commit_point_leaves_no_snapshot_to_restore() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
     // The next writer finishes the delete.
-    create(&sb);
+    sb.create_journal_session();
     assert!(!snapshots_dir(&sb, &id).exists());
     assert!(!tombstone.exists());
 }
@@ -470,11 +451,11 @@ fn a_delete_cut_short_after_its_commit_point_leaves_no_snapshot_to_restore() {
 #[test]
 fn clear_removes_snapshots_orphaned_by_an_earlier_delete() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "hello").status.success());
     snapshot(&sb, &id);
     // An older version's delete killed between its two steps.
-    std::fs::remove_dir_all(data_dir(&sb).join(&id)).unwrap();
+    std::fs::remove_dir_all(sb.sessions_dir().join(&id)).unwrap();
     let out = sb
         .cmd("ollm-session")
         .args(["clear", "--all", "--yes"])
@@ -486,7 +467,7 @@ fn clear_removes_snapshots_orphaned_by_an_earlier_delete() {
 }
 
 fn corrupt(sb: &Sandbox, id: &str) -> PathBuf {
-    let journal = data_dir(sb).join(id).join("journal.ndjson");
+    let journal = sb.sessions_dir().join(id).join("journal.ndjson");
     let mut bytes = std::fs::read(&journal).unwrap();
     bytes.splice(0..0, b"garbage\n".iter().copied());
     std::fs::write(&journal, bytes).unwrap();
@@ -496,13 +477,13 @@ fn corrupt(sb: &Sandbox, id: &str) -> PathBuf {
     assert!(journal.is_file());
     let out = record(sb, id, "after");
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
-    data_dir(sb).join(format!("{id}.corrupt"))
+    sb.sessions_dir().join(format!("{id}.corrupt"))
 }
 
 #[test]
 fn a_session_set_aside_as_corrupt_can_be_listed_and_deleted() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "hello").status.success());
     snapshot(&sb, &id);
     let aside = corrupt(&sb, &id);
@@ -538,8 +519,8 @@ fn a_session_set_aside_as_corrupt_can_be_listed_and_deleted() {
 #[test]
 fn cleanup_and_clear_remove_sessions_set_aside_as_corrupt() {
     let sb = Sandbox::new();
-    let good = create(&sb);
-    let bad = create(&sb);
+    let good = sb.create_journal_session();
+    let bad = sb.create_journal_session();
     assert!(record(&sb, &bad, "x").status.success());
     let aside = corrupt(&sb, &bad);
     let out = sb
@@ -550,9 +531,9 @@ fn cleanup_and_clear_remove_sessions_set_aside_as_corrupt() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["kept"], 1);
     assert!(!aside.exists(), "corrupt copies count as the oldest");
-    assert!(data_dir(&sb).join(&good).exists());
+    assert!(sb.sessions_dir().join(&good).exists());
 
-    let other = create(&sb);
+    let other = sb.create_journal_session();
     assert!(record(&sb, &other, "y").status.success());
     let aside = corrupt(&sb, &other);
     sb.cmd("ollm-session")
@@ -560,17 +541,17 @@ fn cleanup_and_clear_remove_sessions_set_aside_as_corrupt() {
         .assert()
         .success();
     assert!(!aside.exists());
-    assert!(!data_dir(&sb).join(&good).exists());
+    assert!(!sb.sessions_dir().join(&good).exists());
 }
 
 #[test]
 fn temp_files_of_killed_writers_are_removed_by_the_next_writer() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "hello").status.success());
     snapshot(&sb, &id);
     let snaps = snapshots_dir(&sb, &id).join("snapshots");
-    let session = data_dir(&sb).join(&id);
+    let session = sb.sessions_dir().join(&id);
     let context_dir = sb.work.join(".ollm");
     std::fs::create_dir_all(&context_dir).unwrap();
     let state = sb.work.join("loop.json");
@@ -607,7 +588,7 @@ fn restoring_a_snapshot_gives_back_every_record_in_order(store: SessionStore) {
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "first").status.success());
     record_tool(&sb, &id, "file contents");
     assert!(record(&sb, &id, "second").status.success());
@@ -646,9 +627,9 @@ fn restoring_a_snapshot_gives_back_every_record_in_order(store: SessionStore) {
 #[test]
 fn snapshot_create_waits_for_the_sessions_lock() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "hello").status.success());
-    let lock = data_dir(&sb).join(".locks").join(format!("{id}.lock"));
+    let lock = sb.sessions_dir().join(".locks").join(format!("{id}.lock"));
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let held = std::fs::OpenOptions::new()
         .create(true)
@@ -683,7 +664,7 @@ fn read_only_commands_work_on_a_read_only_store() {
         return;
     }
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     assert!(record(&sb, &id, "findable words").status.success());
     let top = sb.home.parent().unwrap();
     std::fs::set_permissions(top, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -737,7 +718,7 @@ fn nested(depth: usize) -> String {
 #[test]
 fn a_record_too_deep_for_readers_is_refused_by_the_writer() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let call = format!(
         r#"{{"id":"c1","name":"t","args":{},"result":{{"llmContent":"x"}}}}"#,
         nested(124)
@@ -772,7 +753,7 @@ fn a_snapshot_of_a_context_too_deep_for_readers_is_refused(store: SessionStore) 
     let Some(sb) = Sandbox::on(store) else {
         return;
     };
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let context = format!(
         r#"[{{"role":"user","parts":[{{"type":"data","n":{}}}],"timestamp":"2026-01-01T00:00:00Z"}}]"#,
         // The deepest input the parser takes: one level deeper in the file.
@@ -798,12 +779,12 @@ fn a_snapshot_of_a_context_too_deep_for_readers_is_refused(store: SessionStore) 
 fn a_plain_session_nested_beyond_the_reader_is_left_in_place() {
     let sb = Sandbox::new();
     let id = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";
-    std::fs::create_dir_all(data_dir(&sb)).unwrap();
+    std::fs::create_dir_all(sb.sessions_dir()).unwrap();
     let text = format!(
         r#"{{"sessionId":"{id}","startTime":"2026-01-01T00:00:00Z","lastActivity":"2026-01-01T00:00:00Z","model":"m","provider":"p","messages":[],"toolCalls":[{{"id":"c","name":"t","args":{},"result":{{"llmContent":"x"}},"timestamp":"2026-01-01T00:00:00Z"}}],"metadata":{{"tokenCount":0,"compressionCount":0}}}}"#,
         nested(130)
     );
-    let plain = data_dir(&sb).join(format!("{id}.json"));
+    let plain = sb.sessions_dir().join(format!("{id}.json"));
     std::fs::write(&plain, &text).unwrap();
     let out = sb.cmd("ollm-session").args(["get", id]).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
@@ -814,7 +795,7 @@ fn a_plain_session_nested_beyond_the_reader_is_left_in_place() {
 #[test]
 fn token_counts_saturate_instead_of_wrapping() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     for _ in 0..2 {
         let out = sb
             .cmd("ollm-session")
@@ -834,7 +815,7 @@ fn token_counts_saturate_instead_of_wrapping() {
 #[test]
 fn integers_beyond_64_bits_are_refused_not_rounded() {
     let sb = Sandbox::new();
-    let id = create(&sb);
+    let id = sb.create_journal_session();
     let message = r#"{"role":"user","parts":[{"type":"data","n":100000000000000000001}]}"#;
     for input in [message.to_string(), format!("{message}\n{message}\n")] {
         let out = sb

@@ -95,7 +95,17 @@ impl Sandbox {
 
     /// Any program (found on `test_path()`), in the same environment as `cmd`.
     pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> assert_cmd::Command {
-        let mut cmd = assert_cmd::Command::new(program);
+        assert_cmd::Command::from_std(self.std_program(program))
+    }
+
+    /// `cmd` as a `std::process::Command`, for a test that spawns and
+    /// watches the process itself.
+    pub fn std_cmd(&self, bin: &str) -> std::process::Command {
+        self.std_program(bin_path(bin))
+    }
+
+    fn std_program(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("PATH", test_path())
             .env("HOME", &self.home)
@@ -104,6 +114,50 @@ impl Sandbox {
             .envs(self.store_env())
             .current_dir(&self.work);
         cmd
+    }
+
+    /// Where the sandbox's sessions are kept (when they are in files).
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.ollm_home.join("sessions")
+    }
+
+    /// `ollm-session ARGS`, whatever its outcome.
+    pub fn session(&self, args: &[&str]) -> std::process::Output {
+        self.cmd("ollm-session").args(args).output().unwrap()
+    }
+
+    /// `ollm-session ARGS`, which must succeed.
+    pub fn session_ok(&self, args: &[&str]) -> std::process::Output {
+        let out = self.session(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out
+    }
+
+    /// A new session (model `m`, provider `p`) in the configured format;
+    /// its id.
+    pub fn create_session(&self) -> String {
+        self.create_session_as(None, &[])
+    }
+
+    /// A new session in our append-only journal format; its id.
+    pub fn create_journal_session(&self) -> String {
+        self.create_session_as(Some("journal"), &[])
+    }
+
+    /// A new session in `format` (`cli`, `journal`; `None`: the configured
+    /// one), with more `create` arguments; its id.
+    pub fn create_session_as(&self, format: Option<&str>, args: &[&str]) -> String {
+        let mut cmd = self.cmd("ollm-session");
+        if let Some(format) = format {
+            cmd.env("OLLM_SESSION_FORMAT", format);
+        }
+        let out = cmd
+            .args(["create", "--model", "m", "--provider", "p"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        json(&out)["sessionId"].as_str().unwrap().to_string()
     }
 
     pub fn write(&self, relative: &str, contents: &str) -> PathBuf {
@@ -126,6 +180,25 @@ pub fn test_path() -> String {
     let ours = bin_path("ollm");
     let dir = ours.parent().unwrap_or(Path::new("."));
     format!("{}:/usr/local/bin:/usr/bin:/bin", dir.display())
+}
+
+/// Whether the tests run as root (who passes every permission check).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The environment `env -0` printed, name to value.
+pub fn child_env(output: &std::process::Output) -> std::collections::BTreeMap<String, String> {
+    output
+        .stdout
+        .split(|&b| b == 0)
+        .filter_map(|entry| {
+            let text = String::from_utf8_lossy(entry);
+            text.split_once('=')
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+        })
+        .collect()
 }
 
 /// stdout as text.

@@ -5,7 +5,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::support::{Sandbox, stderr, stdout};
+use crate::support::{Sandbox, is_root, stderr, stdout};
 
 const TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -143,8 +143,7 @@ fn a_weakening_workspace_config_changes_nothing_until_trusted_and_again_after_an
 
 #[test]
 fn a_workspace_owned_by_another_user_is_refused_until_trusted() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !is_root() {
         println!("SKIPPED: needs root to give a .ollm/ to nobody");
         return;
     }

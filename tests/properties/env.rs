@@ -2,7 +2,18 @@
 
 use ollm::config::{DEFAULT_ALLOW, DEFAULT_DENY};
 use ollm::env::Policy;
+use ollm::env::child::{Var, child_environment};
 use proptest::prelude::*;
+
+/// The child's environment, as `ollm-env run` decides it, from `parent`
+/// with the default policy and nothing set.
+fn child_of(policy: &Policy, parent: &[(String, String)]) -> Vec<(String, String)> {
+    let vars = parent.iter().map(|(n, v)| Var::new(n, v));
+    child_environment(vars, policy, &[])
+        .variables()
+        .map(|var| (var.name_text().into_owned(), var.value_text().into_owned()))
+        .collect()
+}
 
 fn deny_matching_name() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -31,9 +42,8 @@ proptest! {
         others in prop::collection::vec((any_name(), plain_value()), 0..10),
     ) {
         let policy = Policy::defaults();
-        let env: Vec<(&str, &str)> = denied.iter().chain(others.iter())
-            .map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        let kept = policy.sanitize(env);
+        let env: Vec<(String, String)> = denied.iter().chain(others.iter()).cloned().collect();
+        let kept = child_of(&policy, &env);
         for (name, _) in &denied {
             if !policy.is_allowed(name) {
                 prop_assert!(!kept.iter().any(|(k, _)| k == name), "{name} leaked");
@@ -50,9 +60,9 @@ proptest! {
         let policy = Policy::defaults();
         let mut names: Vec<String> = DEFAULT_ALLOW.iter().filter(|n| !n.contains('*')).map(std::string::ToString::to_string).collect();
         names.push(format!("LC_{lc_suffix}"));
-        let env: Vec<(&str, &str)> = names.iter().zip(values.iter()).map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        let kept = policy.sanitize(env.clone());
-        for (name, value) in env {
+        let env: Vec<(String, String)> = names.into_iter().zip(values).collect();
+        let kept = child_of(&policy, &env);
+        for (name, value) in &env {
             prop_assert!(kept.iter().any(|(k, v)| k == name && v == value), "{name} dropped");
         }
     }
@@ -64,8 +74,7 @@ proptest! {
         env in prop::collection::vec((prop_oneof![any_name(), deny_matching_name()], plain_value()), 0..30),
     ) {
         let policy = Policy::defaults();
-        let pairs: Vec<(&str, &str)> = env.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        for (name, value) in policy.sanitize(pairs) {
+        for (name, value) in child_of(&policy, &env) {
             // The one documented exception: a path-valued variable is
             // spared the built-in extended globs (PASSWORD_STORE_DIR).
             let path = policy.decide(&name, &value) == ollm::env::Decision::Keep(ollm::env::Reason::PathValue);

@@ -7,6 +7,15 @@ mod discover;
 mod env;
 mod index;
 mod loopcheck;
+#[path = "../support/modules.rs"]
+mod modules;
 #[path = "../support/pg.rs"]
 mod pg;
 mod session;
+
+/// A test file that no `mod` declaration reaches fails nothing: this does.
+#[test]
+fn every_test_file_is_compiled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/properties");
+    modules::assert_every_file_is_reached(&dir);
+}

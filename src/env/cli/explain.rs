@@ -1,5 +1,8 @@
 //! `ollm-env explain`.
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+
 use clap::Args;
 
 use super::PolicyArgs;
@@ -17,6 +20,8 @@ pub struct ExplainArgs {
 
 pub fn run(ctx: &Ctx, args: &ExplainArgs) -> Result<ExitCode> {
     let policy = args.policy.policy(ctx)?;
-    ctx.printer.object(&report::explain(&policy, &args.name))?;
+    let value = std::env::var_os(&args.name);
+    let explanation = report::explain(&policy, &args.name, value.as_deref().map(OsStr::as_bytes));
+    ctx.printer.object(&explanation)?;
     Ok(ExitCode::Success)
 }

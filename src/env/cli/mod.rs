@@ -50,7 +50,8 @@ crate::subcommands! {
 pub enum Command {
     /// Run CMD with the sanitized environment; its exit code passes through
     /// (128+N if it dies of signal N; 127 if CMD is not found, 126 if it
-    /// cannot be executed).
+    /// cannot be executed, or if the --redact-output supervisor cannot make
+    /// itself unreadable to it).
     #[command(after_help = footer("  ollm-env run -- env
   ollm-env run --allow DATABASE_URL --redact-output -- sh -c 'echo $DATABASE_URL'
   ollm-env run --env-file .env.test -- npm test

@@ -2,12 +2,15 @@
 
 use super::PolicyArgs;
 use crate::cli::Ctx;
-use crate::env::report;
+use crate::env::child;
+use crate::env::report::Report;
 use crate::error::{ExitCode, Result};
 
 pub fn run(ctx: &Ctx, args: &PolicyArgs) -> Result<ExitCode> {
     let policy = args.policy(ctx)?;
-    let report = report::report(&policy, &[]);
+    let parent = child::this_process();
+    let child = child::child_environment(parent.iter().map(|(_, var)| *var), &policy, &[]);
+    let report = Report::of(&child);
     ctx.printer.object_or_table(&report, || report.table())?;
     Ok(ExitCode::Success)
 }

@@ -3,7 +3,7 @@
 use std::os::unix::fs::PermissionsExt;
 
 use super::*;
-use crate::support::{Sandbox, assert_one_line_error, stderr, stdout};
+use crate::support::{Sandbox, assert_one_line_error, is_root, stderr, stdout};
 
 #[test]
 fn a_missing_root_is_not_found() {
@@ -74,11 +74,6 @@ fn an_invalid_builtin_pattern_is_skipped_with_a_warning() {
     assert_one_line_error(&output, "ollm-discover");
 }
 
-fn running_as_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
 #[test]
 fn unreadable_directories_are_skipped_with_a_warning() {
     let sandbox = Sandbox::new();
@@ -102,7 +97,7 @@ fn unreadable_directories_are_skipped_with_a_warning() {
 /// Runs ollm-discover in the sandbox; as root (who reads everything) it
 /// drops to nobody through setpriv, so permissions bite.
 fn run_unprivileged(sandbox: &Sandbox, args: &[&str]) -> std::process::Output {
-    if !running_as_root() {
+    if !is_root() {
         return sandbox
             .cmd("ollm-discover")
             .args(args)
