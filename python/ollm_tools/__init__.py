@@ -10,12 +10,13 @@ One class per program; each call runs the program once (no shell), sends
 large inputs on stdin, parses its JSON, and turns a failure's exit code into
 an exception (`errors`) carrying the program's one-line message."""
 
+from __future__ import annotations
+
+# Not typing.TYPE_CHECKING: importing typing alone costs more than the rest
+# of this module (mypy reads the name the same way).
+TYPE_CHECKING = False
+
 from ._find import PROGRAMS, ProgramNotFound, find_bin
-from ._program import Program, Stream
-from .compress import Compress
-from .context import Context
-from .discover import Discover
-from .env import Env
 from .errors import (
     ConfigError,
     CorruptData,
@@ -27,8 +28,43 @@ from .errors import (
     StorageError,
     UsageError,
 )
-from .loopcheck import LoopCheck
-from .session import Session, text_message
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ._program import Program, Stream
+    from .compress import Compress
+    from .context import Context
+    from .discover import Discover
+    from .env import Env
+    from .loopcheck import LoopCheck
+    from .session import Session, text_message
+
+# The clients load on first use (PEP 562): subprocess and json are most of
+# the import time, and a program that only calls find_bin needs neither.
+_LAZY = {
+    "Program": "._program",
+    "Stream": "._program",
+    "Compress": ".compress",
+    "Context": ".context",
+    "Discover": ".discover",
+    "Env": ".env",
+    "LoopCheck": ".loopcheck",
+    "Session": ".session",
+    "text_message": ".session",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "PROGRAMS",

@@ -5,7 +5,6 @@ activated, `pip install --user`, `pip install --target`)."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import sysconfig
 
@@ -25,12 +24,12 @@ _found: dict[str, str] = {}
 class ProgramNotFound(FileNotFoundError):
     """An ollm program is in none of the places a wheel or cargo puts it."""
 
-    def __init__(self, name: str, searched: list[str]) -> None:
+    def __init__(self, name: str, searched: list[str], on_path: bool = False) -> None:
         self.program = name
         self.searched = searched
-        places = ", ".join(searched) if searched else "nowhere"
+        places = ", ".join(searched) + (", then on PATH" if on_path else "")
         super().__init__(
-            f"{name}: program not found (looked in {places}, then on PATH). "
+            f"{name}: program not found (looked in {places}). "
             "Install it with `pip install ollm-tools` in this environment, "
             "or `cargo install ollm-tools` and put ~/.cargo/bin on PATH"
         )
@@ -76,10 +75,11 @@ def find_bin(name: str, bin_dir: str | os.PathLike[str] | None = None) -> str:
     saying where it looked and how to install the programs."""
     exe = name + (sysconfig.get_config_var("EXE") or "")
     if bin_dir is not None:
-        path = os.path.join(os.fspath(bin_dir), exe)
+        # Absolute: the program may be started in another directory (cwd=).
+        path = os.path.abspath(os.path.join(os.fspath(bin_dir), exe))
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
-        raise ProgramNotFound(name, [os.fspath(bin_dir)])
+        raise ProgramNotFound(name, [os.path.dirname(path)])
     cached = _found.get(name)
     if cached is not None and os.path.isfile(cached):
         return cached
@@ -89,8 +89,10 @@ def find_bin(name: str, bin_dir: str | os.PathLike[str] | None = None) -> str:
         if os.path.isfile(path) and os.access(path, os.X_OK):
             _found[name] = path
             return path
-    on_path = shutil.which(exe)
-    if on_path is not None:
-        _found[name] = on_path
-        return on_path
-    raise ProgramNotFound(name, searched)
+    # Not shutil.which: importing shutil would double the package's import time.
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(d or os.curdir, exe)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            _found[name] = path
+            return path
+    raise ProgramNotFound(name, searched, on_path=True)

@@ -3,7 +3,9 @@ table at its end), each carrying the program's one-line error message."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class OllmError(Exception):

@@ -21,6 +21,7 @@ from ollm_tools import (
     Session,
     StorageError,
     UsageError,
+    find_bin,
 )
 
 
@@ -95,7 +96,12 @@ def test_a_missing_program_names_it_and_how_to_install_it(tmp_path: Path) -> Non
     with pytest.raises(ProgramNotFound) as e:
         Session(bin_dir=tmp_path).list()
     message = str(e.value)
-    assert message.startswith("ollm-session: program not found (looked in ")
-    assert str(tmp_path) in message
+    assert message.startswith(f"ollm-session: program not found (looked in {tmp_path}). ")
     assert "pip install ollm-tools" in message
     assert isinstance(e.value, FileNotFoundError)
+
+
+def test_a_relative_bin_dir_holds_when_the_program_runs_elsewhere(sb: Sandbox) -> None:
+    real = os.path.dirname(find_bin("ollm-session"))
+    relative = os.path.relpath(real)
+    assert Session(bin_dir=relative, cwd=sb.work, env=sb.env).list() == []
