@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""A small but real agent loop built on the ollm programs (standard library only).
+"""A small but real agent loop built on the ollm programs, through the typed client of
+`pip install ollm-tools` (the `ollm_tools` package; the rest is the standard library).
 
 Every turn:
-  1. system prompt  = a base prompt + `ollm context prompt` (the workspace's context entries)
-  2. the user's message is recorded with `ollm session record`
-  3. `ollm compress check --session ID --token-limit N` (exit 1: needed) and, when needed,
-     `ollm compress --session ID --token-limit N`: the model is sent the compressed history,
+  1. system prompt  = a base prompt + Context().prompt() (the workspace's context entries)
+  2. the user's message is recorded with Session().record_message()
+  3. Compress().check(session_id=ID, token_limit=N) and, when `needed`,
+     Compress().compress(session_id=ID, ...): the model is sent the compressed history,
      while the session store keeps every message
   4. steps, at most --max-steps: call the model, whose reply is constrained to
      {"tool": "list_files"|"read_file"|"run"|"answer", "arg": "..."};
-     run the tool (list_files: `ollm discover --paths`; read_file: bounded, inside the
-     workspace only; run: `ollm env run -- sh -c CMD`, secrets stripped, with a timeout),
-     record the call and its result with `ollm session record`, record the answer as the
-     assistant's message, and ask `ollm loopcheck --state` before the next step.
+     run the tool (list_files: Discover().paths(); read_file: bounded, inside the
+     workspace only; run: Env().run(["sh", "-c", CMD]), secrets stripped, with a timeout),
+     record the call and its result with Session().record_tool_call(), record the answer
+     as the assistant's message, and ask LoopCheck().check(..., state=FILE) before the
+     next step.
 
 The reply format is enforced by the server (OpenAI-compatible `response_format` of type
 `json_schema`, or Ollama's `format`), so even a tiny model always produces a usable
@@ -41,21 +43,41 @@ through its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2
 The README's "Your model" shows llama-server, vLLM and LM Studio too. The server is
 checked before a session is created, so an unreachable one leaves nothing behind.
 
+Each call runs one program (no shell); a failure is an ollm_tools exception carrying the
+program's one-line message.
+
 Exit codes: 0 done; 1 a loop persisted after a warning (the details are printed); 2 usage error;
 3 the session to resume does not exist; 4 the model server or an ollm program failed.
 """
+
+from __future__ import annotations
 
 import argparse
 import json
 import os
 import re
-import shlex
-import signal
+import shutil
 import subprocess
 import sys
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+from ollm_tools import (
+    Compress,
+    Context,
+    Discover,
+    Env,
+    LoopCheck,
+    NotFound,
+    OllmError,
+    ProgramNotFound,
+    Session,
+    text_message,
+)
+from ollm_tools.types import Event, LoopPattern, Message, ToolCall
 
 TOOLS = ["list_files", "read_file", "run"]
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -72,58 +94,26 @@ Use tools to look before you answer. Tool results come back as messages starting
 NUDGE = ("You are repeating yourself: calling the tool again will not tell you anything new. "
          "Do not call a tool; answer the user now with what you have found.")
 
+Chat = list[dict[str, str]]
+
 
 class AgentError(Exception):
     """A failure that ends the program with a message and an exit code."""
 
-    def __init__(self, message, code=4):
+    def __init__(self, message: str, code: int = 4) -> None:
         super().__init__(message)
         self.code = code
 
 
-def say(message):
+def say(message: str) -> None:
     print(f"agent: {message}", file=sys.stderr, flush=True)
-
-
-class Ollm:
-    """Runs the ollm programs as subprocesses, in the workspace."""
-
-    def __init__(self, command, workspace):
-        self.command = shlex.split(command)
-        self.workspace = workspace
-
-    def run(self, *args, stdin=None, ok=(0,), timeout=None):
-        try:
-            done = subprocess.run(
-                self.command + list(args),
-                input=stdin,
-                stdin=None if stdin is not None else subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                cwd=self.workspace,
-                timeout=timeout,
-            )
-        except FileNotFoundError:
-            raise AgentError(f"{self.command[0]}: not found (put the ollm programs on PATH)", 4)
-        if done.returncode not in ok:
-            err = done.stderr.strip().splitlines()
-            detail = err[-1] if err else f"exit code {done.returncode}"
-            raise AgentError(f"ollm {args[0]} failed: {detail}", 3 if done.returncode == 3 else 4)
-        return done
-
-    def json(self, *args, stdin=None, ok=(0,)):
-        done = self.run(*args, stdin=stdin, ok=ok)
-        try:
-            return json.loads(done.stdout), done.returncode
-        except json.JSONDecodeError as e:
-            raise AgentError(f"ollm {args[0]} printed something that is not JSON: {e}")
 
 
 DEFAULT_URL = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "llama3.2:3b"
 
 
-def start_hint(url):
+def start_hint(url: str) -> str:
     """What to start when nothing answers at URL."""
     return (
         f"no model server answers at {url}. Start one: `ollama serve` and "
@@ -135,7 +125,7 @@ def start_hint(url):
 class Model:
     """One chat request per step, the reply constrained to the step schema."""
 
-    def __init__(self, api, url, model, max_tokens, temperature, timeout):
+    def __init__(self, api: str, url: str, model: str, max_tokens: int, temperature: float, timeout: float) -> None:
         self.api = api
         self.url = url.rstrip("/")
         self.model = model
@@ -143,7 +133,7 @@ class Model:
         self.temperature = temperature
         self.timeout = timeout
 
-    def schema(self, tools):
+    def schema(self, tools: list[str]) -> dict[str, Any]:
         # The arg's length is bounded so that the whole JSON reply fits in max_tokens
         # (about 3-4 characters a token, some left for the braces and keys): a reply cut
         # short by the token budget would not be valid JSON.
@@ -158,7 +148,7 @@ class Model:
             "additionalProperties": False,
         }
 
-    def check_reachable(self):
+    def check_reachable(self) -> None:
         """Raises AgentError saying what to start when no server answers at the URL.
 
         Any HTTP answer (even 401 or 404) means a server is there."""
@@ -176,8 +166,9 @@ class Model:
             reason = getattr(e, "reason", e)
             raise AgentError(f"{start_hint(self.url)} ({reason})")
 
-    def ask(self, messages, tools):
+    def ask(self, messages: Chat, tools: list[str]) -> str:
         schema = self.schema(tools)
+        body: dict[str, Any]
         if self.api == "ollama":
             endpoint = f"{self.url}/api/chat"
             body = {
@@ -214,8 +205,8 @@ class Model:
                 reply = json.load(response)
         except urllib.error.HTTPError as e:
             # The server explains itself in the body ("model 'x' not found, try pulling it first").
-            body = e.read(300).decode("utf-8", errors="replace").strip()
-            raise AgentError(f"model server {endpoint}: HTTP {e.code}: {body}")
+            detail = e.read(300).decode("utf-8", errors="replace").strip()
+            raise AgentError(f"model server {endpoint}: HTTP {e.code}: {detail}")
         except urllib.error.URLError as e:
             raise AgentError(f"model server {endpoint}: {e.reason}; {start_hint(self.url)}")
         except (OSError, json.JSONDecodeError) as e:
@@ -232,7 +223,7 @@ class Model:
         return content
 
 
-def parse_step(text, tools):
+def parse_step(text: str, tools: list[str]) -> tuple[str, str]:
     """The model's step as (tool, arg); a reply that is not the schema's JSON is an answer."""
     try:
         step = json.loads(text)
@@ -245,15 +236,20 @@ def parse_step(text, tools):
     return "answer", text
 
 
+# What a tool call gives: (args recorded, llmContent, returnDisplay).
+ToolOutcome = tuple[dict[str, object], str, str]
+
+
 class Tools:
-    def __init__(self, ollm, workspace, read_limit, output_limit, run_timeout):
-        self.ollm = ollm
+    def __init__(self, programs: Programs, workspace: str, read_limit: int, output_limit: int,
+                 run_timeout: float) -> None:
+        self.programs = programs
         self.workspace = os.path.realpath(workspace)
         self.read_limit = read_limit
         self.output_limit = output_limit
         self.run_timeout = run_timeout
 
-    def inside(self, arg):
+    def inside(self, arg: str) -> str | None:
         """The real path of ARG when it is inside the workspace, else None."""
         try:
             path = os.path.realpath(os.path.join(self.workspace, arg.strip()))
@@ -263,32 +259,31 @@ class Tools:
             return path
         return None
 
-    def call(self, tool, arg):
-        """Runs a tool; returns (args recorded, llmContent, returnDisplay)."""
+    def call(self, tool: str, arg: str) -> ToolOutcome:
         if tool == "list_files":
             return self.list_files(arg)
         if tool == "read_file":
             return self.read_file(arg)
         return self.run(arg)
 
-    def list_files(self, arg):
-        args = {"path": arg}
+    def list_files(self, arg: str) -> ToolOutcome:
+        args: dict[str, object] = {"path": arg}
         root = self.inside(arg) if arg.strip() else self.workspace
         note = ""
         if root is None or not os.path.isdir(root):
             note = f"{arg!r} is not a directory in the project; listing the whole project.\n"
             root = self.workspace
         # .ollm/ holds this agent's own state (loopcheck), not the project's files.
-        done = self.ollm.run("discover", "--paths", "--sort", root)
+        listed = self.programs.discover.paths(root)
         rel = os.path.relpath(root, self.workspace)
-        paths = [p if rel == "." else os.path.join(rel, p) for p in done.stdout.splitlines()]
+        paths = [p if rel == "." else os.path.join(rel, p) for p in listed]
         shown = paths[:200]
         more = f"\n... and {len(paths) - len(shown)} more" if len(paths) > len(shown) else ""
         text = note + ("\n".join(shown) if shown else "(no files)") + more
         return args, text, f"Listed {len(paths)} files"
 
-    def read_file(self, arg):
-        args = {"path": arg}
+    def read_file(self, arg: str) -> ToolOutcome:
+        args: dict[str, object] = {"path": arg}
         path = self.inside(arg)
         if path is None:
             return args, f"Refused: {arg!r} is outside the project.", "Refused: outside the project"
@@ -303,161 +298,175 @@ class Tools:
             text += f"\n... (cut at {self.read_limit} bytes)"
         return args, text or "(empty file)", f"Read {min(len(data), self.read_limit)} bytes from {arg}"
 
-    def run(self, command):
-        args = {"command": command}
-        argv = self.ollm.command + ["env", "run", "--", "sh", "-c", command]
-        # A session of its own, so a timeout kills the command's whole process group.
+    def run(self, command: str) -> ToolOutcome:
+        args: dict[str, object] = {"command": command}
+        # Its own process group, so a timeout kills everything the command started.
         try:
-            child = subprocess.Popen(
-                argv,
-                cwd=self.workspace,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except (OSError, ValueError) as e:
+            done = self.programs.env.run(["sh", "-c", command], stderr_to_stdout=True, timeout=self.run_timeout)
+            out, status = done.stdout, f"exit code {done.returncode}"
+        except subprocess.TimeoutExpired as e:
+            out, status = e.output or b"", f"killed after {self.run_timeout:g} s"
+        except OllmError as e:
             return args, f"Cannot run the command: {e}", "Error: cannot run"
-        try:
-            out, _ = child.communicate(timeout=self.run_timeout)
-            status = f"exit code {child.returncode}"
-        except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
-            out, _ = child.communicate()
-            status = f"killed after {self.run_timeout} s"
         text = out.decode("utf-8", errors="replace")
         if len(text) > self.output_limit:
             text = text[: self.output_limit] + f"\n... (cut at {self.output_limit} characters)"
         return args, f"{text}\n[{status}]", f"Ran `{command}`: {status}"
 
 
-def text_of(message):
+def text_of(message: Message) -> str:
     return "".join(p.get("text", "") for p in message.get("parts", []) if isinstance(p, dict))
 
 
-def step_json(tool, arg):
+def step_json(tool: str, arg: str) -> str:
     return json.dumps({"tool": tool, "arg": arg})
 
 
-def tool_arg(record):
+def tool_arg(record: ToolCall) -> str:
     args = record.get("args") or {}
     for key in ("path", "command"):
-        if isinstance(args.get(key), str):
-            return args[key]
+        value = args.get(key)
+        if isinstance(value, str):
+            return value
     return json.dumps(args)
 
 
-def chat_history(messages, tool_calls):
+def chat_history(messages: list[Message], tool_calls: list[ToolCall]) -> tuple[Chat, list[str]]:
     """Stored messages and tool-call records, merged by timestamp, as chat messages.
 
     A tool call becomes the assistant's step followed by its result as a user message
     (the constrained protocol has no native tool role). Summaries that compression put
     in the history (system messages) are returned separately, for the system prompt.
     """
-    items = [(m.get("timestamp", ""), 0, i, "message", m) for i, m in enumerate(messages)]
-    items += [(t.get("timestamp", ""), 1, i, "tool", t) for i, t in enumerate(tool_calls)]
-    chat, summaries = [], []
-    for _, _, _, kind, item in sorted(items, key=lambda x: x[:3]):
-        if kind == "tool":
-            chat.append({"role": "assistant", "content": step_json(item["name"], tool_arg(item))})
-            result = (item.get("result") or {}).get("llmContent", "")
-            chat.append({"role": "user", "content": f"Result of {item['name']}:\n{result}"})
-        elif item.get("role") == "system":
-            summaries.append(text_of(item))
+    items: list[tuple[str, int, int, Message | ToolCall]] = [
+        (m.get("timestamp", ""), 0, i, m) for i, m in enumerate(messages)
+    ]
+    items += [(t.get("timestamp", ""), 1, i, t) for i, t in enumerate(tool_calls)]
+    chat: Chat = []
+    summaries: list[str] = []
+    for _, kind, _, item in sorted(items, key=lambda x: x[:3]):
+        if kind == 1:
+            call: ToolCall = item  # type: ignore[assignment]
+            chat.append({"role": "assistant", "content": step_json(call["name"], tool_arg(call))})
+            result = (call.get("result") or {}).get("llmContent", "")
+            chat.append({"role": "user", "content": f"Result of {call['name']}:\n{result}"})
+            continue
+        message: Message = item  # type: ignore[assignment]
+        if message.get("role") == "system":
+            summaries.append(text_of(message))
         else:
-            role = "assistant" if item.get("role") == "assistant" else "user"
-            content = text_of(item)
+            role = "assistant" if message.get("role") == "assistant" else "user"
+            content = text_of(message)
             if role == "assistant":
                 content = step_json("answer", content)
             chat.append({"role": role, "content": content})
     return chat, summaries
 
 
+class Programs:
+    """One client per program, all run in the workspace."""
+
+    def __init__(self, workspace: str, bin_dir: str | None) -> None:
+        settings: dict[str, Any] = {"cwd": workspace, "bin_dir": bin_dir}
+        self.session = Session(**settings)
+        self.compress = Compress(**settings)
+        self.loopcheck = LoopCheck(**settings)
+        self.context = Context(**settings)
+        self.discover = Discover(**settings)
+        self.env = Env(**settings)
+
+
+def fail(e: OllmError) -> NoReturn:
+    """An ollm program's failure as the agent's: 3 when a thing was not found, else 4."""
+    raise AgentError(f"{e.program} failed: {e.message}", 3 if isinstance(e, NotFound) else 4) from e
+
+
 class Agent:
-    def __init__(self, opts):
+    def __init__(self, opts: argparse.Namespace) -> None:
         self.opts = opts
         self.workspace = os.path.realpath(opts.workspace)
-        self.ollm = Ollm(opts.ollm, self.workspace)
+        self.programs = Programs(self.workspace, bin_dir_of(opts.ollm))
         self.model = Model(
             opts.api, opts.model_url, opts.model, opts.max_tokens, opts.temperature, opts.timeout
         )
-        self.tools = Tools(self.ollm, self.workspace, opts.read_limit, opts.output_limit, opts.run_timeout)
-        self.session_id = None
+        self.tools = Tools(self.programs, self.workspace, opts.read_limit, opts.output_limit, opts.run_timeout)
+        self.session_id: str | None = None
+        self.loop_state = ""
 
     # -- session
-    def open_session(self):
+    def open_session(self) -> None:
         """The session to resume (exit 3 when there is none), or a new one, created only
         once the model server answers, so a failed start leaves no empty session."""
+        sessions = self.programs.session
         session = None
         if self.opts.resume:
-            if self.opts.resume == "last":
-                # The latest session of this workspace, not another project's.
-                session, _ = self.ollm.json("session", "get", "--last", "--here", "--format", "json")
-            else:
-                session, _ = self.ollm.json("session", "get", self.opts.resume, "--format", "json")
+            # Without an id: the latest session of this workspace, not another project's.
+            resume = None if self.opts.resume == "last" else self.opts.resume
+            session = sessions.get(resume, here=resume is None)
         self.model.check_reachable()
         if session is not None:
             self.session_id = session["sessionId"]
             say(f"resuming session {self.session_id} ({len(session['messages'])} messages)")
         else:
-            created, _ = self.ollm.json("session", "create", "--model", self.opts.model, "--provider", self.opts.api)
-            self.session_id = created["sessionId"]
+            self.session_id = sessions.create(self.opts.model, self.opts.api)
             say(f"new session {self.session_id}")
         state_dir = os.path.join(self.workspace, ".ollm")
         os.makedirs(state_dir, exist_ok=True)
         self.loop_state = os.path.join(state_dir, f"loop-{self.session_id}.json")
 
-    def record(self, record):
-        self.ollm.run("session", "record", self.session_id, "-", stdin=json.dumps(record))
+    @property
+    def sid(self) -> str:
+        assert self.session_id is not None, "open_session() first"
+        return self.session_id
 
-    def history(self):
+    def history(self) -> tuple[Chat, list[str]]:
         """What the model is sent: the stored history, compressed when it no longer fits."""
-        limit = str(self.opts.context_limit)
-        verdict, code = self.ollm.json("compress", "check", "--session", self.session_id, "--token-limit", limit, ok=(0, 1))
-        if code == 0:
-            session, _ = self.ollm.json("session", "get", self.session_id, "--format", "json")
+        limit = self.opts.context_limit
+        compress = self.programs.compress
+        verdict = compress.check(session_id=self.sid, token_limit=limit)
+        if not verdict["needed"]:
+            session = self.programs.session.get(self.sid)
             return chat_history(session["messages"], session["toolCalls"])
         say(f"compressing: {verdict['tokenCount']} tokens over {verdict['triggerAt']:.0f} (limit {limit})")
-        result, _ = self.ollm.json(
-            "compress", "--session", self.session_id, "--token-limit", limit,
-            "--strategy", self.opts.compress_strategy,
-            "--summarizer-api", self.opts.api, "--summarizer-url", self.opts.model_url,
-            "--summarizer-model", self.opts.model,
+        result = compress.compress(
+            session_id=self.sid, token_limit=limit, strategy=self.opts.compress_strategy,
+            summarizer_api=self.opts.api, summarizer_url=self.opts.model_url,
+            summarizer_model=self.opts.model,
         )
         say(f"compressed: {result['status']}, {result['originalTokenCount']} -> {result['compressedTokenCount']} tokens")
         return chat_history(result["compressedMessages"], result.get("compressedToolCalls", []))
 
-    def system_prompt(self, summaries):
-        done = self.ollm.run("context", "prompt")
+    def system_prompt(self, summaries: list[str]) -> str:
+        context = self.programs.context.prompt()
         parts = [BASE_PROMPT]
-        if done.stdout.strip():
-            parts.append("# Project context\n\n" + done.stdout.strip())
+        if context.strip():
+            parts.append("# Project context\n\n" + context.strip())
         if summaries:
             parts.append("# Summary of the earlier conversation\n\n" + "\n\n".join(summaries))
         return "\n\n".join(parts)
 
-    def loopcheck(self, events):
+    def loopcheck(self, events: list[Event]) -> LoopPattern | None:
         """The pattern of a `warn` verdict, None when quiet; a `stop` ends the program."""
-        lines = "".join(json.dumps(e) + "\n" for e in events)
-        verdict, code = self.ollm.json("loopcheck", "--state", self.loop_state, stdin=lines, ok=(0, 1))
-        pattern = verdict.get("pattern") or {}
-        if code == 1 or verdict.get("level") == "stop":
+        verdict = self.programs.loopcheck.check(events, state=self.loop_state)
+        pattern = verdict["pattern"]
+        kind, count = (pattern["type"], pattern["count"]) if pattern else (None, None)
+        if verdict["level"] == "stop":
+            details = pattern["details"] if pattern else None
             raise AgentError(
-                f"loop detected ({pattern.get('type')}, count {pattern.get('count')}, "
-                f"turn {verdict.get('turn')}): {pattern.get('details')}",
-                1,
+                f"loop detected ({kind}, count {count}, turn {verdict['turn']}): {details}", 1
             )
-        if verdict.get("loop"):
-            say(f"loop warning ({pattern.get('type')}, count {pattern.get('count')}): the next step must answer")
+        if verdict["loop"]:
+            say(f"loop warning ({kind}, count {count}): the next step must answer")
             return pattern
         return None
 
     # -- one turn
-    def turn(self, prompt):
-        self.record({"role": "user", "parts": [{"type": "text", "text": prompt}]})
+    def turn(self, prompt: str) -> None:
+        sessions = self.programs.session
+        sessions.record_message(self.sid, "user", prompt)
         chat, summaries = self.history()
-        messages = [{"role": "system", "content": self.system_prompt(summaries)}] + chat
-        events = [{"type": "user", "text": prompt}]
+        messages: Chat = [{"role": "system", "content": self.system_prompt(summaries)}] + chat
+        events: list[Event] = [{"type": "user", "text": prompt}]
         warned = None
         for step in range(1, self.opts.max_steps + 1):
             if warned is not None or step == self.opts.max_steps:
@@ -470,7 +479,7 @@ class Agent:
             tool, arg = parse_step(reply, offered)
             events.append({"type": "turn"})
             if tool == "answer":
-                self.record({"role": "assistant", "parts": [{"type": "text", "text": arg}]})
+                sessions.record(self.sid, text_message("assistant", arg))
                 events.append({"type": "output", "text": arg})
                 print(arg, flush=True)
                 # The answer is recorded and printed; a loop in it is still reported.
@@ -479,11 +488,8 @@ class Agent:
             args, content, display = self.tools.call(tool, arg)
             say(f"step {step}: {tool} {arg!r}: {display}")
             # The result goes through stdin: a tool's output has no size limit.
-            self.ollm.run(
-                "session", "record", self.session_id, "--tool", tool,
-                "--args=" + json.dumps(args), "--display=" + display,
-                "--call-id", f"call_{uuid.uuid4().hex[:12]}", "--result", "-",
-                stdin=content,
+            sessions.record_tool_call(
+                self.sid, tool, args, content, display=display, call_id=f"call_{uuid.uuid4().hex[:12]}"
             )
             events.append({"type": "tool", "name": tool, "args": args})
             warned = self.loopcheck(events)
@@ -494,7 +500,17 @@ class Agent:
                 messages.append({"role": "user", "content": NUDGE})
 
 
-def prompts(opts):
+def bin_dir_of(ollm: str | None) -> str | None:
+    """The directory of the programs named by --ollm (None: where the wheel put them)."""
+    if ollm is None:
+        return None
+    found = shutil.which(ollm)
+    if found is None:
+        raise AgentError(f"{ollm}: not found (--ollm names the ollm dispatcher; the other programs are looked for beside it)")
+    return os.path.dirname(os.path.realpath(found))
+
+
+def prompts(opts: argparse.Namespace) -> Iterator[str]:
     if opts.prompts:
         yield from opts.prompts
         return
@@ -507,7 +523,7 @@ def prompts(opts):
         yield line
 
 
-def env_int(name, default):
+def env_int(name: str, default: int) -> int:
     """A whole number from the environment (the default of an option), or exit 2."""
     value = os.environ.get(name)
     if value is None:
@@ -519,7 +535,7 @@ def env_int(name, default):
         sys.exit(2)
 
 
-def parse_args(argv):
+def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description="A reference agent loop on the ollm programs.",
         epilog="See the module docstring (head examples/agent.py) for the per-turn pipe.",
@@ -547,7 +563,9 @@ def parse_args(argv):
     p.add_argument("--output-limit", type=int, default=4000, help="characters of a command's output kept")
     p.add_argument("--run-timeout", type=float, default=30, help="seconds before a `run` command is killed")
     p.add_argument("--workspace", default=".", help="the project directory the tools work in")
-    p.add_argument("--ollm", default="ollm", help="the ollm dispatcher to run")
+    p.add_argument("--ollm", default=None,
+                   help="the ollm dispatcher (a name on PATH or a path); the other programs are used from "
+                        "its directory (default: where `pip install ollm-tools` put them)")
     opts = p.parse_args(argv)
     # `--resume "a prompt"`: argparse took the prompt as the ID.
     if opts.resume not in (None, "last") and not UUID_RE.match(opts.resume):
@@ -558,20 +576,26 @@ def parse_args(argv):
     return opts
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     opts = parse_args(argv)
-    agent = Agent(opts)
+    agent = None
     try:
-        agent.open_session()
-        for prompt in prompts(opts):
-            agent.turn(prompt)
+        agent = Agent(opts)
+        try:
+            agent.open_session()
+            for prompt in prompts(opts):
+                agent.turn(prompt)
+        except OllmError as e:
+            fail(e)
+        except ProgramNotFound as e:
+            raise AgentError(str(e)) from e
     except AgentError as e:
         say(str(e))
         return e.code
     except KeyboardInterrupt:
         return 130
     finally:
-        if agent.session_id:
+        if agent is not None and agent.session_id:
             say(f"session {agent.session_id}")
     return 0
 

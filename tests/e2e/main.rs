@@ -11,6 +11,7 @@ mod mcp;
 #[path = "../support/modules.rs"]
 mod modules;
 mod ollm_cli;
+mod package_python;
 #[path = "../support/pg.rs"]
 mod pg;
 mod redaction;

@@ -291,9 +291,22 @@ fn run(block: &Block, model_url: Option<&str>) -> Result<(), String> {
     let script_path = sandbox.home.join("block.sh");
     std::fs::write(&script_path, script(block)).expect("write the script");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut path = format!("{}:{}", bin.display(), test_path());
+    if model_url.is_some() {
+        // `python3` is the fresh environment's, with the ollm-tools wheel
+        // installed, as after the README's `pip install ollm-tools`.
+        if let Some(installed) = crate::package_python::installed() {
+            path = format!(
+                "{}:{}/bin:{}",
+                bin.display(),
+                installed.venv.display(),
+                test_path()
+            );
+        }
+    }
     let mut cmd = sandbox.program("bash");
     cmd.arg(&script_path)
-        .env("PATH", format!("{}:{}", bin.display(), test_path()))
+        .env("PATH", path)
         .env("bin", &bin)
         .env("README_EXAMPLES", root.join("examples"))
         .env(
@@ -422,6 +435,10 @@ fn the_readme_agent_command_lines_run_with_a_model() {
         "the README shows the agents with a model"
     );
     let Some(url) = real_model() else { return };
+    // The Python agent needs the client (package_python.rs makes the wheel).
+    if crate::package_python::installed().is_none() {
+        return;
+    }
     run_all(&blocks, Some(&url));
 }
 

@@ -1,0 +1,115 @@
+"""`ollm-session`: durable session history."""
+
+from __future__ import annotations
+
+import builtins
+
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
+
+from ._program import Program, Stream, StrPath, dumps
+
+if TYPE_CHECKING:
+    from .types import (
+        Created,
+        Deleted,
+        Message,
+        Record,
+        RecordAck,
+        Renamed,
+        SearchHit,
+        SessionDoc,
+        SessionSummary,
+        ToolCall,
+    )
+
+
+
+def text_message(role: str, text: str) -> Message:
+    """A plain text message of the spec's format."""
+    return {"role": role, "parts": [{"type": "text", "text": text}]}
+
+
+class Session(Program):
+    """Create, record, read, search and delete sessions.
+
+    Wherever an id is taken, a unique prefix (4+ characters) or the title
+    works too."""
+
+    name = "ollm-session"
+
+    def create(self, model: str, provider: str) -> str:
+        """A new session's id."""
+        created = cast("Created", self._json(["create", "--model", model, "--provider", provider]))
+        return created["sessionId"]
+
+    def record(self, session_id: str, record: Record) -> RecordAck:
+        """Records one message or tool call (sent on stdin, any size)."""
+        return cast("RecordAck", self._json(["record", session_id, "-"], dumps(record)))
+
+    def record_message(self, session_id: str, role: str, text: str) -> RecordAck:
+        return self.record(session_id, text_message(role, text))
+
+    def record_tool_call(
+        self,
+        session_id: str,
+        name: str,
+        args: dict[str, object],
+        result: str | None = None,
+        *,
+        result_file: StrPath | None = None,
+        display: str | None = None,
+        call_id: str | None = None,
+    ) -> RecordAck:
+        """Records a tool call; its result comes from `result` (through stdin)
+        or from `result_file`, never from the command line."""
+        argv = ["record", session_id, "--tool", name, "--args=" + dumps(args)]
+        if display is not None:
+            argv.append("--display=" + display)
+        if call_id is not None:
+            argv += ["--call-id", call_id]
+        if result_file is not None:
+            argv += ["--result-file", os.fspath(result_file)]
+            return cast("RecordAck", self._json(argv))
+        argv += ["--result", "-"]
+        return cast("RecordAck", self._json(argv, result or ""))
+
+    def record_stream(self, session_id: str, records: Iterable[Record]) -> Stream[RecordAck]:
+        """Records each of `records` as it comes (NDJSON on one process),
+        yielding each acknowledgement once that record is on disk."""
+        return cast("Stream[RecordAck]", self._stream(["record", session_id, "-"], records))
+
+    def get(self, session_id: str | None = None, *, here: bool = False) -> SessionDoc:
+        """A whole session; without an id the latest one (with `here`, the
+        latest made in this workspace)."""
+        return cast("SessionDoc", self._json(["get", *_which(session_id, here), "--format", "json"]))
+
+    def list(self) -> builtins.list[SessionSummary]:
+        """Every session, newest first."""
+        return cast("builtins.list[SessionSummary]", self._json(["list"]))
+
+    def search(self, query: str) -> builtins.list[SearchHit]:
+        return cast("builtins.list[SearchHit]", self._json(["search", query]))
+
+    def export(self, session_id: str, format: str = "markdown") -> str:
+        """The session as `json` or a `markdown` transcript."""
+        return self._text(["export", session_id, "--format", format])
+
+    def rename(self, session_id: str, title: str) -> Renamed:
+        return cast("Renamed", self._json(["rename", session_id, title]))
+
+    def branch(self, session_id: str, at: int) -> str:
+        """A new session keeping the first `at` messages; its id."""
+        created = cast("Created", self._json(["branch", session_id, "--at", str(at)]))
+        return created["sessionId"]
+
+    def delete(self, session_id: str) -> builtins.list[str]:
+        """Deletes a session with its snapshots; the ids deleted."""
+        return cast("Deleted", self._json(["delete", session_id]))["deleted"]
+
+
+def _which(session_id: str | None, here: bool) -> builtins.list[str]:
+    if session_id is not None:
+        return [session_id, "--here"] if here else [session_id]
+    return ["--last", "--here"] if here else ["--last"]
