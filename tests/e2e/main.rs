@@ -9,6 +9,7 @@ mod import;
 mod loopcheck;
 mod mcp;
 mod ollm_cli;
+mod package_node;
 #[path = "../support/pg.rs"]
 mod pg;
 mod redaction;
