@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-
 import { flags, sessionArgs, type SessionRef } from "./args.js";
 import { commonArgs, run, runJson, streamJson, type ClientOptions } from "./process.js";
 import type {
@@ -53,7 +51,7 @@ export class Session {
 
   /** Records one message or tool call (passed on stdin, whatever its size); resolves once it is on disk. */
   async record(ref: SessionRef, record: SessionRecord): Promise<RecordAck> {
-    return this.json(["record", ...sessionArgs(ref), "-"], {}, JSON.stringify(withId(record)));
+    return this.json(["record", ...sessionArgs(ref), "-"], {}, JSON.stringify(await withId(record)));
   }
 
   /**
@@ -146,11 +144,13 @@ export class Session {
   }
 }
 
-function withId(record: SessionRecord): Message | ToolCall {
+async function withId(record: SessionRecord): Promise<Message | ToolCall> {
   if ("role" in record || record.id !== undefined) return record as Message | ToolCall;
+  // Loaded on first use, not at import: node:crypto (its ciphers) is slow to load.
+  const { randomUUID } = await import("node:crypto");
   return { ...record, id: `call_${randomUUID().replaceAll("-", "")}` };
 }
 
 async function* ndjson(records: Iterable<SessionRecord> | AsyncIterable<SessionRecord>): AsyncGenerator<string> {
-  for await (const record of records) yield `${JSON.stringify(withId(record))}\n`;
+  for await (const record of records) yield `${JSON.stringify(await withId(record))}\n`;
 }

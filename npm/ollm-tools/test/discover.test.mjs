@@ -22,7 +22,7 @@ test("the listing leaves out what .gitignore ignores", async (t) => {
   ]);
 });
 
-test("watching yields ready, then the changes, and stops when the loop is left", async (t) => {
+test("watching yields ready, then the changes, and stops when the loop is left", { timeout: 20_000 }, async (t) => {
   const box = sandbox(t);
   const seen = [];
   for await (const event of new Discover(box.options).watch(box.work, { debounceMs: 20 })) {

@@ -26,7 +26,7 @@ test("a launcher passes arguments, stdin, stdout and the exit code through", (t)
   assert.equal(version.status, 0, version.stderr);
 });
 
-test("a signal sent to the launcher reaches the program, and the launcher ends as it does", async (t) => {
+test("a signal sent to the launcher reaches the program, and the launcher ends as it does", { timeout: 20_000 }, async (t) => {
   const box = sandbox(t);
   const child = spawn(bin("ollm-loopcheck"), ["--stream"], { env: box.env, cwd: box.work, stdio: ["pipe", "pipe", "inherit"] });
   child.stdin.write('{"type":"turn"}\n');

@@ -17,7 +17,7 @@ test("a batch of repeated calls is a stop verdict, returned rather than thrown",
   assert.deepEqual([quiet.loop, quiet.level, quiet.pattern], [false, null, null]);
 });
 
-test("streamed events get a verdict as soon as the loop shows, before the input ends", async (t) => {
+test("streamed events get a verdict as soon as the loop shows, before the input ends", { timeout: 20_000 }, async (t) => {
   const loopcheck = new LoopCheck(sandbox(t).options);
   let sent = 0;
   let warned = false;
@@ -42,7 +42,7 @@ test("streamed events get a verdict as soon as the loop shows, before the input 
   assert.deepEqual(verdicts, ["warn", "stop"]);
 });
 
-test("leaving a stream early ends the program", async (t) => {
+test("leaving a stream early ends the program", { timeout: 20_000 }, async (t) => {
   const loopcheck = new LoopCheck(sandbox(t).options);
   async function* forever() {
     for (;;) {

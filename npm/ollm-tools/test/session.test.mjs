@@ -36,7 +36,7 @@ test("a session is created, recorded into, read, listed, searched, exported and 
   await assert.rejects(sessions.get(branch.sessionId), NotFoundError);
 });
 
-test("records streamed in are each acknowledged as they reach the disk", async (t) => {
+test("records streamed in are each acknowledged as they reach the disk", { timeout: 20_000 }, async (t) => {
   const sessions = new Session(sandbox(t).options);
   const { sessionId } = await sessions.create({ model: "m", provider: "p" });
   // The second record is only produced after the first one's acknowledgement
