@@ -120,6 +120,24 @@ fn project(dir: &Path, node_dir: &Path, home: &Path, tarballs: &[&str], npm_flag
     copy_dir(&repo().join("npm/ollm-tools/test"), &dir.join("test"));
 }
 
+/// The README's TypeScript example of one turn (the `ts` block of its
+/// section), with `askModel`, the user's own model call, declared.
+fn readme_example() -> String {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Node: npm install ollm-tools\n")
+        .nth(1)
+        .expect("the README's Node section");
+    let block = section
+        .split("```ts\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ts block in the README's Node section");
+    format!(
+        "{block}\ndeclare function askModel(system: string, history: import(\"ollm-tools\").Message[]): Promise<string>;\n"
+    )
+}
+
 #[test]
 fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() {
     let Some((node_dir, npm_tools)) = toolchain() else {
@@ -171,6 +189,7 @@ fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() 
                 .output()
                 .expect("run node --test");
             eprintln!("{}", succeeded("node --test", &run));
+            std::fs::write(full.join("test/readme_example.ts"), readme_example()).unwrap();
             let typed = command("node", &node_dir, &home, &full)
                 .arg(npm_tools.join("node_modules/typescript/bin/tsc"))
                 .args([
@@ -190,10 +209,13 @@ fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() 
                 ])
                 .arg("--typeRoots")
                 .arg(npm_tools.join("node_modules/@types"))
-                .arg("test/typecheck.ts")
+                .args(["test/typecheck.ts", "test/readme_example.ts"])
                 .output()
                 .expect("run tsc");
-            succeeded("tsc --strict on test/typecheck.ts", &typed);
+            succeeded(
+                "tsc --strict on test/typecheck.ts and the README's example",
+                &typed,
+            );
         });
         let without_programs = s.spawn(|| {
             project(&bare, &node_dir, &home, &[main], &["--omit=optional"]);
