@@ -4,22 +4,21 @@
 # program directly with child_process.spawn (input on stdin, stdout parsed
 # as JSON), interleaved in one process so that both see the same machine.
 # usage: BIN_DIR=target/<host>/release bench/npm.sh [CALLS]   (default 300)
-# The client is compiled with the pinned TypeScript of target/npm-tools
-# (.ci/run installs it); the programs are those of BIN_DIR.
+# The client is the one the package ships (npm/pack.mjs --main-only, with
+# the pinned tools of target/npm-tools that .ci/run installs); the programs
+# are those of BIN_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 calls=${1:-300}
 bin=${BIN_DIR:-$PWD/target/$(rustc --print host-tuple)/release}
-tsc=$PWD/target/npm-tools/node_modules/typescript/bin/tsc
 [[ -x $bin/ollm-loopcheck ]] || { echo "npm.sh: no $bin/ollm-loopcheck (set BIN_DIR)" >&2; exit 1; }
-[[ -f $tsc ]] || { echo "npm.sh: no TypeScript at $tsc (.ci/run installs it)" >&2; exit 1; }
 
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-bench-npm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pkg=$work/node_modules/ollm-tools
 mkdir -p "$pkg"
-cp npm/ollm-tools/package.json "$pkg/"
-node "$tsc" -p npm/ollm-tools --outDir "$pkg/dist" --typeRoots "$PWD/target/npm-tools/node_modules/@types"
+tarball=$(node npm/pack.mjs --main-only --out "$work/pack" | python3 -c 'import json, sys; print(json.load(sys.stdin)["main"])')
+tar xzf "$tarball" -C "$pkg" --strip-components=1
 echo '{"private": true, "type": "module"}' >"$work/package.json"
 export OLLM_TOOLS_BIN_DIR=$bin OLLM_HOME=$work/home HOME=$work/home
 cd "$work"

@@ -4,8 +4,10 @@
 // package of programs for this platform, e.g. `ollm-tools-linux-x64`.
 //
 // usage: node npm/pack.mjs --bin-dir target/x86_64-unknown-linux-gnu/debug --out DIR [--npm-tools target/npm-tools]
-// Prints {"main": TARBALL, "platform": TARBALL} on stdout. --npm-tools is the
-// project where `.ci/run` installs the pinned typescript and @types/node.
+//        node npm/pack.mjs --main-only --out DIR      (ollm-tools alone)
+// Prints {"main": TARBALL, "platform": TARBALL, "reused": BOOL} on stdout.
+// --npm-tools is the project where `.ci/run` installs the pinned
+// typescript, @types/node and esbuild.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -25,10 +27,12 @@ const { values } = parseArgs({
     "bin-dir": { type: "string" },
     out: { type: "string" },
     "npm-tools": { type: "string", default: join(repo, "target", "npm-tools") },
+    "main-only": { type: "boolean", default: false },
   },
 });
-if (values["bin-dir"] === undefined || values.out === undefined) fail("--bin-dir and --out are required");
-const binDir = resolve(values["bin-dir"]);
+if (values.out === undefined) fail("--out is required");
+if (values["bin-dir"] === undefined && !values["main-only"]) fail("--bin-dir is required (or --main-only)");
+const binDir = resolve(values["bin-dir"] ?? ".");
 const out = resolve(values.out);
 const npmTools = resolve(values["npm-tools"]);
 
@@ -52,9 +56,19 @@ if (!platformPackages.some(([name]) => name === platformName)) {
   fail(`no package of programs for ${os}-${cpu}: add ${platformName} to optionalDependencies and PLATFORM_PACKAGES`);
 }
 const programs = Object.keys(manifest.bin);
-for (const program of programs) {
+for (const program of values["main-only"] ? [] : programs) {
   if (!existsSync(join(binDir, program))) fail(`${join(binDir, program)} is missing: build the programs first (cargo build --workspace)`);
 }
+
+const pack = (dir) => {
+  const reply = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return join(out, JSON.parse(reply)[0].filename);
+};
 
 const stage = join(out, "stage");
 rmSync(stage, { recursive: true, force: true });
@@ -63,13 +77,46 @@ rmSync(stage, { recursive: true, force: true });
 const mainStage = join(stage, "ollm-tools");
 mkdirSync(mainStage, { recursive: true });
 for (const file of ["package.json", "README.md", "bin"]) cpSync(join(mainDir, file), join(mainStage, file), { recursive: true });
+// tsc checks the client and writes its declarations; esbuild bundles the
+// client and the launcher into one module each: a dozen small modules
+// cost Node about 1 ms each to load, most of the import time.
 const tsc = join(npmTools, "node_modules", "typescript", "bin", "tsc");
-if (!existsSync(tsc)) fail(`no TypeScript compiler at ${tsc} (.ci/run installs it)`);
+const esbuild = join(npmTools, "node_modules", "esbuild", "bin", "esbuild");
+for (const tool of [tsc, esbuild]) if (!existsSync(tool)) fail(`no ${tool} (.ci/run installs it)`);
 execFileSync(
   process.execPath,
-  [tsc, "-p", mainDir, "--outDir", join(mainStage, "dist"), "--typeRoots", join(npmTools, "node_modules", "@types")],
+  [
+    tsc,
+    "-p",
+    mainDir,
+    "--emitDeclarationOnly",
+    "--outDir",
+    join(mainStage, "dist"),
+    "--typeRoots",
+    join(npmTools, "node_modules", "@types"),
+  ],
   { stdio: ["ignore", "inherit", "inherit"] },
 );
+execFileSync(
+  esbuild,
+  [
+    join(mainDir, "src", "index.ts"),
+    join(mainDir, "src", "launch.ts"),
+    "--bundle",
+    "--format=esm",
+    "--platform=node",
+    "--target=node18",
+    "--log-level=warning",
+    `--outdir=${join(mainStage, "dist")}`,
+  ],
+  { stdio: ["ignore", "inherit", "inherit"] },
+);
+if (values["main-only"]) {
+  const main = pack(mainStage);
+  rmSync(stage, { recursive: true, force: true });
+  process.stdout.write(`${JSON.stringify({ main })}\n`);
+  process.exit(0);
+}
 
 // The platform's package: the programs, stripped of their symbols (maturin
 // and cargo-dist strip too; they are most of a debug build's size). npm pack
@@ -129,15 +176,6 @@ const stagePlatform = () => {
   }
 };
 
-const pack = (dir) => {
-  const reply = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return join(out, JSON.parse(reply)[0].filename);
-};
 const main = pack(mainStage);
 if (!upToDate) {
   rmSync(fingerprintFile, { force: true });

@@ -15,14 +15,14 @@ use std::time::Instant;
 
 use crate::support::bin_path;
 
-const TYPESCRIPT: &str = "typescript@5.9.3 @types/node@20.19.9";
+const NPM_TOOLS: &str = "typescript@5.9.3 @types/node@20.19.9 esbuild@0.28.2";
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The directory holding node and npm, and the project with the pinned
-/// TypeScript; `None` (SKIPPED) when one is missing.
+/// TypeScript and esbuild; `None` (SKIPPED) when one is missing.
 fn toolchain() -> Option<(PathBuf, PathBuf)> {
     let npm_tools = repo().join("target/npm-tools");
     let node_dir = std::env::var_os("PATH").and_then(|path| {
@@ -31,10 +31,15 @@ fn toolchain() -> Option<(PathBuf, PathBuf)> {
     });
     let why = match &node_dir {
         None => "no node and npm on PATH".to_string(),
-        Some(_) if !npm_tools.join("node_modules/typescript/bin/tsc").is_file() => format!(
-            "no pinned TypeScript in {} (mkdir -p target/npm-tools && cd target/npm-tools && npm init -y && npm install --save-exact {TYPESCRIPT})",
-            npm_tools.display()
-        ),
+        Some(_)
+            if !npm_tools.join("node_modules/typescript/bin/tsc").is_file()
+                || !npm_tools.join("node_modules/esbuild/bin/esbuild").is_file() =>
+        {
+            format!(
+                "no pinned TypeScript and esbuild in {} (mkdir -p target/npm-tools && cd target/npm-tools && npm init -y && npm install --save-exact {NPM_TOOLS})",
+                npm_tools.display()
+            )
+        }
         Some(dir) => return Some((dir.clone(), npm_tools)),
     };
     assert!(
