@@ -12,6 +12,7 @@ mod mcp;
 mod modules;
 mod ollm_cli;
 mod package_python;
+mod package_node;
 #[path = "../support/pg.rs"]
 mod pg;
 mod redaction;
