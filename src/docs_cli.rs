@@ -3,12 +3,11 @@
 //! for any command the dispatcher knows.
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use clap::{Args, CommandFactory};
 
 use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
 
 pub const COMPLETIONS_EXAMPLES: &str =
     "  ollm completions bash > ~/.local/share/bash-completion/completions/ollm
@@ -64,7 +63,7 @@ pub fn man(args: &ManArgs) -> Result<ExitCode> {
     let pages = crate::docs::man_pages();
     if args.list {
         let names: String = pages.iter().map(|(name, _)| format!("{name}\n")).collect();
-        io_util::print_text(&names)?;
+        crate::output::print_text(&names)?;
         return Ok(ExitCode::Success);
     }
     let wanted = [args.page.clone(), format!("ollm-{}", args.page)];
@@ -75,7 +74,7 @@ pub fn man(args: &ManArgs) -> Result<ExitCode> {
         return Err(not_found("man page", &args.page, names));
     };
     let page = crate::docs::man_page(command);
-    if std::io::stdout().is_terminal() && show_with_man(&page)? {
+    if crate::output::stdout_is_terminal() && show_with_man(&page)? {
         return Ok(ExitCode::Success);
     }
     print(&page)
@@ -111,7 +110,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
         for tool in tools_found {
             text.push_str(&format!("  {tool}\n"));
         }
-        io_util::print_text(&text)?;
+        crate::output::print_text(&text)?;
         return Ok(ExitCode::Success);
     };
     if let Some(own) = root.find_subcommand(first) {
@@ -131,7 +130,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
             own = sub.clone();
         }
         let text = own.render_long_help().to_string();
-        io_util::print_text(&crate::cli::with_verbatim_examples(&text, &root))?;
+        crate::output::print_text(&crate::cli::with_verbatim_examples(&text, &root))?;
         return Ok(ExitCode::Success);
     }
     let mut args: Vec<OsString> = rest.iter().map(OsString::from).collect();
@@ -140,7 +139,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
 }
 
 fn print(bytes: &[u8]) -> Result<ExitCode> {
-    io_util::print_text(&String::from_utf8_lossy(bytes))?;
+    crate::output::print_text(&String::from_utf8_lossy(bytes))?;
     Ok(ExitCode::Success)
 }
 

@@ -11,8 +11,8 @@ mod mcp;
 #[path = "../support/modules.rs"]
 mod modules;
 mod ollm_cli;
-mod package_python;
 mod package_node;
+mod package_python;
 #[path = "../support/pg.rs"]
 mod pg;
 mod redaction;

@@ -104,7 +104,7 @@ pub fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;
-    let ack = |a: &crate::session::store::Ack| io_util::print_json_line(a);
+    let ack = |a: &crate::session::store::Ack| crate::output::print_json_line(a);
     if let Some(role) = &args.role {
         let text =
             text_of(args.text.as_deref(), args.text_file.as_ref(), "--text")?.unwrap_or_default();
@@ -150,7 +150,7 @@ fn record_input(store: &Store, id: &str, args: &RecordArgs) -> Result<()> {
         (source.clone(), Box::new(std::io::BufReader::new(file)))
     };
     ingest::record_stream(store, id, reader, &name, args.tokens, |a| {
-        io_util::print_json_line(a)
+        crate::output::print_json_line(a)
     })?;
     Ok(())
 }
