@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
+pub mod lock;
 pub mod locked_file;
 pub mod slots;
 

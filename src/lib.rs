@@ -4,7 +4,7 @@
 //! One module per service plus what they share: configuration, the error
 //! type with the exit-code table, JSON input/output helpers and diagnostics.
 
-pub mod bytes;
+pub mod byte_search;
 pub mod cli;
 pub mod compress;
 pub mod config;
@@ -18,8 +18,7 @@ pub mod env;
 pub mod environ;
 pub mod error;
 pub mod fs;
-pub mod io_util;
-pub mod lock;
+pub mod input;
 pub mod loopcheck;
 pub mod lossless;
 pub mod mcp;
@@ -30,6 +29,7 @@ pub mod redact;
 pub mod repetition;
 pub mod session;
 pub mod suggest;
+pub mod text;
 pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

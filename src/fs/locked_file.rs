@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::io_util;
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
+use crate::input;
 
 /// How a store tells its own files from any other file at its path.
 #[derive(Debug)]
@@ -126,8 +126,8 @@ pub fn lock(path: &Path, format: &Format) -> Result<Lock> {
 /// Parses a file of ours as JSON of type `T`; `Err(why)` when it is not.
 pub fn parse<T: DeserializeOwned>(bytes: Vec<u8>, path: &Path) -> std::result::Result<T, String> {
     let name = path.display().to_string();
-    io_util::into_utf8(bytes, &name)
-        .and_then(|text| io_util::parse_json::<T>(&text, &name))
+    input::into_utf8(bytes, &name)
+        .and_then(|text| input::parse_json::<T>(&text, &name))
         .map_err(|err| strip_input_prefix(&err.to_string()).to_string())
 }
 

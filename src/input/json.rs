@@ -1,73 +1,11 @@
-//! JSON input helpers shared by every program: bounded reads of stdin or a
-//! file, and JSON parse errors as one line.
-
-use std::io::{self, BufRead, Read};
+//! JSON as every program parses it: one-line errors naming the field, and
+//! the limits kept (integers exact to 64 bits, records nested at most
+//! [`MAX_RECORD_NESTING`] levels).
 
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result};
-
-/// The largest single input (a whole document on stdin or in a file) a
-/// program accepts. Larger input is refused rather than read into memory.
-pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
-
-/// The longest line of an NDJSON stream a program accepts.
-pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
-
-/// Reads all of `source` (a path, or `-` for stdin) as UTF-8 text.
-pub fn read_text(source: &str) -> Result<String> {
-    let bytes = if source == "-" {
-        read_bounded(io::stdin().lock(), "standard input")?
-    } else {
-        read_bounded(open_input(source)?, source)?
-    };
-    let name = if source == "-" {
-        "standard input"
-    } else {
-        source
-    };
-    into_utf8(bytes, name)
-}
-
-/// Opens an input file named on the command line. A file that does not
-/// exist is "not found" (exit code 3) in every program, as a missing session
-/// or directory is; other failures are I/O errors (exit code 4).
-pub fn open_input(path: &str) -> Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => Error::NotFound(format!("{path}: no such file")),
-        _ => Error::io(path, &e),
-    })
-}
-
-fn read_bounded(reader: impl Read, name: &str) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let read = reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(name, &e))?;
-    if read as u64 > MAX_INPUT_BYTES {
-        return Err(Error::input(format!(
-            "{name} is larger than {} MiB",
-            MAX_INPUT_BYTES / 1024 / 1024
-        )));
-    }
-    Ok(bytes)
-}
-
-/// Converts bytes to text, naming the first invalid byte offset on failure.
-pub fn into_utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
-    String::from_utf8(bytes).map_err(|e| {
-        Error::input(format!(
-            "{name} is not valid UTF-8 (first bad byte at offset {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-/// `count` with its noun in the right number: "1 message", "2 messages".
-pub fn plural(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
+use crate::text::one_line;
 
 /// Parses `text` as JSON into `T`, with the path of a wrong-typed field and
 /// the line and column of a syntax error in the one-line message.
@@ -108,7 +46,7 @@ pub const MAX_RECORD_NESTING: usize = 100;
 /// quote), jumping over its contents a vector at a time: most bytes of a large
 /// record are inside strings.
 fn skip_string(bytes: &[u8], mut from: usize) -> usize {
-    while let Some(at) = crate::bytes::find_either(b'"', b'\\', &bytes[from..]) {
+    while let Some(at) = crate::byte_search::find_either(b'"', b'\\', &bytes[from..]) {
         let at = from + at;
         if bytes[at] == b'"' {
             return at + 1;
@@ -233,89 +171,9 @@ fn preview(token: &str) -> String {
     }
 }
 
-/// At most `max` characters of `text`, control characters as spaces, with
-/// `…` when cut.
-pub fn shorten(text: &str, max: usize) -> String {
-    // Counting characters is needed only when the prefix is not ASCII.
-    let cut = if text.as_bytes()[..text.len().min(max)].is_ascii() {
-        (text.len() > max).then_some(max)
-    } else {
-        text.char_indices().nth(max).map(|(at, _)| at)
-    };
-    let head = &text[..cut.unwrap_or(text.len())];
-    let mut out = if head.chars().any(char::is_control) {
-        head.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    } else {
-        String::with_capacity(head.len() + 3) + head
-    };
-    if cut.is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// Collapses a message to one line.
-pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Reads an NDJSON stream line by line, calling `handle` with each non-blank
-/// line (1-based line number) as text. Lines longer than [`MAX_LINE_BYTES`]
-/// and invalid UTF-8 are input errors naming the line.
-pub fn for_each_line(
-    reader: impl BufRead,
-    name: &str,
-    mut handle: impl FnMut(usize, &str) -> Result<()>,
-) -> Result<()> {
-    let mut reader = reader.take(u64::MAX);
-    let mut buf = Vec::new();
-    let mut number = 0;
-    loop {
-        buf.clear();
-        reader.set_limit(MAX_LINE_BYTES as u64 + 1);
-        let read = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| Error::io(name, &e))?;
-        if read == 0 {
-            return Ok(());
-        }
-        number += 1;
-        if buf.len() > MAX_LINE_BYTES && !buf.ends_with(b"\n") {
-            return Err(Error::input(format!(
-                "{name} line {number} is longer than {} MiB",
-                MAX_LINE_BYTES / 1024 / 1024
-            )));
-        }
-        let line = std::str::from_utf8(&buf).map_err(|e| {
-            Error::input(format!(
-                "{name} line {number} is not valid UTF-8 (bad byte at column {})",
-                e.valid_up_to() + 1
-            ))
-        })?;
-        let line = line.trim();
-        if !line.is_empty() {
-            handle(number, line)?;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shorten_cuts_at_a_character_and_flattens_controls() {
-        assert_eq!(shorten("héllo wörld", 4), "héll…");
-        assert_eq!(shorten("a\nb", 10), "a b");
-        assert_eq!(shorten("abcd", 4), "abcd");
-        assert_eq!(shorten("abcde", 4), "abcd…");
-        assert_eq!(shorten("", 0), "");
-        assert_eq!(shorten("a", 0), "…");
-        assert_eq!(shorten("ab\u{85}cd", 3), "ab …");
-        assert_eq!(shorten("a\tb", 3), "a b");
-    }
 
     #[test]
     fn digit_runs_are_found_wherever_they_lie() {
@@ -342,13 +200,6 @@ mod tests {
         assert!(check_integers(r#"{"n":-99999999999999999999}"#, "in").is_err());
         assert!(check_integers(r#"{"n":"99999999999999999999"}"#, "in").is_ok());
         assert!(check_integers(r#"{"n":9999999999999999999}"#, "in").is_ok());
-    }
-
-    #[test]
-    fn one_is_singular_and_every_other_count_plural() {
-        assert_eq!(plural(1u64, "tool call", "tool calls"), "1 tool call");
-        assert_eq!(plural(0u64, "time", "times"), "0 times");
-        assert_eq!(plural(2u64, "time", "times"), "2 times");
     }
 
     #[test]
@@ -407,22 +258,5 @@ mod tests {
     fn nesting_counts_brackets_outside_strings() {
         assert_eq!(json_nesting(br#"{"a":[{"b":"[[[\"{"}]}"#), 3);
         assert_eq!(json_nesting(b"1"), 0);
-    }
-
-    #[test]
-    fn invalid_utf8_names_the_offset() {
-        let err = into_utf8(vec![b'a', b'b', 0xff], "input").unwrap_err();
-        assert!(err.to_string().contains("offset 2"), "{err}");
-    }
-
-    #[test]
-    fn ndjson_lines_are_numbered_and_blank_lines_skipped() {
-        let mut seen = Vec::new();
-        for_each_line(&b"{}\n\n[1]\n"[..], "in", |n, line| {
-            seen.push((n, line.to_string()));
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(seen, vec![(1, "{}".to_string()), (3, "[1]".to_string())]);
     }
 }
