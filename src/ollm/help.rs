@@ -44,13 +44,13 @@ pub struct ManArgs {
 }
 
 pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
-    let programs: Vec<&str> = crate::programs::all().iter().map(|(n, _)| *n).collect();
+    let programs: Vec<&str> = super::programs::all().iter().map(|(n, _)| *n).collect();
     let program = if programs.contains(&args.program.as_str()) {
         args.program.clone()
     } else {
         format!("ollm-{}", args.program)
     };
-    let script = crate::docs::completions(args.shell, &program).ok_or_else(|| {
+    let script = super::docs::completions(args.shell, &program).ok_or_else(|| {
         let names = programs
             .iter()
             .map(|n| n.strip_prefix("ollm-").unwrap_or(n));
@@ -60,7 +60,7 @@ pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
 }
 
 pub fn man(args: &ManArgs) -> Result<ExitCode> {
-    let pages = crate::docs::man_pages();
+    let pages = super::docs::man_pages();
     if args.list {
         let names: String = pages.iter().map(|(name, _)| format!("{name}\n")).collect();
         crate::output::print_text(&names)?;
@@ -73,7 +73,7 @@ pub fn man(args: &ManArgs) -> Result<ExitCode> {
             .map(|(name, _)| name.strip_prefix("ollm-").unwrap_or(name));
         return Err(not_found("man page", &args.page, names));
     };
-    let page = crate::docs::man_page(command);
+    let page = super::docs::man_page(command);
     if crate::output::stdout_is_terminal() && show_with_man(&page)? {
         return Ok(ExitCode::Success);
     }
@@ -101,7 +101,7 @@ fn show_with_man(page: &[u8]) -> Result<bool> {
 /// `ollm help [NAME [SUBCOMMAND…]]`: the dispatcher's own commands
 /// (`config`, `trust`, …) are shown here; a tool shows its own help.
 pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
-    let mut root = crate::dispatch::Cli::command();
+    let mut root = super::dispatch::Cli::command();
     root.build();
     let Some((first, rest)) = names.split_first() else {
         let mut text =
@@ -135,7 +135,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
     }
     let mut args: Vec<OsString> = rest.iter().map(OsString::from).collect();
     args.push("--help".into());
-    crate::dispatch::exec_tool(first, &args)
+    super::dispatch::exec_tool(first, &args)
 }
 
 fn print(bytes: &[u8]) -> Result<ExitCode> {
