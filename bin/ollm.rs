@@ -1,3 +1,3 @@
 // No Rust runtime set-up: see `ollm::program_main!`.
 #![no_main]
-ollm::program_main!("ollm", ollm::dispatch::main);
+ollm::program_main!("ollm", ollm::ollm::main);

@@ -379,7 +379,7 @@ macro_rules! subcommands {
 fn print_help(err: &clap::Error, root: &clap::Command) {
     // Plain text: print_text would show clap's colour codes as `\x1b`.
     let rendered = err.render().to_string();
-    let _ = crate::io_util::print_text(&with_verbatim_examples(&rendered, root));
+    let _ = crate::output::print_text(&with_verbatim_examples(&rendered, root));
 }
 
 /// `rendered` help with its footer (examples and exit codes), which clap

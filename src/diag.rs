@@ -26,7 +26,7 @@ pub fn error(message: impl std::fmt::Display) {
 }
 
 fn emit(message: &str) {
-    let line = crate::io_util::one_line(&crate::redact::scrub_message(message));
+    let line = crate::text::one_line(&crate::redact::scrub_message(message));
     // A diagnostic may quote user text (an id, a title, a path): never live controls.
     let line = crate::output::escape_line(&line);
     let _ = writeln!(std::io::stderr().lock(), "{}: {line}", program());

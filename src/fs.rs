@@ -24,8 +24,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
+pub mod lock;
 pub mod locked_file;
 pub mod slots;
+mod store_dir;
+
+pub use store_dir::create_store_dir;
 
 /// The mode of every directory a store creates.
 pub const DIR_MODE: u32 = 0o700;

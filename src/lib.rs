@@ -4,32 +4,29 @@
 //! One module per service plus what they share: configuration, the error
 //! type with the exit-code table, JSON input/output helpers and diagnostics.
 
-pub mod bytes;
+pub mod byte_search;
 pub mod cli;
 pub mod compress;
 pub mod config;
 pub mod context;
 pub mod diag;
 pub mod discover;
-pub mod dispatch;
-pub mod docs;
-pub mod docs_cli;
 pub mod env;
 pub mod environ;
 pub mod error;
 pub mod fs;
-pub mod io_util;
-pub mod lock;
+pub mod input;
 pub mod loopcheck;
 pub mod lossless;
 pub mod mcp;
+pub mod ollm;
 pub mod output;
 pub mod paths;
-pub mod programs;
 pub mod redact;
 pub mod repetition;
 pub mod session;
 pub mod suggest;
+pub mod text;
 pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

@@ -123,7 +123,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
 }
 
 fn memchr_backslash(bytes: &[u8]) -> Option<usize> {
-    crate::bytes::find_byte(b'\\', bytes)
+    crate::byte_search::find_byte(b'\\', bytes)
 }
 
 /// A formatter that writes stand-ins back as the escapes they replaced.

@@ -9,7 +9,7 @@ use ollm::loopcheck::{Detector, Event, Settings};
 
 fuzz_target!(|data: &[u8]| {
     let mut events = Vec::new();
-    let _ = ollm::io_util::for_each_line(data, "fuzz", |n, line| {
+    let _ = ollm::input::for_each_line(data, "fuzz", |n, line| {
         match parse_line(line, "fuzz", n) {
             Ok(event) => {
                 let text = serde_json::to_string(&event).expect("an event serializes");

@@ -3,8 +3,8 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = ollm::io_util::for_each_line(data, "fuzz", |_, line| {
-        if let Err(err) = ollm::io_util::parse_json::<serde_json::Value>(line, "fuzz") {
+    let _ = ollm::input::for_each_line(data, "fuzz", |_, line| {
+        if let Err(err) = ollm::input::parse_json::<serde_json::Value>(line, "fuzz") {
             assert!(!err.to_string().contains('\n'));
         }
         Ok(())

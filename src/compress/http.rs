@@ -48,7 +48,7 @@ impl From<ureq::Error> for HttpError {
             other => other.to_string(),
         };
         HttpError {
-            message: crate::io_util::one_line(&message),
+            message: crate::text::one_line(&message),
             timed_out,
         }
     }
@@ -91,7 +91,7 @@ pub fn post_json(agent: &ureq::Agent, url: &str, body: &str) -> Result<Value, Ht
     if !(200..300).contains(&status) {
         let excerpt: String = text.chars().take(200).collect();
         return Err(HttpError {
-            message: crate::io_util::one_line(&format!("HTTP {status}: {excerpt}")),
+            message: crate::text::one_line(&format!("HTTP {status}: {excerpt}")),
             timed_out: false,
         });
     }

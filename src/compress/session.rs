@@ -14,8 +14,6 @@ use super::history::History;
 use super::summarizer::Summarizer;
 use super::tokens::Tokenizer;
 use crate::error::{Error, Result};
-use crate::session::model::Place;
-use crate::session::model::Slot;
 use crate::session::{Snapshots, Store};
 
 /// When to snapshot before compressing.
@@ -52,15 +50,7 @@ fn load_history(store: &Store, id: &str) -> Result<(History, u64)> {
         .iter()
         .map(|c| encode(serde_json::to_value(c)))
         .collect::<Result<_>>()?;
-    let order: Vec<Place> = loaded
-        .order
-        .iter()
-        .map(|slot| match *slot {
-            Slot::Message(i) => Place::Message(i),
-            Slot::ToolCall(i) => Place::ToolCall(i),
-        })
-        .collect();
-    let history = History::from_stored(messages, calls, &order)?;
+    let history = History::from_stored(messages, calls, &loaded.order)?;
     Ok((history, session.metadata.compression_count))
 }
 

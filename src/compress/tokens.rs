@@ -54,7 +54,7 @@ impl FileCounter {
             Error::Config(format!(
                 "services.compression.tokenizer: cannot load {}: {}",
                 path.display(),
-                crate::io_util::one_line(&e.to_string())
+                crate::text::one_line(&e.to_string())
             ))
         };
         let hash = hf_cache::file_hash(path).map_err(|e| cannot_load(&e))?;

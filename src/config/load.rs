@@ -364,7 +364,7 @@ impl Layers {
                 .unwrap_or_default();
             Error::Config(format!(
                 "{name}: invalid YAML{at}: {}",
-                crate::io_util::one_line(&strip_location(&e.to_string()))
+                crate::text::one_line(&strip_location(&e.to_string()))
             ))
         })?;
         if yaml.is_null() {
@@ -572,7 +572,7 @@ pub(super) fn is_non_finite(raw: &str) -> bool {
 pub(super) fn non_finite_message(raw: &str) -> String {
     format!(
         "must be a finite number, not {}",
-        crate::io_util::shorten(raw.trim(), 20)
+        crate::text::shorten(raw.trim(), 20)
     )
 }
 
@@ -657,7 +657,7 @@ fn friendly_expectation(message: &str) -> String {
     } else {
         message
     };
-    crate::io_util::one_line(&message)
+    crate::text::one_line(&message)
 }
 
 fn strip_location(message: &str) -> String {

@@ -446,7 +446,7 @@ impl Store {
             ))
         };
         let store: Store = serde_json::from_slice(&bytes)
-            .map_err(|e| malformed(crate::io_util::one_line(&e.to_string())))?;
+            .map_err(|e| malformed(crate::text::one_line(&e.to_string())))?;
         if store.version != VERSION {
             return Err(malformed(format!(
                 "version {}, expected {VERSION}",
@@ -517,10 +517,10 @@ pub fn trust_workspace(workspace: &Workspace) -> Result<Record> {
 }
 
 /// The trust file's lock, held across a read-change-write.
-pub fn lock() -> Result<crate::lock::Lock> {
+pub fn lock() -> Result<crate::fs::lock::Lock> {
     let home = paths::ollm_home();
     std::fs::create_dir_all(&home).map_err(|e| Error::io(&home, &e))?;
-    crate::lock::Lock::exclusive(&home.join("trust.json.lock"))
+    crate::fs::lock::Lock::exclusive(&home.join("trust.json.lock"))
 }
 
 /// The workspace at or above `dir` as `ollm trust` sees it: found even when

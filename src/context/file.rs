@@ -20,7 +20,7 @@ pub fn session_store(id: &str) -> Result<PathBuf> {
     if !is_uuid(id) {
         return Err(Error::usage(format!(
             "{:?} is not a session id (expected a UUID such as 3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b)",
-            crate::io_util::shorten(id, 64)
+            crate::text::shorten(id, 64)
         )));
     }
     Ok(paths::ollm_home()

@@ -65,7 +65,7 @@ fn load() -> Result<Written> {
         Error::Corrupt(format!(
             "{}: malformed ({}); remove it, then add your entries again",
             path.display(),
-            crate::io_util::one_line(&e.to_string())
+            crate::text::one_line(&e.to_string())
         ))
     })?;
     if written.version != VERSION {

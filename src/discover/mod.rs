@@ -5,16 +5,16 @@ mod cache;
 pub mod cli;
 mod entry;
 mod git_index;
+mod listing;
 mod options;
-mod output;
 mod tracked;
 mod walk;
 mod watch;
 
 pub use entry::{Entry, EntryType};
-pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
 /// Every entry a discovery reports, sorted (what `ollm-mcp` lists).
-pub use output::collect;
+pub use listing::collect;
+pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
 pub use walk::walk_dir;
 pub use watch::{Event, EventKind, Stop, WatchOptions, watch};
 

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// Reads and parses the file (`-` reads stdin).
 pub fn read(path: &str) -> Result<Vec<(String, String)>> {
-    let text = crate::io_util::read_text(path)?;
+    let text = crate::input::read_text(path)?;
     parse(&text, path, |name| std::env::var(name).ok())
 }
 

@@ -4,8 +4,8 @@
 pub mod child;
 pub mod cli;
 pub mod dotenv;
+pub mod launch;
 pub mod report;
-pub mod run;
 mod signals;
 
 /// The policy moved down to the base (`redact`): the session store

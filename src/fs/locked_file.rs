@@ -20,8 +20,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::io_util;
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
+use crate::input;
 
 /// How a store tells its own files from any other file at its path.
 #[derive(Debug)]
@@ -105,7 +105,7 @@ fn sidecar(path: &Path, suffix: &str) -> PathBuf {
 /// The file itself must be a regular file (or missing): a device, FIFO or
 /// link is refused before its lock is made, and so is a file that is not
 /// one of `format`'s (a caller that reads it under the lock checks again).
-/// A missing directory is created ([`crate::paths::create_store_dir`]).
+/// A missing directory is created ([`crate::fs::create_store_dir`]).
 /// Temp files that killed writers left are removed once the lock is held.
 pub fn lock(path: &Path, format: &Format) -> Result<Lock> {
     crate::fs::check_regular_or_absent(path)?;
@@ -116,7 +116,7 @@ pub fn lock(path: &Path, format: &Format) -> Result<Lock> {
     }
     let lock_path = sidecar(path, ".lock");
     if let Some(dir) = lock_path.parent() {
-        crate::paths::create_store_dir(dir)?;
+        crate::fs::create_store_dir(dir)?;
     }
     let lock = Lock::exclusive(&lock_path)?;
     crate::fs::sweep_temps(path);
@@ -126,8 +126,8 @@ pub fn lock(path: &Path, format: &Format) -> Result<Lock> {
 /// Parses a file of ours as JSON of type `T`; `Err(why)` when it is not.
 pub fn parse<T: DeserializeOwned>(bytes: Vec<u8>, path: &Path) -> std::result::Result<T, String> {
     let name = path.display().to_string();
-    io_util::into_utf8(bytes, &name)
-        .and_then(|text| io_util::parse_json::<T>(&text, &name))
+    input::into_utf8(bytes, &name)
+        .and_then(|text| input::parse_json::<T>(&text, &name))
         .map_err(|err| strip_input_prefix(&err.to_string()).to_string())
 }
 

@@ -24,8 +24,8 @@ use super::event::Event;
 use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
 use crate::config::{MAX_CONTENT_CHUNK_SIZE, MAX_CONTENT_REPEAT_THRESHOLD, MIN_CONTENT_CHUNK_SIZE};
-use crate::io_util::shorten as preview;
 use crate::repetition::{ContentSettings, ContentTracker};
+use crate::text::shorten as preview;
 
 /// The rules' settings (`services.loopDetection`).
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::session::model::{Place, Records};
-use crate::{io_util, timestamp};
+use crate::{input, timestamp};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -65,7 +65,7 @@ where
 /// unexpected type, a repeated key) goes through [`parse_line_checked`],
 /// which decides and names what is wrong.
 pub fn parse_line(text: &str, name: &str, line: usize) -> Result<Event> {
-    if io_util::check_integers(text, "").is_ok()
+    if input::check_integers(text, "").is_ok()
         && let Ok(usual) = serde_json::from_str::<Usual<'_>>(text)
     {
         let event = match (usual.kind.as_ref(), usual.text, usual.name) {
@@ -92,7 +92,7 @@ pub fn parse_line(text: &str, name: &str, line: usize) -> Result<Event> {
 /// field is named in the message.
 fn parse_line_checked(text: &str, name: &str, line: usize) -> Result<Event> {
     let at = format!("{name} line {line}");
-    let value: Value = io_util::parse_json(text, &at)?;
+    let value: Value = input::parse_json(text, &at)?;
     let Value::Object(mut map) = value else {
         return Err(Error::input(format!(
             "{at}: expected an object such as {{\"type\":\"turn\"}}"
@@ -130,7 +130,7 @@ fn parse_line_checked(text: &str, name: &str, line: usize) -> Result<Event> {
         other => {
             return Err(Error::input(format!(
                 "{at} at `type`: unknown event type {:?} (expected turn, user, tool, output or reset)",
-                crate::io_util::shorten(other, 40)
+                crate::text::shorten(other, 40)
             )));
         }
     })
@@ -139,7 +139,7 @@ fn parse_line_checked(text: &str, name: &str, line: usize) -> Result<Event> {
 /// Parses a whole NDJSON document.
 pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
     let mut events = Vec::new();
-    io_util::for_each_line(text.as_bytes(), name, |line, text| {
+    input::for_each_line(text.as_bytes(), name, |line, text| {
         events.push(parse_line(text, name, line)?);
         Ok(())
     })?;
@@ -171,13 +171,13 @@ pub fn looks_like_session(text: &str) -> bool {
 /// `text` parts); each user message is a user event; system and tool
 /// messages are ignored (a tool's result is in its tool call).
 pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
-    let records: Records = io_util::parse_json(text, name)?;
+    let records: Records = input::parse_json(text, name)?;
     for (i, message) in records.messages.iter().enumerate() {
         check_timestamp(message.timestamp(), name, &format!("messages[{i}]"))?;
         if !matches!(message.role(), "user" | "assistant" | "system" | "tool") {
             return Err(Error::input(format!(
                 "{name} at `messages[{i}].role`: unknown role {:?} (expected user, assistant, system or tool)",
-                crate::io_util::shorten(message.role(), 40)
+                crate::text::shorten(message.role(), 40)
             )));
         }
     }
@@ -224,7 +224,7 @@ fn check_timestamp(text: &str, name: &str, field: &str) -> Result<()> {
     } else {
         Err(Error::input(format!(
             "{name} at `{field}.timestamp`: {:?} is not an ISO 8601 timestamp",
-            crate::io_util::shorten(text, 40)
+            crate::text::shorten(text, 40)
         )))
     }
 }

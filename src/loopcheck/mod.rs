@@ -11,7 +11,7 @@ pub mod canon;
 pub mod cli;
 pub mod detector;
 pub mod event;
-pub mod run;
+pub mod modes;
 pub mod similarity;
 pub mod state;
 

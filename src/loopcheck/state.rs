@@ -102,7 +102,7 @@ pub fn advance(path: &Path, events: &[Event], settings: &Settings) -> Result<Ver
 fn parse(bytes: &[u8], path: &Path) -> Result<std::result::Result<Detector, String>> {
     let state: StateFile = match serde_json::from_slice(bytes) {
         Ok(state) => state,
-        Err(e) => return Ok(Err(crate::io_util::one_line(&e.to_string()))),
+        Err(e) => return Ok(Err(crate::text::one_line(&e.to_string()))),
     };
     if state.version != VERSION {
         return Err(Error::Corrupt(format!(

@@ -18,18 +18,28 @@
 //!   - [`Printer::record`] — one NDJSON record of a stream, flushed;
 //!   - [`Printer::text`] — text (Markdown, content), escaped at a terminal;
 //!   - [`Printer::list_as`] with a [`Format`] for commands that take `--format`.
+//! - [`stdout`] (re-exported here): the functions below the printer, and the
+//!   only writers of stdout (`print_json`, `print_json_line`,
+//!   `print_json_lines`, `print_text`, `write_stdout`, [`stdout_is_terminal`]).
+//! - [`blocks`]: large listings in 64 KiB blocks (`ollm-discover`).
 //! - [`progress::Progress`]: a spinner line on stderr while a person waits
 //!   on a model, erased when the wait ends (nothing when stderr is piped).
 //!
 //! Piped output is JSON whatever the terminal would show, so scripts keep
 //! working; human forms appear only at a terminal or when asked for.
 
+pub mod blocks;
 pub mod escape;
 pub mod markdown;
 mod printer;
 pub mod progress;
+pub mod stdout;
 mod table;
 
 pub use escape::{escape_bytes, escape_json, escape_line, escape_text, is_hostile};
 pub use printer::{Format, Printer, Tabular};
+pub use stdout::{
+    print_json, print_json_line, print_json_lines, print_text, stdout_error, stdout_is_terminal,
+    write_stdout,
+};
 pub use table::{Align, Table};

@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use super::escape::{escape_json, escape_line, escape_text};
+use super::stdout;
 use super::table::{Align, Table};
 use crate::error::Result;
-use crate::io_util;
 
 /// An output format a command can be asked for (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -52,7 +52,7 @@ impl Printer {
     /// For this process's stdout: colour only at a terminal whose `TERM` is
     /// set and not `dumb`, and never when `NO_COLOR` is set (no-color.org).
     pub fn detect() -> Printer {
-        let terminal = io_util::stdout_is_terminal();
+        let terminal = stdout::stdout_is_terminal();
         let color = terminal && color_allowed(|name| std::env::var_os(name));
         Printer {
             terminal,
@@ -114,26 +114,26 @@ impl Printer {
 
     /// A result object: pretty JSON (its hostile characters escaped at a terminal).
     pub fn object<T: Serialize + ?Sized>(&self, value: &T) -> Result<()> {
-        io_util::print_json(value)
+        stdout::print_json(value)
     }
 
     /// What a mutation changed: one compact JSON object line, the same at a
     /// terminal (escaped) and piped.
     pub fn changed<T: Serialize + ?Sized>(&self, value: &T) -> Result<()> {
-        io_util::print_json_line(value)
+        stdout::print_json_line(value)
     }
 
     /// One record of an NDJSON stream, flushed at once.
     pub fn record<T: Serialize + ?Sized>(&self, value: &T) -> Result<()> {
-        io_util::print_json_line(value)
+        stdout::print_json_line(value)
     }
 
     /// Text as is when piped, its control characters made visible at a terminal.
     pub fn text(&self, text: &str) -> Result<()> {
         if self.terminal {
-            return io_util::write_stdout(&[escape_text(text).as_bytes()]);
+            return stdout::write_stdout(&[escape_text(text).as_bytes()]);
         }
-        io_util::write_stdout(&[text.as_bytes()])
+        stdout::write_stdout(&[text.as_bytes()])
     }
 
     /// A listing: a table at a terminal, a pretty JSON array when piped.
@@ -149,7 +149,7 @@ impl Printer {
     ) -> Result<()> {
         match self.choose(format, Format::Table) {
             Format::Json => self.object(items),
-            Format::Ndjson => io_util::print_json_lines(items),
+            Format::Ndjson => stdout::print_json_lines(items),
             Format::Table => self.table(&table_of(items)),
             Format::Text => self.text_rows(items),
         }
@@ -170,7 +170,7 @@ impl Printer {
 
     /// A table, fitted to [`Printer::width`].
     pub fn table(&self, table: &Table) -> Result<()> {
-        io_util::write_stdout(&[table.render(self.width(), self.color).as_bytes()])
+        stdout::write_stdout(&[table.render(self.width(), self.color).as_bytes()])
     }
 
     /// The rendered form of a listing at a terminal (for tests and pagers).
@@ -185,7 +185,7 @@ impl Printer {
     }
 
     fn text_rows<T: Tabular>(&self, items: &[T]) -> Result<()> {
-        io_util::write_stdout(&[render_text_rows(items).as_bytes()])
+        stdout::write_stdout(&[render_text_rows(items).as_bytes()])
     }
 }
 

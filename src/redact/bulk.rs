@@ -192,12 +192,12 @@ fn reads_escaped_characters(regex: &str) -> bool {
 /// character that is no letter, so a word boundary there must stay one
 /// (`\nv1.0-…` is a token at the start of a line, not `nv1.0-…`).
 fn unescaped_boundaries(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if crate::bytes::find_byte(b'\\', raw).is_none() {
+    if crate::byte_search::find_byte(b'\\', raw).is_none() {
         return std::borrow::Cow::Borrowed(raw);
     }
     let mut text = raw.to_vec();
     let mut at = 0;
-    while let Some(found) = crate::bytes::find_byte(b'\\', &text[at..]) {
+    while let Some(found) = crate::byte_search::find_byte(b'\\', &text[at..]) {
         let escape = at + found;
         let blank = match text.get(escape + 1) {
             Some(b'n' | b't' | b'r' | b'b' | b'f') => 1,
@@ -234,7 +234,7 @@ pub fn value_finders<'a>(values: impl IntoIterator<Item = &'a str>) -> Vec<Finde
 /// a trigger's letter (`\u0041KIA…`) or a URL's slash (`:\/\/`).
 fn hides_characters(raw: &[u8]) -> bool {
     let mut at = 0;
-    while let Some(found) = crate::bytes::find_byte(b'\\', &raw[at..]) {
+    while let Some(found) = crate::byte_search::find_byte(b'\\', &raw[at..]) {
         let escape = at + found;
         match raw.get(escape + 1) {
             Some(b'u') => {

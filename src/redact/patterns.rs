@@ -751,7 +751,7 @@ fn line_around(text: &[u8], at: usize) -> (usize, usize) {
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |n| n + 1);
-    let to = crate::bytes::find_byte(b'\n', &text[at..]).map_or(text.len(), |n| at + n);
+    let to = crate::byte_search::find_byte(b'\n', &text[at..]).map_or(text.len(), |n| at + n);
     (from, to)
 }
 

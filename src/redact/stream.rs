@@ -59,7 +59,7 @@ impl Redactor {
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl Write) -> io::Result<()> {
         self.pending.extend_from_slice(chunk);
         let mut start = 0;
-        while let Some(offset) = crate::bytes::find_byte(b'\n', &self.pending[start..]) {
+        while let Some(offset) = crate::byte_search::find_byte(b'\n', &self.pending[start..]) {
             let end = start + offset + 1;
             let line = self.pending[start..end].to_vec();
             self.write_line(&line, out)?;

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use super::model::{Loaded, Slot};
+use super::model::{Loaded, Place};
 use super::model::{Message, ToolCall};
-use crate::io_util::plural;
+use crate::text::plural;
 
 /// The Markdown transcript of a session.
 pub fn markdown(loaded: &Loaded) -> String {
@@ -68,10 +68,10 @@ fn transcript(loaded: &Loaded, fold: Option<usize>) -> String {
         out.push_str(&format!("- **{name}:** {}\n", one_line(&value)));
     }
     out.push('\n');
-    for slot in &loaded.order {
-        match *slot {
-            Slot::Message(i) => message(&mut out, i, &s.messages[i]),
-            Slot::ToolCall(i) => tool_call(&mut out, &s.tool_calls[i], fold),
+    for place in &loaded.order {
+        match *place {
+            Place::Message(i) => message(&mut out, i, &s.messages[i]),
+            Place::ToolCall(i) => tool_call(&mut out, &s.tool_calls[i], fold),
         }
     }
     out

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::model::{Entry, Message, new_id};
 use super::store::{Ack, Store};
 use crate::error::{Error, Result};
-use crate::{io_util, timestamp};
+use crate::{input, timestamp};
 
 /// A tool call given piece by piece (`record --tool NAME --args … --result …`).
 #[derive(Debug, Clone, Default)]
@@ -35,7 +35,7 @@ pub fn text_message(role: &str, text: &str) -> Entry {
 /// arguments came from in an error (`--args`, a file).
 pub fn tool_call(input: &ToolCallInput, args_name: &str) -> Result<Entry> {
     let now = timestamp::now_iso();
-    let parsed: Value = io_util::parse_json(&input.args, args_name)?;
+    let parsed: Value = input::parse_json(&input.args, args_name)?;
     let mut result = serde_json::Map::new();
     result.insert("llmContent".into(), input.result.clone().into());
     if let Some(display) = &input.display {
@@ -91,13 +91,13 @@ pub fn record_stream(
         }
         Ok(())
     };
-    io_util::for_each_line(reader, name, |number, line| {
+    input::for_each_line(reader, name, |number, line| {
         if let Some(doc) = document.as_mut() {
             doc.push_str(line);
             doc.push('\n');
             return Ok(());
         }
-        io_util::check_integers(line, &format!("{name} line {number}"))?;
+        input::check_integers(line, &format!("{name} line {number}"))?;
         match serde_json::from_str::<Value>(line) {
             Ok(value) => one(value, number, &mut count),
             Err(err) if err.is_eof() && count == 0 => {
@@ -106,12 +106,12 @@ pub fn record_stream(
             }
             Err(err) => Err(Error::input(format!(
                 "{name} line {number}: {}",
-                io_util::one_line(&err.to_string())
+                crate::text::one_line(&err.to_string())
             ))),
         }
     })?;
     if let Some(doc) = document {
-        let value: Value = io_util::parse_json(&doc, name)?;
+        let value: Value = input::parse_json(&doc, name)?;
         one(value, 0, &mut count)?;
     }
     if count == 0 {

@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use super::model::{Entry, Problem, Slot, ToolCall};
+use super::model::{Entry, Place, Problem, ToolCall};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -141,7 +141,7 @@ impl Matcher {
             .map_err(|e| {
                 Error::input(format!(
                     "invalid regular expression: {}",
-                    crate::io_util::one_line(&e.to_string())
+                    crate::text::one_line(&e.to_string())
                 ))
             })?;
         let raw = if query.regex {
@@ -193,7 +193,7 @@ impl Matcher {
         self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
     }
 
-    pub(crate) fn check(&self, id: &str, slot: Slot, entry: &Entry, hits: &mut Vec<Hit>) {
+    pub(crate) fn check(&self, id: &str, place: Place, entry: &Entry, hits: &mut Vec<Hit>) {
         let (role, text, timestamp) = match entry {
             Entry::Message(m) => (m.role().to_string(), m.text_content(), m.timestamp()),
             Entry::ToolCall(t) => ("tool".to_string(), tool_text(t), t.timestamp()),
@@ -204,9 +204,9 @@ impl Matcher {
             return;
         }
         if let Some(found) = self.text.find(&text) {
-            let (message_index, tool_call_index) = match slot {
-                Slot::Message(i) => (Some(i as u64), None),
-                Slot::ToolCall(i) => (None, Some(i as u64)),
+            let (message_index, tool_call_index) = match place {
+                Place::Message(i) => (Some(i as u64), None),
+                Place::ToolCall(i) => (None, Some(i as u64)),
             };
             hits.push(Hit {
                 session_id: id.to_string(),

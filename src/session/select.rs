@@ -133,7 +133,7 @@ fn latest_in(
 /// A title as a person types it back: whitespace runs (a `\r`, a tab, a
 /// line break) as one space, and case ignored.
 fn loose_title(title: &str) -> String {
-    crate::io_util::one_line(title).to_lowercase()
+    crate::text::one_line(title).to_lowercase()
 }
 
 /// When nothing is titled `reference` exactly: the one session whose title
@@ -171,7 +171,7 @@ fn by_title_loosely(
             let hint = close
                 .and_then(|close| titled.iter().find(|(_, t)| t == close))
                 .and_then(|(s, _)| s.title.as_deref())
-                .map(|title| format!("; did you mean {:?}?", crate::io_util::one_line(title)));
+                .map(|title| format!("; did you mean {:?}?", crate::text::one_line(title)));
             Err(Error::NotFound(missed + hint.as_deref().unwrap_or("")))
         }
         many => Err(ambiguous(many, reference)),
@@ -184,7 +184,7 @@ fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
         .iter()
         .take(SHOWN_CANDIDATES)
         .map(|s| match &s.title {
-            Some(title) => format!("{} ({})", s.session_id, crate::io_util::one_line(title)),
+            Some(title) => format!("{} ({})", s.session_id, crate::text::one_line(title)),
             None => s.session_id.clone(),
         })
         .collect();
@@ -193,7 +193,7 @@ fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
     }
     Error::usage(format!(
         "{:?} names {} sessions: {}; give more of the id",
-        crate::io_util::one_line(reference),
+        crate::text::one_line(reference),
         many.len(),
         names.join(", ")
     ))
@@ -213,7 +213,7 @@ pub fn resolve_in(
         workspace: None,
     };
     let matches: Vec<&SessionSummary> = sessions.iter().filter(|s| naming.keeps(s)).collect();
-    let shown = crate::io_util::one_line(reference);
+    let shown = crate::text::one_line(reference);
     match matches.as_slice() {
         [one] => Ok(one.session_id.clone()),
         [] => {
@@ -247,7 +247,7 @@ pub fn parse_since(text: &str, now: Millis) -> Result<Millis> {
     let ago = humantime::parse_duration(text).map_err(|_| {
         Error::usage(format!(
             "--since {:?}: expected a duration (2h, 3d, 1week) or a date (2026-01-15)",
-            crate::io_util::one_line(text)
+            crate::text::one_line(text)
         ))
     })?;
     Ok(now.saturating_sub(ago.as_millis().min(i64::MAX as u128) as i64))

@@ -33,12 +33,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use super::model::snapshot::{Snapshot, SnapshotInfo};
-use super::model::{Loaded, Slot};
+use super::model::{Loaded, Place};
 use super::model::{Message, check_id, estimate_tokens, is_uuid, new_id};
 use super::store::{Created, NewSession, Store};
 use crate::error::{Error, Result};
 use crate::fs::{self as sfs, Durability};
-use crate::{io_util, timestamp};
+use crate::{input, timestamp};
 
 /// The snapshot store.
 #[derive(Debug, Clone)]
@@ -275,7 +275,7 @@ impl Snapshots {
             Error::Corrupt(format!(
                 "snapshot {} cannot be parsed: {}",
                 path.display(),
-                io_util::one_line(&e.to_string())
+                crate::text::one_line(&e.to_string())
             ))
         })
     }
@@ -526,10 +526,10 @@ fn build(
     let (tool_calls, tool_call_positions) = if from_session {
         let mut seen = 0;
         let mut positions = Vec::new();
-        for slot in &loaded.order {
-            match *slot {
-                Slot::Message(_) => seen += 1,
-                Slot::ToolCall(_) => positions.push(seen),
+        for place in &loaded.order {
+            match *place {
+                Place::Message(_) => seen += 1,
+                Place::ToolCall(_) => positions.push(seen),
             }
         }
         (session.tool_calls.clone(), Some(positions))
@@ -596,7 +596,7 @@ fn scrub_json_file(path: &Path, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64
         Error::Corrupt(format!(
             "{} cannot be parsed: {}",
             path.display(),
-            io_util::one_line(&e.to_string())
+            crate::text::one_line(&e.to_string())
         ))
     })?;
     let replaced = scrub(&mut value);
@@ -629,7 +629,7 @@ fn encode(snapshot: &Snapshot) -> Result<Vec<u8>> {
         .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
     // A message sits 3 levels down in the file; deeper than the record
     // limit would make a snapshot no reader can parse.
-    io_util::check_record_nesting(&bytes, 3)?;
+    input::check_record_nesting(&bytes, 3)?;
     Ok(bytes)
 }
 

@@ -10,7 +10,7 @@ use super::snapshot::Snapshots;
 use super::store::file::summary_json;
 use super::store::{JOURNAL, NewFormat, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
 use crate::error::Error;
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
 
 struct Fixture {
     _dir: tempfile::TempDir,

@@ -36,10 +36,10 @@ fn loopcheck_help_keeps_its_first_example_on_one_line_at_60_columns() {
 fn every_example_is_printed_verbatim_in_every_help() {
     let sandbox = Sandbox::new();
     let mut checked = 0;
-    for (program, mut command) in ollm::programs::all() {
+    for (program, mut command) in ollm::ollm::programs::all() {
         command.build();
         ollm::cli::walk(&command, "", &mut |path, sub| {
-            let Some(examples) = ollm::docs::examples_of(sub) else {
+            let Some(examples) = ollm::ollm::docs::examples_of(sub) else {
                 return;
             };
             let words: Vec<&str> = path.split(' ').skip(1).collect();

@@ -143,7 +143,7 @@ fn split(path: &str) -> (&str, Vec<&str>) {
 /// Every command path of every program: (path, runs without a subcommand).
 fn all_commands() -> Vec<(String, bool)> {
     let mut paths = Vec::new();
-    for (_, mut command) in ollm::programs::all() {
+    for (_, mut command) in ollm::ollm::programs::all() {
         command.build();
         ollm::cli::walk(&command, "", &mut |path, sub| {
             let leaf = sub.get_subcommands().all(|s| s.get_name() == "help");

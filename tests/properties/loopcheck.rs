@@ -2,7 +2,7 @@
 
 use ollm::loopcheck::detector::Level;
 use ollm::loopcheck::detector::all_reports;
-use ollm::loopcheck::run;
+use ollm::loopcheck::modes;
 use ollm::loopcheck::state;
 use ollm::loopcheck::{Detector, Event, PatternType, Settings, Verdict};
 use proptest::prelude::*;
@@ -322,11 +322,11 @@ proptest! {
             content_repeat_threshold,
             warnings_before_stop,
         };
-        let one_shot = run::one_shot(&events, &settings);
+        let one_shot = modes::one_shot(&events, &settings);
 
         let ndjson: String = events.iter().map(|e| format!("{}\n", serde_json::to_string(e).unwrap())).collect();
         let mut streamed: Vec<Verdict> = Vec::new();
-        let found = run::stream(ndjson.as_bytes(), "events", &settings, |v| {
+        let found = modes::stream(ndjson.as_bytes(), "events", &settings, |v| {
             streamed.push(v.clone());
             Ok(())
         }).unwrap();

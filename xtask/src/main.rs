@@ -13,7 +13,7 @@ fn repo_root() -> PathBuf {
 }
 
 fn generate() -> Vec<(PathBuf, Vec<u8>)> {
-    ollm::docs::generate()
+    ollm::ollm::docs::generate()
 }
 
 /// Files that differ from what would be generated, and generated-looking
@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn every_program_has_completions_for_five_shells_and_a_man_page() {
         let files = generate();
-        for (name, _) in ollm::programs::all() {
+        for (name, _) in ollm::ollm::programs::all() {
             let for_program = files
                 .iter()
                 .filter(|(p, _)| p.to_string_lossy().contains(name))
@@ -129,7 +129,7 @@ mod tests {
             }
         }
         let mut missing = Vec::new();
-        for (_, command) in ollm::programs::all() {
+        for (_, command) in ollm::ollm::programs::all() {
             check(&command, "", &mut missing);
         }
         assert!(

@@ -9,7 +9,7 @@ use crate::compress::configured::tokenizer_of;
 use crate::compress::history::History;
 use crate::compress::tokens::Tokenizer;
 use crate::error::{Error, Result};
-use crate::io_util;
+use crate::input;
 use crate::session::Store;
 
 #[derive(Debug, Clone, Default, Args)]
@@ -109,7 +109,7 @@ pub fn read_history(ctx: &Ctx, input: &InputArgs, what: &str) -> Result<History>
         what,
         "pipe a JSON history in, or name a file or --session ID",
     )?;
-    let text = io_util::read_text(source).map_err(|err| {
+    let text = input::read_text(source).map_err(|err| {
         crate::cli::hint_subcommand(
             err,
             source,
@@ -121,6 +121,6 @@ pub fn read_history(ctx: &Ctx, input: &InputArgs, what: &str) -> Result<History>
     } else {
         source
     };
-    let value: Value = io_util::parse_json(&text, name)?;
+    let value: Value = input::parse_json(&text, name)?;
     History::from_json(value)
 }

@@ -10,7 +10,7 @@ use crate::context::entry::{Source, parse_ttl};
 use crate::context::ops;
 use crate::context::store::NewEntry;
 use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
+use crate::input;
 
 #[derive(Debug, Args)]
 pub struct AddArgs {
@@ -35,8 +35,8 @@ pub struct AddArgs {
 
 pub fn run(ctx: &Ctx, store: &StoreArgs, args: AddArgs) -> Result<ExitCode> {
     let content = match (&args.content, &args.from_file) {
-        (_, Some(source)) => io_util::read_text(source)?,
-        (Some(text), None) if text == "-" => io_util::read_text("-")?,
+        (_, Some(source)) => input::read_text(source)?,
+        (Some(text), None) if text == "-" => input::read_text("-")?,
         (Some(text), None) => text.clone(),
         (None, None) => return Err(Error::usage("no content given (try --help)")),
     };

@@ -7,7 +7,7 @@ use clap::Args;
 use super::FilterArgs;
 use crate::cli::Ctx;
 use crate::config::FlagOverride;
-use crate::discover::output::{self as listing, Format as Stream};
+use crate::discover::listing::{self, Format as Stream};
 use crate::error::{ExitCode, Result};
 use crate::output::Format;
 

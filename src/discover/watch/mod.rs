@@ -20,7 +20,6 @@ use super::entry::EntryType;
 use super::options::{DEFAULT_OLLMIGNORE, Options};
 use crate::diag;
 use crate::error::{Error, Result};
-use crate::io_util;
 
 #[derive(Debug, Clone)]
 pub struct WatchOptions {
@@ -70,7 +69,7 @@ pub fn watch(opts: Arc<Options>, wopts: &WatchOptions) -> Result<Stop> {
             Path::new(""),
             EntryType::Directory,
         );
-        io_util::print_json_line(&ready)?;
+        crate::output::print_json_line(&ready)?;
     }
     session.run(&mut watcher, &mut tracker, &rx, wopts.debounce)
 }
@@ -193,7 +192,7 @@ impl Session {
             Path::new(""),
             EntryType::Directory,
         );
-        io_util::print_json_line(&gone)?;
+        crate::output::print_json_line(&gone)?;
         Err(Error::Io {
             path: self.opts.root.clone(),
             message: "the watched directory was removed, moved or replaced; the watch ended (start it again to watch the new one)".into(),
@@ -253,7 +252,7 @@ impl Session {
             }
         }
         for event in &changes.events {
-            io_util::print_json_line(event)?;
+            crate::output::print_json_line(event)?;
         }
         Ok(())
     }

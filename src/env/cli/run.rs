@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::PolicyArgs;
 use crate::cli::Ctx;
-use crate::env::{dotenv, run};
+use crate::env::{dotenv, launch};
 use crate::error::{Error, ExitCode, Result};
 
 #[derive(Debug, Args)]
@@ -63,9 +63,9 @@ pub fn run(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         set.extend(dotenv::read(file)?);
     }
     set.extend(args.set);
-    run::run(
+    launch::run(
         &policy,
-        &run::RunRequest {
+        &launch::RunRequest {
             program: program.clone(),
             args: rest.to_vec(),
             set,

@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::Ctx;
 use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
+use crate::input;
 use crate::loopcheck::detector::{Level, Settings, Verdict};
-use crate::loopcheck::{event, run, state};
+use crate::loopcheck::{event, modes, state};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -140,10 +140,10 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         }
         let emit = |v: &Verdict| ctx.printer.record(v);
         if args.input == "-" {
-            run::stream(std::io::stdin().lock(), &name, &settings, emit)?
+            modes::stream(std::io::stdin().lock(), &name, &settings, emit)?
         } else {
-            let file = io_util::open_input(&args.input).map_err(|err| hint(err, &args.input))?;
-            run::stream(BufReader::new(file), &name, &settings, emit)?
+            let file = input::open_input(&args.input).map_err(|err| hint(err, &args.input))?;
+            modes::stream(BufReader::new(file), &name, &settings, emit)?
         }
     } else {
         let from_store = stored.is_some();
@@ -151,7 +151,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             Some((id, text)) => (format!("session {id}"), text),
             None => (
                 name,
-                io_util::read_text(&args.input).map_err(|err| hint(err, &args.input))?,
+                input::read_text(&args.input).map_err(|err| hint(err, &args.input))?,
             ),
         };
         let session = match format {
@@ -172,7 +172,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         };
         let verdict = match &args.state {
             Some(path) => state::advance(path, &events, &settings)?,
-            None => run::one_shot(&events, &settings),
+            None => modes::one_shot(&events, &settings),
         };
         ctx.printer.record(&verdict)?;
         verdict.level

@@ -7,7 +7,6 @@ use clap::Args;
 use super::Context;
 use crate::cli::footer;
 use crate::error::{Error, Result};
-use crate::io_util;
 
 /// Delete every session. Asks for confirmation on a terminal; elsewhere
 /// --yes is required.
@@ -35,7 +34,7 @@ pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     if !args.dry_run && !args.yes {
         let count = store.count()?;
-        let sessions = io_util::plural(count as u64, "session", "sessions");
+        let sessions = crate::text::plural(count as u64, "session", "sessions");
         if count > 0
             && !confirm(&format!(
                 "Delete all {sessions} and their snapshots in {}? [y/N] ",

@@ -14,11 +14,11 @@ use crate::cli::footer;
 use crate::config::FlagOverride;
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
 use crate::output::Tabular;
 use crate::redact::policy::Redaction;
 use crate::session::Store;
-use crate::session::import::run::{self, Event, Failure, Summary};
+use crate::session::import::batch::{self, Event, Failure, Summary};
 use crate::session::import::write::{Imported, Status};
 use crate::session::import::{Homes, Tool};
 
@@ -83,7 +83,7 @@ impl From {
 
 pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     let tools = args.from.tools();
-    let plan = run::plan(&tools, &args.paths, &Homes::from_env())?;
+    let plan = batch::plan(&tools, &args.paths, &Homes::from_env())?;
     if !args.paths.is_empty() && plan.sources.is_empty() {
         return Err(Error::NotFound(format!(
             "no sessions of {} found in {}",
@@ -117,7 +117,7 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     };
     let (mut sessions, mut failures) = (Vec::new(), Vec::new());
     let mut broken: Option<Error> = None;
-    run::run(&store, &plan, args.dry_run, |event| {
+    batch::run(&store, &plan, args.dry_run, |event| {
         summary.count(&event);
         progress.show(&summary);
         if let Event::Failed(failure) = &event {

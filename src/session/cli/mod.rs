@@ -6,6 +6,7 @@ mod branches;
 mod cleanup;
 mod clear;
 mod complete;
+mod copy;
 mod create;
 mod delete;
 mod export;
@@ -128,8 +129,8 @@ pub enum Command {
     Snapshot(snapshot::SnapshotCommand),
     /// Copy sessions between stores (`file`, a directory, or a postgres://
     /// URL), with their branch links; a session already there is kept.
-    #[command(after_help = footer(crate::session::copy::EXAMPLES))]
-    Copy(crate::session::copy::CopyArgs),
+    #[command(after_help = footer(copy::EXAMPLES))]
+    Copy(copy::CopyArgs),
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-session config --show-origin"))]
     Config(ConfigArgs),
@@ -292,7 +293,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Redact(args) => return scan::redact(&ctx, args),
         Command::Import(args) => return import::run(&ctx, args),
         Command::Reindex(args) => reindex::run(&ctx, args)?,
-        Command::Copy(args) => super::copy::run(&ctx.load(Vec::new())?.config, args)?,
+        Command::Copy(args) => copy::run(&ctx, args)?,
         Command::Config(args) => {
             config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;
         }

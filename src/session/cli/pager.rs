@@ -8,7 +8,6 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::error::Result;
-use crate::io_util;
 use crate::output::{escape_text, markdown};
 
 const DEFAULT: &str = "less -R";
@@ -32,7 +31,7 @@ fn show(text: &str) -> Result<()> {
     let pager = pager.trim();
     let dumb = std::env::var("TERM").map_or(true, |term| term.is_empty() || term == "dumb");
     if dumb || pager.is_empty() || pager == "cat" {
-        return io_util::write_stdout(&[text.as_bytes()]);
+        return crate::output::write_stdout(&[text.as_bytes()]);
     }
     let mut command = Command::new("sh");
     command.arg("-c").arg(pager).stdin(Stdio::piped());
@@ -40,7 +39,7 @@ fn show(text: &str) -> Result<()> {
         command.env("LESS", "FRX");
     }
     let Ok(mut child) = command.spawn() else {
-        return io_util::write_stdout(&[text.as_bytes()]);
+        return crate::output::write_stdout(&[text.as_bytes()]);
     };
     if let Some(mut stdin) = child.stdin.take() {
         // The person may quit the pager before reading everything.

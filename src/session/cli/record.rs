@@ -8,7 +8,7 @@ use clap::Args;
 use super::{Context, SessionRef};
 use crate::cli::{footer, require_piped_stdin};
 use crate::error::{Error, Result};
-use crate::io_util;
+use crate::input;
 use crate::session::ingest::{self, ToolCallInput};
 use crate::session::store::Store;
 
@@ -80,10 +80,10 @@ fn text_of(inline: Option<&str>, file: Option<&PathBuf>, flag: &str) -> Result<O
     match (inline, file) {
         (Some("-"), _) => {
             require_piped_stdin("-", "record", &format!("pipe the text in for {flag} -"))?;
-            io_util::read_text("-").map(Some)
+            input::read_text("-").map(Some)
         }
         (Some(text), _) => Ok(Some(text.to_string())),
-        (None, Some(path)) => io_util::read_text(&path.display().to_string()).map(Some),
+        (None, Some(path)) => input::read_text(&path.display().to_string()).map(Some),
         (None, None) => Ok(None),
     }
 }
@@ -104,7 +104,7 @@ pub fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
     let (store, _) = ctx.store(Vec::new())?;
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;
-    let ack = |a: &crate::session::store::Ack| io_util::print_json_line(a);
+    let ack = |a: &crate::session::store::Ack| crate::output::print_json_line(a);
     if let Some(role) = &args.role {
         let text =
             text_of(args.text.as_deref(), args.text_file.as_ref(), "--text")?.unwrap_or_default();
@@ -146,11 +146,11 @@ fn record_input(store: &Store, id: &str, args: &RecordArgs) -> Result<()> {
     let (name, reader): (String, Box<dyn BufRead>) = if source == "-" {
         ("standard input".into(), Box::new(std::io::stdin().lock()))
     } else {
-        let file = io_util::open_input(&source)?;
+        let file = input::open_input(&source)?;
         (source.clone(), Box::new(std::io::BufReader::new(file)))
     };
     ingest::record_stream(store, id, reader, &name, args.tokens, |a| {
-        io_util::print_json_line(a)
+        crate::output::print_json_line(a)
     })?;
     Ok(())
 }

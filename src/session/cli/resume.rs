@@ -9,7 +9,6 @@ use super::rows::SessionRow;
 use super::{Context, picker};
 use crate::cli::footer;
 use crate::error::{Error, Result};
-use crate::io_util;
 use crate::session::select::{self, Selector};
 use crate::session::store::ListQuery;
 
@@ -78,7 +77,7 @@ pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
     };
     store.exists(&id)?;
     match args.exec {
-        None => io_util::write_stdout(&[id.as_bytes(), b"\n"]),
+        None => crate::output::write_stdout(&[id.as_bytes(), b"\n"]),
         Some(command) => {
             let err = std::process::Command::new("sh")
                 .arg("-c")

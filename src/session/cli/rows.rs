@@ -57,8 +57,8 @@ impl SessionRow {
     pub fn label(&self) -> String {
         let s = &self.summary;
         let name = match (&s.title, &self.preview) {
-            (Some(title), _) => crate::io_util::one_line(title),
-            (None, Some(text)) => format!("\"{}\"", crate::io_util::one_line(text)),
+            (Some(title), _) => crate::text::one_line(title),
+            (None, Some(text)) => format!("\"{}\"", crate::text::one_line(text)),
             (None, None) => String::new(),
         };
         match &s.parent_session_id {

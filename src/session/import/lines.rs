@@ -18,7 +18,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The longest line read: a longer one (no tool writes one; a file that is
 /// not JSONL might) is skipped and counted as unreadable, not held.
-pub const MAX_LINE_BYTES: usize = crate::io_util::MAX_LINE_BYTES;
+pub const MAX_LINE_BYTES: usize = crate::input::MAX_LINE_BYTES;
 
 /// One non-empty line of a JSONL file.
 #[derive(Debug)]

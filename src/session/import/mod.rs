@@ -12,13 +12,13 @@
 //! and every record carries the key of what it came from (`sourceKey`), so
 //! importing again adds only what the source gained since.
 
+pub mod batch;
 pub mod claude;
 pub mod codex;
 pub mod gemini;
 pub mod goose;
 pub mod lines;
 pub mod opencode;
-pub mod run;
 pub mod sqlite;
 pub mod write;
 

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::{Body, Call, Item, Outcome, Skipped, Tool, Transcript, session_id_for};
 use crate::error::{Error, Result};
 use crate::session::Store;
-use crate::session::model::{Entry, Loaded, Message, Metadata, Session, Slot, ToolCall};
+use crate::session::model::{Entry, Loaded, Message, Metadata, Place, Session, ToolCall};
 use crate::session::select::workspace_of;
 use crate::timestamp::{self, Millis};
 
@@ -244,11 +244,11 @@ fn new_session(
         tokens.push(Some(entry.estimated_tokens()));
         match entry {
             Entry::Message(message) => {
-                order.push(Slot::Message(session.messages.len()));
+                order.push(Place::Message(session.messages.len()));
                 session.messages.push(message);
             }
             Entry::ToolCall(call) => {
-                order.push(Slot::ToolCall(session.tool_calls.len()));
+                order.push(Place::ToolCall(session.tool_calls.len()));
                 session.tool_calls.push(call);
             }
         }

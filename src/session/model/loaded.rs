@@ -6,17 +6,14 @@ use serde_json::{Map, Value};
 
 use super::{Entry, Message, Place, Session, SessionHead, ToolCall};
 
-/// Where a message or tool call sits in the order things happened.
-pub type Slot = Place;
-
 /// A whole session and the order of its records.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub session: Session,
     /// Messages and tool calls in the order they were recorded (for a
     /// document that does not record it, merged by timestamp).
-    pub order: Vec<Slot>,
-    /// Each slot's recorded token count (`None`: counted in the head).
+    pub order: Vec<Place>,
+    /// Each place's recorded token count (`None`: counted in the head).
     pub tokens: Vec<Option<u64>>,
 }
 
@@ -41,15 +38,15 @@ impl Loaded {
         self.order
             .iter()
             .zip(&self.tokens)
-            .map(|(slot, tokens)| (self.entry(*slot), *tokens))
+            .map(|(place, tokens)| (self.entry(*place), *tokens))
             .collect()
     }
 
-    /// The message or tool call at `slot`.
-    pub fn entry(&self, slot: Slot) -> Entry {
-        match slot {
-            Slot::Message(i) => Entry::Message(self.session.messages[i].clone()),
-            Slot::ToolCall(i) => Entry::ToolCall(self.session.tool_calls[i].clone()),
+    /// The message or tool call at `place`.
+    pub fn entry(&self, place: Place) -> Entry {
+        match place {
+            Place::Message(i) => Entry::Message(self.session.messages[i].clone()),
+            Place::ToolCall(i) => Entry::ToolCall(self.session.tool_calls[i].clone()),
         }
     }
 }
@@ -96,11 +93,11 @@ pub fn rebuild(head: SessionHead, records: impl IntoIterator<Item = Stored>) -> 
             } => {
                 match entry {
                     Entry::Message(m) => {
-                        order.push(Slot::Message(messages.len()));
+                        order.push(Place::Message(messages.len()));
                         messages.push(m);
                     }
                     Entry::ToolCall(c) => {
-                        order.push(Slot::ToolCall(tool_calls.len()));
+                        order.push(Place::ToolCall(tool_calls.len()));
                         tool_calls.push(c);
                     }
                 }

@@ -14,7 +14,7 @@ pub mod snapshot;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use loaded::{Loaded, Slot, Stored, rebuild};
+pub use loaded::{Loaded, Stored, rebuild};
 
 use crate::error::{Error, Result};
 use crate::timestamp;

@@ -29,7 +29,7 @@ pub trait Guard: Send + Sync {
     fn discard(self: Box<Self>);
 }
 
-impl Guard for crate::lock::Lock {
+impl Guard for crate::fs::lock::Lock {
     fn discard(self: Box<Self>) {
         self.remove();
     }

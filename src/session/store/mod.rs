@@ -35,7 +35,7 @@ pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, SUMMARY_LAG, parallel_map, so
 use postgres::url as pgurl;
 
 use super::model::{
-    Entry, Loaded, Message, Metadata, Session, SessionHead, SessionSummary, Slot, check_id, new_id,
+    Entry, Loaded, Message, Metadata, Place, Session, SessionHead, SessionSummary, check_id, new_id,
 };
 use super::query::{Found, Query};
 use crate::error::{Error, Result};
@@ -418,11 +418,11 @@ impl Store {
             )));
         }
         let mut entries = Vec::new();
-        for (slot, tokens) in loaded.order.iter().zip(&loaded.tokens) {
-            if matches!(*slot, Slot::Message(i) if i as u64 >= at) {
+        for (place, tokens) in loaded.order.iter().zip(&loaded.tokens) {
+            if matches!(*place, Place::Message(i) if i as u64 >= at) {
                 break;
             }
-            let entry = loaded.entry(*slot);
+            let entry = loaded.entry(*place);
             let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
             entries.push((self.redacted(&entry).0, Some(tokens)));
         }

@@ -6,7 +6,7 @@ use super::super::{Context, SessionRef};
 use crate::cli::footer;
 use crate::config::FlagOverride;
 use crate::error::Result;
-use crate::io_util;
+use crate::input;
 use crate::session::Snapshots;
 use crate::session::model::Message;
 
@@ -42,11 +42,8 @@ pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     let (store, config) = ctx.store(flags)?;
     let id = args.session.resolve(&store)?;
     let context = if args.stdin {
-        let text = io_util::read_text("-")?;
-        Some(io_util::parse_json::<Vec<Message>>(
-            &text,
-            "standard input",
-        )?)
+        let text = input::read_text("-")?;
+        Some(input::parse_json::<Vec<Message>>(&text, "standard input")?)
     } else {
         None
     };

@@ -57,7 +57,7 @@ impl SnapshotRef {
             return Ok((given.to_ascii_lowercase(), session));
         }
         let prefix = given.to_ascii_lowercase();
-        let shown = crate::io_util::one_line(given);
+        let shown = crate::text::one_line(given);
         if prefix.len() < select::MIN_PREFIX
             || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
         {

@@ -105,7 +105,7 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
             });
         }
         Err(err) => {
-            let why = crate::io_util::one_line(&err.to_string());
+            let why = crate::text::one_line(&err.to_string());
             return Err(unreadable(id, path, &why));
         }
     };
@@ -162,7 +162,7 @@ impl Document {
         let mut session: Session =
             serde_path_to_error::deserialize(&self.fields).map_err(|err| {
                 let at = err.path().to_string();
-                let inner = crate::io_util::one_line(&err.into_inner().to_string());
+                let inner = crate::text::one_line(&err.into_inner().to_string());
                 if at.is_empty() || at == "." {
                     inner
                 } else {

@@ -66,7 +66,7 @@ pub fn scan(
         stop: None,
     };
     while pos < bytes.len() {
-        let Some(len) = crate::bytes::find_byte(b'\n', &bytes[pos..]) else {
+        let Some(len) = crate::byte_search::find_byte(b'\n', &bytes[pos..]) else {
             result.torn = true;
             break;
         };
@@ -93,7 +93,7 @@ pub fn scan(
 
 fn line_text(line: &[u8]) -> String {
     let shown = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
-    crate::io_util::one_line(&shown)
+    crate::text::one_line(&shown)
 }
 
 #[derive(Deserialize)]

@@ -30,9 +30,9 @@ use super::api::{
 };
 use super::cli::{self, Document};
 use crate::error::{Error, Result};
+use crate::fs::lock::Lock;
 use crate::fs::slots::{self, Contents, Slots};
 use crate::fs::{self as sfs, Durability, sync_dir};
-use crate::lock::Lock;
 use crate::session::model::{
     Entry, Loaded, Message, Problem, Session, SessionHead, SessionSummary, Stored, check_id,
     is_uuid, rebuild,
@@ -417,7 +417,7 @@ impl FileStore {
         };
         let bytes = make(&at);
         // One more level than the record: the line's envelope.
-        crate::io_util::check_record_nesting(&bytes, 1)?;
+        crate::input::check_record_nesting(&bytes, 1)?;
         let written = file.write_all(&bytes).and_then(|()| file.sync_data());
         if let Err(err) = written {
             let _ = file.set_len(valid_end);
@@ -1084,14 +1084,14 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
 }
 
 /// Refuses a message or tool call nested deeper than a session keeps
-/// ([`crate::io_util::MAX_RECORD_NESTING`]), whatever the store's format.
+/// ([`crate::input::MAX_RECORD_NESTING`]), whatever the store's format.
 fn check_record_nesting(entry: &Entry) -> Result<()> {
     let bytes = match entry {
         Entry::Message(m) => serde_json::to_vec(m.as_map()),
         Entry::ToolCall(c) => serde_json::to_vec(c.as_map()),
     }
     .map_err(|e| Error::input(format!("cannot encode the record: {e}")))?;
-    crate::io_util::check_record_nesting(&bytes, 0)
+    crate::input::check_record_nesting(&bytes, 0)
 }
 
 /// The session id of a temp file written for `<id>.json`

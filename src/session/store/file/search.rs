@@ -8,7 +8,7 @@ use super::index::prefilter;
 use super::journal::{self, Record};
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
-use crate::session::model::{Entry, Problem, Slot, Stored};
+use crate::session::model::{Entry, Place, Problem, Stored};
 use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
 
 /// Searches every session in the journal store `store`, titles included
@@ -83,12 +83,12 @@ fn search_loaded(
     if titles {
         hits.extend(matcher.title_hit(id, session.title.as_deref(), &session.last_activity));
     }
-    for slot in &loaded.order {
-        let entry = match *slot {
-            Slot::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
-            Slot::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
+    for place in &loaded.order {
+        let entry = match *place {
+            Place::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
+            Place::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
         };
-        matcher.check(id, *slot, &entry, hits);
+        matcher.check(id, *place, &entry, hits);
     }
     Ok(())
 }
@@ -117,12 +117,12 @@ fn search_journal(
         let Some(line) = line.strip_suffix(b"\n") else {
             break; // a torn last line: not acknowledged, not searched
         };
-        let slot = if line.starts_with(MESSAGE_PREFIX) {
+        let place = if line.starts_with(MESSAGE_PREFIX) {
             messages += 1;
-            Slot::Message(messages - 1)
+            Place::Message(messages - 1)
         } else if line.starts_with(TOOL_PREFIX) {
             calls += 1;
-            Slot::ToolCall(calls - 1)
+            Place::ToolCall(calls - 1)
         } else {
             continue; // the head, compressions
         };
@@ -130,7 +130,7 @@ fn search_journal(
             continue;
         }
         if let Ok(Record::Stored(Stored::Entry { entry, .. })) = journal::parse_line(line, false) {
-            matcher.check(id, slot, &entry, hits);
+            matcher.check(id, place, &entry, hits);
         }
     }
     // A session that cannot be summarized is reported by a listing; here it

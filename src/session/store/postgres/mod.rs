@@ -35,9 +35,9 @@ use super::api::{
 };
 use crate::error::{Error, Result};
 use crate::fs as sfs;
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
 use crate::session::model::{
-    Entry, Loaded, Message, Problem, SessionHead, SessionSummary, Slot, Stored, rebuild,
+    Entry, Loaded, Message, Place, Problem, SessionHead, SessionSummary, Stored, rebuild,
 };
 use crate::session::query::{self, Found, Hit, Matcher, Query};
 use crate::timestamp;
@@ -159,9 +159,9 @@ impl PgStore {
         if let Some(source) = std::error::Error::source(err) {
             message = format!("{message}: {source}");
         }
-        let mut message = crate::io_util::one_line(&message);
+        let mut message = crate::text::one_line(&message);
         if let Some(db) = err.as_db_error() {
-            message = crate::io_util::one_line(db.message());
+            message = crate::text::one_line(db.message());
             if db.code() == &postgres::error::SqlState::READ_ONLY_SQL_TRANSACTION {
                 message = format!("the server is read-only (a replica?): {message}");
             } else if db.code() == &postgres::error::SqlState::QUERY_CANCELED {
@@ -388,7 +388,7 @@ fn encode(value: &impl serde::Serialize) -> std::result::Result<String, Failure>
 fn corrupt(id: &str, what: &str, err: impl std::fmt::Display) -> Failure {
     Failure::Ollm(Error::Corrupt(format!(
         "session {id}: {what} cannot be read ({})",
-        crate::io_util::one_line(&err.to_string())
+        crate::text::one_line(&err.to_string())
     )))
 }
 
@@ -406,7 +406,7 @@ fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
         Entry::Message(m) => encode(m)?,
         Entry::ToolCall(c) => encode(c)?,
     };
-    crate::io_util::check_record_nesting(body.as_bytes(), 0).map_err(Failure::Ollm)?;
+    crate::input::check_record_nesting(body.as_bytes(), 0).map_err(Failure::Ollm)?;
     Ok(body)
 }
 
@@ -898,23 +898,23 @@ impl SessionStore for PgStore {
                 let kind: &str = row.get(1);
                 let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
                 let body: &str = row.get(3);
-                let (slot, entry) = match kind {
+                let (place, entry) = match kind {
                     "message" => (
-                        Slot::Message(index),
+                        Place::Message(index),
                         serde_json::from_str(body).map(Entry::Message),
                     ),
                     _ => (
-                        Slot::ToolCall(index),
+                        Place::ToolCall(index),
                         serde_json::from_str(body).map(Entry::ToolCall),
                     ),
                 };
                 match entry {
-                    Ok(entry) => matcher.check(id, slot, &entry, &mut hits),
+                    Ok(entry) => matcher.check(id, place, &entry, &mut hits),
                     Err(err) => problems.push(Problem {
                         session_id: id.to_string(),
                         message: format!(
                             "session {id}: a record cannot be read ({})",
-                            crate::io_util::one_line(&err.to_string())
+                            crate::text::one_line(&err.to_string())
                         ),
                     }),
                 }

@@ -179,7 +179,7 @@ impl SharedSnapshots for PgStore {
             serde_json::from_str(row.get(0)).map_err(|e| {
                 Failure::Ollm(Error::Corrupt(format!(
                     "snapshot {id} cannot be parsed: {}",
-                    crate::io_util::one_line(&e.to_string())
+                    crate::text::one_line(&e.to_string())
                 )))
             })
         })

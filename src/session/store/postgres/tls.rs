@@ -255,7 +255,7 @@ fn unreadable(what: &str, path: &Path, err: &dyn std::fmt::Display) -> Error {
     Error::Config(format!(
         "{what} {} cannot be read: {}",
         path.display(),
-        crate::io_util::one_line(&err.to_string())
+        crate::text::one_line(&err.to_string())
     ))
 }
 

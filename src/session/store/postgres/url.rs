@@ -72,7 +72,7 @@ pub fn parse(url: &str) -> Result<PgUrl> {
     )?;
     let mut config: postgres::Config = base
         .parse()
-        .map_err(|e: postgres::Error| bad(crate::io_util::one_line(&e.to_string())))?;
+        .map_err(|e: postgres::Error| bad(crate::text::one_line(&e.to_string())))?;
     if config.get_hosts().is_empty() {
         config.host_path("/var/run/postgresql");
     }

@@ -18,7 +18,7 @@ use super::db::{self, Db};
 use super::grams::{Column, Condition, GramFile, SLOTS_PER_BLOCK};
 use super::refresh::{self, file_of, stamp_of};
 use crate::error::{Error, Result};
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
 use crate::session::query::{Query, stored_literals};
 use crate::session::store::file::{FileStore, Kind, parallel_map};
 

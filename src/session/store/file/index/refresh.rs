@@ -21,7 +21,7 @@ use super::db::{self, Db, IndexRow};
 use super::log::{self, Change};
 use crate::error::{Error, Result};
 use crate::fs as sfs;
-use crate::lock::Lock;
+use crate::fs::lock::Lock;
 use crate::session::model::SessionSummary;
 use crate::session::store::api::ListQuery;
 use crate::session::store::file::{FileStore, JOURNAL, Kind, parallel_map};

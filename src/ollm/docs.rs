@@ -43,7 +43,7 @@ pub fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Command {
                 .clone()
                 .name(tool.to_string())
                 .bin_name(format!("ollm {tool}"));
-            for (alias, target) in crate::dispatch::ALIASES {
+            for (alias, target) in super::dispatch::ALIASES {
                 if *target == tool {
                     sub = sub.alias(*alias);
                 }
@@ -56,7 +56,7 @@ pub fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Command {
 
 /// `program`'s completion script for `shell`.
 pub fn completions(shell: Shell, program: &str) -> Option<Vec<u8>> {
-    let programs = crate::programs::all();
+    let programs = super::programs::all();
     let mut command = if program == "ollm" {
         dispatcher_with_tools(&programs)
     } else {
@@ -72,7 +72,7 @@ pub fn completions(shell: Shell, program: &str) -> Option<Vec<u8>> {
 /// page, and so has each of its subcommands (`ollm-session-list`).
 pub fn man_pages() -> Vec<(String, Command)> {
     let mut pages = Vec::new();
-    for (name, mut command) in crate::programs::all() {
+    for (name, mut command) in super::programs::all() {
         command.build();
         for sub in command.get_subcommands() {
             if sub.get_name() == "help" {
@@ -288,7 +288,7 @@ fn synopsis_line(command: &Command) -> String {
 /// Every generated file: (path relative to the repository, contents).
 pub fn generate() -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
-    for (name, _) in crate::programs::all() {
+    for (name, _) in super::programs::all() {
         for shell in SHELLS {
             if let Some(script) = completions(*shell, name) {
                 files.push((
@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn completions_are_generated_for_every_program_and_shell() {
-        for (name, _) in crate::programs::all() {
+        for (name, _) in crate::ollm::programs::all() {
             for shell in SHELLS {
                 let script = completions(*shell, name).unwrap();
                 assert!(!script.is_empty(), "{name} {shell}");

@@ -3,12 +3,11 @@
 //! for any command the dispatcher knows.
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use clap::{Args, CommandFactory};
 
 use crate::error::{Error, ExitCode, Result};
-use crate::io_util;
 
 pub const COMPLETIONS_EXAMPLES: &str =
     "  ollm completions bash > ~/.local/share/bash-completion/completions/ollm
@@ -45,13 +44,13 @@ pub struct ManArgs {
 }
 
 pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
-    let programs: Vec<&str> = crate::programs::all().iter().map(|(n, _)| *n).collect();
+    let programs: Vec<&str> = super::programs::all().iter().map(|(n, _)| *n).collect();
     let program = if programs.contains(&args.program.as_str()) {
         args.program.clone()
     } else {
         format!("ollm-{}", args.program)
     };
-    let script = crate::docs::completions(args.shell, &program).ok_or_else(|| {
+    let script = super::docs::completions(args.shell, &program).ok_or_else(|| {
         let names = programs
             .iter()
             .map(|n| n.strip_prefix("ollm-").unwrap_or(n));
@@ -61,10 +60,10 @@ pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
 }
 
 pub fn man(args: &ManArgs) -> Result<ExitCode> {
-    let pages = crate::docs::man_pages();
+    let pages = super::docs::man_pages();
     if args.list {
         let names: String = pages.iter().map(|(name, _)| format!("{name}\n")).collect();
-        io_util::print_text(&names)?;
+        crate::output::print_text(&names)?;
         return Ok(ExitCode::Success);
     }
     let wanted = [args.page.clone(), format!("ollm-{}", args.page)];
@@ -74,8 +73,8 @@ pub fn man(args: &ManArgs) -> Result<ExitCode> {
             .map(|(name, _)| name.strip_prefix("ollm-").unwrap_or(name));
         return Err(not_found("man page", &args.page, names));
     };
-    let page = crate::docs::man_page(command);
-    if std::io::stdout().is_terminal() && show_with_man(&page)? {
+    let page = super::docs::man_page(command);
+    if crate::output::stdout_is_terminal() && show_with_man(&page)? {
         return Ok(ExitCode::Success);
     }
     print(&page)
@@ -102,7 +101,7 @@ fn show_with_man(page: &[u8]) -> Result<bool> {
 /// `ollm help [NAME [SUBCOMMAND…]]`: the dispatcher's own commands
 /// (`config`, `trust`, …) are shown here; a tool shows its own help.
 pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
-    let mut root = crate::dispatch::Cli::command();
+    let mut root = super::dispatch::Cli::command();
     root.build();
     let Some((first, rest)) = names.split_first() else {
         let mut text =
@@ -111,7 +110,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
         for tool in tools_found {
             text.push_str(&format!("  {tool}\n"));
         }
-        io_util::print_text(&text)?;
+        crate::output::print_text(&text)?;
         return Ok(ExitCode::Success);
     };
     if let Some(own) = root.find_subcommand(first) {
@@ -131,16 +130,16 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
             own = sub.clone();
         }
         let text = own.render_long_help().to_string();
-        io_util::print_text(&crate::cli::with_verbatim_examples(&text, &root))?;
+        crate::output::print_text(&crate::cli::with_verbatim_examples(&text, &root))?;
         return Ok(ExitCode::Success);
     }
     let mut args: Vec<OsString> = rest.iter().map(OsString::from).collect();
     args.push("--help".into());
-    crate::dispatch::exec_tool(first, &args)
+    super::dispatch::exec_tool(first, &args)
 }
 
 fn print(bytes: &[u8]) -> Result<ExitCode> {
-    io_util::print_text(&String::from_utf8_lossy(bytes))?;
+    crate::output::print_text(&String::from_utf8_lossy(bytes))?;
     Ok(ExitCode::Success)
 }
 

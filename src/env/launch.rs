@@ -285,7 +285,7 @@ fn start_redacting(child: &mut Child, removed: &[String]) -> Vec<std::thread::Jo
     if let Some(stdout) = child.stdout.take() {
         let redactor = redactor.clone();
         pumps.push(std::thread::spawn(move || {
-            pump(stdout, std::io::stdout(), redactor);
+            pump(stdout, crate::output::stdout::relay(), redactor);
         }));
     }
     if let Some(stderr) = child.stderr.take() {

@@ -1,8 +1,7 @@
-//! `ollm`: the git-style dispatcher. `ollm NAME ARGS…` runs `ollm-NAME ARGS…`,
+//! The git-style dispatcher: `ollm NAME ARGS…` runs `ollm-NAME ARGS…`,
 //! found beside this executable first, then on `PATH`. Its own commands:
-//! `help`, `config` (shared with every program) and `trust` (its own file).
-
-mod trust;
+//! `help`, `completions` and `man` ([`super::help`]), `config` (shared with
+//! every program) and `trust` ([`super::trust`]).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -12,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
+use super::{help, trust};
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::ConfigArgs;
 use crate::error::{Error, ExitCode, Result};
@@ -99,12 +99,12 @@ pub enum Command {
     },
     /// Print a shell completion script (bash, zsh, fish, powershell,
     /// elvish), for installing when ollm came from `cargo install`.
-    #[command(after_help = footer(crate::docs_cli::COMPLETIONS_EXAMPLES))]
-    Completions(crate::docs_cli::CompletionsArgs),
+    #[command(after_help = footer(help::COMPLETIONS_EXAMPLES))]
+    Completions(help::CompletionsArgs),
     /// Print a man page: shown by `man` at a terminal, roff when piped (for
     /// installing).
-    #[command(after_help = footer(crate::docs_cli::MAN_EXAMPLES))]
-    Man(crate::docs_cli::ManArgs),
+    #[command(after_help = footer(help::MAN_EXAMPLES))]
+    Man(help::ManArgs),
     /// Print the effective shared configuration, or every key with its origin.
     #[command(after_help = footer("  ollm config\n  ollm config --show-origin"))]
     Config(ConfigArgs),
@@ -314,10 +314,10 @@ pub fn main() -> Result<ExitCode> {
         return Ok(ExitCode::Success);
     }
     match cli.command {
-        None => crate::docs_cli::help(&[], &tool_names()),
-        Some(Command::Help { names }) => crate::docs_cli::help(&names, &tool_names()),
-        Some(Command::Completions(args)) => crate::docs_cli::completions(&args),
-        Some(Command::Man(args)) => crate::docs_cli::man(&args),
+        None => help::help(&[], &tool_names()),
+        Some(Command::Help { names }) => help::help(&names, &tool_names()),
+        Some(Command::Completions(args)) => help::completions(&args),
+        Some(Command::Man(args)) => help::man(&args),
         Some(Command::Config(args)) => crate::cli::show_config(&ctx(), &args),
         Some(Command::Trust(args)) => trust::run(&ctx(), &args),
         Some(Command::External(argv)) => {

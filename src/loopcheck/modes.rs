@@ -6,7 +6,7 @@ use std::io::BufRead;
 use super::detector::{Detector, Level, Settings, Verdict, gravest};
 use super::event::{self, Event};
 use crate::error::Result;
-use crate::io_util;
+use crate::input;
 
 /// One-shot: the first stop anywhere in `events`, else the first warning,
 /// or the quiet verdict after all of them.
@@ -30,7 +30,7 @@ pub fn stream(
 ) -> Result<Option<Level>> {
     let mut detector = Detector::new();
     let mut reported = None;
-    io_util::for_each_line(reader, name, |line, text| {
+    input::for_each_line(reader, name, |line, text| {
         let event = event::parse_line(text, name, line)?;
         if let Some(verdict) = detector.push(&event, settings) {
             reported = reported.max(verdict.level);

@@ -1,10 +1,9 @@
-//! Printing a listing: plain relative paths or NDJSON entries, written by
-//! each walker thread in large blocks (a listing is read to its end, so it is
-//! not flushed per line), or collected and sorted by path bytes (git's order).
+//! A listing: plain relative paths or NDJSON entries, each walker thread
+//! filling blocks that [`crate::output::blocks`] writes out, or collected and
+//! sorted by path bytes (git's order).
 
 use std::collections::HashSet;
 use std::fs::Metadata;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,7 +16,7 @@ use super::options::Options;
 use super::tracked::Tracked;
 use super::walk::{Found, describe_walk_error, walk_dir};
 use crate::error::{Error, Result};
-use crate::io_util::stdout_error;
+use crate::output::blocks::{self, BLOCK, BlockWriter};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -28,8 +27,6 @@ pub enum Format {
     /// Entries kept in memory and returned sorted ([`collect`]), for a table.
     Collect,
 }
-
-const BLOCK: usize = 64 * 1024;
 
 type Row = (Vec<u8>, Vec<u8>);
 
@@ -116,15 +113,15 @@ fn walk(
     if let Some(err) = shared.failure.lock().map_or(None, |mut f| f.take()) {
         return Err(err);
     }
-    std::io::stdout().flush().map_err(stdout_error)?;
+    blocks::flush()?;
     if sort {
         let mut rows = shared.sorted.into_inner().unwrap_or_default();
         rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let mut out = std::io::BufWriter::with_capacity(BLOCK, std::io::stdout().lock());
+        let mut out = BlockWriter::new();
         for (_, line) in &rows {
-            out.write_all(line).map_err(stdout_error)?;
+            out.write(line)?;
         }
-        out.flush().map_err(stdout_error)?;
+        out.finish()?;
     }
     if let Some(key) = &key
         && !super::warned()
@@ -143,7 +140,7 @@ fn walk(
 /// A path as printed: raw bytes when piped (what `xargs` needs) or with
 /// `--null`; at a terminal, control characters in a name are made visible.
 fn shown(path: &[u8], nul: bool) -> std::borrow::Cow<'_, [u8]> {
-    if nul || !crate::io_util::stdout_is_terminal() {
+    if nul || !crate::output::stdout_is_terminal() {
         return std::borrow::Cow::Borrowed(path);
     }
     crate::output::escape_bytes(path)
@@ -151,7 +148,7 @@ fn shown(path: &[u8], nul: bool) -> std::borrow::Cow<'_, [u8]> {
 
 /// A JSON line as printed: at a terminal with the controls JSON leaves raw escaped.
 fn escape_json_for(json: &str) -> std::borrow::Cow<'_, str> {
-    if !crate::io_util::stdout_is_terminal() {
+    if !crate::output::stdout_is_terminal() {
         return std::borrow::Cow::Borrowed(json);
     }
     crate::output::escape_json(json)
@@ -166,13 +163,12 @@ fn replay(mut paths: Vec<Vec<u8>>, format: Format, sort: bool) -> Result<u64> {
     if sort {
         paths.sort_unstable();
     }
-    let mut out = std::io::BufWriter::with_capacity(BLOCK, std::io::stdout().lock());
+    let mut out = BlockWriter::new();
     for path in &paths {
-        out.write_all(&shown(path, end == 0))
-            .map_err(stdout_error)?;
-        out.write_all(&[end]).map_err(stdout_error)?;
+        out.write(&shown(path, end == 0))?;
+        out.write(&[end])?;
     }
-    out.flush().map_err(stdout_error)?;
+    out.finish()?;
     Ok(paths.len() as u64)
 }
 
@@ -283,13 +279,13 @@ impl<'a> ThreadOut<'a> {
         if self.buf.is_empty() {
             return true;
         }
-        let result = std::io::stdout().lock().write_all(&self.buf);
+        let result = blocks::write_block(&self.buf);
         self.buf.clear();
         match result {
             Ok(()) => true,
             Err(err) => {
                 if let Ok(mut slot) = self.shared.failure.lock() {
-                    slot.get_or_insert(stdout_error(err));
+                    slot.get_or_insert(err);
                 }
                 false
             }

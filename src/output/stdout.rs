@@ -1,0 +1,100 @@
+//! The one door to stdout: pretty JSON, NDJSON lines, text and raw bytes,
+//! each escaped at a terminal, and a closed pipe turned into a quiet exit
+//! ([`stdout_error`]). Everything a program prints goes through here or
+//! through [`super::blocks`] (large listings).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::escape::{escape_json, escape_text};
+use crate::error::{Error, Result};
+
+/// Writes `value` as pretty JSON and a newline to stdout (buffered: stdout
+/// would otherwise be written a line at a time). At a terminal, the control
+/// characters JSON leaves raw are escaped too ([`escape_json`]).
+pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    if stdout_is_terminal() {
+        let json = crate::lossless::to_vec_pretty(value).map_err(stdout_json_error)?;
+        let json = String::from_utf8_lossy(&json);
+        return write_stdout(&[escape_json(&json).as_bytes(), b"\n"]);
+    }
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    crate::lossless::to_writer_pretty(&mut out, value).map_err(stdout_json_error)?;
+    out.write_all(b"\n").map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}
+
+/// Writes `value` as one compact JSON line to stdout and flushes, so a
+/// reader of an NDJSON stream sees each record as soon as it is made.
+pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    if stdout_is_terminal() {
+        let json = crate::lossless::to_vec(value).map_err(stdout_json_error)?;
+        let json = String::from_utf8_lossy(&json);
+        return write_stdout(&[escape_json(&json).as_bytes(), b"\n"]);
+    }
+    let mut out = io::stdout().lock();
+    crate::lossless::to_writer(&mut out, value).map_err(stdout_json_error)?;
+    out.write_all(b"\n").map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
+}
+
+/// Writes each of `values` as one compact JSON line to stdout: a listing
+/// as NDJSON. Piped, the lines go out in blocks of 64 KiB as they are made
+/// (a line and a flush each cost one write(2) per row: 100,000 of them for
+/// a large listing); at a terminal, line by line as [`print_json_line`].
+pub fn print_json_lines<T: Serialize>(values: &[T]) -> Result<()> {
+    if stdout_is_terminal() {
+        return values.iter().try_for_each(print_json_line);
+    }
+    let mut out = io::BufWriter::with_capacity(64 << 10, io::stdout().lock());
+    for value in values {
+        crate::lossless::to_writer(&mut out, value).map_err(stdout_json_error)?;
+        out.write_all(b"\n").map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)
+}
+
+/// Writes text to stdout: as is when piped, with its control characters
+/// made visible at a terminal ([`escape_text`]).
+pub fn print_text(text: &str) -> Result<()> {
+    if stdout_is_terminal() {
+        return write_stdout(&[escape_text(text).as_bytes()]);
+    }
+    write_stdout(&[text.as_bytes()])
+}
+
+/// Writes `parts` to stdout as they are and flushes (a closed pipe ends the program quietly).
+pub fn write_stdout(parts: &[&[u8]]) -> Result<()> {
+    let mut out = io::stdout().lock();
+    for part in parts {
+        out.write_all(part).map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)
+}
+
+/// A failed write to stdout as our error (a closed pipe exits quietly).
+pub fn stdout_error(err: io::Error) -> Error {
+    Error::io("standard output", &err)
+}
+
+fn stdout_json_error(err: serde_json::Error) -> Error {
+    match err.io_error_kind() {
+        Some(kind) => stdout_error(io::Error::from(kind)),
+        None => Error::input(format!("cannot encode output: {err}")),
+    }
+}
+
+/// Whether stdout is a terminal (human-readable output is the default only
+/// then, and control characters are escaped). Asked once per process.
+pub fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    static TERMINAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TERMINAL.get_or_init(|| io::stdout().is_terminal())
+}
+
+/// Stdout for relaying another program's output as it comes (`ollm-env run`
+/// copies the child's stream through its redactor into it).
+pub fn relay() -> io::Stdout {
+    io::stdout()
+}
