@@ -3,29 +3,16 @@
 
 use crate::support::{Sandbox, json, stderr, stdout, terminal_bytes};
 
-fn session(sb: &Sandbox, args: &[&str]) -> std::process::Output {
-    sb.cmd("ollm-session").args(args).output().unwrap()
-}
-
+/// The id of the session `ollm-session ARGS` (create, branch) made.
 fn created(sb: &Sandbox, args: &[&str]) -> String {
-    let out = session(sb, args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    json(&out)["sessionId"].as_str().unwrap().to_string()
+    json(&sb.session_ok(args))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 fn titled(sb: &Sandbox, title: &str) -> String {
-    created(
-        sb,
-        &[
-            "create",
-            "--model",
-            "m",
-            "--provider",
-            "p",
-            "--title",
-            title,
-        ],
-    )
+    sb.create_session_as(None, &["--title", title])
 }
 
 /// What `sb` runs at a terminal `columns` wide, as text.
@@ -62,9 +49,9 @@ fn ollm_help_names_every_tool() {
 fn a_carriage_return_in_a_title_reads_the_same_in_list_get_and_search() {
     let sb = Sandbox::new();
     let id = titled(&sb, "fix\rthe build");
-    let list = session(&sb, &["list", "--format", "table"]);
-    let get = session(&sb, &["get", &id, "--format", "markdown"]);
-    let search = session(&sb, &["search", "build", "--format", "table"]);
+    let list = sb.session(&["list", "--format", "table"]);
+    let get = sb.session(&["get", &id, "--format", "markdown"]);
+    let search = sb.session(&["search", "build", "--format", "table"]);
     for (view, out) in [("list", list), ("get", get), ("search", search)] {
         assert!(out.status.success(), "{view}: {}", stderr(&out));
         let text = stdout(&out);
@@ -81,7 +68,7 @@ fn a_title_differing_only_in_case_or_spacing_names_its_session() {
     let sb = Sandbox::new();
     let id = titled(&sb, "Fix the Login\tbug");
     titled(&sb, "something else");
-    let out = session(&sb, &["get", "fix the login bug", "--format", "json"]);
+    let out = sb.session(&["get", "fix the login bug", "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["sessionId"], id.as_str());
 }
@@ -90,12 +77,12 @@ fn a_title_differing_only_in_case_or_spacing_names_its_session() {
 fn a_mistyped_title_is_answered_with_the_closest_one() {
     let sb = Sandbox::new();
     titled(&sb, "Fix the login bug");
-    let out = session(&sb, &["get", "fix the logn bug"]);
+    let out = sb.session(&["get", "fix the logn bug"]);
     assert_eq!(out.status.code(), Some(3));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("did you mean \"Fix the login bug\"?"), "{err}");
-    let far = session(&sb, &["get", "nothing like it"]);
+    let far = sb.session(&["get", "nothing like it"]);
     assert_eq!(far.status.code(), Some(3));
     assert!(!stderr(&far).contains("did you mean"), "{}", stderr(&far));
 }
@@ -105,12 +92,12 @@ fn titles_alike_but_for_case_are_named_as_ambiguous() {
     let sb = Sandbox::new();
     let first = titled(&sb, "Deploy");
     let second = titled(&sb, "DEPLOY");
-    let out = session(&sb, &["get", "deploy"]);
+    let out = sb.session(&["get", "deploy"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains(&first) && err.contains(&second), "{err}");
     // The exact title still names its own session.
-    let exact = session(&sb, &["get", "DEPLOY", "--format", "json"]);
+    let exact = sb.session(&["get", "DEPLOY", "--format", "json"]);
     assert_eq!(json(&exact)["sessionId"], second.as_str());
 }
 
@@ -121,7 +108,7 @@ fn a_branch_gets_a_title_of_its_own() {
     let first = created(&sb, &["branch", &parent, "--at", "0"]);
     let second = created(&sb, &["branch", "try the fix", "--at", "0"]);
     let title_of = |id: &str| {
-        let out = session(&sb, &["get", id, "--format", "json"]);
+        let out = sb.session(&["get", id, "--format", "json"]);
         json(&out)["title"].as_str().unwrap().to_string()
     };
     assert_eq!(title_of(&first), "try the fix (branch)");
@@ -132,7 +119,7 @@ fn a_branch_gets_a_title_of_its_own() {
         ("try the fix (branch)", &first),
         ("try the fix (branch 2)", &second),
     ] {
-        let out = session(&sb, &["get", title, "--format", "json"]);
+        let out = sb.session(&["get", title, "--format", "json"]);
         assert_eq!(json(&out)["sessionId"], id.as_str(), "{title}");
     }
     let named = created(&sb, &["branch", &parent, "--at", "0", "--title", "mine"]);
@@ -143,18 +130,18 @@ fn a_branch_gets_a_title_of_its_own() {
 fn a_snapshot_is_named_by_the_prefix_a_table_shows() {
     let sb = Sandbox::new();
     let id = titled(&sb, "t");
-    let out = session(&sb, &["snapshot", "create", &id]);
+    let out = sb.session(&["snapshot", "create", &id]);
     assert!(out.status.success(), "{}", stderr(&out));
     let snapshot = json(&out)["id"].as_str().unwrap().to_string();
     let short = &snapshot[..8];
-    let show = session(&sb, &["snapshot", "show", short]);
+    let show = sb.session(&["snapshot", "show", short]);
     assert!(show.status.success(), "{}", stderr(&show));
     assert_eq!(json(&show)["id"], snapshot.as_str());
-    let restore = session(&sb, &["snapshot", "restore", &short.to_uppercase()]);
+    let restore = sb.session(&["snapshot", "restore", &short.to_uppercase()]);
     assert!(restore.status.success(), "{}", stderr(&restore));
     assert_eq!(json(&restore)["snapshotId"], snapshot.as_str());
 
-    let too_short = session(&sb, &["snapshot", "show", &snapshot[..3]]);
+    let too_short = sb.session(&["snapshot", "show", &snapshot[..3]]);
     assert_eq!(too_short.status.code(), Some(2));
     assert!(
         stderr(&too_short).contains("at least 4"),
@@ -166,14 +153,14 @@ fn a_snapshot_is_named_by_the_prefix_a_table_shows() {
     } else {
         "0000"
     };
-    let missing = session(&sb, &["snapshot", "show", other]);
+    let missing = sb.session(&["snapshot", "show", other]);
     assert_eq!(missing.status.code(), Some(3));
 
-    let delete = session(&sb, &["snapshot", "delete", short]);
+    let delete = sb.session(&["snapshot", "delete", short]);
     assert!(delete.status.success(), "{}", stderr(&delete));
     assert_eq!(json(&delete)["deleted"][0], snapshot.as_str());
     assert_eq!(
-        session(&sb, &["snapshot", "show", &snapshot]).status.code(),
+        sb.session(&["snapshot", "show", &snapshot]).status.code(),
         Some(3)
     );
 }
@@ -192,11 +179,11 @@ fn the_sessions_max_sessions_deletes_are_named_when_it_happens() {
     ];
     let oldest = created(&sb, &create);
     for _ in 0..2 {
-        let out = session(&sb, &create[..5]);
+        let out = sb.session(&create[..5]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(stderr(&out).is_empty(), "{}", stderr(&out));
     }
-    let out = session(&sb, &create);
+    let out = sb.session(&create);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -208,18 +195,15 @@ fn the_sessions_max_sessions_deletes_are_named_when_it_happens() {
         assert!(err.contains(&id.as_str().unwrap()[..8]), "{err}");
     }
     // Within the limit, nothing is said.
-    let quiet = session(
-        &sb,
-        &[
-            "create",
-            "--model",
-            "m",
-            "--provider",
-            "p",
-            "--max-sessions",
-            "9",
-        ],
-    );
+    let quiet = sb.session(&[
+        "create",
+        "--model",
+        "m",
+        "--provider",
+        "p",
+        "--max-sessions",
+        "9",
+    ]);
     assert!(quiet.status.success(), "{}", stderr(&quiet));
     assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
 }
