@@ -12,7 +12,7 @@
 #   journal per second.
 # The sessions are journals (a session in the OLLM CLI's format is
 # rewritten whole through a rename in the data directory, and the next
-# read then compares the directory with the index: see the README).
+# read then compares the directory with the index: see docs/ollm-session.md).
 # Environment: SCALES ("100 10000 100000"), MESSAGES (20), RUNS (5),
 # BIN (an ollm-session binary; default: a release build), BASE_BIN (an
 # older ollm-session to compare `record` with, optional), BENCH_DIR.

@@ -40,7 +40,7 @@ Usage:
 
 The model: by default Ollama on this machine (http://127.0.0.1:11434, llama3.2:3b,
 through its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`.
-The README's "Your model" shows llama-server, vLLM and LM Studio too. The server is
+docs/agents.md's "Your model" shows llama-server, vLLM and LM Studio too. The server is
 checked before a session is created, so an unreachable one leaves nothing behind.
 
 Each call runs one program (no shell); a failure is an ollm_tools exception carrying the
@@ -118,7 +118,7 @@ def start_hint(url: str) -> str:
     return (
         f"no model server answers at {url}. Start one: `ollama serve` and "
         f"`ollama pull {DEFAULT_MODEL}` (the default, {DEFAULT_URL}), or give --model-url "
-        "and --model of a running llama-server, vLLM or LM Studio (README: \"Your model\")"
+        "and --model of a running llama-server, vLLM or LM Studio (docs/agents.md: \"Your model\")"
     )
 
 

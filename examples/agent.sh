@@ -23,7 +23,7 @@
 # 2 usage, 3 session not found, 4 a program or the model server failed.
 #
 # The model: by default Ollama on this machine (http://127.0.0.1:11434, llama3.2:3b, through
-# its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`. The README's
+# its OpenAI-compatible /v1 API): `ollama serve` and `ollama pull llama3.2:3b`. docs/agents.md's
 # "Your model" shows llama-server, vLLM and LM Studio too (--model-url, --model, or
 # AGENT_MODEL_URL, AGENT_MODEL). The server is checked before a session is created.
 # AGENT_MAX_STEPS, AGENT_LOOK_FIRST (1) and AGENT_MAX_TOKENS set the defaults of those options.
@@ -88,7 +88,7 @@ trap 'exit 130' INT TERM
 start_hint() {
   echo "no model server answers at $model_url. Start one: \`ollama serve\` and \`ollama pull $default_model\`" \
     "(the default, $default_url), or give --model-url and --model of a running llama-server, vLLM or" \
-    "LM Studio (README: \"Your model\")"
+    "LM Studio (docs/agents.md: \"Your model\")"
 }
 
 # Any HTTP answer (even 401 or 404) means a server is there; curl fails only when none is.

@@ -128,7 +128,7 @@ pub fn main_with(program: &'static str, body: impl FnOnce() -> Result<ExitCode>)
 }
 
 /// Answers a shell's completion request (`COMPLETE=bash program …`, see
-/// README) and exits; returns at once otherwise. clap_complete's own
+/// docs/ollm.md) and exits; returns at once otherwise. clap_complete's own
 /// `complete()` asks for the working directory and copies the arguments
 /// before it looks at the variable, in every run of the program.
 pub fn complete_if_asked(factory: fn() -> clap::Command) {

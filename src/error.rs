@@ -4,7 +4,8 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// The exit codes every ollm program uses. The table is documented in the
-/// README and in each program's man page; keep the three in step.
+/// docs/conventions.md and in each program's man page; keep the three in
+/// step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitCode {
     /// The command did what was asked.

@@ -90,7 +90,7 @@ impl Tabular for OriginRow {
 /// unconfigured one stays `$OLLM_HOME/session-data` where that directory
 /// exists (the default of earlier versions), so an upgrade hides no
 /// session; `ollm session copy --from` it moves them into the OLLM CLI's
-/// directory (README, "Next to the OLLM CLI").
+/// directory (docs/ollm-cli.md, "Upgrading").
 pub fn session_data_dir(config: &Config) -> std::path::PathBuf {
     use schema::{DEFAULT_DATA_DIR, LEGACY_DATA_DIR};
     let configured = &config.services.session.data_dir;

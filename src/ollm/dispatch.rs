@@ -300,7 +300,7 @@ fn command_with_tools() -> clap::Command {
 pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm` prints the shell's registration for dynamic
     // completion (tool names after `ollm help`, each tool's own words
-    // after `ollm TOOL`); see README.
+    // after `ollm TOOL`); see docs/ollm.md, "Completion".
     if std::env::var_os("COMPLETE").is_some() {
         hand_completion_to_tool();
     }

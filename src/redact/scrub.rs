@@ -727,7 +727,7 @@ mod tests {
             .collect()
     }
 
-    /// The README's coverage table: per kind, the examples caught and the
+    /// The coverage table of docs/security.md: per kind, the examples caught and the
     /// look-alikes wrongly redacted as that kind.
     fn coverage_table() -> String {
         use std::collections::BTreeMap;
@@ -767,21 +767,18 @@ mod tests {
     }
 
     #[test]
-    fn every_example_is_caught_no_look_alike_is_and_the_readme_says_so() {
+    fn every_example_is_caught_no_look_alike_is_and_the_docs_say_so() {
         let table = coverage_table();
-        let readme = include_str!("../../README.md");
-        let start = readme
+        let page = include_str!("../../docs/security.md");
+        let start = page
             .find("<!-- redaction-coverage -->\n")
             .map(|at| at + "<!-- redaction-coverage -->\n".len())
             .unwrap();
-        let end = start
-            + readme[start..]
-                .find("<!-- /redaction-coverage -->")
-                .unwrap();
+        let end = start + page[start..].find("<!-- /redaction-coverage -->").unwrap();
         assert_eq!(
-            &readme[start..end],
+            &page[start..end],
             table,
-            "the README's table is out of date; it should be:\n{table}"
+            "docs/security.md's table is out of date; it should be:\n{table}"
         );
         for text in look_alikes() {
             assert_eq!(Scrubber::default().redact(&text), None, "{text}");

@@ -6,7 +6,7 @@
 
 use crate::support::{Sandbox, json, stderr};
 
-/// Exit codes a bad input may get (see the README's table).
+/// Exit codes a bad input may get (see docs/conventions.md's table).
 const DOCUMENTED: &[i32] = &[1, 2, 3, 4, 5, 6, 126, 127];
 
 struct Case {

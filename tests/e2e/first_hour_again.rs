@@ -264,7 +264,7 @@ fn unicode_width(line: &str) -> usize {
 #[test]
 fn context_entries_you_add_reach_the_prompt_where_ollm_made_the_workspace() {
     let sb = Sandbox::new();
-    // The README's one-turn block: loopcheck's state makes `.ollm/`, which
+    // The one-turn block (docs/agents.md): loopcheck's state makes `.ollm/`, which
     // nobody trusted.
     let out = sb
         .cmd("ollm-loopcheck")
@@ -376,7 +376,7 @@ fn a_slow_summary_shows_progress_and_a_terminal_gets_a_few_lines_not_json() {
 
 /// What bash's completion offers for `words` (the last being the word
 /// under the cursor), with the registration `COMPLETE=bash PROGRAM` prints
-/// sourced as the README says.
+/// sourced as docs/ollm.md says.
 fn bash_completes(sb: &Sandbox, program: &str, words: &[&str]) -> Vec<String> {
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
     let script = format!(
@@ -454,7 +454,7 @@ fn ollm_man_at_a_terminal_shows_the_page_not_roff() {
 }
 
 #[test]
-fn man_finds_the_pages_installed_as_the_readme_says() {
+fn man_finds_the_pages_installed_as_the_docs_say() {
     let sb = Sandbox::new();
     if !man_is_here() {
         return;
@@ -465,16 +465,16 @@ fn man_finds_the_pages_installed_as_the_readme_says() {
     let ours = crate::support::bin_path("ollm");
     std::os::unix::fs::symlink(&ours, bin.join("ollm")).unwrap();
     let path = format!("{}:{}", bin.display(), crate::support::test_path());
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let install = readme
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ollm.md")).unwrap();
+    let install = page
         .lines()
         .find(|l| l.contains("for page in $(ollm man --list)"))
-        .expect("the README installs the man pages");
-    let mkdir = readme
+        .expect("docs/ollm.md installs the man pages");
+    let mkdir = page
         .lines()
         .find(|l| l.starts_with("mkdir -p") && l.contains("share/man/man1"))
-        .expect("the README makes the man directory");
+        .expect("docs/ollm.md makes the man directory");
     let out = sb
         .program("bash")
         .env("PATH", &path)

@@ -272,7 +272,7 @@ fn an_upgraded_home_keeps_its_session_data_store_until_moved() {
     );
     let id = sb.create_session();
     assert!(legacy.join(format!("{id}.json")).is_file());
-    // Moved into the OLLM CLI's directory by the command the README gives.
+    // Moved into the OLLM CLI's directory by the command docs/ollm-cli.md gives.
     let sessions = sb.sessions_dir();
     let copied = sb.session_ok(&[
         "copy",

@@ -125,19 +125,15 @@ fn project(dir: &Path, node_dir: &Path, home: &Path, tarballs: &[&str], npm_flag
     copy_dir(&repo().join("npm/ollm-tools/test"), &dir.join("test"));
 }
 
-/// The README's TypeScript example of one turn (the `ts` block of its
-/// section), with `askModel`, the user's own model call, declared.
-fn readme_example() -> String {
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let section = readme
-        .split("\n## Node: npm install ollm-tools\n")
-        .nth(1)
-        .expect("the README's Node section");
-    let block = section
+/// The TypeScript example of one turn on the Node page (the `ts` block of
+/// docs/node.md), with `askModel`, the user's own model call, declared.
+fn node_page_example() -> String {
+    let page = std::fs::read_to_string(repo().join("docs/node.md")).unwrap();
+    let block = page
         .split("```ts\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("a ts block in the README's Node section");
+        .expect("a ts block in docs/node.md");
     format!(
         "{block}\ndeclare function askModel(system: string, history: import(\"ollm-tools\").Message[]): Promise<string>;\n"
     )
@@ -194,7 +190,7 @@ fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() 
                 .output()
                 .expect("run node --test");
             eprintln!("{}", succeeded("node --test", &run));
-            std::fs::write(full.join("test/readme_example.ts"), readme_example()).unwrap();
+            std::fs::write(full.join("test/node_page_example.ts"), node_page_example()).unwrap();
             let typed = command("node", &node_dir, &home, &full)
                 .arg(npm_tools.join("node_modules/typescript/bin/tsc"))
                 .args([
@@ -214,11 +210,11 @@ fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() 
                 ])
                 .arg("--typeRoots")
                 .arg(npm_tools.join("node_modules/@types"))
-                .args(["test/typecheck.ts", "test/readme_example.ts"])
+                .args(["test/typecheck.ts", "test/node_page_example.ts"])
                 .output()
                 .expect("run tsc");
             succeeded(
-                "tsc --strict on test/typecheck.ts and the README's example",
+                "tsc --strict on test/typecheck.ts and docs/node.md's example",
                 &typed,
             );
         });

@@ -234,6 +234,13 @@ fn the_quiet_corpus_of_real_technical_text_gives_no_warn_and_no_stop() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = corpus("quiet");
     files.push(root.join("README.md"));
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    files.extend(pages);
     rust_sources(&root.join("src"), &mut files);
     let mut input = String::new();
     let mut chunks = 0;

@@ -265,7 +265,7 @@ impl Context {
 /// The `ollm-session` program.
 pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm-session` prints the shell's registration; the
-    // shell then asks the same way for each completion (see README).
+    // shell then asks the same way for each completion (docs/ollm.md).
     crate::cli::complete_if_asked(<Cli as clap::CommandFactory>::command);
     let cli: Cli = crate::cli::parse()?;
     let ctx = Context {

@@ -239,7 +239,7 @@ fn committed_files_are_listed_like_git() {
     std::fs::remove_file(root.join("plain.rs")).expect("remove");
     let (ours, _) = discover_paths(&sandbox, root, &[]);
     // git still lists the deleted plain.rs from its index; a listing of the
-    // disk cannot, which the README states.
+    // disk cannot, which docs/ollm-discover.md states.
     let mut expected = git_files(&sandbox, root);
     expected.retain(|p| p != b"plain.rs");
     assert_same(&ours, &expected);
