@@ -131,7 +131,7 @@ fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let scrubber = environment_scrubber(&config.services.environment, |message| {
-        crate::diag::warn(message)
+        crate::diag::warn(message);
     })
     .for_bulk();
     let ids = target.ids(&store)?;
@@ -161,7 +161,7 @@ pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let scrubber = environment_scrubber(&config.services.environment, |message| {
-        crate::diag::warn(message)
+        crate::diag::warn(message);
     })
     .for_bulk();
     let mut done = Vec::new();
