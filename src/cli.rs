@@ -4,7 +4,7 @@
 //!
 //! ```ignore
 //! pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
-//!     let config = &ctx.config_with(args.overrides())?.config; // loaded once, lazily
+//!     let config = &ctx.config()?.config;                      // loaded once, lazily
 //!     let items: Vec<Item> = service::list(config)?;           // typed, Serialize + Tabular
 //!     ctx.printer.list(&items)?;                               // table at a terminal, JSON piped
 //!     Ok(ExitCode::Success)
@@ -34,11 +34,13 @@ pub struct GlobalOpts {
 /// The program context: the global options, the printer, and the
 /// configuration, loaded at most once per process and only by the commands
 /// that ask for it (start-up is measured: `--version` and `context get`
-/// read no configuration file).
+/// read no configuration file), with the flags of the command line that
+/// set configuration keys.
 #[derive(Debug)]
 pub struct Ctx {
     pub global: GlobalOpts,
     pub printer: Printer,
+    flags: Vec<FlagOverride>,
     loaded: OnceCell<Loaded>,
 }
 
@@ -47,25 +49,27 @@ impl Ctx {
         Ctx {
             global,
             printer: Printer::detect(),
+            flags: Vec::new(),
             loaded: OnceCell::new(),
         }
     }
 
-    /// The effective configuration (files, environment, `--config`).
-    pub fn config(&self) -> Result<&Loaded> {
-        self.config_with(Vec::new())
+    /// The context of a program whose command line set configuration keys:
+    /// `flags` are [`config::overrides`] of the program's flag table.
+    pub fn with_flags(mut self, flags: Vec<FlagOverride>) -> Ctx {
+        self.flags = flags;
+        self
     }
 
-    /// The effective configuration with this command's flag overrides. The
-    /// first call loads it; a command gives all its flags on that call.
-    pub fn config_with(&self, flags: Vec<FlagOverride>) -> Result<&Loaded> {
+    /// The effective configuration (files, environment, `--config`, the
+    /// command line's flags); the first call loads it.
+    pub fn config(&self) -> Result<&Loaded> {
         if let Some(loaded) = self.loaded.get() {
-            debug_assert!(flags.is_empty(), "configuration already loaded");
             return Ok(loaded);
         }
         let loaded = config::load(&LoadOptions {
             config_file: self.global.config.clone(),
-            flags,
+            flags: self.flags.clone(),
             ..LoadOptions::default()
         })?;
         Ok(self.loaded.get_or_init(|| loaded))
@@ -397,7 +401,7 @@ pub fn with_verbatim_examples(rendered: &str, root: &clap::Command) -> String {
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let wrapped = words(&rendered[at..]);
     let mut footer = None;
-    walk(root, "", &mut |_, command| {
+    crate::command_tree::walk(root, "", &mut |_, command| {
         for after in [command.get_after_help(), command.get_after_long_help()]
             .into_iter()
             .flatten()
@@ -411,19 +415,6 @@ pub fn with_verbatim_examples(rendered: &str, root: &clap::Command) -> String {
     match footer {
         Some(footer) => format!("{}{}\n", &rendered[..at], footer.trim_end()),
         None => rendered.to_string(),
-    }
-}
-
-/// Calls `visit(path, command)` for `command` and every subcommand below it
-/// (clap's generated `help` subcommand excluded), `path` being the words
-/// that run it (`ollm-session snapshot list`).
-pub fn walk(command: &clap::Command, path: &str, visit: &mut dyn FnMut(&str, &clap::Command)) {
-    let path = format!("{path} {}", command.get_name()).trim().to_string();
-    visit(&path, command);
-    for sub in command.get_subcommands() {
-        if sub.get_name() != "help" {
-            walk(sub, &path, visit);
-        }
     }
 }
 

@@ -25,6 +25,17 @@ pub fn error(message: impl std::fmt::Display) {
     emit(&message.to_string());
 }
 
+/// Asks `question` on stderr with no newline, the answer being typed
+/// after it (`Delete all 3 sessions? [y/N] `): scrubbed and escaped as
+/// every diagnostic is, without the program's prefix.
+pub fn ask(question: &str) {
+    let question = crate::redact::scrub_message(question);
+    let question = crate::output::escape_line(&question);
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{question}");
+    let _ = stderr.flush();
+}
+
 fn emit(message: &str) {
     let line = crate::text::one_line(&crate::redact::scrub_message(message));
     // A diagnostic may quote user text (an id, a title, a path): never live controls.

@@ -6,6 +6,7 @@
 
 pub mod byte_search;
 pub mod cli;
+pub mod command_tree;
 pub mod compress;
 pub mod config;
 pub mod context;

@@ -23,7 +23,10 @@ pub struct Cleaner {
 impl Cleaner {
     pub fn new(config: &Config) -> Cleaner {
         Cleaner {
-            scrubber: environment_scrubber(&config.services.environment).for_bulk(),
+            scrubber: environment_scrubber(&config.services.environment, |message| {
+                ollm::diag::warn(message);
+            })
+            .for_bulk(),
         }
     }
 

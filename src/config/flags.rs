@@ -1,5 +1,6 @@
 //! Command-line flags that set configuration keys, declared once per
-//! program as a table ([`FlagKey`]) instead of one `if let` per flag. The
+//! program as a table ([`FlagKey`]) instead of one `if let` per flag: every
+//! program's flags that set a key are in its table, and nowhere else. The
 //! value a flag was given is read from clap's matches and typed by the
 //! schema, as an `OLLM_*` variable's is.
 
@@ -18,6 +19,9 @@ pub enum Sets {
     Value,
     /// A fixed value for a switch (`--no-keep-user-messages` sets false).
     Bool(bool),
+    /// The whole number clap's value parser made of the flag's value, for
+    /// a flag that takes words too (`--max-depth unlimited`).
+    Parsed,
 }
 
 /// One flag and the configuration key it overrides.
@@ -42,6 +46,15 @@ impl FlagKey {
         }
     }
 
+    pub const fn parsed(id: &'static str, flag: &'static str, key: &'static str) -> FlagKey {
+        FlagKey {
+            id,
+            flag,
+            key,
+            sets: Sets::Parsed,
+        }
+    }
+
     pub const fn switch(
         id: &'static str,
         flag: &'static str,
@@ -57,9 +70,15 @@ impl FlagKey {
     }
 }
 
-/// The overrides of the flags of `table` given on the command line of the
-/// (sub)command `matches` belongs to; flags that command lacks are skipped.
+/// The overrides of the flags of `table` given on the command line, read
+/// from the matches of the subcommand that runs (the deepest one `matches`
+/// holds, where clap puts the global flags too); flags that subcommand
+/// lacks are skipped.
 pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOverride>> {
+    let mut matches = matches;
+    while let Some((_, sub)) = matches.subcommand() {
+        matches = sub;
+    }
     let mut flags = Vec::new();
     for entry in table {
         if !matches.ids().any(|id| id.as_str() == entry.id)
@@ -69,22 +88,28 @@ pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOver
         }
         let value = match entry.sets {
             Sets::Bool(value) => Value::Bool(value),
+            Sets::Parsed => matches
+                .try_get_one::<u64>(entry.id)
+                .ok()
+                .flatten()
+                .map(|&n| Value::from(n))
+                .ok_or_else(|| Error::usage(format!("{}: not a whole number", entry.flag)))?,
             Sets::Value => {
                 let raw = matches
                     .get_raw(entry.id)
                     .and_then(|mut values| values.next_back())
                     .and_then(|raw| raw.to_str())
                     .ok_or_else(|| Error::usage(format!("{}: not valid UTF-8", entry.flag)))?;
-                if super::load::is_non_finite(raw) {
+                // The key's default types the value.
+                let default =
+                    super::probe::value_at(&Config::default(), entry.key).unwrap_or(Value::Null);
+                if default.is_number() && super::load::is_non_finite(raw) {
                     return Err(Error::usage(format!(
                         "{}: {} (try --help)",
                         entry.flag,
                         super::load::non_finite_message(raw)
                     )));
                 }
-                // The key's default types the value.
-                let default =
-                    super::probe::value_at(&Config::default(), entry.key).unwrap_or(Value::Null);
                 parse_env_value(raw, &default).ok_or_else(|| {
                     Error::usage(format!(
                         "{}: invalid value '{raw}' (try --help)",
@@ -102,42 +127,47 @@ pub fn overrides(table: &[FlagKey], matches: &ArgMatches) -> Result<Vec<FlagOver
     Ok(flags)
 }
 
-fn lookup<'a>(root: &'a Value, key: &str) -> Option<&'a Value> {
-    key.split('.')
-        .try_fold(root, |node, segment| node.get(segment))
-}
-
 /// Checks a program's table against the schema and its command line: every
 /// key is a leaf of the schema, every id an argument whose long flag is the
-/// one named. Returns what is wrong, for the programs' unit tests.
+/// one named, in every subcommand that has it (another subcommand's
+/// argument of the same id would set the key too). Returns what is wrong,
+/// for the programs' unit tests.
 pub fn check_table(table: &[FlagKey], command: &clap::Command) -> Vec<String> {
     let defaults = serde_json::to_value(Config::default()).unwrap_or(Value::Null);
     let mut wrong = Vec::new();
     let mut args = Vec::new();
-    crate::cli::walk(command, "", &mut |_, sub| {
+    crate::command_tree::walk(command, "", &mut |_, sub| {
         args.extend(sub.get_arguments().cloned());
     });
     for entry in table {
-        match lookup(&defaults, entry.key) {
+        match super::tree::get(&defaults, entry.key) {
             Some(Value::Object(_)) | None => {
                 wrong.push(format!(
                     "{}: `{}` is not a key of the schema",
                     entry.flag, entry.key
                 ));
             }
-            Some(leaf) => {
-                if entry.sets != Sets::Value && !leaf.is_boolean() {
+            Some(leaf) => match entry.sets {
+                Sets::Bool(_) if !leaf.is_boolean() => {
                     wrong.push(format!("{}: `{}` is not a switch", entry.flag, entry.key));
                 }
-            }
+                Sets::Parsed if !leaf.is_u64() => {
+                    wrong.push(format!(
+                        "{}: `{}` is not a whole number",
+                        entry.flag, entry.key
+                    ));
+                }
+                _ => {}
+            },
         }
         let long = entry.flag.trim_start_matches("--");
-        if !args
+        let same_id: Vec<&clap::Arg> = args
             .iter()
-            .any(|a| a.get_id().as_str() == entry.id && a.get_long() == Some(long))
-        {
+            .filter(|a| a.get_id().as_str() == entry.id)
+            .collect();
+        if same_id.is_empty() || same_id.iter().any(|a| a.get_long() != Some(long)) {
             wrong.push(format!(
-                "{}: no argument `{}` with that flag",
+                "{}: no argument `{}` with that flag, or one with another",
                 entry.flag, entry.id
             ));
         }

@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::load::{collect_leaves, env_var_name};
+use super::load::env_var_name;
+use super::tree;
 
 /// Top-level keys of the spec's sessions document (003) and the keys of
 /// the schema they stand for: `sessions:` is `services.session:`,
@@ -81,31 +82,11 @@ fn fill_missing(target: &mut Value, extra: Value) {
     }
 }
 
-/// Every key of the schema, sections (`services.session`) and leaves
-/// (`services.session.maxSessions`) alike.
-fn all_keys(defaults: &Value) -> Vec<String> {
-    fn walk(value: &Value, prefix: &str, out: &mut Vec<String>) {
-        if let Value::Object(map) = value {
-            for (key, child) in map {
-                let path = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                out.push(path.clone());
-                walk(child, &path, out);
-            }
-        }
-    }
-    let mut keys = Vec::new();
-    walk(defaults, "", &mut keys);
-    keys
-}
-
 /// The schema key `unknown` was probably meant to be: the closest by spelling,
 /// also when `services.` was left out.
 pub fn nearest_key(unknown: &str, defaults: &Value) -> Option<String> {
-    let keys = all_keys(defaults);
+    // Sections (`services.session`) and leaves alike.
+    let keys: Vec<String> = tree::nodes(defaults).map(|(key, _)| key).collect();
     let short: Vec<&str> = keys
         .iter()
         .map(|k| k.strip_prefix("services.").unwrap_or(k))
@@ -137,9 +118,9 @@ pub fn unknown_variables(vars: impl IntoIterator<Item = String>, defaults: &Valu
     if candidates.is_empty() {
         return Vec::new();
     }
-    let mut leaves = Vec::new();
-    collect_leaves(defaults, String::new(), &mut leaves);
-    let known: Vec<String> = leaves.iter().map(|(key, _)| env_var_name(key)).collect();
+    let known: Vec<String> = tree::leaves(defaults)
+        .map(|(key, _)| env_var_name(&key))
+        .collect();
     candidates
         .into_iter()
         .filter(|name| !known.contains(name))
@@ -165,10 +146,10 @@ mod tests {
 
     #[test]
     fn every_keys_variable_may_set_a_key() {
-        let mut leaves = Vec::new();
-        collect_leaves(&defaults(), String::new(), &mut leaves);
-        assert!(leaves.len() > 20);
-        for (key, _) in leaves {
+        let defaults = defaults();
+        let keys: Vec<String> = tree::leaves(&defaults).map(|(key, _)| key).collect();
+        assert!(keys.len() > 20);
+        for key in keys {
             let name = env_var_name(&key);
             assert!(may_set_a_key(&name), "{key}: {name}");
         }

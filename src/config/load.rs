@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Config;
+use super::tree;
 use super::trust::{self, Workspace};
 use crate::error::{Error, Result};
 use crate::{diag, paths};
@@ -101,10 +102,7 @@ impl Loaded {
                 &defaults
             }
         };
-        let mut leaves = Vec::new();
-        collect_leaves(tree, String::new(), &mut leaves);
-        leaves
-            .into_iter()
+        tree::leaves(tree)
             .map(|(key, value)| {
                 let origin = self.origins.get(&key).map_or_else(
                     || Origin::Default.to_string(),
@@ -112,7 +110,7 @@ impl Loaded {
                 );
                 OriginRow {
                     key,
-                    value,
+                    value: value.clone(),
                     origin,
                     ignored: None,
                 }
@@ -313,15 +311,12 @@ impl Layers {
             return Ok(());
         };
         if !workspace.trusted() {
-            let mut leaves = Vec::new();
-            collect_leaves(&layer, String::new(), &mut leaves);
-            let mut known = Vec::new();
-            collect_leaves(&self.defaults, String::new(), &mut known);
+            let leaves: Vec<(String, Value)> = tree::leaves(&layer)
+                .filter(|(key, _)| is_leaf_key(&self.defaults, key))
+                .map(|(key, value)| (key, value.clone()))
+                .collect();
             for (key, value) in leaves {
-                if !known.iter().any(|(k, _)| *k == key) {
-                    continue;
-                }
-                let current = lookup(&self.tree, &key).cloned().unwrap_or(Value::Null);
+                let current = tree::get(&self.tree, &key).cloned().unwrap_or(Value::Null);
                 match trust::filter_value(&key, &current, &value) {
                     Ok(applied) => insert_path(&mut layer, &key, applied),
                     Err(why) => {
@@ -372,7 +367,7 @@ impl Layers {
         }
         // JSON has no NaN or infinity: converted, they would become null
         // and be reported as "invalid type: null".
-        if let Some((key, value)) = first_non_finite(&yaml, &mut String::new()) {
+        if let Some((key, value)) = first_non_finite(&yaml) {
             return Err(Error::Config(format!(
                 "{name}: `{key}`: {}",
                 non_finite_message(&value)
@@ -427,7 +422,6 @@ impl Layers {
             &mut self.tree,
             &self.defaults,
             layer,
-            String::new(),
             origin,
             &mut self.origins,
         );
@@ -458,12 +452,10 @@ impl Layers {
         if set.is_empty() {
             return Ok(());
         }
-        let mut leaves = Vec::new();
-        for_each_leaf(&self.defaults, &mut String::new(), &mut |key, default| {
-            if set.iter().any(|name| is_env_var_of(name, key)) {
-                leaves.push((key.to_string(), default.clone()));
-            }
-        });
+        let leaves: Vec<(String, Value)> = tree::leaves(&self.defaults)
+            .filter(|(key, _)| set.iter().any(|name| is_env_var_of(name, key)))
+            .map(|(key, default)| (key, default.clone()))
+            .collect();
         for (key, default) in leaves {
             let var = env_var_name(&key);
             let Some(raw) = std::env::var_os(&var) else {
@@ -473,7 +465,8 @@ impl Layers {
             let raw = raw.into_string().map_err(|_| {
                 Error::Config(format!("environment variable {var} is not valid UTF-8"))
             })?;
-            if is_non_finite(&raw) {
+            // A path or a model may be called `nan`; a number may not.
+            if default.is_number() && is_non_finite(&raw) {
                 return Err(Error::Config(format!(
                     "environment variable {var}: {}",
                     non_finite_message(&raw)
@@ -538,24 +531,6 @@ fn is_env_var_of(name: &str, key: &str) -> bool {
     rest.is_empty()
 }
 
-/// Calls `f` with every leaf's dotted key and value, by reference.
-fn for_each_leaf(value: &Value, path: &mut String, f: &mut impl FnMut(&str, &Value)) {
-    match value {
-        Value::Object(map) => {
-            for (key, child) in map {
-                let len = path.len();
-                if len > 0 {
-                    path.push('.');
-                }
-                path.push_str(key);
-                for_each_leaf(child, path, f);
-                path.truncate(len);
-            }
-        }
-        leaf => f(path, leaf),
-    }
-}
-
 /// Whether `raw` spells a number that is not finite (`NaN`, `inf`, `.nan`).
 pub(super) fn is_non_finite(raw: &str) -> bool {
     let raw = raw.trim();
@@ -576,35 +551,25 @@ pub(super) fn non_finite_message(raw: &str) -> String {
     )
 }
 
-/// The first float of `yaml` that is NaN or infinite: its dotted key and
-/// its YAML spelling.
-fn first_non_finite(yaml: &serde_yaml::Value, path: &mut String) -> Option<(String, String)> {
-    match yaml {
+/// The first float of `yaml` that is NaN or infinite: the dotted key
+/// whose value holds it, and its YAML spelling.
+fn first_non_finite(yaml: &serde_yaml::Value) -> Option<(String, String)> {
+    tree::leaves(yaml).find_map(|(key, value)| Some((key, non_finite_in(value)?)))
+}
+
+/// The YAML spelling of the first non-finite float in a leaf's value (a
+/// list may hold one).
+fn non_finite_in(value: &serde_yaml::Value) -> Option<String> {
+    match value {
         serde_yaml::Value::Number(n) => match n.as_f64() {
-            Some(v) if !v.is_finite() => {
-                let spelled = if v.is_nan() {
-                    ".nan"
-                } else if v > 0.0 {
-                    ".inf"
-                } else {
-                    "-.inf"
-                };
-                Some((path.clone(), spelled.to_string()))
-            }
+            Some(v) if v.is_nan() => Some(".nan".into()),
+            Some(v) if v.is_infinite() && v > 0.0 => Some(".inf".into()),
+            Some(v) if v.is_infinite() => Some("-.inf".into()),
             _ => None,
         },
-        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(k, v)| {
-            let len = path.len();
-            if !path.is_empty() {
-                path.push('.');
-            }
-            path.push_str(k.as_str().unwrap_or("?"));
-            let found = first_non_finite(v, path);
-            path.truncate(len);
-            found
-        }),
-        serde_yaml::Value::Sequence(items) => items.iter().find_map(|v| first_non_finite(v, path)),
-        serde_yaml::Value::Tagged(tagged) => first_non_finite(&tagged.value, path),
+        serde_yaml::Value::Sequence(items) => items.iter().find_map(non_finite_in),
+        serde_yaml::Value::Mapping(map) => map.values().find_map(non_finite_in),
+        serde_yaml::Value::Tagged(tagged) => non_finite_in(&tagged.value),
         _ => None,
     }
 }
@@ -667,58 +632,26 @@ fn strip_location(message: &str) -> String {
     }
 }
 
+/// Merges the leaves of `layer` that are leaves of the schema (`defaults`)
+/// into `tree`, recording `origin` for each.
 fn merge_known(
     tree: &mut Value,
     defaults: &Value,
     layer: &Value,
-    prefix: String,
     origin: &Origin,
     origins: &mut BTreeMap<String, Origin>,
 ) {
-    let (Value::Object(tree_map), Value::Object(default_map), Value::Object(layer_map)) =
-        (tree, defaults, layer)
-    else {
-        return;
-    };
-    for (key, layer_value) in layer_map {
-        let Some(default_value) = default_map.get(key) else {
-            continue;
-        };
-        let path = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        if default_value.is_object() {
-            if let Some(subtree) = tree_map.get_mut(key) {
-                merge_known(subtree, default_value, layer_value, path, origin, origins);
-            }
-        } else {
-            tree_map.insert(key.clone(), layer_value.clone());
-            origins.insert(path, origin.clone());
+    for (key, value) in tree::leaves(layer) {
+        if is_leaf_key(defaults, &key) {
+            insert_path(tree, &key, value.clone());
+            origins.insert(key, origin.clone());
         }
     }
 }
 
-pub(crate) fn collect_leaves(value: &Value, prefix: String, out: &mut Vec<(String, Value)>) {
-    match value {
-        Value::Object(map) => {
-            for (key, child) in map {
-                let path = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                collect_leaves(child, path, out);
-            }
-        }
-        leaf => out.push((prefix, leaf.clone())),
-    }
-}
-
-fn lookup<'a>(root: &'a Value, key: &str) -> Option<&'a Value> {
-    key.split('.')
-        .try_fold(root, |node, segment| node.get(segment))
+/// Whether dotted `key` names a leaf of the schema (`defaults`).
+fn is_leaf_key(defaults: &Value, key: &str) -> bool {
+    tree::get(defaults, key).is_some_and(|value| !value.is_object())
 }
 
 fn remove_path(root: &mut Value, key: &str) {
@@ -807,8 +740,7 @@ mod tests {
     #[test]
     fn flags_on_the_defaults_load_as_the_layers_give_them() {
         let defaults = serde_json::to_value(Config::default()).unwrap();
-        let mut leaves = Vec::new();
-        collect_leaves(&defaults, String::new(), &mut leaves);
+        let leaves: Vec<(String, &Value)> = tree::leaves(&defaults).collect();
         let mut fast_paths = 0;
         for (key, default) in &leaves {
             let key: &'static str = Box::leak(key.clone().into_boxed_str());
@@ -893,14 +825,8 @@ mod tests {
     #[test]
     fn every_leaf_is_matched_by_its_own_variable_name_only() {
         let defaults = serde_json::to_value(Config::default()).unwrap();
-        let mut leaves = Vec::new();
-        collect_leaves(&defaults, String::new(), &mut leaves);
+        let leaves: Vec<(String, &Value)> = tree::leaves(&defaults).collect();
         assert!(leaves.len() > 10);
-        let mut visited = Vec::new();
-        for_each_leaf(&defaults, &mut String::new(), &mut |key, value| {
-            visited.push((key.to_string(), value.clone()));
-        });
-        assert_eq!(visited, leaves);
         for (key, _) in &leaves {
             for (other, _) in &leaves {
                 assert_eq!(

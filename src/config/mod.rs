@@ -7,6 +7,7 @@ pub mod keys;
 mod load;
 mod probe;
 mod schema;
+pub mod tree;
 pub mod trust;
 
 pub use flags::{FlagKey, check_table, overrides};

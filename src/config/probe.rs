@@ -184,11 +184,10 @@ mod tests {
     fn every_key_has_the_value_the_whole_tree_has_there() {
         let config = Config::default();
         let tree = serde_json::to_value(&config).unwrap();
-        let mut leaves = Vec::new();
-        super::super::load::collect_leaves(&tree, String::new(), &mut leaves);
+        let leaves: Vec<(String, &Value)> = crate::config::tree::leaves(&tree).collect();
         assert!(leaves.len() > 10);
-        for (key, value) in &leaves {
-            assert_eq!(value_at(&config, key).as_ref(), Some(value), "{key}");
+        for (key, value) in leaves {
+            assert_eq!(value_at(&config, &key).as_ref(), Some(value), "{key}");
         }
         for section in ["services", "services.loopDetection", "snapshots"] {
             let pointer = format!("/{}", section.replace('.', "/"));

@@ -255,35 +255,13 @@ impl Default for FileDiscoveryConfig {
     }
 }
 
-/// The built-in lists live with the credential patterns, in the base
-/// `redact` module; they are named here for the configuration's readers.
+/// The built-in lists, and the `services.environment` section that
+/// extends or replaces them, live with the credential patterns in the base
+/// `redact` module (which the environment policy and `diag` use, and which
+/// therefore cannot import the configuration); they are named here for the
+/// configuration's readers.
+pub use crate::redact::environment::EnvironmentConfig;
 pub use crate::redact::{CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", default)]
-pub struct EnvironmentConfig {
-    /// Names (or case-insensitive globs) always passed to tools, in addition
-    /// to the built-in allow list unless `replaceDefaults` is true.
-    pub allow_list: Vec<String>,
-    /// Case-insensitive globs never passed to tools, in addition to the
-    /// built-in deny lists unless `replaceDefaults` is true.
-    pub deny_patterns: Vec<String>,
-    /// Use `allowList` and `denyPatterns` alone, without any built-in list.
-    pub replace_defaults: bool,
-    /// Remove variables whose value looks like a credential, whatever the name.
-    pub scan_values: bool,
-}
-
-impl Default for EnvironmentConfig {
-    fn default() -> Self {
-        EnvironmentConfig {
-            allow_list: Vec::new(),
-            deny_patterns: Vec::new(),
-            replace_defaults: false,
-            scan_values: true,
-        }
-    }
-}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", default)]

@@ -603,9 +603,9 @@ mod tests {
     #[test]
     fn every_schema_key_is_classified_and_every_rule_names_a_key() {
         let defaults = serde_json::to_value(crate::config::Config::default()).unwrap();
-        let mut leaves = Vec::new();
-        crate::config::load::collect_leaves(&defaults, String::new(), &mut leaves);
-        let keys: Vec<String> = leaves.into_iter().map(|(key, _)| key).collect();
+        let keys: Vec<String> = crate::config::tree::leaves(&defaults)
+            .map(|(key, _)| key)
+            .collect();
         for key in &keys {
             assert!(
                 KEY_RULES.iter().any(|(k, _, _)| k == key),

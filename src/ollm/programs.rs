@@ -27,7 +27,7 @@ mod tests {
     fn every_command(visit: &mut dyn FnMut(&str, &clap::Command)) {
         for (_, mut command) in all() {
             command.build();
-            crate::cli::walk(&command, "", visit);
+            crate::command_tree::walk(&command, "", visit);
         }
     }
 
@@ -98,7 +98,7 @@ mod tests {
         let mut whole = C::command();
         whole.build();
         let mut paths = Vec::new();
-        crate::cli::walk(&whole, "", &mut |path, _| paths.push(path.to_string()));
+        crate::command_tree::walk(&whole, "", &mut |path, _| paths.push(path.to_string()));
         let tails: &[&[&str]] = &[
             &["--help"],
             &["-h"],

@@ -11,6 +11,7 @@
 //! it is the value of a variable that was removed.
 
 pub mod bulk;
+pub mod environment;
 pub mod literals;
 pub mod names;
 pub mod patterns;

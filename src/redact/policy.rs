@@ -14,8 +14,7 @@ use std::borrow::Cow;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
-use crate::config::EnvironmentConfig;
-use crate::diag;
+use crate::redact::environment::EnvironmentConfig;
 use crate::redact::literals::LiteralSet;
 use crate::redact::scrub::{Classify, Scrubber, SecretValue};
 use crate::redact::{self, CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
@@ -386,11 +385,17 @@ pub struct Policy {
     scan_values: bool,
 }
 
+/// Where a policy's warnings go (an invalid pattern, dropped): the
+/// program's diagnostics, handed in by the caller, since `diag` scrubs its
+/// messages with this module and so is above it.
+pub type Warn = fn(&str);
+
 /// The scrubber of a process recording a session: the credential rules,
 /// and the value of every variable of its environment that the policy of
 /// `config` removes from a tool's environment (the policy is built, and a
-/// variable decided, only when a text holds its value).
-pub fn environment_scrubber(config: &EnvironmentConfig) -> Scrubber {
+/// variable decided, only when a text holds its value; its warnings go to
+/// `warn`).
+pub fn environment_scrubber(config: &EnvironmentConfig, warn: Warn) -> Scrubber {
     let variables = std::env::vars_os().filter_map(|(name, value)| {
         Some(SecretValue {
             name: name.into_string().ok()?,
@@ -401,7 +406,7 @@ pub fn environment_scrubber(config: &EnvironmentConfig) -> Scrubber {
     let policy = std::sync::OnceLock::new();
     let classify: Classify = std::sync::Arc::new(move |name, value| {
         policy
-            .get_or_init(|| Policy::from_config(&config, &ExtraRules::default()))
+            .get_or_init(|| Policy::from_config(&config, &ExtraRules::default(), warn))
             .removes(name, value)
     });
     Scrubber::default().with_variables(variables, classify)
@@ -412,8 +417,8 @@ pub fn environment_scrubber(config: &EnvironmentConfig) -> Scrubber {
 #[derive(Debug, Default)]
 pub struct Redaction {
     /// Whose secret variables' values are redacted too (none: only the
-    /// credential rules).
-    environment: Option<EnvironmentConfig>,
+    /// credential rules), and where the policy's warnings go.
+    environment: Option<(EnvironmentConfig, Warn)>,
     /// Made for large amounts of text ([`Scrubber::for_bulk`]).
     bulk: bool,
     scrubber: std::sync::OnceLock<Scrubber>,
@@ -422,9 +427,9 @@ pub struct Redaction {
 impl Redaction {
     /// The credential rules and this process's secret variables, as the
     /// environment policy of `config` classes them.
-    pub fn for_environment(config: &EnvironmentConfig) -> Redaction {
+    pub fn for_environment(config: &EnvironmentConfig, warn: Warn) -> Redaction {
         Redaction {
-            environment: Some(config.clone()),
+            environment: Some((config.clone(), warn)),
             bulk: false,
             scrubber: std::sync::OnceLock::new(),
         }
@@ -441,7 +446,7 @@ impl Redaction {
     pub fn scrubber(&self) -> &Scrubber {
         self.scrubber.get_or_init(|| {
             let scrubber = match &self.environment {
-                Some(config) => environment_scrubber(config),
+                Some((config, warn)) => environment_scrubber(config, *warn),
                 None => Scrubber::default(),
             };
             if self.bulk {
@@ -463,7 +468,12 @@ pub struct ExtraRules {
 impl Policy {
     /// The spec's defaults, with value scanning on.
     pub fn defaults() -> Policy {
-        Policy::from_config(&EnvironmentConfig::default(), &ExtraRules::default())
+        // The built-in lists are valid: nothing to warn about.
+        Policy::from_config(
+            &EnvironmentConfig::default(),
+            &ExtraRules::default(),
+            |_| {},
+        )
     }
 
     /// Builds the policy from configuration and flags. User lists extend the
@@ -472,7 +482,7 @@ impl Policy {
     /// connection-string deny lists). An invalid pattern is
     /// dropped with a warning; if that leaves a deny list without the spec's
     /// defaults, the defaults are used (Requirement 10.5).
-    pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules) -> Policy {
+    pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules, warn: Warn) -> Policy {
         let builtin = |list: &'static [&'static str]| list.iter().map(|t| Cow::Borrowed(*t));
         let mut allow: Vec<Cow<'static, str>> = Vec::new();
         let mut deny: Vec<Cow<'static, str>> = Vec::new();
@@ -497,12 +507,12 @@ impl Policy {
 
         let (allow, bad_allow) = split_valid(allow);
         for (text, why) in bad_allow {
-            diag::warn(format!("ignoring invalid allow pattern {text:?}: {why}"));
+            warn(&format!("ignoring invalid allow pattern {text:?}: {why}"));
         }
         let (mut deny, bad_deny) = split_valid(deny);
         if !bad_deny.is_empty() {
             for (text, why) in &bad_deny {
-                diag::warn(format!(
+                warn(&format!(
                     "invalid deny pattern {text:?} ({why}); using the default deny patterns too"
                 ));
             }
@@ -731,7 +741,7 @@ mod tests {
             replace_defaults: true,
             ..EnvironmentConfig::default()
         };
-        let policy = Policy::from_config(&config, &ExtraRules::default());
+        let policy = Policy::from_config(&config, &ExtraRules::default(), |_| {});
         assert!(!policy.decide("some_auth_var", "plain").is_removed());
         assert!(!policy.is_denied("some_auth_var"));
         assert!(Policy::defaults().is_denied("some_auth_var"));
@@ -1006,7 +1016,7 @@ mod tests {
                 replace_defaults,
                 scan_values,
             };
-            let policy = Policy::from_config(&config, &ExtraRules::default());
+            let policy = Policy::from_config(&config, &ExtraRules::default(), |_| {});
             let matchers: Vec<_> = policy.globs.texts.iter().map(|text| matcher(text)).collect();
             for (name, value) in &env {
                 prop_assert_eq!(
@@ -1047,7 +1057,7 @@ mod tests {
             allow: vec!["DATABASE_URL".into(), "MY_TOKEN".into()],
             deny: vec![],
         };
-        let policy = Policy::from_config(&EnvironmentConfig::default(), &extra);
+        let policy = Policy::from_config(&EnvironmentConfig::default(), &extra, |_| {});
         assert!(
             !policy
                 .decide("DATABASE_URL", "postgres://u:p@h/db")
@@ -1066,7 +1076,7 @@ mod tests {
             allow: vec![],
             deny: vec!["BLOCKED_*".into()],
         };
-        let policy = Policy::from_config(&config, &extra);
+        let policy = Policy::from_config(&config, &extra, |_| {});
         for name in ["MY_API_TOKEN", "DB_PASSWORD", "DATABASE_URL", "AWS_REGION"] {
             assert!(!policy.decide(name, "plain").is_removed(), "{name}");
         }
@@ -1090,7 +1100,7 @@ mod tests {
             replace_defaults: true,
             scan_values: true,
         };
-        let policy = Policy::from_config(&config, &ExtraRules::default());
+        let policy = Policy::from_config(&config, &ExtraRules::default(), |_| {});
         assert!(!policy.decide("API_KEY", "plain").is_removed());
         assert!(policy.decide("SECRET_THING", "plain").is_removed());
         assert!(!policy.is_allowed("HOME"));
@@ -1104,7 +1114,7 @@ mod tests {
             replace_defaults: true,
             scan_values: true,
         };
-        let policy = Policy::from_config(&config, &ExtraRules::default());
+        let policy = Policy::from_config(&config, &ExtraRules::default(), |_| {});
         assert!(policy.decide("API_KEY", "plain").is_removed());
         assert!(policy.decide("AWS_REGION", "us-east-1").is_removed());
     }

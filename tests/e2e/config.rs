@@ -190,3 +190,32 @@ fn an_empty_config_file_is_fine() {
     std::fs::write(sandbox.ollm_home.join("config.yaml"), "").unwrap();
     sandbox.cmd("ollm-env").arg("config").assert().success();
 }
+
+/// `ollm-session`'s global flags set their keys through its flag table
+/// wherever on the command line they are given, and `config --show-origin`
+/// names the flag.
+#[test]
+fn global_session_flags_set_their_keys_before_or_after_the_subcommand() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.work.join("elsewhere");
+    let dir = dir.to_str().unwrap();
+    for args in [
+        ["--data-dir", dir, "--no-redact", "config", "--show-origin"],
+        ["config", "--show-origin", "--data-dir", dir, "--no-redact"],
+    ] {
+        let out = sandbox.cmd("ollm-session").args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let rows = json(&out);
+        assert_eq!(
+            origin_of(&rows, "services.session.dataDir"),
+            (dir.into(), "flag:--data-dir".to_string()),
+            "{args:?}"
+        );
+        assert_eq!(
+            origin_of(&rows, "services.session.redact"),
+            (false.into(), "flag:--no-redact".to_string()),
+            "{args:?}"
+        );
+        assert_eq!(origin_of(&rows, "services.session.store").1, "default");
+    }
+}

@@ -38,7 +38,7 @@ fn every_example_is_printed_verbatim_in_every_help() {
     let mut checked = 0;
     for (program, mut command) in ollm::ollm::programs::all() {
         command.build();
-        ollm::cli::walk(&command, "", &mut |path, sub| {
+        ollm::command_tree::walk(&command, "", &mut |path, sub| {
             let Some(examples) = ollm::ollm::docs::examples_of(sub) else {
                 return;
             };

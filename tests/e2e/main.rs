@@ -42,6 +42,7 @@ mod env_words;
 mod first_hour;
 mod first_hour_again;
 mod help;
+mod house;
 mod people;
 mod policy_lists;
 mod program_context;

@@ -145,7 +145,7 @@ fn all_commands() -> Vec<(String, bool)> {
     let mut paths = Vec::new();
     for (_, mut command) in ollm::ollm::programs::all() {
         command.build();
-        ollm::cli::walk(&command, "", &mut |path, sub| {
+        ollm::command_tree::walk(&command, "", &mut |path, sub| {
             let leaf = sub.get_subcommands().all(|s| s.get_name() == "help");
             paths.push((path.to_string(), leaf));
         });

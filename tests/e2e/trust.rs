@@ -371,3 +371,39 @@ fn trust_records_are_read_only_by_what_depends_on_them() {
     );
     assert!(!stdout(&output).contains("Use tabs."));
 }
+
+/// A name with a dot in it (`fileDiscovery.maxDepth:` under `services:`)
+/// names no key, trusted or not. Two walks of the configuration once
+/// disagreed: an untrusted workspace applied it, a trusted one ignored it.
+#[test]
+fn a_dotted_name_in_a_workspace_config_is_an_unknown_key_trusted_or_not() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "p/.ollm/config.yaml",
+        "services:\n  fileDiscovery.maxDepth: 3\n",
+    );
+    let root = sandbox.work.join("p");
+    let max_depth = || {
+        let out = sandbox
+            .cmd("ollm-discover")
+            .arg("config")
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("unknown configuration key"),
+            "{}",
+            stderr(&out)
+        );
+        crate::support::json(&out)["services"]["fileDiscovery"]["maxDepth"].clone()
+    };
+    assert_eq!(max_depth(), 10, "untrusted");
+    sandbox
+        .cmd("ollm")
+        .args(["trust"])
+        .arg(&root)
+        .assert()
+        .success();
+    assert_eq!(max_depth(), 10, "trusted");
+}

@@ -148,9 +148,8 @@ pub const FLAGS: &[FlagKey] = &[
 /// The `ollm-compress` program.
 pub fn main() -> Result<ExitCode> {
     let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
-    let active = matches.subcommand().map_or(&matches, |(_, sub)| sub);
-    let ctx = Ctx::new(cli.global);
-    ctx.config_with(crate::config::overrides(FLAGS, active)?)?;
+    let ctx = Ctx::new(cli.global).with_flags(crate::config::overrides(FLAGS, &matches)?);
+    ctx.config()?;
     match &cli.command {
         None => compress::run(&ctx, &cli.compress),
         Some(Command::Compress(args)) => compress::run(&ctx, args),

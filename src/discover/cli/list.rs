@@ -6,7 +6,6 @@ use clap::Args;
 
 use super::FilterArgs;
 use crate::cli::Ctx;
-use crate::config::FlagOverride;
 use crate::discover::listing::{self, Format as Stream};
 use crate::error::{ExitCode, Result};
 use crate::output::Format;
@@ -38,15 +37,7 @@ pub struct ListArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
-    let mut extra = Vec::new();
-    if args.no_cache {
-        extra.push(FlagOverride {
-            key: "services.fileDiscovery.cache",
-            value: false.into(),
-            flag: "--no-cache",
-        });
-    }
-    let loaded = args.filter.load(ctx, extra)?;
+    let loaded = ctx.config()?;
     let opts = Arc::new(args.filter.options(loaded)?);
     let format = if args.paths {
         Format::Text

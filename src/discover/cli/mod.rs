@@ -10,7 +10,7 @@ use clap::{Args, Parser, ValueEnum};
 
 use super::options::{Options, PathGlobs, TypeSet, UNLIMITED_DEPTH};
 use crate::cli::{Ctx, GlobalOpts, footer};
-use crate::config::{ConfigArgs, FlagOverride, Loaded};
+use crate::config::{ConfigArgs, FlagKey, Loaded};
 use crate::error::{ExitCode, Result};
 
 const EXAMPLES: &str = "  ollm-discover --paths                   # what git tracks or could add, minus built-ins and .ollmignore
@@ -122,42 +122,6 @@ fn parse_depth(text: &str) -> std::result::Result<u64, String> {
 }
 
 impl FilterArgs {
-    fn overrides(&self) -> Vec<FlagOverride> {
-        let mut flags = Vec::new();
-        if let Some(depth) = self.max_depth {
-            flags.push(FlagOverride {
-                key: "services.fileDiscovery.maxDepth",
-                value: depth.into(),
-                flag: "--max-depth",
-            });
-        }
-        if self.follow {
-            flags.push(FlagOverride {
-                key: "services.fileDiscovery.followSymlinks",
-                value: true.into(),
-                flag: "--follow",
-            });
-        }
-        if self.no_hidden || self.hidden {
-            flags.push(FlagOverride {
-                key: "services.fileDiscovery.includeHidden",
-                value: self.hidden.into(),
-                flag: if self.hidden {
-                    "--hidden"
-                } else {
-                    "--no-hidden"
-                },
-            });
-        }
-        flags
-    }
-
-    fn load<'c>(&self, ctx: &'c Ctx, extra: Vec<FlagOverride>) -> Result<&'c Loaded> {
-        let mut flags = self.overrides();
-        flags.extend(extra);
-        ctx.config_with(flags)
-    }
-
     fn options(&self, loaded: &Loaded) -> Result<Options> {
         let root = self.root.clone().unwrap_or_else(|| PathBuf::from("."));
         let mut opts = Options::new(&root, &loaded.config.services.file_discovery)?;
@@ -176,13 +140,64 @@ impl FilterArgs {
     }
 }
 
+/// Every flag of `ollm-discover` that sets a configuration key.
+pub const FLAGS: &[FlagKey] = &[
+    FlagKey::parsed(
+        "max_depth",
+        "--max-depth",
+        "services.fileDiscovery.maxDepth",
+    ),
+    FlagKey::switch(
+        "follow",
+        "--follow",
+        "services.fileDiscovery.followSymlinks",
+        true,
+    ),
+    FlagKey::switch(
+        "no_hidden",
+        "--no-hidden",
+        "services.fileDiscovery.includeHidden",
+        false,
+    ),
+    FlagKey::switch(
+        "hidden",
+        "--hidden",
+        "services.fileDiscovery.includeHidden",
+        true,
+    ),
+    FlagKey::switch(
+        "no_cache",
+        "--no-cache",
+        "services.fileDiscovery.cache",
+        false,
+    ),
+    FlagKey::value(
+        "debounce_ms",
+        "--debounce-ms",
+        "services.fileDiscovery.debounceMs",
+    ),
+];
+
 /// The `ollm-discover` program.
 pub fn main() -> Result<ExitCode> {
-    let cli: Cli = crate::cli::parse()?;
-    let ctx = Ctx::new(cli.global);
+    let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
+    let ctx = Ctx::new(cli.global).with_flags(crate::config::overrides(FLAGS, &matches)?);
     match cli.command {
         None => list::run(&ctx, &cli.list),
         Some(Command::Watch(args)) => watch::run(&ctx, &args),
         Some(Command::Config(args)) => crate::cli::show_config(&ctx, &args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_flag_sets_a_key_of_the_schema() {
+        let wrong = crate::config::check_table(FLAGS, &Cli::command());
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 }

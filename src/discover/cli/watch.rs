@@ -7,7 +7,6 @@ use clap::Args;
 
 use super::FilterArgs;
 use crate::cli::Ctx;
-use crate::config::FlagOverride;
 use crate::discover::watch::{WatchOptions, watch};
 use crate::error::{ExitCode, Result};
 
@@ -25,15 +24,7 @@ pub struct WatchArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &WatchArgs) -> Result<ExitCode> {
-    let mut extra = Vec::new();
-    if let Some(ms) = args.debounce_ms {
-        extra.push(FlagOverride {
-            key: "services.fileDiscovery.debounceMs",
-            value: ms.into(),
-            flag: "--debounce-ms",
-        });
-    }
-    let loaded = args.filter.load(ctx, extra)?;
+    let loaded = ctx.config()?;
     let opts = Arc::new(args.filter.options(loaded)?);
     let wopts = WatchOptions {
         debounce: Duration::from_millis(loaded.config.services.file_discovery.debounce_ms),

@@ -9,7 +9,7 @@ use clap::{Args, Parser};
 
 use super::policy::{ExtraRules, Policy};
 use crate::cli::{Ctx, GlobalOpts, footer};
-use crate::config::{ConfigArgs, FlagOverride};
+use crate::config::{ConfigArgs, FlagKey};
 use crate::error::{ExitCode, Result};
 
 const EXAMPLES: &str =
@@ -97,27 +97,8 @@ pub struct PolicyArgs {
 }
 
 impl PolicyArgs {
-    fn overrides(&self) -> Vec<FlagOverride> {
-        let mut flags = Vec::new();
-        if self.replace_defaults {
-            flags.push(FlagOverride {
-                key: "services.environment.replaceDefaults",
-                value: true.into(),
-                flag: "--replace-defaults",
-            });
-        }
-        if self.no_scan_values {
-            flags.push(FlagOverride {
-                key: "services.environment.scanValues",
-                value: false.into(),
-                flag: "--no-scan-values",
-            });
-        }
-        flags
-    }
-
     fn policy(&self, ctx: &Ctx) -> Result<Policy> {
-        let loaded = ctx.config_with(self.overrides())?;
+        let loaded = ctx.config()?;
         let extra = ExtraRules {
             allow: self.allow.clone(),
             deny: self.deny.clone(),
@@ -125,18 +106,48 @@ impl PolicyArgs {
         Ok(Policy::from_config(
             &loaded.config.services.environment,
             &extra,
+            |message| crate::diag::warn(message),
         ))
     }
 }
 
+/// Every flag of `ollm-env` that sets a configuration key.
+pub const FLAGS: &[FlagKey] = &[
+    FlagKey::switch(
+        "replace_defaults",
+        "--replace-defaults",
+        "services.environment.replaceDefaults",
+        true,
+    ),
+    FlagKey::switch(
+        "no_scan_values",
+        "--no-scan-values",
+        "services.environment.scanValues",
+        false,
+    ),
+];
+
 /// The `ollm-env` program.
 pub fn main() -> Result<ExitCode> {
-    let cli: Cli = crate::cli::parse()?;
-    let ctx = Ctx::new(cli.global);
+    let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
+    let ctx = Ctx::new(cli.global).with_flags(crate::config::overrides(FLAGS, &matches)?);
     match cli.command {
         Command::Run(args) => run::run(&ctx, args),
         Command::Report(args) => report::run(&ctx, &args),
         Command::Explain(args) => explain::run(&ctx, &args),
         Command::Config(args) => crate::cli::show_config(&ctx, &args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_flag_sets_a_key_of_the_schema() {
+        let wrong = crate::config::check_table(FLAGS, &Cli::command());
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 }

@@ -95,11 +95,11 @@ pub const FLAGS: &[FlagKey] = &[
 /// The `ollm-loopcheck` program.
 pub fn main() -> Result<ExitCode> {
     let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
-    let ctx = Ctx::new(cli.global);
+    let ctx = Ctx::new(cli.global).with_flags(crate::config::overrides(FLAGS, &matches)?);
     match &cli.command {
         Some(Command::Config(args)) => crate::cli::show_config(&ctx, args),
         None => {
-            ctx.config_with(crate::config::overrides(FLAGS, &matches)?)?;
+            ctx.config()?;
             check::run(&ctx, &cli.check)
         }
     }

@@ -25,7 +25,7 @@ pub struct BranchArgs {
 }
 
 pub fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let created = store.branch(&id, args.at, args.title)?;
     super::warn_removed(&created.removed, config.services.session.max_sessions);

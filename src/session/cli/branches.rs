@@ -19,7 +19,7 @@ pub struct BranchesArgs {
 }
 
 pub fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;
     let rows = store.branches(&id)?;

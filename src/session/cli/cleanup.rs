@@ -21,7 +21,7 @@ pub struct CleanupArgs {
 }
 
 pub fn run(ctx: &Context, args: CleanupArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     ctx.printer()
         .changed(&store.cleanup(args.keep, args.dry_run)?)
 }

@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
             "clear deletes every session: say so with --all (try --help)",
         ));
     }
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     if !args.dry_run && !args.yes {
         let count = store.count()?;
         let sessions = crate::text::plural(count as u64, "session", "sessions");
@@ -57,7 +57,7 @@ fn confirm(question: &str) -> Result<bool> {
             "refusing to delete every session without confirmation: pass --yes",
         ));
     }
-    eprint!("{question}");
+    crate::diag::ask(question);
     let mut answer = String::new();
     std::io::stdin()
         .lock()

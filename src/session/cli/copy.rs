@@ -37,7 +37,7 @@ pub struct CopyArgs {
 /// The command: prints the report, then fails with the first session's
 /// error (its exit code) when one could not be copied.
 pub fn run(ctx: &Context, args: CopyArgs) -> Result<()> {
-    let config = &ctx.load(Vec::new())?.config;
+    let config = &ctx.load()?.config;
     let from = open_location(&args.from, config, false)?;
     let to = open_location(&args.to, config, true)?;
     let ids = (!args.all).then_some(args.ids.as_slice());

@@ -4,7 +4,6 @@ use clap::Args;
 
 use super::Context;
 use crate::cli::footer;
-use crate::config::FlagOverride;
 use crate::error::Result;
 use crate::session::select::current_workspace;
 use crate::session::store::NewSession;
@@ -32,15 +31,7 @@ pub struct CreateArgs {
 }
 
 pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
-    let mut flags = Vec::new();
-    if let Some(max) = args.max_sessions {
-        flags.push(FlagOverride {
-            key: "services.session.maxSessions",
-            value: max.into(),
-            flag: "--max-sessions",
-        });
-    }
-    let (store, max_sessions) = ctx.store_to_create(flags)?;
+    let (store, max_sessions) = ctx.store_to_create()?;
     let created = store.create(&NewSession {
         model: args.model,
         provider: args.provider,

@@ -21,7 +21,7 @@ pub struct DeleteArgs {
 }
 
 pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.delete(&id)?;
     ctx.printer()

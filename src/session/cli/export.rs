@@ -33,7 +33,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let target = match &args.output {
         Some(path) => sfs::export_target(path, args.force)?,
         None => Target::Stdout,

@@ -36,7 +36,7 @@ pub struct GetArgs {
 const FOLD: usize = 10;
 
 pub fn run(ctx: &Context, args: GetArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let loaded = store.load(&id)?;
     let terminal = ctx.printer().is_terminal();

@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{Context, ListFormat};
 use crate::cli::footer;
-use crate::config::FlagOverride;
+use crate::config::SessionFormat;
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::fs::lock::Lock;
@@ -242,15 +241,15 @@ impl Tabular for Imported {
 /// CLI's format rewrites whole for every record and `list` parses whole,
 /// and the OLLM CLI has no use for them. Redaction is made for bulk text.
 fn import_store(ctx: &Context) -> Result<Store> {
-    let journal = FlagOverride {
-        key: "services.session.format",
-        value: Value::from("journal"),
-        flag: "import",
-    };
-    let config = &ctx.load(vec![journal])?.config;
+    let mut config = ctx.load()?.config.clone();
+    config.services.session.format = SessionFormat::Journal;
+    let config = &config;
     let mut options = Store::options_from(config);
     if options.redaction.is_some() {
-        let redaction = Redaction::for_environment(&config.services.environment).for_bulk();
+        let redaction = Redaction::for_environment(&config.services.environment, |message| {
+            diag::warn(message);
+        })
+        .for_bulk();
         options.redaction = Some(Arc::new(redaction));
     }
     Store::open(

@@ -50,7 +50,7 @@ pub struct ListArgs {
 }
 
 pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     if args.corrupt {
         let rows: Vec<SetAsideRow> = store.corrupt()?.into_iter().map(SetAsideRow).collect();
         return ctx.list(args.format, &rows, "no sessions set aside");

@@ -30,13 +30,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::model::Problem;
 use super::select::{self, Selector};
 use super::store::Store;
 use crate::cli::{Ctx, GlobalOpts, footer};
-use crate::config::{self, ConfigArgs, FlagOverride};
+use crate::config::{self, ConfigArgs, FlagKey};
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::output::{Printer, Tabular};
@@ -172,39 +171,28 @@ impl SessionRef {
     }
 }
 
+/// Every flag of `ollm-session` that sets a configuration key.
+pub const FLAGS: &[FlagKey] = &[
+    FlagKey::value("data_dir", "--data-dir", "services.session.dataDir"),
+    FlagKey::value("store", "--store", "services.session.store"),
+    FlagKey::switch("no_redact", "--no-redact", "services.session.redact", false),
+    FlagKey::value(
+        "max_sessions",
+        "--max-sessions",
+        "services.session.maxSessions",
+    ),
+    FlagKey::value("max_count", "--max-count", "snapshots.maxCount"),
+];
+
 /// What every subcommand gets: the program context (printer, configuration
-/// loaded once with the subcommand's own flags) and `--data-dir`.
+/// loaded once with the command line's flags).
 pub struct Context {
     ctx: Ctx,
-    data_dir: Option<PathBuf>,
-    store: Option<String>,
-    no_redact: bool,
 }
 
 impl Context {
-    fn load(&self, mut flags: Vec<FlagOverride>) -> Result<&config::Loaded> {
-        if let Some(dir) = &self.data_dir {
-            flags.push(FlagOverride {
-                key: "services.session.dataDir",
-                value: Value::String(dir.display().to_string()),
-                flag: "--data-dir",
-            });
-        }
-        if let Some(store) = &self.store {
-            flags.push(FlagOverride {
-                key: "services.session.store",
-                value: Value::String(store.clone()),
-                flag: "--store",
-            });
-        }
-        if self.no_redact {
-            flags.push(FlagOverride {
-                key: "services.session.redact",
-                value: Value::Bool(false),
-                flag: "--no-redact",
-            });
-        }
-        self.ctx.config_with(flags)
+    fn load(&self) -> Result<&config::Loaded> {
+        self.ctx.config()
     }
 
     fn printer(&self) -> &Printer {
@@ -214,8 +202,8 @@ impl Context {
     /// The store, for a command that reads it: a data directory named by a
     /// flag, a variable or a configuration file must exist (a typo is not an
     /// empty store), while the default one not existing yet is empty.
-    fn store(&self, flags: Vec<FlagOverride>) -> Result<(Store, &config::Config)> {
-        let loaded = self.load(flags)?;
+    fn store(&self) -> Result<(Store, &config::Config)> {
+        let loaded = self.load()?;
         let key = "services.session.dataDir";
         let named = loaded.origin_of(key);
         let store = Store::from_config(&loaded.config)?;
@@ -233,8 +221,8 @@ impl Context {
 
     /// The store for `create`, which makes its directory when missing.
     /// The store to create sessions in, and the `maxSessions` it keeps.
-    fn store_to_create(&self, flags: Vec<FlagOverride>) -> Result<(Store, u64)> {
-        let config = &self.load(flags)?.config;
+    fn store_to_create(&self) -> Result<(Store, u64)> {
+        let config = &self.load()?.config;
         Ok((
             Store::from_config(config)?,
             config.services.session.max_sessions,
@@ -267,12 +255,9 @@ pub fn main() -> Result<ExitCode> {
     // `COMPLETE=bash ollm-session` prints the shell's registration; the
     // shell then asks the same way for each completion (docs/ollm.md).
     crate::cli::complete_if_asked(<Cli as clap::CommandFactory>::command);
-    let cli: Cli = crate::cli::parse()?;
+    let (cli, matches): (Cli, _) = crate::cli::parse_matches()?;
     let ctx = Context {
-        ctx: Ctx::new(cli.global),
-        data_dir: cli.data_dir,
-        store: cli.store,
-        no_redact: cli.no_redact,
+        ctx: Ctx::new(cli.global).with_flags(config::overrides(FLAGS, &matches)?),
     };
     match cli.command {
         Command::Create(args) => create::run(&ctx, args)?,
@@ -295,7 +280,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Reindex(args) => reindex::run(&ctx, args)?,
         Command::Copy(args) => copy::run(&ctx, args)?,
         Command::Config(args) => {
-            config::print_config_with(ctx.load(Vec::new())?, &args, ctx.printer())?;
+            config::print_config_with(ctx.load()?, &args, ctx.printer())?;
         }
     }
     Ok(ExitCode::Success)
@@ -320,4 +305,17 @@ fn warn_removed(removed: &[String], max: u64) {
         "deleted {what} ({}) to keep the newest {max}, as services.session.maxSessions says (0 keeps every session)",
         shown.join(", ")
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn every_flag_sets_a_key_of_the_schema() {
+        let wrong = crate::config::check_table(FLAGS, &Cli::command());
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
 }

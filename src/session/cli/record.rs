@@ -101,7 +101,7 @@ pub fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
             "only one of --text, --args and --result can read stdin; give the others as files",
         ));
     }
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;
     let ack = |a: &crate::session::store::Ack| crate::output::print_json_line(a);

@@ -30,7 +30,7 @@ struct Reindexed {
 }
 
 pub fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let (sessions, unreadable, rebuilt) = match store.as_file() {
         Some(file) => {
             let (sessions, unreadable) = file.reindex()?;

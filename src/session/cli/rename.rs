@@ -37,7 +37,7 @@ pub fn run(ctx: &Context, mut args: RenameArgs) -> Result<()> {
     if (args.session.last || args.session.here) && args.title.is_none() && !args.clear {
         args.title = args.session.id.take();
     }
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let title = args.title.filter(|_| !args.clear);
     if title.as_deref().is_some_and(|t| t.trim().is_empty()) {

@@ -44,7 +44,7 @@ pub struct ResumeArgs {
 }
 
 pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let here = args.here || args.continue_;
     let id = if args.id.is_some() || args.last || args.continue_ {
         select::select(

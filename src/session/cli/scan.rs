@@ -128,9 +128,12 @@ fn format_of(ctx: &Context, format: Option<ListFormat>) -> Option<ListFormat> {
 }
 
 fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = environment_scrubber(&config.services.environment).for_bulk();
+    let scrubber = environment_scrubber(&config.services.environment, |message| {
+        crate::diag::warn(message);
+    })
+    .for_bulk();
     let ids = target.ids(&store)?;
     let mut all = Vec::new();
     for found in parallel_map(&ids, |id| secrets::scan(&store, &snapshots, &scrubber, id)) {
@@ -155,9 +158,12 @@ pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
         ctx.list(format_of(ctx, args.format), &found, "nothing to redact")?;
         return Ok(ExitCode::Success);
     }
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
-    let scrubber = environment_scrubber(&config.services.environment).for_bulk();
+    let scrubber = environment_scrubber(&config.services.environment, |message| {
+        crate::diag::warn(message);
+    })
+    .for_bulk();
     let mut done = Vec::new();
     for id in args.target.ids(&store)? {
         let redacted = secrets::scrub(&store, &snapshots, &scrubber, &id)?;

@@ -37,7 +37,7 @@ pub struct SearchArgs {
 }
 
 pub fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
-    let (store, _) = ctx.store(Vec::new())?;
+    let (store, _) = ctx.store()?;
     let mut found = store.search(&Query {
         pattern: args.pattern,
         regex: args.regex,

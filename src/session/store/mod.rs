@@ -99,6 +99,7 @@ impl Store {
             redaction: config.services.session.redact.then(|| {
                 Arc::new(crate::redact::policy::Redaction::for_environment(
                     &config.services.environment,
+                    |message| crate::diag::warn(message),
                 ))
             }),
             ..StoreOptions::default()

@@ -4,7 +4,6 @@ use clap::Args;
 
 use super::super::{Context, SessionRef};
 use crate::cli::footer;
-use crate::config::FlagOverride;
 use crate::error::Result;
 use crate::input;
 use crate::session::Snapshots;
@@ -31,15 +30,7 @@ pub struct CreateArgs {
 }
 
 pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
-    let mut flags = Vec::new();
-    if let Some(max) = args.max_count {
-        flags.push(FlagOverride {
-            key: "snapshots.maxCount",
-            value: max.into(),
-            flag: "--max-count",
-        });
-    }
-    let (store, config) = ctx.store(flags)?;
+    let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let context = if args.stdin {
         let text = input::read_text("-")?;

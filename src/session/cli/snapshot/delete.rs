@@ -20,7 +20,7 @@ pub struct DeleteArgs {
 }
 
 pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
     snapshots.delete(&store, &id, session.as_deref())?;

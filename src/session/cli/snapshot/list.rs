@@ -22,7 +22,7 @@ pub struct ListArgs {
 }
 
 pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let mut rows = Snapshots::from_config(config).list(&store, &id)?;
     if !store.has_any(&id) {

@@ -22,7 +22,7 @@ pub struct RestoreArgs {
 }
 
 pub fn run(ctx: &Context, args: RestoreArgs) -> Result<()> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
     if args.as_session {

@@ -17,7 +17,7 @@ pub struct ShowArgs {
 }
 
 pub fn run(ctx: &Context, args: ShowArgs) -> Result<()> {
-    let (store, config) = ctx.store(Vec::new())?;
+    let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;
     let shown = snapshots.show(&store, &id, session.as_deref())?;
