@@ -30,6 +30,7 @@
 
 pub mod blocks;
 pub mod escape;
+pub mod listing;
 pub mod markdown;
 mod printer;
 pub mod progress;
