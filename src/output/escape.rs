@@ -127,8 +127,16 @@ mod tests {
     #[test]
     fn no_hostile_sequence_survives_escaping() {
         for sample in HOSTILE {
-            assert_eq!(raw_controls(&escape_text(sample)), Vec::<char>::new(), "{sample:?}");
-            assert_eq!(raw_controls(&escape_line(sample)), Vec::<char>::new(), "{sample:?}");
+            assert_eq!(
+                raw_controls(&escape_text(sample)),
+                Vec::<char>::new(),
+                "{sample:?}"
+            );
+            assert_eq!(
+                raw_controls(&escape_line(sample)),
+                Vec::<char>::new(),
+                "{sample:?}"
+            );
         }
     }
 
