@@ -31,8 +31,8 @@ pub const FIRST_PAGE: usize = 64;
 const OVERLAP: usize = 32;
 
 /// The pages of `query`'s listing ([`Store::pages`]).
-pub struct Pages<'a> {
-    store: &'a Store,
+pub struct Pages {
+    store: Store,
     query: ListQuery,
     /// Where the next page would start without the overlap.
     next: usize,
@@ -47,10 +47,11 @@ pub struct Pages<'a> {
 
 impl Store {
     /// The sessions `query` keeps, newest first, as pages that are read one
-    /// at a time; every page but the last holds sessions.
-    pub fn pages(&self, query: &ListQuery) -> Pages<'_> {
+    /// at a time; every page but the last holds sessions. They hold a
+    /// handle of the store of their own, so another thread can read them.
+    pub fn pages(&self, query: &ListQuery) -> Pages {
         Pages {
-            store: self,
+            store: self.clone(),
             next: query.offset,
             size: FIRST_PAGE,
             left: query.limit,
@@ -62,7 +63,7 @@ impl Store {
     }
 }
 
-impl Pages<'_> {
+impl Pages {
     /// Reads the next page: its sessions not given before, and whether it
     /// is the last.
     fn read(&mut self) -> Result<(Listing, bool)> {
@@ -103,7 +104,7 @@ impl Pages<'_> {
     }
 }
 
-impl Iterator for Pages<'_> {
+impl Iterator for Pages {
     type Item = Result<Listing>;
 
     fn next(&mut self) -> Option<Result<Listing>> {
@@ -156,7 +157,7 @@ mod tests {
         (dir, store, ids)
     }
 
-    fn ids_of(pages: Pages<'_>) -> (Vec<String>, Vec<usize>) {
+    fn ids_of(pages: Pages) -> (Vec<String>, Vec<usize>) {
         let mut ids = Vec::new();
         let mut sizes = Vec::new();
         for page in pages {

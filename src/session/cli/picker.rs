@@ -9,7 +9,7 @@
 use std::convert::Infallible;
 use std::io::{self, IsTerminal, StderrLock, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use crossterm::cursor::{MoveTo, RestorePosition, SavePosition};
 use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
@@ -84,12 +84,12 @@ fn home_relative(path: &str) -> String {
 }
 
 /// Where the rest of the listing goes while the picker runs.
-pub struct Feed<'a> {
+pub struct Feed {
     injector: Injector<Choice, Lines>,
-    closed: &'a AtomicBool,
+    closed: Arc<AtomicBool>,
 }
 
-impl Feed<'_> {
+impl Feed {
     /// Adds `choices` after those already shown; `false` once the picker
     /// has closed (the rest need not be read).
     pub fn push(&self, choices: Vec<Choice>) -> bool {
@@ -104,53 +104,53 @@ impl Feed<'_> {
 /// Lets the person choose among `first` (newest first) and what `rest`
 /// pushes into its [`Feed`] after them, on another thread, once the first
 /// screen is drawn. The id chosen, or `None` when they leave with Esc or
-/// ctrl-c.
+/// ctrl-c. The picker does not wait for `rest` to end: a choice made
+/// while a large page is being read is taken at once (`rest` stops at its
+/// next push, or with the process).
 pub fn pick<F>(first: Vec<Choice>, rest: F) -> Result<Option<String>>
 where
-    F: FnOnce(&Feed<'_>) + Send,
+    F: FnOnce(&Feed) + Send + 'static,
 {
     let mut picker = PickerOptions::new()
         .reversed(true)
         .picker::<Choice, Lines>(Lines);
     let injector = picker.injector();
     injector.push_batch(first);
-    let closed = AtomicBool::new(false);
+    let closed = Arc::new(AtomicBool::new(false));
+    let feed = Feed {
+        injector,
+        closed: closed.clone(),
+    };
     let (drawn, first_screen) = mpsc::channel();
-    std::thread::scope(|scope| {
-        let feed = Feed {
-            injector,
-            closed: &closed,
-        };
-        scope.spawn(move || {
-            // Nothing more is read if the picker never drew its first screen.
-            if first_screen.recv().is_ok() {
-                rest(&feed);
-            }
-        });
-        let mut screen = Screen {
-            out: io::stderr().lock(),
-            columns: 80,
-            rows: 24,
-            drawn: Some(drawn),
-        };
-        let picked = picker
-            .pick_with_terminal_io(
-                StdinReader::new(keybind_no_multi::<Infallible>),
-                &mut screen,
-            )
-            .map(|choice| choice.map(|c| c.id.clone()));
-        closed.store(true, Ordering::Relaxed);
-        drop(screen);
-        match picked {
-            Ok(id) => Ok(id),
-            Err(PickError::UserInterrupted) => Ok(None),
-            Err(PickError::IO(err)) => Err(Error::io("the terminal", &err)),
-            Err(other) => Err(Error::io(
-                "the terminal",
-                &io::Error::other(format!("{other:?}")),
-            )),
+    std::thread::spawn(move || {
+        // Nothing more is read if the picker never drew its first screen.
+        if first_screen.recv().is_ok() {
+            rest(&feed);
         }
-    })
+    });
+    let mut screen = Screen {
+        out: io::stderr().lock(),
+        columns: 80,
+        rows: 24,
+        drawn: Some(drawn),
+    };
+    let picked = picker
+        .pick_with_terminal_io(
+            StdinReader::new(keybind_no_multi::<Infallible>),
+            &mut screen,
+        )
+        .map(|choice| choice.map(|c| c.id.clone()));
+    closed.store(true, Ordering::Relaxed);
+    drop(screen);
+    match picked {
+        Ok(id) => Ok(id),
+        Err(PickError::UserInterrupted) => Ok(None),
+        Err(PickError::IO(err)) => Err(Error::io("the terminal", &err)),
+        Err(other) => Err(Error::io(
+            "the terminal",
+            &io::Error::other(format!("{other:?}")),
+        )),
+    }
 }
 
 /// The picker's terminal: stderr's alternate screen less its bottom line,

@@ -1,7 +1,7 @@
 //! `ollm-session resume`: choose a session to carry on with.
 
 use std::os::unix::process::CommandExt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
@@ -11,6 +11,7 @@ use super::picker::{self, Choice};
 use super::rows::SessionRow;
 use crate::cli::footer;
 use crate::error::{Error, Result};
+use crate::session::model::SessionSummary;
 use crate::session::select::{self, Selector};
 use crate::session::store::{ListQuery, Store};
 
@@ -91,12 +92,12 @@ pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
 /// The picker over `query`'s sessions: its first screen from the first
 /// page of the listing, the rest pushed in page by page as it is read.
 fn pick(store: &Store, query: &ListQuery) -> Result<Option<String>> {
-    let choices = |sessions| -> Vec<Choice> {
+    fn choices(store: &Store, sessions: Vec<SessionSummary>) -> Vec<Choice> {
         SessionRow::build(store, sessions, true)
             .iter()
             .map(Choice::new)
             .collect()
-    };
+    }
     let mut pages = store.pages(query);
     let mut first = Vec::new();
     while first.is_empty() {
@@ -105,25 +106,26 @@ fn pick(store: &Store, query: &ListQuery) -> Result<Option<String>> {
             None => return Err(Error::NotFound("no sessions to resume".into())),
         }
     }
-    let failed = Mutex::new(None);
-    let chosen = picker::pick(choices(first), |feed| {
+    let failed = Arc::new(Mutex::new(None));
+    let (reader, failure) = (store.clone(), failed.clone());
+    let chosen = picker::pick(choices(store, first), move |feed| {
         for page in pages {
             match page {
                 Ok(page) => {
-                    if !feed.push(choices(page.sessions)) {
+                    if !feed.push(choices(&reader, page.sessions)) {
                         break;
                     }
                 }
                 Err(err) => {
-                    if let Ok(mut failed) = failed.lock() {
-                        *failed = Some(err);
+                    if let Ok(mut failure) = failure.lock() {
+                        *failure = Some(err);
                     }
                     break;
                 }
             }
         }
     })?;
-    if let Some(err) = failed.into_inner().ok().flatten() {
+    if let Some(err) = failed.lock().ok().and_then(|mut f| f.take()) {
         crate::diag::warn(format!("the picker could not show every session: {err}"));
     }
     Ok(chosen)
