@@ -127,8 +127,16 @@ mod tests {
     #[test]
     fn no_hostile_sequence_survives_escaping() {
         for sample in HOSTILE {
-            assert_eq!(raw_controls(&escape_text(sample)), vec![], "{sample:?}");
-            assert_eq!(raw_controls(&escape_line(sample)), vec![], "{sample:?}");
+            assert_eq!(
+                raw_controls(&escape_text(sample)),
+                Vec::<char>::new(),
+                "{sample:?}"
+            );
+            assert_eq!(
+                raw_controls(&escape_line(sample)),
+                Vec::<char>::new(),
+                "{sample:?}"
+            );
         }
     }
 
@@ -160,7 +168,7 @@ mod tests {
         let value = serde_json::json!({"title": "x\u{202e}y\u{9b}z\u{7f}", "n": 1});
         let json = serde_json::to_string(&value).unwrap();
         let escaped = escape_json(&json);
-        assert_eq!(raw_controls(&escaped), vec![]);
+        assert_eq!(raw_controls(&escaped), Vec::<char>::new());
         let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
         assert_eq!(back, value);
     }

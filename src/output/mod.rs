@@ -22,6 +22,9 @@
 //!   only writers of stdout (`print_json`, `print_json_line`,
 //!   `print_json_lines`, `print_text`, `write_stdout`, [`stdout_is_terminal`]).
 //! - [`blocks`]: large listings in 64 KiB blocks (`ollm-discover`).
+//! - [`listing::ListWriter`] ([`Printer::list_stream`]): a listing written
+//!   batch by batch as it is read (`ollm-session list`), the JSON array
+//!   the same bytes as written whole.
 //! - [`progress::Progress`]: a spinner line on stderr while a person waits
 //!   on a model, erased when the wait ends (nothing when stderr is piped).
 //!
@@ -30,6 +33,7 @@
 
 pub mod blocks;
 pub mod escape;
+pub mod listing;
 pub mod markdown;
 mod printer;
 pub mod progress;

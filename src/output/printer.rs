@@ -191,7 +191,7 @@ impl Printer {
 
 /// `--format text`: one item a line, its cells tab-separated and escaped
 /// (so a tab or newline in a cell cannot shift a column or add a line).
-fn render_text_rows<T: Tabular>(items: &[T]) -> String {
+pub(super) fn render_text_rows<T: Tabular>(items: &[T]) -> String {
     let mut out = String::new();
     for item in items {
         let cells: Vec<String> = item
@@ -205,7 +205,7 @@ fn render_text_rows<T: Tabular>(items: &[T]) -> String {
     out
 }
 
-fn table_of<T: Tabular>(items: &[T]) -> Table {
+pub(super) fn table_of<T: Tabular>(items: &[T]) -> Table {
     let mut table = Table::new(T::headers().iter().copied());
     for &column in T::numeric() {
         table = table.align(column, Align::Right);

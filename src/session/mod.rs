@@ -90,6 +90,7 @@ pub mod ingest;
 
 pub mod model;
 pub mod option;
+pub mod pages;
 pub mod query;
 pub mod secrets;
 pub mod select;

@@ -22,6 +22,7 @@ mod session_copy;
 mod session_index;
 mod session_pg;
 mod session_snapshots;
+mod session_streaming;
 mod session_tls;
 mod snapshots;
 mod storage;

@@ -715,6 +715,40 @@ fn the_picker_chooses_by_typing_or_arrow_keys_through_a_real_terminal() {
 }
 
 #[test]
+fn the_pickers_first_screen_comes_before_the_rest_of_the_listing_is_read() {
+    let sb = Sandbox::new();
+    let ids = sb.write_cli_sessions(150, "");
+    sb.session_ok(&["reindex"]);
+    // Ready once every session is in: the count beside the prompt.
+    let Some((screen, code)) =
+        at_terminal_typing(&sb, "ollm-session resume > chosen.txt", "150/150", &["\r"])
+    else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{screen}");
+    let all_in = screen.find("150/150").unwrap();
+    // Before that the picker was on the screen with the newest sessions
+    // and fewer than all of them: it did not wait for the whole listing.
+    let newest = screen.find("session 149").unwrap();
+    assert!(newest < all_in, "{screen}");
+    let counts: Vec<(u32, u32)> = screen[..all_in]
+        .split(|c: char| !c.is_ascii_digit() && c != '/')
+        .filter_map(|word| {
+            let (shown, total) = word.split_once('/')?;
+            Some((shown.parse().ok()?, total.parse().ok()?))
+        })
+        .collect();
+    assert!(
+        counts
+            .iter()
+            .any(|&(shown, total)| shown == total && total < 150),
+        "{counts:?} in {screen}"
+    );
+    let chosen = std::fs::read_to_string(sb.work.join("chosen.txt")).unwrap();
+    assert_eq!(chosen.trim(), ids[0]);
+}
+
+#[test]
 fn resume_off_a_terminal_needs_an_id_and_continue_takes_this_workspace() {
     let t = two();
     let out = session(&t.sb, &t.sb.work, &["resume"]).output().unwrap();

@@ -160,6 +160,41 @@ impl Sandbox {
         json(&out)["sessionId"].as_str().unwrap().to_string()
     }
 
+    /// `n` sessions written in place as the OLLM CLI writes them (whole
+    /// `<id>.json` files: quicker than `n` runs of `create`), each a second
+    /// newer than the one before and titled `session {i} {pad}`; their ids,
+    /// newest first.
+    pub fn write_cli_sessions(&self, n: usize, pad: &str) -> Vec<String> {
+        use std::os::unix::fs::DirBuilderExt;
+        let dir = self.sessions_dir();
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .unwrap();
+        let mut ids: Vec<String> = (0..n)
+            .map(|i| {
+                let id = format!("00000000-0000-4000-8000-{i:012}");
+                let at = format!(
+                    "2026-01-01T{:02}:{:02}:{:02}.000Z",
+                    i / 3600,
+                    i / 60 % 60,
+                    i % 60
+                );
+                let doc = serde_json::json!({
+                    "sessionId": id, "startTime": at, "lastActivity": at,
+                    "model": "m", "provider": "p", "title": format!("session {i} {pad}"),
+                    "messages": [], "toolCalls": [],
+                    "metadata": {"tokenCount": 0, "compressionCount": 0}
+                });
+                std::fs::write(dir.join(format!("{id}.json")), doc.to_string()).unwrap();
+                id
+            })
+            .collect();
+        ids.reverse();
+        ids
+    }
+
     pub fn write(&self, relative: &str, contents: &str) -> PathBuf {
         let path = self.work.join(relative);
         if let Some(parent) = path.parent() {

@@ -66,9 +66,16 @@ pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
         offset: args.offset,
         limit: args.limit,
     };
-    let listing = store.list_where(&query)?;
-    report_problems(&listing.problems);
-    print_summaries(ctx, &store, listing.sessions, args.format)
+    // Page by page, so a reader (a pipe, `head`, a program) has the newest
+    // sessions while the rest are read; a table waits for every row.
+    let mut out = ctx.printer().list_stream::<SessionRow>(args.format);
+    let previews = out.is_table();
+    for page in store.pages(&query) {
+        let page = page?;
+        report_problems(&page.problems);
+        out.rows(SessionRow::build(&store, page.sessions, previews))?;
+    }
+    out.finish("no sessions")
 }
 
 /// Sessions as a table (untitled ones previewed by their first user

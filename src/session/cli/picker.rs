@@ -1,47 +1,75 @@
-//! The interactive session picker of `resume` (dialoguer's fuzzy select on
-//! the terminal of stderr): newest first, arrow keys, type to filter.
+//! The interactive session picker of `resume`: nucleo-picker (fzf-like,
+//! helix's matcher) on the terminal of stderr, newest first, arrow keys,
+//! type to filter, a hint on the bottom line. Its first screen is drawn
+//! from the first page of the listing; only then does another thread read
+//! the rest and push it in, while the person reads and types (the count
+//! beside the prompt grows), so a store of 100,000 sessions opens as fast
+//! as one of 100.
 
-use std::io::IsTerminal;
+use std::convert::Infallible;
+use std::io::{self, IsTerminal, StderrLock, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 
-use dialoguer::FuzzySelect;
-use dialoguer::console::Term;
-use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
+use crossterm::cursor::{MoveTo, RestorePosition, SavePosition};
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::style::Print;
+use crossterm::terminal::{self, Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{QueueableCommand, execute};
+use nucleo_picker::error::PickError;
+use nucleo_picker::event::{StdinReader, keybind_no_multi};
+use nucleo_picker::{Injector, PickerOptions, Render, Terminal};
 
 use super::rows::{SessionRow, short};
 use super::when;
 use crate::error::{Error, Result};
 use crate::output::escape_line;
 
-/// Rows shown at once.
-const VISIBLE: usize = 12;
+/// What the bottom line says.
+const HINT: &str =
+    "Resume which session? (type to filter, ↑↓ to move, Enter to choose, Esc to leave)";
 
 /// Whether a picker can be shown: stdin and stderr are terminals (stdout
 /// may be captured, as in `id=$(ollm-session resume)`).
 pub fn available() -> bool {
-    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    io::stdin().is_terminal() && io::stderr().is_terminal()
 }
 
-/// One line of the picker: when, how long, what, where; escaped and cut to
-/// the terminal's width.
-fn line(row: &SessionRow, width: usize) -> String {
-    let s = &row.summary;
-    let mut text = format!(
-        "{}  {:<12} {:>4} msgs  {}",
-        short(&s.session_id),
-        when::ago(&s.last_activity, row.now),
-        s.message_count,
-        row.label()
-    );
-    if let Some(workspace) = &s.workspace {
-        text.push_str(&format!("  [{}]", home_relative(workspace)));
+/// One session in the picker: its id and its line.
+pub struct Choice {
+    id: String,
+    line: String,
+}
+
+impl Choice {
+    /// When, how long, what, where; escaped (the picker cuts it to the
+    /// terminal's width).
+    pub fn new(row: &SessionRow) -> Choice {
+        let s = &row.summary;
+        let mut text = format!(
+            "{}  {:<12} {:>4} msgs  {}",
+            short(&s.session_id),
+            when::ago(&s.last_activity, row.now),
+            s.message_count,
+            row.label()
+        );
+        if let Some(workspace) = &s.workspace {
+            text.push_str(&format!("  [{}]", home_relative(workspace)));
+        }
+        Choice {
+            id: s.session_id.clone(),
+            line: escape_line(&text).into_owned(),
+        }
     }
-    let text = escape_line(&text).into_owned();
-    let room = width.saturating_sub(4).max(20);
-    if text.chars().count() > room {
-        let cut: String = text.chars().take(room - 1).collect();
-        format!("{cut}…")
-    } else {
-        text
+}
+
+struct Lines;
+
+impl Render<Choice> for Lines {
+    type Str<'a> = &'a str;
+
+    fn render<'a>(&self, choice: &'a Choice) -> &'a str {
+        &choice.line
     }
 }
 
@@ -55,24 +83,135 @@ fn home_relative(path: &str) -> String {
     }
 }
 
-/// Lets the person choose one of `rows`; its index, or `None` when they
-/// leave with Esc or q.
-pub fn pick(rows: &[SessionRow]) -> Result<Option<usize>> {
-    let term = Term::stderr();
-    let width = usize::from(term.size().1);
-    let items: Vec<String> = rows.iter().map(|row| line(row, width)).collect();
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let colorful = ColorfulTheme::default();
-    let theme: &dyn Theme = if no_color { &SimpleTheme } else { &colorful };
-    FuzzySelect::with_theme(theme)
-        .with_prompt(
-            "Resume which session? (type to filter, ↑↓ to move, Enter to choose, Esc to leave)",
+/// Where the rest of the listing goes while the picker runs.
+pub struct Feed {
+    injector: Injector<Choice, Lines>,
+    closed: Arc<AtomicBool>,
+}
+
+impl Feed {
+    /// Adds `choices` after those already shown; `false` once the picker
+    /// has closed (the rest need not be read).
+    pub fn push(&self, choices: Vec<Choice>) -> bool {
+        if self.closed.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.injector.push_batch(choices);
+        true
+    }
+}
+
+/// Lets the person choose among `first` (newest first) and what `rest`
+/// pushes into its [`Feed`] after them, on another thread, once the first
+/// screen is drawn. The id chosen, or `None` when they leave with Esc or
+/// ctrl-c. The picker does not wait for `rest` to end: a choice made
+/// while a large page is being read is taken at once (`rest` stops at its
+/// next push, or with the process).
+pub fn pick<F>(first: Vec<Choice>, rest: F) -> Result<Option<String>>
+where
+    F: FnOnce(&Feed) + Send + 'static,
+{
+    let mut picker = PickerOptions::new()
+        .reversed(true)
+        .picker::<Choice, Lines>(Lines);
+    let injector = picker.injector();
+    injector.push_batch(first);
+    let closed = Arc::new(AtomicBool::new(false));
+    let feed = Feed {
+        injector,
+        closed: closed.clone(),
+    };
+    let (drawn, first_screen) = mpsc::channel();
+    std::thread::spawn(move || {
+        // Nothing more is read if the picker never drew its first screen.
+        if first_screen.recv().is_ok() {
+            rest(&feed);
+        }
+    });
+    let mut screen = Screen {
+        out: io::stderr().lock(),
+        columns: 80,
+        rows: 24,
+        drawn: Some(drawn),
+    };
+    let picked = picker
+        .pick_with_terminal_io(
+            StdinReader::new(keybind_no_multi::<Infallible>),
+            &mut screen,
         )
-        .items(&items)
-        .default(0)
-        .max_length(VISIBLE)
-        .interact_on_opt(&term)
-        .map_err(|e| match e {
-            dialoguer::Error::IO(err) => Error::io("the terminal", &err),
-        })
+        .map(|choice| choice.map(|c| c.id.clone()));
+    closed.store(true, Ordering::Relaxed);
+    drop(screen);
+    match picked {
+        Ok(id) => Ok(id),
+        Err(PickError::UserInterrupted) => Ok(None),
+        Err(PickError::IO(err)) => Err(Error::io("the terminal", &err)),
+        Err(other) => Err(Error::io(
+            "the terminal",
+            &io::Error::other(format!("{other:?}")),
+        )),
+    }
+}
+
+/// The picker's terminal: stderr's alternate screen less its bottom line,
+/// where [`HINT`] is written after the frames (nucleo-picker 0.12.2 calls
+/// a terminal's `end_frame`, not its `end_render`).
+struct Screen {
+    out: StderrLock<'static>,
+    columns: u16,
+    rows: u16,
+    /// Told once the first frame is on the screen.
+    drawn: Option<mpsc::Sender<()>>,
+}
+
+impl Write for Screen {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Terminal for Screen {
+    fn init(&mut self) -> io::Result<()> {
+        terminal::enable_raw_mode()?;
+        execute!(self.out, EnterAlternateScreen, EnableBracketedPaste)
+    }
+
+    fn cleanup(&mut self) -> io::Result<()> {
+        terminal::disable_raw_mode()?;
+        execute!(self.out, DisableBracketedPaste, LeaveAlternateScreen)
+    }
+
+    /// The terminal's size less the hint's line (80×24 when the terminal
+    /// does not say, as a pseudo-terminal made by `script` may not).
+    fn size(&mut self) -> io::Result<(u16, u16)> {
+        let (columns, rows) = match terminal::size() {
+            Ok((c, r)) if c > 0 && r > 1 => (c, r),
+            _ => (80, 24),
+        };
+        (self.columns, self.rows) = (columns, rows);
+        Ok((columns, rows - 1))
+    }
+
+    /// After a frame (the first is drawn before the first call): the hint
+    /// again when the frame may have cleared the screen.
+    fn end_frame(&mut self, changed: bool) -> io::Result<()> {
+        if changed || self.drawn.is_some() {
+            let hint: String = HINT.chars().take(usize::from(self.columns)).collect();
+            self.out
+                .queue(SavePosition)?
+                .queue(MoveTo(0, self.rows.saturating_sub(1)))?
+                .queue(Clear(ClearType::CurrentLine))?
+                .queue(Print(hint))?
+                .queue(RestorePosition)?;
+            self.out.flush()?;
+        }
+        if let Some(drawn) = self.drawn.take() {
+            let _ = drawn.send(());
+        }
+        Ok(())
+    }
 }

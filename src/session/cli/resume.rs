@@ -1,16 +1,19 @@
 //! `ollm-session resume`: choose a session to carry on with.
 
 use std::os::unix::process::CommandExt;
+use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 
+use super::Context;
+use super::picker::{self, Choice};
 use super::rows::SessionRow;
-use super::{Context, picker};
 use crate::cli::footer;
 use crate::error::{Error, Result};
+use crate::session::model::SessionSummary;
 use crate::session::select::{self, Selector};
-use crate::session::store::ListQuery;
+use crate::session::store::{ListQuery, Store};
 
 /// Choose a session to carry on with and print its id (or start --exec on
 /// it). At a terminal with no ID, a picker shows the sessions newest first
@@ -65,13 +68,8 @@ pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
             workspace: here.then(select::current_workspace).transpose()?,
             ..ListQuery::default()
         };
-        let sessions = store.list_where(&query)?.sessions;
-        if sessions.is_empty() {
-            return Err(Error::NotFound("no sessions to resume".into()));
-        }
-        let rows = SessionRow::build(&store, sessions, true);
-        match picker::pick(&rows)? {
-            Some(index) => rows[index].summary.session_id.clone(),
+        match pick(&store, &query)? {
+            Some(id) => id,
             None => return Err(Error::usage("nothing chosen")),
         }
     };
@@ -89,4 +87,46 @@ pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
             Err(Error::io("sh", &err))
         }
     }
+}
+
+/// The picker over `query`'s sessions: its first screen from the first
+/// page of the listing, the rest pushed in page by page as it is read.
+fn pick(store: &Store, query: &ListQuery) -> Result<Option<String>> {
+    fn choices(store: &Store, sessions: Vec<SessionSummary>) -> Vec<Choice> {
+        SessionRow::build(store, sessions, true)
+            .iter()
+            .map(Choice::new)
+            .collect()
+    }
+    let mut pages = store.pages(query);
+    let mut first = Vec::new();
+    while first.is_empty() {
+        match pages.next().transpose()? {
+            Some(page) => first = page.sessions,
+            None => return Err(Error::NotFound("no sessions to resume".into())),
+        }
+    }
+    let failed = Arc::new(Mutex::new(None));
+    let (reader, failure) = (store.clone(), failed.clone());
+    let chosen = picker::pick(choices(store, first), move |feed| {
+        for page in pages {
+            match page {
+                Ok(page) => {
+                    if !feed.push(choices(&reader, page.sessions)) {
+                        break;
+                    }
+                }
+                Err(err) => {
+                    if let Ok(mut failure) = failure.lock() {
+                        *failure = Some(err);
+                    }
+                    break;
+                }
+            }
+        }
+    })?;
+    if let Some(err) = failed.lock().ok().and_then(|mut f| f.take()) {
+        crate::diag::warn(format!("the picker could not show every session: {err}"));
+    }
+    Ok(chosen)
 }

@@ -1,0 +1,183 @@
+//! A listing written as its rows come, a batch at a time, so that a reader
+//! of a long listing sees its first rows while the rest are still being
+//! read: NDJSON and text lines, and the pretty JSON array too, which comes
+//! out byte for byte as [`super::Printer::list_as`] writes it whole. Each
+//! batch goes out through a buffer of [`super::blocks::BLOCK`] bytes and is
+//! flushed. A table is laid out once every row is known (its columns fit
+//! the widest cell), so it is written at the end.
+
+use std::io::{self, BufWriter, Write};
+
+use serde::Serialize;
+
+use super::blocks::BLOCK;
+use super::escape::escape_json;
+use super::printer::{Format, Printer, Tabular, render_text_rows, table_of};
+use super::stdout::{stdout_error, stdout_is_terminal};
+use crate::error::{Error, Result};
+
+/// A listing being written ([`Printer::list_stream`]).
+pub struct ListWriter<'p, T> {
+    printer: &'p Printer,
+    format: Format,
+    /// The rows of a table, kept until [`ListWriter::finish`].
+    table: Vec<T>,
+    /// Rows written so far.
+    written: usize,
+}
+
+impl Printer {
+    /// A listing in the format asked for (`None`: a table at a terminal,
+    /// JSON when piped), written batch by batch ([`ListWriter::rows`]).
+    pub fn list_stream<T: Serialize + Tabular>(&self, format: Option<Format>) -> ListWriter<'_, T> {
+        ListWriter {
+            printer: self,
+            format: self.choose(format, Format::Table),
+            table: Vec::new(),
+            written: 0,
+        }
+    }
+}
+
+impl<T: Serialize + Tabular> ListWriter<'_, T> {
+    /// Whether the listing is a table (written only at the end).
+    pub fn is_table(&self) -> bool {
+        self.format == Format::Table
+    }
+
+    /// Writes `rows` (a table keeps them for the end) and flushes.
+    pub fn rows(&mut self, rows: Vec<T>) -> Result<()> {
+        if self.format == Format::Table {
+            self.table.extend(rows);
+            return Ok(());
+        }
+        let escape = stdout_is_terminal();
+        let mut out = BufWriter::with_capacity(BLOCK, io::stdout().lock());
+        for row in &rows {
+            let bytes = match self.format {
+                Format::Json => self.array_element(row)?,
+                Format::Ndjson => {
+                    let mut line = crate::lossless::to_vec(row).map_err(encode_error)?;
+                    line.push(b'\n');
+                    line
+                }
+                Format::Text | Format::Table => {
+                    render_text_rows(std::slice::from_ref(row)).into_bytes()
+                }
+            };
+            let bytes = match (escape, self.format) {
+                (true, Format::Json | Format::Ndjson) => {
+                    escape_json(&String::from_utf8_lossy(&bytes))
+                        .into_owned()
+                        .into_bytes()
+                }
+                _ => bytes,
+            };
+            out.write_all(&bytes).map_err(stdout_error)?;
+            self.written += 1;
+        }
+        out.flush().map_err(stdout_error)
+    }
+
+    /// `row` as an element of a pretty JSON array: after `[` or a comma,
+    /// indented one level (a JSON string holds no raw newline, so every
+    /// newline of the pretty text starts a line to indent).
+    fn array_element(&self, row: &T) -> Result<Vec<u8>> {
+        let mut pretty = Vec::with_capacity(512);
+        crate::lossless::to_writer_pretty(&mut pretty, row).map_err(encode_error)?;
+        let mut element = Vec::with_capacity(pretty.len() + 64);
+        element.extend_from_slice(if self.written == 0 {
+            b"[\n  "
+        } else {
+            b",\n  "
+        });
+        for (i, line) in pretty.split(|&b| b == b'\n').enumerate() {
+            if i > 0 {
+                element.extend_from_slice(b"\n  ");
+            }
+            element.extend_from_slice(line);
+        }
+        Ok(element)
+    }
+
+    /// What closes the JSON array.
+    fn array_end(&self) -> &'static [u8] {
+        if self.written == 0 { b"[]\n" } else { b"\n]\n" }
+    }
+
+    /// Ends the listing: a table is written now (`empty` when it has no
+    /// rows), a JSON array is closed.
+    pub fn finish(self, empty: &str) -> Result<()> {
+        match self.format {
+            Format::Table if self.table.is_empty() => self.printer.text(&format!("{empty}\n")),
+            Format::Table => self.printer.table(&table_of(&self.table)),
+            Format::Json => super::stdout::write_stdout(&[self.array_end()]),
+            Format::Ndjson | Format::Text => Ok(()),
+        }
+    }
+}
+
+fn encode_error(err: serde_json::Error) -> Error {
+    Error::input(format!("cannot encode output: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Row {
+        name: String,
+        tags: Vec<u32>,
+        nested: serde_json::Value,
+    }
+
+    impl Tabular for Row {
+        fn headers() -> &'static [&'static str] {
+            &["NAME"]
+        }
+        fn cells(&self) -> Vec<String> {
+            vec![self.name.clone()]
+        }
+    }
+
+    /// The bytes of the array written row by row.
+    fn streamed(rows: Vec<Row>) -> Vec<u8> {
+        let printer = Printer::fixed(false, false, None);
+        let mut writer = printer.list_stream::<Row>(Some(Format::Json));
+        let mut out = Vec::new();
+        for row in rows {
+            out.extend(writer.array_element(&row).unwrap());
+            writer.written += 1;
+        }
+        out.extend_from_slice(writer.array_end());
+        out
+    }
+
+    fn whole(rows: &[Row]) -> Vec<u8> {
+        let mut out = Vec::new();
+        crate::lossless::to_writer_pretty(&mut out, rows).unwrap();
+        out.push(b'\n');
+        out
+    }
+
+    fn rows() -> Vec<Row> {
+        (0..3)
+            .map(|i| Row {
+                name: format!("row {i}\nwith \"quotes\" and a newline"),
+                tags: (0..i).collect(),
+                nested: serde_json::json!({"a": [1, {"b": []}], "e": {}}),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_json_array_written_row_by_row_is_the_same_bytes_as_written_whole() {
+        assert_eq!(streamed(rows()), whole(&rows()));
+        assert_eq!(streamed(Vec::new()), whole(&[]));
+        assert_eq!(
+            streamed(rows().into_iter().take(1).collect()),
+            whole(&rows()[..1])
+        );
+    }
+}
