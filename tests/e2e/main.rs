@@ -1,6 +1,9 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+// A panic is how a test and its helpers fail.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod compress;
 mod context;
 mod discover;
