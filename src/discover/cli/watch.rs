@@ -12,7 +12,7 @@ use crate::discover::watch::{WatchOptions, watch};
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Clone, Args)]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub filter: FilterArgs,
     /// Quiet time before a burst of changes is reported
@@ -24,7 +24,7 @@ pub struct WatchArgs {
     pub ready: bool,
 }
 
-pub fn run(ctx: &Ctx, args: &WatchArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &WatchArgs) -> Result<ExitCode> {
     let mut extra = Vec::new();
     if let Some(ms) = args.debounce_ms {
         extra.push(FlagOverride {

@@ -17,7 +17,7 @@ const VISIBLE: usize = 12;
 
 /// Whether a picker can be shown: stdin and stderr are terminals (stdout
 /// may be captured, as in `id=$(ollm-session resume)`).
-pub fn available() -> bool {
+pub(crate) fn available() -> bool {
     std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
 }
 
@@ -57,7 +57,7 @@ fn home_relative(path: &str) -> String {
 
 /// Lets the person choose one of `rows`; its index, or `None` when they
 /// leave with Esc or q.
-pub fn pick(rows: &[SessionRow]) -> Result<Option<usize>> {
+pub(crate) fn pick(rows: &[SessionRow]) -> Result<Option<usize>> {
     let term = Term::stderr();
     let width = usize::from(term.size().1);
     let items: Vec<String> = rows.iter().map(|row| line(row, width)).collect();
