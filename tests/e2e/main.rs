@@ -48,6 +48,7 @@ mod help;
 mod people;
 mod policy_lists;
 mod program_context;
+mod program_lists;
 mod readme;
 mod reliability;
 mod secrets;
