@@ -7,6 +7,9 @@
 //! messages into the spec-format session FILE and prints milliseconds per
 //! record.
 
+// A benchmark baseline, not a program users run: a panic is its error report.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::Write;
 use std::time::Instant;
 

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 static PROGRAM: OnceLock<&'static str> = OnceLock::new();
 
 /// Names the running program for diagnostic prefixes. Called once by each main.
-pub fn set_program(name: &'static str) {
+pub(crate) fn set_program(name: &'static str) {
     let _ = PROGRAM.set(name);
 }
 

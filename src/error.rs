@@ -52,7 +52,7 @@ impl ExitCode {
 }
 
 /// The exit-code table as (code, meaning) rows, for help texts and man pages.
-pub const EXIT_CODE_TABLE: &[(&str, &str)] = &[
+pub(crate) const EXIT_CODE_TABLE: &[(&str, &str)] = &[
     ("0", "success"),
     ("1", "negative verdict (loop detected, compression needed)"),
     (
@@ -76,7 +76,7 @@ pub const EXIT_CODE_TABLE: &[(&str, &str)] = &[
 /// [`EXIT_CODE_TABLE`]: clap builds a command's help at every start, even
 /// for `--version`, and rendering it took 20,000 instructions of each run.
 /// A test checks that the two agree.
-pub const EXIT_CODE_HELP: &str = "Exit codes:
+pub(crate) const EXIT_CODE_HELP: &str = "Exit codes:
   0      success
   1      negative verdict (loop detected, compression needed)
   2      usage error or invalid input (a flag value out of range too)
@@ -154,7 +154,7 @@ impl Error {
 }
 
 /// The OS message of an I/O error without the "(os error N)" suffix.
-pub fn describe_io(err: &std::io::Error) -> String {
+pub(crate) fn describe_io(err: &std::io::Error) -> String {
     let text = err.to_string();
     match text.find(" (os error") {
         Some(cut) => text[..cut].to_lowercase(),

@@ -24,9 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
-pub mod lock;
-pub mod locked_file;
-pub mod slots;
+pub(crate) mod lock;
+pub(crate) mod locked_file;
+pub(crate) mod slots;
 mod store_dir;
 
 pub use store_dir::create_store_dir;

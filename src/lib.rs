@@ -3,8 +3,12 @@
 //!
 //! One module per service plus what they share: configuration, the error
 //! type with the exit-code table, JSON input/output helpers and diagnostics.
+//!
+//! Public is only what is used from outside the crate: by the programs in
+//! `bin/`, the test suites, xtask, the fuzz targets and the `ollm-mcp`
+//! crate. Everything else is `pub(crate)`, so the compiler finds dead code.
 
-pub mod byte_search;
+pub(crate) mod byte_search;
 pub mod cli;
 pub mod command_tree;
 pub mod compress;
@@ -13,21 +17,21 @@ pub mod context;
 pub mod diag;
 pub mod discover;
 pub mod env;
-pub mod environ;
+pub(crate) mod environ;
 pub mod error;
-pub mod fs;
+pub(crate) mod fs;
 pub mod input;
 pub mod loopcheck;
 pub mod lossless;
 pub mod mcp;
 pub mod ollm;
 pub mod output;
-pub mod paths;
+pub(crate) mod paths;
 pub mod redact;
-pub mod repetition;
+pub(crate) mod repetition;
 pub mod session;
-pub mod suggest;
-pub mod text;
+pub(crate) mod suggest;
+pub(crate) mod text;
 pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

@@ -35,7 +35,7 @@ pub struct Decoded<'a> {
 }
 
 /// Whether `c` stands for a lone surrogate.
-pub fn is_stand_in(c: char) -> bool {
+pub(crate) fn is_stand_in(c: char) -> bool {
     // The stand-ins run to the last code point, U+10FFFF.
     c as u32 >= FIRST
 }
@@ -177,14 +177,17 @@ impl<F: Formatter> Formatter for Restoring<F> {
 }
 
 /// Writes `value` as compact JSON, stand-ins as their escapes.
-pub fn to_writer<W: Write, T: Serialize + ?Sized>(writer: W, value: &T) -> serde_json::Result<()> {
+pub(crate) fn to_writer<W: Write, T: Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+) -> serde_json::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(writer, Restoring(CompactFormatter));
     value.serialize(&mut ser)
 }
 
 /// Writes `value` as JSON indented by two spaces, as `JSON.stringify(value,
 /// null, 2)` does, stand-ins as their escapes.
-pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(
+pub(crate) fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(
     writer: W,
     value: &T,
 ) -> serde_json::Result<()> {

@@ -10,7 +10,7 @@ use jiff::civil::DateTime;
 use jiff::tz::TimeZone;
 
 /// Milliseconds since the Unix epoch, UTC.
-pub type Millis = i64;
+pub(crate) type Millis = i64;
 
 /// The current time in milliseconds since the epoch.
 pub fn now_millis() -> Millis {
@@ -18,7 +18,7 @@ pub fn now_millis() -> Millis {
 }
 
 /// A `SystemTime` in milliseconds since the epoch (negative before 1970).
-pub fn system_time_millis(time: SystemTime) -> Millis {
+pub(crate) fn system_time_millis(time: SystemTime) -> Millis {
     match time.duration_since(UNIX_EPOCH) {
         Ok(d) => d.as_millis().min(i64::MAX as u128) as i64,
         Err(e) => -(e.duration().as_millis().min(i64::MAX as u128) as i64),
@@ -63,18 +63,18 @@ pub fn max_millis() -> Millis {
 }
 
 /// Whether `text` is a valid ISO 8601 timestamp as [`parse`] reads it.
-pub fn is_valid(text: &str) -> bool {
+pub(crate) fn is_valid(text: &str) -> bool {
     parse(text).is_some()
 }
 
 /// Serde for a [`Timestamp`] stored as [`format_millis`] writes it (three
 /// fraction digits, so stored strings sort in time order) and read as
 /// [`parse`] reads it. Use with `#[serde(with = "crate::timestamp::millis")]`.
-pub mod millis {
+pub(crate) mod millis {
     use jiff::Timestamp;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
-    pub fn serialize<S: Serializer>(time: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(time: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&super::format_millis(time.as_millisecond()))
     }
 
@@ -87,11 +87,14 @@ pub mod millis {
 }
 
 /// [`millis`] for an optional timestamp (`null` or absent is `None`).
-pub mod millis_option {
+pub(crate) mod millis_option {
     use jiff::Timestamp;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(time: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        time: &Option<Timestamp>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match time {
             Some(time) => super::millis::serialize(time, s),
             None => s.serialize_none(),

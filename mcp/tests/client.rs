@@ -3,6 +3,9 @@
 //! `server/discover` with per-request `_meta`. The store is made with the
 //! library in a temporary `OLLM_HOME`.
 
+// A panic is how a test and its helpers fail.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use ollm::session::store::StoreOptions;

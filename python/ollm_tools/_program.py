@@ -65,6 +65,16 @@ class Program:
             argv[at:at] = ["--config", os.fspath(self.config)]
         return argv
 
+    def _start(self, argv: list[str], start: Callable[[], T]) -> T:
+        """`start()`, which starts `argv`; ProgramNotFound if its program
+        (found earlier) is gone, as when it was removed since."""
+        try:
+            return start()
+        except FileNotFoundError as e:
+            if e.filename == argv[0]:
+                raise ProgramNotFound(self.name, [os.path.dirname(argv[0])]) from e
+            raise
+
     def _run(
         self, args: Sequence[str], input: Input = None, ok: Container[int] | None = (0,)
     ) -> subprocess.CompletedProcess[bytes]:
@@ -72,8 +82,9 @@ class Program:
         exception of its exit code unless that code is in `ok` (None: any)."""
         argv = self._argv(args)
         data = input.encode() if isinstance(input, str) else input
-        try:
-            done = subprocess.run(
+        done = self._start(
+            argv,
+            lambda: subprocess.run(
                 argv,
                 input=data,
                 stdin=subprocess.DEVNULL if data is None else None,
@@ -81,11 +92,8 @@ class Program:
                 cwd=self.cwd,
                 env=self.env,
                 timeout=self.timeout,
-            )
-        except FileNotFoundError as e:
-            if e.filename == argv[0]:
-                raise ProgramNotFound(self.name, [os.path.dirname(argv[0])]) from e
-            raise
+            ),
+        )
         if ok is not None and done.returncode not in ok:
             raise error_for(self.name, argv, done.returncode, done.stderr)
         return done
@@ -107,19 +115,17 @@ class Program:
         a thread, so the program answers while the caller still produces;
         None keeps stdin open until the stream is closed."""
         argv = self._argv(args)
-        try:
-            proc = subprocess.Popen(
+        proc = self._start(
+            argv,
+            lambda: subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.cwd,
                 env=self.env,
-            )
-        except FileNotFoundError as e:
-            if e.filename == argv[0]:
-                raise ProgramNotFound(self.name, [os.path.dirname(argv[0])]) from e
-            raise
+            ),
+        )
         return Stream(self.name, argv, proc, lines, ok, json.loads)
 
 

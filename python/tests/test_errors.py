@@ -101,6 +101,20 @@ def test_a_missing_program_names_it_and_how_to_install_it(tmp_path: Path) -> Non
     assert isinstance(e.value, FileNotFoundError)
 
 
+def test_a_program_removed_after_it_was_found_is_not_found_when_run_or_streamed(tmp_path: Path) -> None:
+    bin_dir = stub(tmp_path, 0, "unused")
+    session = Session(bin_dir=bin_dir)
+    assert session.path == str(bin_dir / "ollm-session")
+    (bin_dir / "ollm-session").unlink()
+    looked = f"ollm-session: program not found (looked in {bin_dir}). "
+    with pytest.raises(ProgramNotFound) as e:
+        session.list()
+    assert str(e.value).startswith(looked)
+    with pytest.raises(ProgramNotFound) as e:
+        session.record_stream("id", [])
+    assert str(e.value).startswith(looked)
+
+
 def test_a_relative_bin_dir_holds_when_the_program_runs_elsewhere(sb: Sandbox) -> None:
     real = os.path.dirname(find_bin("ollm-session"))
     relative = os.path.relpath(real)

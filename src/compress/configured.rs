@@ -10,7 +10,7 @@ use crate::config::{CompressionConfig, LoopDetectionConfig};
 use crate::error::Result;
 
 /// The summarizer timeout as a Duration (at most a day; config checks it is positive).
-pub fn timeout_of(config: &CompressionConfig) -> Duration {
+pub(crate) fn timeout_of(config: &CompressionConfig) -> Duration {
     Duration::try_from_secs_f64(config.summarizer.timeout)
         .unwrap_or(Duration::MAX)
         .min(Duration::from_secs(86_400))
@@ -28,7 +28,7 @@ pub fn tokenizer_of(config: &CompressionConfig) -> Result<Tokenizer> {
 
 /// Settings of one compression from the effective configuration; a summary
 /// is checked with loop detection's repeated-content rule (`loops`).
-pub fn settings_of(
+pub(crate) fn settings_of(
     config: &CompressionConfig,
     loops: &LoopDetectionConfig,
     force: bool,
@@ -50,7 +50,10 @@ pub fn settings_of(
 }
 
 /// The summarizer: a shell command when given, else the configured model server.
-pub fn summarizer_of(config: &CompressionConfig, command: Option<&str>) -> Box<dyn Summarizer> {
+pub(crate) fn summarizer_of(
+    config: &CompressionConfig,
+    command: Option<&str>,
+) -> Box<dyn Summarizer> {
     let timeout = timeout_of(config);
     match command {
         Some(command) => Box::new(CommandSummarizer {

@@ -81,7 +81,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn within_target(&self) -> bool {
+    pub(crate) fn within_target(&self) -> bool {
         self.compressed_tokens <= self.target
     }
 
@@ -92,7 +92,7 @@ impl Outcome {
 
     /// The result `ollm-compress` prints; `compressedToolCalls` only when
     /// the input had tool calls.
-    pub fn report(&self, has_tool_calls: bool) -> Report<'_> {
+    pub(crate) fn report(&self, has_tool_calls: bool) -> Report<'_> {
         let (messages, calls) = History::split(&self.items);
         Report {
             status: self.status,
@@ -128,7 +128,7 @@ fn strategy_name(strategy: CompressionStrategy) -> &'static str {
 /// What one compression did, as `ollm-compress` prints it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report<'a> {
+pub(crate) struct Report<'a> {
     pub status: Status,
     pub strategy: &'static str,
     pub applied_strategy: Option<&'static str>,
@@ -184,7 +184,7 @@ pub fn compress(
 
 /// [`compress`], calling `before` with the verdict once it is decided that
 /// a compression will be attempted (the session flow snapshots there).
-pub fn compress_with(
+pub(crate) fn compress_with(
     history: &History,
     tokenizer: &Tokenizer,
     settings: &Settings,

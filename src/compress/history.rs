@@ -12,7 +12,7 @@ use crate::session::{self, model::Place};
 
 /// The marker field of a summary message this program wrote; later runs use
 /// it to find earlier summaries (the dynamic budget subtracts them).
-pub const SUMMARY_FIELD: &str = "compressionSummary";
+pub(crate) const SUMMARY_FIELD: &str = "compressionSummary";
 
 /// Part types that carry a tool call inside a message (Gemini-, OpenAI- and
 /// Anthropic-style names), and those that carry its result.
@@ -188,7 +188,7 @@ impl History {
     /// Builds a history from a stored session's message and tool-call
     /// lists, in the order the store gives (`order`; records it leaves out
     /// follow in [`timeline`] order).
-    pub fn from_stored(
+    pub(crate) fn from_stored(
         messages: Vec<Value>,
         tool_calls: Vec<Value>,
         order: &[Place],
@@ -222,7 +222,7 @@ impl History {
     /// 1 when the first item is the system prompt (a message with role
     /// `system`), else 0: a history that starts with a user message (gemini's
     /// shape) has no system prompt to keep.
-    pub fn system_len(&self) -> usize {
+    pub(crate) fn system_len(&self) -> usize {
         match self.items.first() {
             Some(item) if matches!(&item.kind, ItemKind::Message { role, .. } if role == "system") => {
                 1

@@ -4,22 +4,22 @@
 //! Compression changes what is sent to the model, never what is stored:
 //! the input is read, a shorter history is printed.
 
-pub mod acceptance;
+pub(crate) mod acceptance;
 mod bpe;
 mod bpe_table;
 pub mod cli;
 pub mod configured;
 pub mod engine;
-pub mod hf_bpe;
+pub(crate) mod hf_bpe;
 mod hf_cache;
 pub mod history;
-pub mod http;
-pub mod plan;
+pub(crate) mod http;
+pub(crate) mod plan;
 mod pretokenize;
 pub mod session;
 pub mod summarizer;
 pub mod tokens;
 
-pub use engine::{Outcome, Settings, Status, compress};
+pub use engine::{Settings, Status, compress};
 pub use history::History;
 pub use tokens::Tokenizer;

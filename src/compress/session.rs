@@ -29,7 +29,7 @@ pub struct SnapshotPolicy {
 /// store's order (recorded order; a plain spec file's by
 /// [`crate::session::model::timeline`]), the same order `ollm-session`
 /// exports and `ollm-loopcheck` checks.
-pub fn stored_history(store: &Store, id: &str) -> Result<History> {
+pub(crate) fn stored_history(store: &Store, id: &str) -> Result<History> {
     Ok(load_history(store, id)?.0)
 }
 

@@ -27,7 +27,7 @@ pub struct Prompt {
 
 impl Prompt {
     /// The prompt as one text, for a command's stdin.
-    pub fn as_text(&self) -> String {
+    pub(crate) fn as_text(&self) -> String {
         format!("{}\n\n{}", self.system, self.user)
     }
 }
@@ -59,7 +59,7 @@ const MAX_ITEM_CHARS: usize = 2000;
 /// Builds the prompt for a summary of `items` within `budget` tokens; the
 /// transcript is kept within `max_input_tokens` by omitting the oldest
 /// items (the first is always kept: it usually states the goal).
-pub fn build_prompt(
+pub(crate) fn build_prompt(
     items: &[&Item],
     budget: u64,
     max_input_tokens: u64,
@@ -127,7 +127,7 @@ fn transcript_line(item: &Item) -> String {
 }
 
 /// A model over HTTP.
-pub struct HttpSummarizer {
+pub(crate) struct HttpSummarizer {
     pub api: SummarizerApi,
     pub url: String,
     pub model: String,
@@ -220,7 +220,7 @@ fn non_empty(text: &str, source: &str) -> std::result::Result<String, SummarizeE
 /// Any command, run with `sh -c`: the prompt on its stdin, the summary on
 /// its stdout. A non-zero exit, a timeout (the child is killed) or an empty
 /// stdout is a failure.
-pub struct CommandSummarizer {
+pub(crate) struct CommandSummarizer {
     pub command: String,
     pub timeout: Duration,
 }

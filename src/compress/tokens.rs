@@ -21,7 +21,8 @@ use crate::error::{Error, Result};
 pub const MESSAGE_OVERHEAD: u64 = 4;
 
 /// The tokenizer names accepted by `services.compression.tokenizer`.
-pub const TOKENIZER_NAMES: &str = "cl100k, o200k, server, estimate, or a path to a tokenizer.json";
+pub(crate) const TOKENIZER_NAMES: &str =
+    "cl100k, o200k, server, estimate, or a path to a tokenizer.json";
 
 pub enum Tokenizer {
     Cl100k,
@@ -83,7 +84,7 @@ impl FileCounter {
 
 impl Tokenizer {
     /// The tokenizer named in configuration; `server_url` is used by `server`.
-    pub fn from_name(name: &str, server_url: &str, timeout: Duration) -> Result<Tokenizer> {
+    pub(crate) fn from_name(name: &str, server_url: &str, timeout: Duration) -> Result<Tokenizer> {
         match name {
             "cl100k" | "cl100k_base" => Ok(Tokenizer::Cl100k),
             "o200k" | "o200k_base" => Ok(Tokenizer::O200k),

@@ -37,16 +37,16 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn is_live(&self, now: jiff::Timestamp) -> bool {
+    pub(crate) fn is_live(&self, now: jiff::Timestamp) -> bool {
         self.expires_at.is_none_or(|at| now < at)
     }
 }
 
 /// The longest key accepted.
-pub const MAX_KEY_CHARS: usize = 256;
+pub(crate) const MAX_KEY_CHARS: usize = 256;
 
 /// Keys are a markdown heading in the prompt: one line, not empty.
-pub fn validate_key(key: &str) -> Result<()> {
+pub(crate) fn validate_key(key: &str) -> Result<()> {
     if key.trim().is_empty() {
         return Err(Error::usage("the key is empty"));
     }

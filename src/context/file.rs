@@ -10,13 +10,13 @@ use crate::paths;
 /// The store for the workspace: the nearest `.ollm/` above the current
 /// directory, or when there is none `.ollm/` at the top of the git work
 /// tree, or in the current directory outside one (created on first write).
-pub fn workspace_store(cwd: &Path) -> PathBuf {
+pub(crate) fn workspace_store(cwd: &Path) -> PathBuf {
     paths::workspace_dir_for(cwd).join("context.json")
 }
 
 /// The per-session store `$OLLM_HOME/context/<id>.json`. The id must be a
 /// UUID, so no input names a path outside the store directory.
-pub fn session_store(id: &str) -> Result<PathBuf> {
+pub(crate) fn session_store(id: &str) -> Result<PathBuf> {
     if !is_uuid(id) {
         return Err(Error::usage(format!(
             "{:?} is not a session id (expected a UUID such as 3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b)",
@@ -40,7 +40,7 @@ fn is_uuid(id: &str) -> bool {
 
 /// How a context store file is told from any other: the marker, or the
 /// layout of the versions before it (`{"version":N,"entries":[…]}`).
-pub const FORMAT: locked_file::Format = locked_file::Format {
+pub(crate) const FORMAT: locked_file::Format = locked_file::Format {
     what: "context store",
     marker: super::store::FORMAT,
     slotted: false,

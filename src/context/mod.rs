@@ -7,7 +7,7 @@ pub mod entry;
 pub mod file;
 pub mod ops;
 pub mod store;
-pub mod written;
+pub(crate) mod written;
 
 pub use entry::{Entry, Source, parse_ttl};
 pub use store::{NewEntry, Store, render_prompt};

@@ -65,7 +65,7 @@ pub struct Added {
 /// What `remove` and `clear` changed.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Removed {
+pub(crate) struct Removed {
     /// How many live entries went.
     pub removed: usize,
     /// Their keys, in insertion order.
@@ -105,7 +105,7 @@ pub fn add(located: &Located, new: NewEntry, now: jiff::Timestamp) -> Result<Add
 }
 
 /// Removes one entry; `removed` is 0 when there was none.
-pub fn remove(path: &Path, key: &str, now: jiff::Timestamp) -> Result<Removed> {
+pub(crate) fn remove(path: &Path, key: &str, now: jiff::Timestamp) -> Result<Removed> {
     let found = file::update(path, |store| Ok(store.remove(key, now)))?;
     let keys = if found { vec![key.to_string()] } else { vec![] };
     Ok(Removed {
@@ -116,7 +116,7 @@ pub fn remove(path: &Path, key: &str, now: jiff::Timestamp) -> Result<Removed> {
 }
 
 /// Removes every entry, or those of one source.
-pub fn clear(path: &Path, source: Option<Source>, now: jiff::Timestamp) -> Result<Removed> {
+pub(crate) fn clear(path: &Path, source: Option<Source>, now: jiff::Timestamp) -> Result<Removed> {
     let keys = file::update(path, |store| Ok(store.clear(source, now)))?;
     Ok(Removed {
         removed: keys.len(),

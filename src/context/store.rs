@@ -9,7 +9,7 @@ use super::entry::{Entry, Source};
 pub const VERSION: u32 = 1;
 
 /// The format marker of a store file: what tells it from any other JSON.
-pub const FORMAT: &str = "ollm-context-store";
+pub(crate) const FORMAT: &str = "ollm-context-store";
 
 /// The store file: `{"format":"ollm-context-store","version":1,"entries":[…]}`,
 /// entries in insertion order. Files written before the marker lack
@@ -57,7 +57,7 @@ impl Store {
     }
 
     /// Drops expired entries (done on every write, so the file stays small).
-    pub fn prune(&mut self, now: jiff::Timestamp) {
+    pub(crate) fn prune(&mut self, now: jiff::Timestamp) {
         self.entries.retain(|e| e.is_live(now));
     }
 

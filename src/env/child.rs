@@ -41,7 +41,7 @@ impl<'a> Var<'a> {
 
 /// One of the parent's variables and what becomes of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inherited<'a> {
+pub(crate) struct Inherited<'a> {
     pub var: Var<'a>,
     /// The policy's decision; a second variable of a name already seen is
     /// removed ([`Reason::Duplicate`]).
@@ -61,7 +61,7 @@ impl Inherited<'_> {
 /// says. The policy's decision still matters: a value it would remove is
 /// a secret that a redacting supervisor must not let through.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Assigned<'a> {
+pub(crate) struct Assigned<'a> {
     pub var: Var<'a>,
     pub decision: Decision,
 }
@@ -70,10 +70,10 @@ pub struct Assigned<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChildEnvironment<'a> {
     /// Every variable of the parent, in its order.
-    pub inherited: Vec<Inherited<'a>>,
+    pub(crate) inherited: Vec<Inherited<'a>>,
     /// The set variables, one per name (of several with one name the last
     /// given), in the order of those last ones.
-    pub assigned: Vec<Assigned<'a>>,
+    pub(crate) assigned: Vec<Assigned<'a>>,
 }
 
 impl<'a> ChildEnvironment<'a> {
@@ -88,7 +88,7 @@ impl<'a> ChildEnvironment<'a> {
     }
 
     /// The parent's variables the policy removes.
-    pub fn removed(&self) -> impl Iterator<Item = &Inherited<'a>> + '_ {
+    pub(crate) fn removed(&self) -> impl Iterator<Item = &Inherited<'a>> + '_ {
         self.inherited
             .iter()
             .filter(|inherited| inherited.decision.is_removed())
@@ -96,7 +96,7 @@ impl<'a> ChildEnvironment<'a> {
 
     /// The values that must not be printed: those of the removed
     /// variables and of the set ones the policy would remove.
-    pub fn secret_values(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+    pub(crate) fn secret_values(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
         self.removed().map(|inherited| inherited.var.value).chain(
             self.assigned
                 .iter()
@@ -151,7 +151,7 @@ pub fn child_environment<'a>(
 /// it is borrowed from (`NAME=VALUE`, which an exec can pass as it is).
 /// Split as std's `vars_os` splits them; an entry without `=` is not a
 /// variable. Valid until something changes the environment.
-pub fn this_process() -> Vec<(&'static CStr, Var<'static>)> {
+pub(crate) fn this_process() -> Vec<(&'static CStr, Var<'static>)> {
     crate::environ::entries()
         .filter_map(|entry| {
             let (name, value) = crate::environ::split_entry(entry.to_bytes())?;

@@ -3,11 +3,11 @@
 
 pub mod child;
 pub mod cli;
-pub mod dotenv;
-pub mod launch;
-pub mod report;
+pub(crate) mod dotenv;
+pub(crate) mod launch;
+pub(crate) mod report;
 mod signals;
 
 /// The policy moved down to the base (`redact`): the session store
 /// classifies the recording process's variables with it too.
-pub use crate::redact::policy::{self, Decision, ExtraRules, Policy, Reason};
+pub use crate::redact::policy::{self, Decision, Policy, Reason};

@@ -2,7 +2,7 @@
 //! (bounded, UTF-8 checked), or an NDJSON stream line by line; and its JSON
 //! parsed with the limits every program keeps ([`json`]).
 
-pub mod json;
+pub(crate) mod json;
 
 use std::io::{self, BufRead, Read};
 
@@ -14,13 +14,13 @@ use crate::error::{Error, Result};
 
 /// The largest single input (a whole document on stdin or in a file) a
 /// program accepts. Larger input is refused rather than read into memory.
-pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// The longest line of an NDJSON stream a program accepts.
-pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Reads all of `source` (a path, or `-` for stdin) as UTF-8 text.
-pub fn read_text(source: &str) -> Result<String> {
+pub(crate) fn read_text(source: &str) -> Result<String> {
     let bytes = if source == "-" {
         read_bounded(io::stdin().lock(), "standard input")?
     } else {
@@ -37,7 +37,7 @@ pub fn read_text(source: &str) -> Result<String> {
 /// Opens an input file named on the command line. A file that does not
 /// exist is "not found" (exit code 3) in every program, as a missing session
 /// or directory is; other failures are I/O errors (exit code 4).
-pub fn open_input(path: &str) -> Result<std::fs::File> {
+pub(crate) fn open_input(path: &str) -> Result<std::fs::File> {
     std::fs::File::open(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => Error::NotFound(format!("{path}: no such file")),
         _ => Error::io(path, &e),
@@ -60,7 +60,7 @@ fn read_bounded(reader: impl Read, name: &str) -> Result<Vec<u8>> {
 }
 
 /// Converts bytes to text, naming the first invalid byte offset on failure.
-pub fn into_utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
+pub(crate) fn into_utf8(bytes: Vec<u8>, name: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         Error::input(format!(
             "{name} is not valid UTF-8 (first bad byte at offset {})",

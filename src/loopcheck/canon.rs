@@ -96,12 +96,6 @@ pub fn hash_hex(parts: &[&str]) -> String {
     String::from_utf8(hex.to_vec()).unwrap_or_default()
 }
 
-/// The identity of a tool call: its name and canonical arguments (the
-/// detector hashes the same two parts).
-pub fn call_hash(name: &str, args: &Value) -> String {
-    hash_hex(&[name, &canonical(args)])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,18 +106,14 @@ mod tests {
         let a = json!({"b": 1, "a": {"y": [1, {"q": 1, "p": 2}], "x": null}});
         let b = json!({"a": {"x": null, "y": [1, {"p": 2, "q": 1}]}, "b": 1});
         assert_eq!(canonical(&a), canonical(&b));
-        assert_eq!(call_hash("t", &a), call_hash("t", &b));
     }
 
     #[test]
     fn nested_differences_always_matter() {
         let a = json!({"path": "x", "opts": {"line": 1}});
         let b = json!({"path": "x", "opts": {"line": 2}});
-        assert_ne!(call_hash("read", &a), call_hash("read", &b));
-        assert_ne!(
-            call_hash("read", &json!([1, 2])),
-            call_hash("read", &json!([2, 1]))
-        );
+        assert_ne!(canonical(&a), canonical(&b));
+        assert_ne!(canonical(&json!([1, 2])), canonical(&json!([2, 1])));
     }
 
     #[test]

@@ -137,7 +137,7 @@ fn parse_line_checked(text: &str, name: &str, line: usize) -> Result<Event> {
 }
 
 /// Parses a whole NDJSON document.
-pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
+pub(crate) fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
     let mut events = Vec::new();
     input::for_each_line(text.as_bytes(), name, |line, text| {
         events.push(parse_line(text, name, line)?);
@@ -148,7 +148,7 @@ pub fn parse_ndjson(text: &str, name: &str) -> Result<Vec<Event>> {
 
 /// Whether a whole document looks like a session (an object with
 /// `messages` or `toolCalls`) rather than NDJSON events.
-pub fn looks_like_session(text: &str) -> bool {
+pub(crate) fn looks_like_session(text: &str) -> bool {
     // The first value, then only whitespace: not `serde_json::from_str`,
     // whose error on NDJSON's second line (the usual input) locates itself
     // with memchr, and memchr's first call asks the CPU for its features
@@ -170,7 +170,7 @@ pub fn looks_like_session(text: &str) -> bool {
 /// Each assistant message starts a turn and is an output (the text of its
 /// `text` parts); each user message is a user event; system and tool
 /// messages are ignored (a tool's result is in its tool call).
-pub fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
+pub(crate) fn session_events(text: &str, name: &str) -> Result<Vec<Event>> {
     let records: Records = input::parse_json(text, name)?;
     for (i, message) in records.messages.iter().enumerate() {
         check_timestamp(message.timestamp(), name, &format!("messages[{i}]"))?;

@@ -7,13 +7,13 @@
 //! output) repeating the same passage ([`crate::repetition`]). A user message resets
 //! call and output tracking.
 
-pub mod canon;
+pub(crate) mod canon;
 pub mod cli;
 pub mod detector;
 pub mod event;
 pub mod modes;
-pub mod similarity;
+pub(crate) mod similarity;
 pub mod state;
 
-pub use detector::{Detector, Pattern, PatternType, Settings, Verdict};
+pub use detector::{Detector, PatternType, Settings, Verdict};
 pub use event::Event;

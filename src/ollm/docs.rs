@@ -11,7 +11,7 @@ use clap_complete::Shell;
 use crate::error::EXIT_CODE_TABLE;
 
 /// The shells completions are generated for, with their file names.
-pub const SHELLS: &[Shell] = &[
+pub(crate) const SHELLS: &[Shell] = &[
     Shell::Bash,
     Shell::Zsh,
     Shell::Fish,
@@ -20,7 +20,7 @@ pub const SHELLS: &[Shell] = &[
 ];
 
 /// The file a shell loads `program`'s completions from.
-pub fn completion_file(shell: Shell, program: &str) -> String {
+pub(crate) fn completion_file(shell: Shell, program: &str) -> String {
     match shell {
         Shell::Bash => format!("{program}.bash"),
         Shell::Zsh => format!("_{program}"),
@@ -32,7 +32,7 @@ pub fn completion_file(shell: Shell, program: &str) -> String {
 
 /// The `ollm` dispatcher's command for completions: its own options plus
 /// every tool as a subcommand, so `ollm env run --<TAB>` completes.
-pub fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Command {
+pub(crate) fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Command {
     let mut ollm = programs
         .iter()
         .find(|(name, _)| *name == "ollm")
@@ -70,7 +70,7 @@ pub fn completions(shell: Shell, program: &str) -> Option<Vec<u8>> {
 
 /// Every man page: (page name, the command it documents). A program has a
 /// page, and so has each of its subcommands (`ollm-session-list`).
-pub fn man_pages() -> Vec<(String, Command)> {
+pub(crate) fn man_pages() -> Vec<(String, Command)> {
     let mut pages = Vec::new();
     for (name, mut command) in super::programs::all() {
         command.build();
@@ -90,7 +90,7 @@ pub fn man_pages() -> Vec<(String, Command)> {
 /// The roff man page of `command`: clap_mangen's sections, with a SYNOPSIS
 /// that shows each option's value, the examples kept line for line
 /// (never refilled to the width), and the exit codes once.
-pub fn man_page(command: &Command) -> Vec<u8> {
+pub(crate) fn man_page(command: &Command) -> Vec<u8> {
     let examples = examples_of(command);
     let man = clap_mangen::Man::new(
         command

@@ -37,7 +37,7 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
 
 /// JSON text for a terminal: the characters serde_json writes raw (DEL, C1,
 /// bidi controls; they can only stand inside strings) as `\uXXXX` escapes.
-pub fn escape_json(json: &str) -> Cow<'_, str> {
+pub(crate) fn escape_json(json: &str) -> Cow<'_, str> {
     if !json.chars().any(is_hostile) {
         return Cow::Borrowed(json);
     }
@@ -54,7 +54,7 @@ pub fn escape_json(json: &str) -> Cow<'_, str> {
 
 /// Raw bytes (a file name that may not be UTF-8) for a terminal: valid UTF-8
 /// runs escaped as [`escape_line`] does, each invalid byte as `\xNN`.
-pub fn escape_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
+pub(crate) fn escape_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
     if let Ok(text) = std::str::from_utf8(bytes) {
         return match escape_line(text) {
             Cow::Borrowed(_) => Cow::Borrowed(bytes),

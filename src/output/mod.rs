@@ -31,19 +31,17 @@
 //! Piped output is JSON whatever the terminal would show, so scripts keep
 //! working; human forms appear only at a terminal or when asked for.
 
-pub mod blocks;
+pub(crate) mod blocks;
 pub mod escape;
 pub mod listing;
-pub mod markdown;
+pub(crate) mod markdown;
 mod printer;
-pub mod progress;
-pub mod stdout;
+pub(crate) mod progress;
+pub(crate) mod stdout;
 mod table;
 
-pub use escape::{escape_bytes, escape_json, escape_line, escape_text, is_hostile};
-pub use printer::{Format, Printer, Tabular};
-pub use stdout::{
-    print_json, print_json_line, print_json_lines, print_text, stdout_error, stdout_is_terminal,
-    write_stdout,
-};
-pub use table::{Align, Table};
+pub(crate) use escape::{escape_bytes, escape_json};
+pub use escape::{escape_line, escape_text, is_hostile};
+pub(crate) use printer::{Format, Printer, Tabular};
+pub(crate) use stdout::{print_json_line, print_text, stdout_is_terminal, write_stdout};
+pub(crate) use table::Table;

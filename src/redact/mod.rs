@@ -10,23 +10,21 @@
 //! text it looks for; nor is a credential whose shape is not listed, unless
 //! it is the value of a variable that was removed.
 
-pub mod bulk;
+pub(crate) mod bulk;
 pub mod environment;
-pub mod literals;
-pub mod names;
-pub mod patterns;
+pub(crate) mod literals;
+pub(crate) mod names;
+pub(crate) mod patterns;
 pub mod policy;
-pub mod scrub;
-pub mod stream;
+pub(crate) mod scrub;
+pub(crate) mod stream;
 
 pub use names::{
     CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, QUANTITY_WORDS, SECRET_WORDS,
     SETTING_WORDS, compile_glob, is_builtin_secret_name, is_path_value, looks_like_path,
     name_words, secret_word,
 };
-pub use patterns::{
-    MIN_LITERAL_SECRET, VALUE_PATTERNS, credential_kind, redact_values, whole_value_kind,
-};
+pub(crate) use patterns::{MIN_LITERAL_SECRET, credential_kind, redact_values, whole_value_kind};
 pub use scrub::{Scrubber, SecretValue, Span};
 pub use stream::Redactor;
 

@@ -72,7 +72,7 @@ pub enum Decision {
 }
 
 impl Decision {
-    pub fn is_removed(&self) -> bool {
+    pub(crate) fn is_removed(&self) -> bool {
         matches!(self, Decision::Remove(_))
     }
 
@@ -427,7 +427,7 @@ pub struct Redaction {
 impl Redaction {
     /// The credential rules and this process's secret variables, as the
     /// environment policy of `config` classes them.
-    pub fn for_environment(config: &EnvironmentConfig, warn: Warn) -> Redaction {
+    pub(crate) fn for_environment(config: &EnvironmentConfig, warn: Warn) -> Redaction {
         Redaction {
             environment: Some((config.clone(), warn)),
             bulk: false,
@@ -460,7 +460,7 @@ impl Redaction {
 
 /// Extra rules given on the command line.
 #[derive(Debug, Clone, Default)]
-pub struct ExtraRules {
+pub(crate) struct ExtraRules {
     pub allow: Vec<String>,
     pub deny: Vec<String>,
 }
@@ -482,7 +482,7 @@ impl Policy {
     /// connection-string deny lists). An invalid pattern is
     /// dropped with a warning; if that leaves a deny list without the spec's
     /// defaults, the defaults are used (Requirement 10.5).
-    pub fn from_config(config: &EnvironmentConfig, extra: &ExtraRules, warn: Warn) -> Policy {
+    pub(crate) fn from_config(config: &EnvironmentConfig, extra: &ExtraRules, warn: Warn) -> Policy {
         let builtin = |list: &'static [&'static str]| list.iter().map(|t| Cow::Borrowed(*t));
         let mut allow: Vec<Cow<'static, str>> = Vec::new();
         let mut deny: Vec<Cow<'static, str>> = Vec::new();
@@ -535,7 +535,7 @@ impl Policy {
     }
 
     /// Whether [`Policy::decide`] removes the variable.
-    pub fn removes(&self, name: &str, value: &str) -> bool {
+    pub(crate) fn removes(&self, name: &str, value: &str) -> bool {
         self.rule(name, value).removes()
     }
 
@@ -849,7 +849,7 @@ mod tests {
             static SHAPES: std::sync::OnceLock<Vec<regex::bytes::Regex>> =
                 std::sync::OnceLock::new();
             let shapes = SHAPES.get_or_init(|| {
-                redact::VALUE_PATTERNS
+                redact::patterns::VALUE_PATTERNS
                     .iter()
                     .map(|shape| {
                         RegexBuilder::new(shape.regex)
@@ -861,7 +861,7 @@ mod tests {
             });
             let found = shapes
                 .iter()
-                .zip(redact::VALUE_PATTERNS)
+                .zip(redact::patterns::VALUE_PATTERNS)
                 .filter_map(|(regex, shape)| {
                     regex
                         .find_iter(value.as_bytes())
@@ -932,7 +932,7 @@ mod tests {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .filter_map(|l| l.split_once('\t').map(|(_, value)| value.to_string()))
             .chain(
-                redact::VALUE_PATTERNS
+                redact::patterns::VALUE_PATTERNS
                     .iter()
                     .flat_map(|p| p.triggers.iter().map(|t| (*t).to_string())),
             )

@@ -55,7 +55,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-pub mod lines;
+pub(crate) mod lines;
 
 use self::lines::LineKind;
 

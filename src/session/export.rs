@@ -16,7 +16,7 @@ pub fn markdown(loaded: &Loaded) -> String {
 /// The transcript with each tool result longer than `fold` lines cut to
 /// its first `fold` lines and a count of the rest (what `get` shows a
 /// person; `None` shows everything).
-pub fn markdown_folded(loaded: &Loaded, fold: Option<usize>) -> String {
+pub(crate) fn markdown_folded(loaded: &Loaded, fold: Option<usize>) -> String {
     shown(transcript(loaded, fold))
 }
 
@@ -79,7 +79,7 @@ fn transcript(loaded: &Loaded, fold: Option<usize>) -> String {
 
 /// Only the messages, as the transcript shows them (`get --messages` on a
 /// terminal or with `--format markdown`): no header, no tool calls.
-pub fn messages_markdown(messages: &[Message]) -> String {
+pub(crate) fn messages_markdown(messages: &[Message]) -> String {
     let mut out = String::new();
     for (index, m) in messages.iter().enumerate() {
         message(&mut out, index, m);
@@ -89,7 +89,7 @@ pub fn messages_markdown(messages: &[Message]) -> String {
 
 /// Whether an output path names a Markdown file (`.md`, `.markdown`), so
 /// `export --output chat.md` writes Markdown without `--format`.
-pub fn is_markdown_path(path: &std::path::Path) -> bool {
+pub(crate) fn is_markdown_path(path: &std::path::Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))

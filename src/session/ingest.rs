@@ -14,7 +14,7 @@ use crate::{input, timestamp};
 
 /// A tool call given piece by piece (`record --tool NAME --args … --result …`).
 #[derive(Debug, Clone, Default)]
-pub struct ToolCallInput {
+pub(crate) struct ToolCallInput {
     pub name: String,
     /// The arguments as JSON text (an object).
     pub args: String,
@@ -33,7 +33,7 @@ pub fn text_message(role: &str, text: &str) -> Entry {
 
 /// The tool call `input` describes, stamped now; `args_name` names where the
 /// arguments came from in an error (`--args`, a file).
-pub fn tool_call(input: &ToolCallInput, args_name: &str) -> Result<Entry> {
+pub(crate) fn tool_call(input: &ToolCallInput, args_name: &str) -> Result<Entry> {
     let now = timestamp::now_iso();
     let parsed: Value = input::parse_json(&input.args, args_name)?;
     let mut result = serde_json::Map::new();
@@ -61,7 +61,7 @@ pub fn tool_call(input: &ToolCallInput, args_name: &str) -> Result<Entry> {
 /// document (an object, or an array of records). `tokens` is the count of a
 /// single record (an error when there are more). Returns how many records
 /// were stored; input holding none is an error.
-pub fn record_stream(
+pub(crate) fn record_stream(
     store: &Store,
     id: &str,
     reader: impl BufRead,

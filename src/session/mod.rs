@@ -83,24 +83,24 @@
 //!   ⌈characters ÷ 4⌉) unless the recorder passes a real count.
 
 pub mod cli;
-pub mod copy;
+pub(crate) mod copy;
 pub mod export;
 pub mod import;
 pub mod ingest;
 
 pub mod model;
-pub mod option;
+pub(crate) mod option;
 pub mod pages;
 pub mod query;
-pub mod secrets;
+pub(crate) mod secrets;
 pub mod select;
-pub mod snapshot;
+pub(crate) mod snapshot;
 pub mod store;
 #[cfg(test)]
 mod tests;
 
-pub use model::{Entry, Message, Metadata, Session, SessionSummary, ToolCall};
-pub use option::SessionOption;
+pub use model::{Entry, Message, Session, SessionSummary, ToolCall};
+pub(crate) use option::SessionOption;
 pub use select::{Selector, select};
 pub use snapshot::Snapshots;
 pub use store::{Created, Listing, NewSession, SessionStore, Store, StoreOptions};

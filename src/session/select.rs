@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::timestamp::Millis;
 
 /// The shortest id prefix taken.
-pub const MIN_PREFIX: usize = 4;
+pub(crate) const MIN_PREFIX: usize = 4;
 
 /// Candidates named in an "ambiguous" error before "and N more".
 const SHOWN_CANDIDATES: usize = 5;
@@ -91,7 +91,7 @@ pub fn select(store: &Store, selector: &Selector) -> Result<String> {
 
 /// [`select`] for an optional reference: `None` when nothing names a
 /// session (no reference, no `--last`, no `--here`).
-pub fn select_optional(store: &Store, selector: &Selector) -> Result<Option<String>> {
+pub(crate) fn select_optional(store: &Store, selector: &Selector) -> Result<Option<String>> {
     if selector.reference.is_none() && !selector.last && !selector.here {
         return Ok(None);
     }
@@ -99,7 +99,7 @@ pub fn select_optional(store: &Store, selector: &Selector) -> Result<Option<Stri
 }
 
 /// Resolves a reference that is not necessarily a whole id.
-pub fn resolve(store: &Store, reference: &str) -> Result<String> {
+pub(crate) fn resolve(store: &Store, reference: &str) -> Result<String> {
     select(
         store,
         &Selector {
@@ -201,7 +201,7 @@ fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
 
 /// The one session among `sessions` (newest first) whose title is
 /// `reference` or whose id starts with it.
-pub fn resolve_in(
+pub(crate) fn resolve_in(
     sessions: &[SessionSummary],
     reference: &str,
     workspace: Option<&str>,

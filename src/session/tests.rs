@@ -7,8 +7,8 @@ use serde_json::{Map, json};
 
 use super::model::{Entry, Message};
 use super::snapshot::Snapshots;
-use super::store::file::summary_json;
-use super::store::{JOURNAL, NewFormat, NewSession, SUMMARY, SUMMARY_LAG, Store, StoreOptions};
+use super::store::file::{SUMMARY_LAG, summary_json};
+use super::store::{JOURNAL, NewFormat, NewSession, SUMMARY, Store, StoreOptions};
 use crate::error::Error;
 use crate::fs::lock::Lock;
 

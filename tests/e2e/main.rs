@@ -1,6 +1,9 @@
 //! End-to-end tests: every test runs the built binaries in a temporary
 //! `OLLM_HOME` and `HOME`, with a cleared, pinned environment.
 
+// A panic is how a test and its helpers fail.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod compress;
 mod context;
 mod discover;
@@ -47,6 +50,7 @@ mod house;
 mod people;
 mod policy_lists;
 mod program_context;
+mod program_lists;
 mod readme;
 mod reliability;
 mod secrets;

@@ -13,20 +13,10 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::program_lists::wheel_programs;
 use crate::support::{bin_path, stderr, stdout};
 
 const PYTEST: &str = "pytest==9.2.0";
-
-/// The root package's programs, which the wheel carries.
-const PROGRAMS: [&str; 7] = [
-    "ollm",
-    "ollm-session",
-    "ollm-compress",
-    "ollm-loopcheck",
-    "ollm-context",
-    "ollm-discover",
-    "ollm-env",
-];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -129,7 +119,7 @@ fn build_and_install() -> Option<Installed> {
             .arg(root().join("python/ollm_tools"))
             .arg(bin_dir.parent().expect("the binaries' directory"))
             .arg(dir.join("dist"))
-            .args(PROGRAMS),
+            .args(wheel_programs()),
     );
     let wheel = PathBuf::from(stdout(&out).trim());
     let built = started.elapsed();
@@ -172,7 +162,7 @@ fn the_wheel_carries_every_program_for_any_python_3() {
         name.starts_with(&format!("ollm_tools-{version}-py3-none-")),
         "one wheel per platform, not per Python version: {name}"
     );
-    for program in PROGRAMS {
+    for program in &wheel_programs() {
         let path = installed.venv.join("bin").join(program);
         let out = run(program, Command::new(&path).arg("--version"));
         let size = |p: &Path| std::fs::metadata(p).unwrap().len();

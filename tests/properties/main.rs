@@ -1,6 +1,9 @@
 //! Property tests for the spec's correctness properties (design document,
 //! Properties 1–28). Each test is named after the property it checks.
 
+// A panic is how a test and its helpers fail.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod compress;
 mod context;
 mod discover;

@@ -12,7 +12,7 @@ use crate::compress::tokens::count_items;
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Clone, Default, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -22,14 +22,14 @@ pub struct CheckArgs {
 /// The verdict `check` prints, with the tokenizer that counted.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CheckReport<'a> {
+pub(crate) struct CheckReport<'a> {
     #[serde(flatten)]
     pub verdict: Verdict,
     pub tokenizer: &'a str,
     pub tokenizer_error: Option<&'a str>,
 }
 
-pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     args.budget.warn_deprecated();
     let tokenizer = input::tokenizer(ctx)?;
     let config = &ctx.config()?.config.services.compression;

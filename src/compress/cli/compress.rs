@@ -16,7 +16,7 @@ use crate::output::progress::Progress;
 use crate::session::{Snapshots, Store};
 
 #[derive(Debug, Clone, Default, Args)]
-pub struct CompressArgs {
+pub(crate) struct CompressArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -66,7 +66,7 @@ pub struct CompressArgs {
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ReportFormat {
+pub(crate) enum ReportFormat {
     Json,
     Text,
 }
@@ -143,7 +143,7 @@ fn described(report: &Report) -> String {
 /// A stored session's compression: the report, and what happened to the session.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SessionReport<'a> {
+pub(crate) struct SessionReport<'a> {
     #[serde(flatten)]
     pub report: Report<'a>,
     pub session_id: &'a str,
@@ -153,7 +153,7 @@ pub struct SessionReport<'a> {
     pub snapshot_warning: Option<&'a str>,
 }
 
-pub fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
     args.budget.warn_deprecated();
     let tokenizer = input::tokenizer(ctx)?;
     let all = &ctx.config()?.config;

@@ -11,7 +11,7 @@ use crate::compress::tokens::{MESSAGE_OVERHEAD, count_items};
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Clone, Default, Args)]
-pub struct CountArgs {
+pub(crate) struct CountArgs {
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -19,7 +19,7 @@ pub struct CountArgs {
 /// The counts `count` prints.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CountReport<'a> {
+pub(crate) struct CountReport<'a> {
     pub tokenizer: &'a str,
     pub tokenizer_error: Option<&'a str>,
     pub total: u64,
@@ -31,21 +31,21 @@ pub struct CountReport<'a> {
 }
 
 #[derive(Debug, Serialize)]
-pub struct MessageCount<'a> {
+pub(crate) struct MessageCount<'a> {
     pub index: usize,
     pub role: &'a str,
     pub tokens: u64,
 }
 
 #[derive(Debug, Serialize)]
-pub struct ToolCallCount<'a> {
+pub(crate) struct ToolCallCount<'a> {
     pub index: usize,
     pub id: Option<&'a Value>,
     pub name: Option<&'a Value>,
     pub tokens: u64,
 }
 
-pub fn run(ctx: &Ctx, args: &CountArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &CountArgs) -> Result<ExitCode> {
     let tokenizer = input::tokenizer(ctx)?;
     let history = input::read_history(ctx, &args.input, "count")?;
     let counts = count_items(&tokenizer, &history.items)?;

@@ -13,7 +13,7 @@ use crate::input;
 use crate::session::Store;
 
 #[derive(Debug, Clone, Default, Args)]
-pub struct InputArgs {
+pub(crate) struct InputArgs {
     /// The history: a file, or `-` for stdin.
     #[arg(value_name = "INPUT", default_value = "-")]
     pub input: String,
@@ -32,26 +32,26 @@ pub struct InputArgs {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum TriggerArg {
+pub(crate) enum TriggerArg {
     Static,
     Dynamic,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum StrategyArg {
+pub(crate) enum StrategyArg {
     Summarize,
     Truncate,
     Hybrid,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ApiArg {
+pub(crate) enum ApiArg {
     Openai,
     Ollama,
 }
 
 #[derive(Debug, Clone, Default, Args)]
-pub struct BudgetArgs {
+pub(crate) struct BudgetArgs {
     /// The context size in tokens (default: services.compression.tokenLimit).
     #[arg(long, value_name = "TOKENS")]
     pub token_limit: Option<u64>,
@@ -75,7 +75,7 @@ pub struct BudgetArgs {
 
 impl BudgetArgs {
     /// Warns about the deprecated spelling `--limit` (the table applies it).
-    pub fn warn_deprecated(&self) {
+    pub(crate) fn warn_deprecated(&self) {
         if self.deprecated_limit.is_some() {
             crate::diag::warn("--limit is deprecated here: use --token-limit");
         }
@@ -84,14 +84,14 @@ impl BudgetArgs {
 
 /// The tokenizer in force; an unknown name is blamed on where it came from
 /// (a flag: usage, exit 2; the configuration: exit 5).
-pub fn tokenizer(ctx: &Ctx) -> Result<Tokenizer> {
+pub(crate) fn tokenizer(ctx: &Ctx) -> Result<Tokenizer> {
     let loaded = ctx.config()?;
     tokenizer_of(&loaded.config.services.compression)
         .map_err(|err| loaded.blame("services.compression.tokenizer", err))
 }
 
 /// The history to work on; `what` names the work for the terminal hint.
-pub fn read_history(ctx: &Ctx, input: &InputArgs, what: &str) -> Result<History> {
+pub(crate) fn read_history(ctx: &Ctx, input: &InputArgs, what: &str) -> Result<History> {
     if input.session.is_given() {
         let store = Store::from_config(&ctx.config()?.config)?;
         if let Some(id) = &input.session.resolve(&store)? {

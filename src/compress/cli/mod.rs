@@ -9,10 +9,9 @@ mod input;
 
 use clap::Parser;
 
-pub use self::check::CheckArgs;
-pub use self::compress::CompressArgs;
-pub use self::count::CountArgs;
-pub use self::input::{ApiArg, BudgetArgs, InputArgs, StrategyArg, TriggerArg};
+pub(crate) use self::check::CheckArgs;
+pub(crate) use self::compress::CompressArgs;
+pub(crate) use self::count::CountArgs;
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::{ConfigArgs, FlagKey};
 use crate::error::{ExitCode, Result};
@@ -49,7 +48,7 @@ const EXAMPLES: &str = "  ollm session get ID --messages > history.json     # a 
     after_help = footer(EXAMPLES),
     args_conflicts_with_subcommands = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(subcommand)]
@@ -60,7 +59,7 @@ pub struct Cli {
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Compress the history and print the result as JSON (`compressedMessages`,
     /// `originalTokenCount`, `compressedTokenCount`, `strategy`, `status`, …).
     /// Exit code 0 whenever a result is printed; `status` tells what happened:
@@ -86,7 +85,7 @@ pub enum Command {
 }
 
 /// Every flag of `ollm-compress` that sets a configuration key.
-pub const FLAGS: &[FlagKey] = &[
+pub(crate) const FLAGS: &[FlagKey] = &[
     FlagKey::value("tokenizer", "--tokenizer", "services.compression.tokenizer"),
     FlagKey::value(
         "tokenizer_url",

@@ -13,7 +13,7 @@ use crate::error::{Error, ExitCode, Result};
 use crate::input;
 
 #[derive(Debug, Args)]
-pub struct AddArgs {
+pub(crate) struct AddArgs {
     /// A unique key; also the section heading in the prompt.
     pub key: String,
     /// The content; `-` reads stdin.
@@ -33,7 +33,7 @@ pub struct AddArgs {
     pub ttl: Option<Duration>,
 }
 
-pub fn run(ctx: &Ctx, store: &StoreArgs, args: AddArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: AddArgs) -> Result<ExitCode> {
     let content = match (&args.content, &args.from_file) {
         (_, Some(source)) => input::read_text(source)?,
         (Some(text), None) if text == "-" => input::read_text("-")?,

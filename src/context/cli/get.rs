@@ -8,7 +8,7 @@ use crate::context::file;
 use crate::error::{Error, ExitCode, Result};
 
 #[derive(Debug, Args)]
-pub struct GetArgs {
+pub(crate) struct GetArgs {
     /// The key of the entry.
     pub key: String,
     /// Print only the content, ending in a newline (one is added when the
@@ -17,7 +17,7 @@ pub struct GetArgs {
     pub content: bool,
 }
 
-pub fn run(ctx: &Ctx, store: &StoreArgs, args: &GetArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: &GetArgs) -> Result<ExitCode> {
     let store = file::read(&store.locate()?.path)?;
     let entry = store
         .get(&args.key, jiff::Timestamp::now())

@@ -10,7 +10,7 @@ use crate::error::{ExitCode, Result};
 use crate::output::Format;
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// List only the entries of this source.
     #[arg(long, value_enum)]
     pub source: Option<Source>,
@@ -19,7 +19,7 @@ pub struct ListArgs {
     pub format: Option<Format>,
 }
 
-pub fn run(ctx: &Ctx, store: &StoreArgs, args: &ListArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: &ListArgs) -> Result<ExitCode> {
     let store = file::read(&store.locate()?.path)?;
     let entries: Vec<_> = store
         .live(args.source, jiff::Timestamp::now())

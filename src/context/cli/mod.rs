@@ -40,7 +40,7 @@ const EXAMPLES: &str = r#"  ollm-context add project-rules "Use tabs, never spac
 /// `remove` and `clear` print what they changed as one JSON line.
 #[derive(Debug, Parser)]
 #[command(name = "ollm-context", version, after_help = footer(EXAMPLES))]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(flatten)]
@@ -50,7 +50,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct StoreArgs {
+pub(crate) struct StoreArgs {
     /// Use the per-session store of this session (a UUID).
     #[arg(long, global = true, value_name = "ID", conflicts_with = "file")]
     pub session: Option<String>,
@@ -68,7 +68,7 @@ impl StoreArgs {
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Add an entry, or replace the entry with this key (it keeps its place
     /// in insertion order). Content comes from CONTENT, `-` (stdin), or
     /// --from-file. Prints `{"added":KEY,"replaced":BOOL,"store":PATH}`.

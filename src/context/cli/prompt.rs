@@ -9,13 +9,13 @@ use crate::context::store::render_prompt;
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Args)]
-pub struct PromptArgs {
+pub(crate) struct PromptArgs {
     /// Print the entries in prompt order as a JSON array instead.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(ctx: &Ctx, store: &StoreArgs, args: &PromptArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: &PromptArgs) -> Result<ExitCode> {
     let entries = ops::prompt_entries(&store.locate()?, jiff::Timestamp::now())?;
     if args.json {
         ctx.printer.object(&entries)?;

@@ -8,7 +8,7 @@ use crate::context::ops;
 use crate::error::{Error, ExitCode, Result};
 
 #[derive(Debug, Args)]
-pub struct RemoveArgs {
+pub(crate) struct RemoveArgs {
     /// The key of the entry to remove.
     pub key: String,
     /// Exit 0 even when the key is not in the store.
@@ -16,7 +16,7 @@ pub struct RemoveArgs {
     pub missing_ok: bool,
 }
 
-pub fn run(ctx: &Ctx, store: &StoreArgs, args: &RemoveArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: &RemoveArgs) -> Result<ExitCode> {
     let path = store.locate()?.path;
     let removed = ops::remove(&path, &args.key, jiff::Timestamp::now())?;
     if removed.removed == 0 && !args.missing_ok {

@@ -11,7 +11,7 @@ use crate::error::{ExitCode, Result};
 use crate::output::Format;
 
 #[derive(Debug, Clone, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[command(flatten)]
     pub filter: FilterArgs,
     /// Print relative paths, one a line (raw bytes when piped, for xargs;
@@ -36,7 +36,7 @@ pub struct ListArgs {
     pub no_cache: bool,
 }
 
-pub fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
     let loaded = ctx.config()?;
     let opts = Arc::new(args.filter.options(loaded)?);
     let format = if args.paths {

@@ -43,7 +43,7 @@ const EXAMPLES: &str = "  ollm-discover --paths                   # what git tra
     after_help = footer(EXAMPLES),
     args_conflicts_with_subcommands = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(flatten)]
@@ -54,7 +54,7 @@ pub struct Cli {
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Watch the tree and print NDJSON events `{event, path, relativePath,
     /// type}` (event: add, change, unlink) for paths the listing would show.
     ///
@@ -73,7 +73,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TypeArg {
+pub(crate) enum TypeArg {
     #[value(alias = "f")]
     File,
     #[value(alias = "d", alias = "dir")]
@@ -83,7 +83,7 @@ pub enum TypeArg {
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct FilterArgs {
+pub(crate) struct FilterArgs {
     /// The directory to list (default: the current directory).
     #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,

@@ -11,7 +11,7 @@ use crate::discover::watch::{WatchOptions, watch};
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Clone, Args)]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     #[command(flatten)]
     pub filter: FilterArgs,
     /// Quiet time before a burst of changes is reported
@@ -23,7 +23,7 @@ pub struct WatchArgs {
     pub ready: bool,
 }
 
-pub fn run(ctx: &Ctx, args: &WatchArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &WatchArgs) -> Result<ExitCode> {
     let loaded = ctx.config()?;
     let opts = Arc::new(args.filter.options(loaded)?);
     let wopts = WatchOptions {

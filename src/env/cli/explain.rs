@@ -11,14 +11,14 @@ use crate::env::report;
 use crate::error::{ExitCode, Result};
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     /// The variable name.
     pub name: String,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
 
-pub fn run(ctx: &Ctx, args: &ExplainArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &ExplainArgs) -> Result<ExitCode> {
     let policy = args.policy.policy(ctx)?;
     let value = std::env::var_os(&args.name);
     let explanation = report::explain(&policy, &args.name, value.as_deref().map(OsStr::as_bytes));

@@ -38,7 +38,7 @@ const EXAMPLES: &str =
 /// Without --redact-output, ollm-env replaces itself with the tool (exec).
 #[derive(Debug, Parser)]
 #[command(name = "ollm-env", version, after_help = footer(EXAMPLES))]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(subcommand)]
@@ -47,7 +47,7 @@ pub struct Cli {
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run CMD with the sanitized environment; its exit code passes through
     /// (128+N if it dies of signal N; 127 if CMD is not found, 126 if it
     /// cannot be executed, or if the --redact-output supervisor cannot make
@@ -77,7 +77,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct PolicyArgs {
+pub(crate) struct PolicyArgs {
     /// Also keep this variable (exact name, or a glob such as 'MYAPP_*').
     /// An exact name is kept even when its value looks like a credential.
     #[arg(long, value_name = "NAME")]

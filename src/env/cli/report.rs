@@ -6,7 +6,7 @@ use crate::env::child;
 use crate::env::report::Report;
 use crate::error::{ExitCode, Result};
 
-pub fn run(ctx: &Ctx, args: &PolicyArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &PolicyArgs) -> Result<ExitCode> {
     let policy = args.policy(ctx)?;
     let parent = child::this_process();
     let child = child::child_environment(parent.iter().map(|(_, var)| *var), &policy, &[]);

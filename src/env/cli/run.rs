@@ -10,7 +10,7 @@ use crate::env::{dotenv, launch};
 use crate::error::{Error, ExitCode, Result};
 
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
     /// Set variables from this file in the tool's environment (after
@@ -52,7 +52,7 @@ fn parse_assignment(text: &str) -> std::result::Result<(String, String), String>
     Ok((name.to_string(), value.to_string()))
 }
 
-pub fn run(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let policy = args.policy.policy(ctx)?;
     let (program, rest) = args
         .command

@@ -13,7 +13,7 @@ use crate::loopcheck::detector::{Level, Settings, Verdict};
 use crate::loopcheck::{event, modes, state};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// A session document when the input is one JSON object with
     /// `messages` or `toolCalls`, NDJSON events otherwise.
     Auto,
@@ -24,7 +24,7 @@ pub enum Format {
 }
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Events or session file; `-` (the default) reads stdin.
     #[arg(value_name = "INPUT", default_value = "-")]
     pub input: String,
@@ -111,7 +111,7 @@ fn input_name(input: &str) -> String {
 }
 
 /// Checks the events (or session) of `args.input` and prints the verdict.
-pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     let loaded = ctx.config()?;
     let settings = Settings::from(&loaded.config.services.loop_detection);
     let stored = if args.session.is_given() {

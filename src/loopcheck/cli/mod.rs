@@ -6,7 +6,7 @@ mod check;
 
 use clap::Parser;
 
-pub use self::check::{CheckArgs, Format};
+pub(crate) use self::check::CheckArgs;
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::{ConfigArgs, FlagKey};
 use crate::error::{ExitCode, Result};
@@ -39,7 +39,7 @@ const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}
 /// with --warn-only); 0 at a warn.
 #[derive(Debug, Parser)]
 #[command(name = "ollm-loopcheck", version, after_help = footer(EXAMPLES), args_conflicts_with_subcommands = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     #[command(flatten)]
@@ -50,7 +50,7 @@ pub struct Cli {
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the effective configuration (JSON), or every key with its origin.
     #[command(after_help = footer("  ollm-loopcheck config
   ollm-loopcheck config --show-origin"))]
@@ -59,7 +59,7 @@ pub enum Command {
 }
 
 /// Every flag of `ollm-loopcheck` that sets a configuration key.
-pub const FLAGS: &[FlagKey] = &[
+pub(crate) const FLAGS: &[FlagKey] = &[
     FlagKey::value(
         "max_turns",
         "--max-turns",

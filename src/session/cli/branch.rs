@@ -11,7 +11,7 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session branch ID --at 4 --title 'try another fix'
   ollm-session branch --last --at 2"))]
-pub struct BranchArgs {
+pub(crate) struct BranchArgs {
     #[command(flatten)]
     session: SessionRef,
     /// How many messages the branch keeps: the first N (0 to the
@@ -24,7 +24,7 @@ pub struct BranchArgs {
     title: Option<String>,
 }
 
-pub fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: BranchArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let created = store.branch(&id, args.at, args.title)?;

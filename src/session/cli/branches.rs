@@ -10,7 +10,7 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session branches ID
   ollm-session branches --last --format json"))]
-pub struct BranchesArgs {
+pub(crate) struct BranchesArgs {
     #[command(flatten)]
     session: SessionRef,
     /// json (default when piped), table (default on a terminal), ndjson or text.
@@ -18,7 +18,7 @@ pub struct BranchesArgs {
     format: Option<ListFormat>,
 }
 
-pub fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: BranchesArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.exists(&id)?;

@@ -11,7 +11,7 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session cleanup --keep 10 --dry-run
   ollm sessions cleanup --keep 10"))]
-pub struct CleanupArgs {
+pub(crate) struct CleanupArgs {
     /// How many sessions to keep, the most recently active.
     #[arg(long, value_name = "N")]
     keep: u64,
@@ -20,7 +20,7 @@ pub struct CleanupArgs {
     dry_run: bool,
 }
 
-pub fn run(ctx: &Context, args: CleanupArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: CleanupArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     ctx.printer()
         .changed(&store.cleanup(args.keep, args.dry_run)?)

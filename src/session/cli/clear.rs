@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm sessions clear --all          # asks: Delete all N sessions? [y/N]
   ollm-session clear --all --yes    # in scripts"))]
-pub struct ClearArgs {
+pub(crate) struct ClearArgs {
     /// Required: delete all sessions.
     #[arg(long)]
     all: bool,
@@ -25,7 +25,7 @@ pub struct ClearArgs {
     dry_run: bool,
 }
 
-pub fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ClearArgs) -> Result<()> {
     if !args.all {
         return Err(Error::usage(
             "clear deletes every session: say so with --all (try --help)",

@@ -15,7 +15,7 @@ fn store() -> Option<(Store, config::Config)> {
 }
 
 /// Every session id, newest first, described by its title.
-pub fn session_ids() -> Vec<CompletionCandidate> {
+pub(crate) fn session_ids() -> Vec<CompletionCandidate> {
     let Some((store, _)) = store() else {
         return Vec::new();
     };
@@ -35,7 +35,7 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
 }
 
 /// Every snapshot id, described by its session and summary.
-pub fn snapshot_ids() -> Vec<CompletionCandidate> {
+pub(crate) fn snapshot_ids() -> Vec<CompletionCandidate> {
     let Some((store, config)) = store() else {
         return Vec::new();
     };

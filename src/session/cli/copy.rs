@@ -8,13 +8,13 @@ use crate::session::copy::{copy, open_location};
 use crate::session::snapshot::Snapshots;
 
 /// `copy --help`'s examples.
-pub const EXAMPLES: &str =
+pub(crate) const EXAMPLES: &str =
     "  ollm-session copy --from file --to postgresql://ollm@db.internal/ollm --all
   ollm-session copy --from 'postgresql:///ollm?host=/var/run/postgresql' --to file ID
   ollm-session copy --from ./exported-json --to file --all";
 
 #[derive(Debug, Args)]
-pub struct CopyArgs {
+pub(crate) struct CopyArgs {
     /// Where to copy from: `file` (the data directory), a directory of
     /// sessions (journals or plain <id>.json files), or a postgres:// URL.
     #[arg(long, value_name = "STORE")]
@@ -36,7 +36,7 @@ pub struct CopyArgs {
 
 /// The command: prints the report, then fails with the first session's
 /// error (its exit code) when one could not be copied.
-pub fn run(ctx: &Context, args: CopyArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: CopyArgs) -> Result<()> {
     let config = &ctx.load()?.config;
     let from = open_location(&args.from, config, false)?;
     let to = open_location(&args.to, config, true)?;

@@ -14,7 +14,7 @@ use crate::session::store::NewSession;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session create --model llama3.1:8b --provider ollama
   ollm-session create --model gpt-4o --provider openai --title 'refactor'"))]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The model the session talks to (the spec's `model`).
     #[arg(long)]
     model: String,
@@ -30,7 +30,7 @@ pub struct CreateArgs {
     max_sessions: Option<u64>,
 }
 
-pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     let (store, max_sessions) = ctx.store_to_create()?;
     let created = store.create(&NewSession {
         model: args.model,

@@ -15,12 +15,12 @@ use crate::error::Result;
   ollm-session rm 907a                # a unique prefix
   ollm-session delete --last")
 )]
-pub struct DeleteArgs {
+pub(crate) struct DeleteArgs {
     #[command(flatten)]
     session: SessionRef,
 }
 
-pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.delete(&id)?;

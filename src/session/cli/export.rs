@@ -15,7 +15,7 @@ use crate::session::export;
 #[command(after_help = footer("  ollm-session export ID --output chat-history.json
   ollm-session export ID --output chat.md          # Markdown, from the extension
   ollm-session export --last --format markdown > chat.md"))]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     #[command(flatten)]
     session: SessionRef,
     /// json, or markdown (default: markdown when --output ends in .md
@@ -32,7 +32,7 @@ pub struct ExportArgs {
     force: bool,
 }
 
-pub fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let target = match &args.output {
         Some(path) => sfs::export_target(path, args.force)?,

@@ -16,7 +16,7 @@ use crate::session::export;
   ollm-session get --last --messages | ollm-compress
   ollm sessions view ID")
 )]
-pub struct GetArgs {
+pub(crate) struct GetArgs {
     #[command(flatten)]
     session: SessionRef,
     /// Only the messages (as a JSON array, or without the header and
@@ -35,7 +35,7 @@ pub struct GetArgs {
 /// Lines of a tool result shown at a terminal without --full.
 const FOLD: usize = 10;
 
-pub fn run(ctx: &Context, args: GetArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: GetArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let loaded = store.load(&id)?;

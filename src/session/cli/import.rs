@@ -40,7 +40,7 @@ use crate::session::import::{Homes, Tool};
   ollm-session import --from codex ~/.codex/sessions/2026/11
   ollm-session import --from gemini --dry-run  # what would be imported
   ollm-session import ./old-sessions           # --from auto: each file by its shape"))]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// The tool the sessions are from; `auto` reads every tool's (its
     /// default locations, or each path as whichever tool's it is).
     #[arg(long, value_enum, default_value_t = From::Auto)]
@@ -80,7 +80,7 @@ impl From {
     }
 }
 
-pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
+pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     let tools = args.from.tools();
     let plan = batch::plan(&tools, &args.paths, &Homes::from_env())?;
     if !args.paths.is_empty() && plan.sources.is_empty() {

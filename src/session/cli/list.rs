@@ -22,7 +22,7 @@ use crate::timestamp;
   ollm-session list --here --since 2d
   ollm-session list | jq -r '.[].sessionId'")
 )]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Show at most N sessions.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -49,7 +49,7 @@ pub struct ListArgs {
     here: bool,
 }
 
-pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     if args.corrupt {
         let rows: Vec<SetAsideRow> = store.corrupt()?.into_iter().map(SetAsideRow).collect();

@@ -67,7 +67,7 @@ const EXAMPLES: &str = "  ollm-session list                                # you
 /// list|view|export|search|delete|clear --all|cleanup --keep N`.
 #[derive(Debug, Parser)]
 #[command(name = "ollm-session", version, after_help = footer(EXAMPLES))]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: GlobalOpts,
     /// The session data directory (services.session.dataDir).
@@ -87,7 +87,7 @@ pub struct Cli {
 
 /// How a session is printed.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// The spec's JSON.
     Json,
     /// A readable transcript.
@@ -95,11 +95,11 @@ pub enum Format {
 }
 
 /// How a listing is printed (json when piped, table at a terminal).
-pub use crate::output::Format as ListFormat;
+pub(crate) use crate::output::Format as ListFormat;
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum Command {
+pub(crate) enum Command {
     Create(create::CreateArgs),
     Record(Box<record::RecordArgs>),
     Get(get::GetArgs),
@@ -139,7 +139,7 @@ pub enum Command {
 /// The session a command works on: an id, a unique prefix, a title,
 /// `--last` or `--here`.
 #[derive(Debug, Clone, Args)]
-pub struct SessionRef {
+pub(crate) struct SessionRef {
     /// The session: its id, a unique prefix of it (4+ characters) or its title.
     #[arg(
         value_name = "ID",
@@ -166,7 +166,7 @@ impl SessionRef {
     }
 
     /// The whole id this names in `store`.
-    pub fn resolve(&self, store: &Store) -> Result<String> {
+    pub(crate) fn resolve(&self, store: &Store) -> Result<String> {
         select::select(store, &self.selector())
     }
 }
@@ -186,7 +186,7 @@ pub const FLAGS: &[FlagKey] = &[
 
 /// What every subcommand gets: the program context (printer, configuration
 /// loaded once with the command line's flags).
-pub struct Context {
+pub(crate) struct Context {
     ctx: Ctx,
 }
 

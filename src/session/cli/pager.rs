@@ -16,7 +16,7 @@ const DEFAULT: &str = "less -R";
 /// pager, styled for the terminal when colour is allowed
 /// (`output::markdown`); written as it is when there is no pager (`PAGER`
 /// empty or `cat`) or it cannot be started.
-pub fn page_markdown(text: &str, color: bool) -> Result<()> {
+pub(crate) fn page_markdown(text: &str, color: bool) -> Result<()> {
     let escaped = escape_text(text);
     if color {
         show(&markdown::style(&escaped))

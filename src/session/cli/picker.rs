@@ -31,7 +31,7 @@ const HINT: &str =
 
 /// Whether a picker can be shown: stdin and stderr are terminals (stdout
 /// may be captured, as in `id=$(ollm-session resume)`).
-pub fn available() -> bool {
+pub(crate) fn available() -> bool {
     io::stdin().is_terminal() && io::stderr().is_terminal()
 }
 
@@ -107,7 +107,7 @@ impl Feed {
 /// ctrl-c. The picker does not wait for `rest` to end: a choice made
 /// while a large page is being read is taken at once (`rest` stops at its
 /// next push, or with the process).
-pub fn pick<F>(first: Vec<Choice>, rest: F) -> Result<Option<String>>
+pub(crate) fn pick<F>(first: Vec<Choice>, rest: F) -> Result<Option<String>>
 where
     F: FnOnce(&Feed) + Send + 'static,
 {

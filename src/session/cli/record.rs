@@ -26,7 +26,7 @@ use crate::session::store::Store;
   ollm-session record --last --tool run --args-file args.json --result-file out.txt
   ollm-session record ID < message.json
   tail -f events.ndjson | ollm-session record ID"))]
-pub struct RecordArgs {
+pub(crate) struct RecordArgs {
     #[command(flatten)]
     session: SessionRef,
     /// Records to read: a file, or - for stdin (the default without
@@ -88,7 +88,7 @@ fn text_of(inline: Option<&str>, file: Option<&PathBuf>, flag: &str) -> Result<O
     }
 }
 
-pub fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
     if args.session.last && args.input.is_none() {
         args.input = args.session.id.take();
     }

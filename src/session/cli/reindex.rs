@@ -16,7 +16,7 @@ use crate::error::Result;
 /// its indexes itself, it only counts them.
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session reindex"))]
-pub struct ReindexArgs {}
+pub(crate) struct ReindexArgs {}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +29,7 @@ struct Reindexed {
     rebuilt: bool,
 }
 
-pub fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let (sessions, unreadable, rebuilt) = match store.as_file() {
         Some(file) => {

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 #[command(after_help = footer("  ollm-session rename 907a 'fix the parser'
   ollm-session rename --last 'release notes'
   ollm-session rename 'fix the parser' --clear"))]
-pub struct RenameArgs {
+pub(crate) struct RenameArgs {
     #[command(flatten)]
     session: SessionRef,
     /// The new title.
@@ -32,7 +32,7 @@ struct Renamed {
     title: Option<String>,
 }
 
-pub fn run(ctx: &Context, mut args: RenameArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, mut args: RenameArgs) -> Result<()> {
     // `rename --last TITLE`: the one positional given is the title.
     if (args.session.last || args.session.here) && args.title.is_none() && !args.clear {
         args.title = args.session.id.take();

@@ -25,7 +25,7 @@ use crate::session::store::{ListQuery, Store};
   ollm-session resume --continue           # the latest session of this project
   ollm-session resume --here --exec 'python examples/agent.py --resume'
   id=$(ollm-session resume) && ollm-session get \"$id\""))]
-pub struct ResumeArgs {
+pub(crate) struct ResumeArgs {
     /// The session: its id, a unique prefix of it (4+ characters) or its
     /// title (no picker).
     #[arg(value_name = "ID", add = ArgValueCandidates::new(super::complete::session_ids))]
@@ -46,7 +46,7 @@ pub struct ResumeArgs {
     exec: Option<String>,
 }
 
-pub fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let here = args.here || args.continue_;
     let id = if args.id.is_some() || args.last || args.continue_ {

@@ -16,14 +16,14 @@ use crate::timestamp::{self, Millis};
 /// Characters of an id shown in a table (a prefix every command takes).
 const SHORT_ID: usize = 8;
 
-pub fn short(id: &str) -> &str {
+pub(crate) fn short(id: &str) -> &str {
     id.get(..SHORT_ID).unwrap_or(id)
 }
 
 /// One session: `list`, `branches`.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub struct SessionRow {
+pub(crate) struct SessionRow {
     pub summary: SessionSummary,
     /// The first user message, shown for an untitled session.
     #[serde(skip)]
@@ -35,7 +35,11 @@ pub struct SessionRow {
 impl SessionRow {
     /// Rows for `summaries`; with `previews`, untitled sessions get their
     /// first user message (read from the store, up to that message only).
-    pub fn build(store: &Store, summaries: Vec<SessionSummary>, previews: bool) -> Vec<SessionRow> {
+    pub(crate) fn build(
+        store: &Store,
+        summaries: Vec<SessionSummary>,
+        previews: bool,
+    ) -> Vec<SessionRow> {
         let now = timestamp::now_millis();
         summaries
             .into_iter()
@@ -54,7 +58,7 @@ impl SessionRow {
 
     /// The title, else the first user message in quotes, after the parent
     /// of a branch.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let s = &self.summary;
         let name = match (&s.title, &self.preview) {
             (Some(title), _) => crate::text::one_line(title),
@@ -95,7 +99,7 @@ impl Tabular for SessionRow {
 /// One search hit.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub struct HitRow {
+pub(crate) struct HitRow {
     pub hit: Hit,
     #[serde(skip)]
     pub now: Millis,
@@ -129,7 +133,7 @@ impl Tabular for HitRow {
 /// One snapshot of a session.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub struct SnapshotRow {
+pub(crate) struct SnapshotRow {
     pub info: SnapshotInfo,
     #[serde(skip)]
     pub now: Millis,
@@ -165,7 +169,7 @@ impl Tabular for SnapshotRow {
 /// A session set aside as corrupt.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub struct SetAsideRow(pub SetAside);
+pub(crate) struct SetAsideRow(pub SetAside);
 
 impl Tabular for SetAsideRow {
     fn headers() -> &'static [&'static str] {

@@ -22,7 +22,7 @@ use crate::session::{Snapshots, Store};
 #[command(after_help = footer("  ollm-session scan --all
   ollm-session scan 907a
   ollm-session scan --all --format json | jq 'group_by(.kind) | map({kind: .[0].kind, n: length})'"))]
-pub struct ScanArgs {
+pub(crate) struct ScanArgs {
     #[command(flatten)]
     target: Target,
     /// ndjson (default when piped), table (default on a terminal), json or text.
@@ -39,7 +39,7 @@ pub struct ScanArgs {
 #[command(after_help = footer("  ollm-session redact --all --dry-run
   ollm-session redact --all
   ollm-session redact 907a"))]
-pub struct RedactArgs {
+pub(crate) struct RedactArgs {
     #[command(flatten)]
     target: Target,
     /// Show what would be replaced (as `scan` does); change nothing.
@@ -142,7 +142,7 @@ fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
     Ok(all)
 }
 
-pub fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
+pub(crate) fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
     let found = findings(ctx, &args.target)?;
     ctx.list(format_of(ctx, args.format), &found, "no credentials found")?;
     Ok(if found.is_empty() {
@@ -152,7 +152,7 @@ pub fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
     })
 }
 
-pub fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
+pub(crate) fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     if args.dry_run {
         let found = findings(ctx, &args.target)?;
         ctx.list(format_of(ctx, args.format), &found, "nothing to redact")?;

@@ -15,7 +15,7 @@ use crate::timestamp;
 #[command(after_help = footer("  ollm-session search 'keyword'
   ollm-session search --regex 'err(or)?s?' --role assistant
   ollm sessions search \"keyword\""))]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// What to look for: text, or a regular expression with --regex.
     pattern: String,
     /// PATTERN is a regular expression (Rust regex syntax).
@@ -36,7 +36,7 @@ pub struct SearchArgs {
     format: Option<ListFormat>,
 }
 
-pub fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let mut found = store.search(&Query {
         pattern: args.pattern,

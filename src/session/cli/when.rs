@@ -8,7 +8,7 @@ use crate::timestamp::{self, Millis};
 
 /// `just now`, `5 min ago`, `3 h ago`, `2 days ago`, `4 months ago`; an
 /// unreadable time is shown as stored.
-pub fn ago(stored: &str, now: Millis) -> String {
+pub(crate) fn ago(stored: &str, now: Millis) -> String {
     let Some(then) = timestamp::parse(stored) else {
         return stored.to_string();
     };
@@ -33,7 +33,7 @@ pub fn ago(stored: &str, now: Millis) -> String {
 }
 
 /// `2026-01-15 11:30` in the local time zone; an unreadable time as stored.
-pub fn local(stored: &str) -> String {
+pub(crate) fn local(stored: &str) -> String {
     local_in(stored, &TimeZone::system())
 }
 

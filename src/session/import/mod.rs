@@ -12,15 +12,15 @@
 //! and every record carries the key of what it came from (`sourceKey`), so
 //! importing again adds only what the source gained since.
 
-pub mod batch;
-pub mod claude;
-pub mod codex;
-pub mod gemini;
-pub mod goose;
+pub(crate) mod batch;
+pub(crate) mod claude;
+pub(crate) mod codex;
+pub(crate) mod gemini;
+pub(crate) mod goose;
 pub mod lines;
-pub mod opencode;
-pub mod sqlite;
-pub mod write;
+pub(crate) mod opencode;
+pub(crate) mod sqlite;
+pub(crate) mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ pub enum Tool {
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [
+    pub(crate) const ALL: [Tool; 5] = [
         Tool::Claude,
         Tool::Codex,
         Tool::Gemini,
@@ -60,7 +60,7 @@ impl Tool {
     }
 
     /// Where the tool keeps its sessions when no path is given.
-    pub fn default_roots(self, homes: &Homes) -> Vec<PathBuf> {
+    pub(crate) fn default_roots(self, homes: &Homes) -> Vec<PathBuf> {
         match self {
             Tool::Claude => claude::default_roots(homes),
             Tool::Codex => codex::default_roots(homes),
@@ -102,7 +102,7 @@ impl Tool {
 /// The directories the tools' default locations are found from: the home
 /// directory and the variables that move them.
 #[derive(Debug, Clone, Default)]
-pub struct Homes {
+pub(crate) struct Homes {
     pub home: Option<PathBuf>,
     /// `CLAUDE_CONFIG_DIR` (else `~/.claude`).
     pub claude_config_dir: Option<PathBuf>,
@@ -132,19 +132,19 @@ impl Homes {
     }
 
     /// `$HOME/<rest>`, when the home is known.
-    pub fn in_home(&self, rest: &str) -> Option<PathBuf> {
+    pub(crate) fn in_home(&self, rest: &str) -> Option<PathBuf> {
         self.home.as_ref().map(|home| home.join(rest))
     }
 
     /// `$XDG_DATA_HOME`, else `~/.local/share`.
-    pub fn data_home(&self) -> Option<PathBuf> {
+    pub(crate) fn data_home(&self) -> Option<PathBuf> {
         self.xdg_data_home
             .clone()
             .or_else(|| self.in_home(".local/share"))
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    pub fn config_home(&self) -> Option<PathBuf> {
+    pub(crate) fn config_home(&self) -> Option<PathBuf> {
         self.xdg_config_home
             .clone()
             .or_else(|| self.in_home(".config"))
@@ -295,7 +295,7 @@ impl Skipped {
 /// Every file under `dir` (a link to a file counts; a link to a directory
 /// is not followed), at most `max_depth` directories down. `dir` must be
 /// readable; a directory below it that is not is passed over.
-pub fn files_under(dir: &Path, max_depth: usize) -> Result<Vec<PathBuf>> {
+pub(crate) fn files_under(dir: &Path, max_depth: usize) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).map_err(|e| crate::error::Error::io(dir, &e))?;
     let mut files = Vec::new();
     collect_files(entries, max_depth, &mut files);
@@ -323,7 +323,7 @@ fn collect_files(entries: std::fs::ReadDir, depth_left: usize, files: &mut Vec<P
 /// The id an imported session gets: the same for the same source session
 /// every time (a UUID v5 of the tool and its session id), so a second
 /// import finds the first.
-pub fn session_id_for(tool: Tool, source_id: &str) -> String {
+pub(crate) fn session_id_for(tool: Tool, source_id: &str) -> String {
     const NAMESPACE: uuid::Uuid = uuid::Uuid::from_u128(0x6f6c_6c6d_2d69_6d70_6f72_742d_7631_0000);
     let name = format!("{}:{source_id}", tool.name());
     uuid::Uuid::new_v5(&NAMESPACE, name.as_bytes()).to_string()

@@ -8,8 +8,8 @@
 //! in place. Messages and tool calls are kept as the JSON objects they were
 //! given, so nothing a writer put in them is lost.
 
-pub mod loaded;
-pub mod snapshot;
+pub(crate) mod loaded;
+pub(crate) mod snapshot;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -127,7 +127,7 @@ impl Message {
     }
 
     /// The message as its JSON object.
-    pub fn as_map(&self) -> &Map<String, Value> {
+    pub(crate) fn as_map(&self) -> &Map<String, Value> {
         &self.0
     }
 
@@ -146,7 +146,7 @@ impl Message {
 
     /// Whether this message answers a tool call (role `tool`, or a part
     /// holding a function/tool result), so it belongs to the turn before it.
-    pub fn is_tool_result(&self) -> bool {
+    pub(crate) fn is_tool_result(&self) -> bool {
         self.role() == "tool"
             || self.parts().iter().any(|part| {
                 let kind = part.get("type").and_then(Value::as_str).unwrap_or("");
@@ -175,7 +175,7 @@ impl ToolCall {
         self.0.get("args").unwrap_or(&Value::Null)
     }
 
-    pub fn llm_content(&self) -> &str {
+    pub(crate) fn llm_content(&self) -> &str {
         self.0
             .get("result")
             .and_then(|r| r.get("llmContent"))
@@ -183,7 +183,7 @@ impl ToolCall {
             .unwrap_or("")
     }
 
-    pub fn return_display(&self) -> Option<&str> {
+    pub(crate) fn return_display(&self) -> Option<&str> {
         self.0
             .get("result")
             .and_then(|r| r.get("returnDisplay"))
@@ -194,7 +194,7 @@ impl ToolCall {
         str_field(&self.0, "timestamp")
     }
 
-    pub fn as_map(&self) -> &Map<String, Value> {
+    pub(crate) fn as_map(&self) -> &Map<String, Value> {
         &self.0
     }
 }
@@ -307,7 +307,7 @@ impl Entry {
 /// `metadata.tokenCount` until the toolkit's shared BPE tokenizer
 /// (`ollm-compress`) is available; a caller with a real count passes it to
 /// `record --tokens` instead.
-pub fn estimate_tokens(value: &Value) -> u64 {
+pub(crate) fn estimate_tokens(value: &Value) -> u64 {
     text_chars(value).div_ceil(4) as u64
 }
 
@@ -452,7 +452,7 @@ impl SessionHead {
 
 impl Session {
     /// Assembles a session from its head and its records.
-    pub fn from_head(
+    pub(crate) fn from_head(
         head: SessionHead,
         messages: Vec<Message>,
         tool_calls: Vec<ToolCall>,
@@ -534,21 +534,6 @@ impl Session {
             workspace: self.workspace.clone(),
         }
     }
-
-    /// Messages and tool calls in the order they happened, as [`timeline`]
-    /// orders them. Used for files that do not record the interleaving (the
-    /// plain spec format).
-    pub fn timeline_by_time(&self) -> Vec<Entry> {
-        let messages: Vec<&str> = self.messages.iter().map(Message::timestamp).collect();
-        let calls: Vec<&str> = self.tool_calls.iter().map(ToolCall::timestamp).collect();
-        timeline(&messages, &calls)
-            .into_iter()
-            .map(|place| match place {
-                Place::Message(i) => Entry::Message(self.messages[i].clone()),
-                Place::ToolCall(i) => Entry::ToolCall(self.tool_calls[i].clone()),
-            })
-            .collect()
-    }
 }
 
 /// The records of a session document and nothing else: what a reader that
@@ -556,7 +541,7 @@ impl Session {
 /// absent; each record is checked as [`Message`] and [`ToolCall`] check it.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Records {
+pub(crate) struct Records {
     #[serde(default)]
     pub messages: Vec<Message>,
     #[serde(default)]

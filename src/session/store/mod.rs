@@ -16,11 +16,11 @@
 //! ([`crate::session::Snapshots`] uses whichever the store has). Adding a
 //! store is one new folder implementing [`SessionStore`].
 
-pub mod api;
-pub mod cli;
+pub(crate) mod api;
+pub(crate) mod cli;
 pub mod file;
 pub mod postgres;
-pub mod shared_snapshots;
+pub(crate) mod shared_snapshots;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,7 +31,8 @@ pub use api::{
     Ack, Append, CleanupReport, Clock, Created, ListQuery, Listing, Naming, NewFormat, NewSession,
     Publish, SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
 };
-pub use file::{FileStore, JOURNAL, LOCKS, SUMMARY, SUMMARY_LAG, parallel_map, sort_newest_first};
+pub(crate) use file::{FileStore, parallel_map};
+pub use file::{JOURNAL, SUMMARY};
 use postgres::url as pgurl;
 
 use super::model::{
@@ -91,7 +92,7 @@ impl Store {
     }
 
     /// The options the configuration gives any store.
-    pub fn options_from(config: &crate::config::Config) -> StoreOptions {
+    pub(crate) fn options_from(config: &crate::config::Config) -> StoreOptions {
         StoreOptions {
             max_sessions: config.services.session.max_sessions,
             snapshots_dir: Some(crate::paths::expand(&config.snapshots.dir)),
@@ -119,7 +120,7 @@ impl Store {
 
     /// Replaces the credentials in every string of `value` (unless
     /// redaction is off); returns how many were replaced.
-    pub fn redact_json(&self, value: &mut Value) -> u64 {
+    pub(crate) fn redact_json(&self, value: &mut Value) -> u64 {
         self.options().redaction.as_ref().map_or(0, |redaction| {
             redaction.scrubber().redact_json(value) as u64
         })
@@ -156,18 +157,18 @@ impl Store {
         self.inner.exists(id)
     }
 
-    pub fn has_any(&self, id: &str) -> bool {
+    pub(crate) fn has_any(&self, id: &str) -> bool {
         check_id(id, "session").is_ok() && self.inner.has_any(id)
     }
 
-    pub fn lock_session(&self, id: &str) -> Result<SessionLock> {
+    pub(crate) fn lock_session(&self, id: &str) -> Result<SessionLock> {
         check_id(id, "session")?;
         self.inner.lock_session(id)
     }
 
     /// Where the store keeps snapshots itself, shared by every machine
     /// (`None`: in `snapshots.dir`).
-    pub fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+    pub(crate) fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
         self.inner.shared_snapshots()
     }
 
@@ -198,7 +199,7 @@ impl Store {
 
     /// Creates a session already holding `entries` (e.g. a restored
     /// snapshot), optionally naming the session it came from.
-    pub fn create_from(
+    pub(crate) fn create_from(
         &self,
         new: &NewSession,
         parent: Option<&str>,
@@ -322,7 +323,7 @@ impl Store {
     }
 
     /// [`Store::load`] by a caller holding the session's lock.
-    pub fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded> {
+    pub(crate) fn load_held(&self, id: &str, held: Option<&SessionLock>) -> Result<Loaded> {
         check_id(id, "session")?;
         self.inner.load_held(id, held)
     }
@@ -382,13 +383,13 @@ impl Store {
     }
 
     /// See [`SessionStore::raw_document`].
-    pub fn raw_document(&self, id: &str) -> Result<Option<Vec<u8>>> {
+    pub(crate) fn raw_document(&self, id: &str) -> Result<Option<Vec<u8>>> {
         check_id(id, "session")?;
         self.inner.raw_document(id)
     }
 
     /// See [`SessionStore::scrub`].
-    pub fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
+    pub(crate) fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         check_id(id, "session")?;
         self.inner.scrub(id, scrub)
     }

@@ -15,7 +15,7 @@ use crate::session::model::Message;
 #[command(after_help = footer("  ollm-session snapshot create ID --summary 'before refactor'
   ollm-session snapshot create --last
   jq .messages active.json | ollm-session snapshot create ID --stdin"))]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     #[command(flatten)]
     session: SessionRef,
     /// What the snapshot holds, in a few words.
@@ -29,7 +29,7 @@ pub struct CreateArgs {
     max_count: Option<u64>,
 }
 
-pub fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let context = if args.stdin {

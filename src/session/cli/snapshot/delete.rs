@@ -14,12 +14,12 @@ use crate::session::Snapshots;
     visible_aliases = ["rm", "remove"],
     after_help = footer("  ollm-session snapshot delete SNAPSHOT_ID")
 )]
-pub struct DeleteArgs {
+pub(crate) struct DeleteArgs {
     #[command(flatten)]
     snapshot: SnapshotRef,
 }
 
-pub fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;

@@ -13,7 +13,7 @@ use crate::timestamp;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session snapshot list ID
   ollm-session snapshots list --last"))]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[command(flatten)]
     session: SessionRef,
     /// json (default when piped), table (default on a terminal), ndjson or text.
@@ -21,7 +21,7 @@ pub struct ListArgs {
     format: Option<ListFormat>,
 }
 
-pub fn run(ctx: &Context, args: ListArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     let mut rows = Snapshots::from_config(config).list(&store, &id)?;

@@ -17,7 +17,7 @@ use crate::session::{Snapshots, select};
 
 crate::subcommands! {
 #[derive(Debug)]
-pub enum SnapshotCommand {
+pub(crate) enum SnapshotCommand {
     Create(create::CreateArgs),
     List(list::ListArgs),
     Show(show::ShowArgs),
@@ -28,7 +28,7 @@ pub enum SnapshotCommand {
 
 /// A snapshot, optionally with the session it belongs to.
 #[derive(Debug, Clone, Args)]
-pub struct SnapshotRef {
+pub(crate) struct SnapshotRef {
     /// The snapshot's id, or a unique prefix of it (4 characters or more).
     #[arg(value_name = "SNAPSHOT_ID", add = ArgValueCandidates::new(super::complete::snapshot_ids))]
     snapshot: String,
@@ -85,7 +85,7 @@ impl SnapshotRef {
     }
 }
 
-pub fn run(ctx: &Context, command: SnapshotCommand) -> Result<()> {
+pub(crate) fn run(ctx: &Context, command: SnapshotCommand) -> Result<()> {
     match command {
         SnapshotCommand::Create(args) => create::run(ctx, args),
         SnapshotCommand::List(args) => list::run(ctx, args),

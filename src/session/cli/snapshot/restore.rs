@@ -13,7 +13,7 @@ use crate::session::Snapshots;
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session snapshot restore SNAPSHOT_ID > context.json
   ollm-session snapshot restore SNAPSHOT_ID --as-session"))]
-pub struct RestoreArgs {
+pub(crate) struct RestoreArgs {
     #[command(flatten)]
     snapshot: SnapshotRef,
     /// Create a new session holding the context; prints its id.
@@ -21,7 +21,7 @@ pub struct RestoreArgs {
     as_session: bool,
 }
 
-pub fn run(ctx: &Context, args: RestoreArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: RestoreArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;

@@ -11,12 +11,12 @@ use crate::session::Snapshots;
 /// Print a whole snapshot.
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session snapshot show SNAPSHOT_ID"))]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     #[command(flatten)]
     snapshot: SnapshotRef,
 }
 
-pub fn run(ctx: &Context, args: ShowArgs) -> Result<()> {
+pub(crate) fn run(ctx: &Context, args: ShowArgs) -> Result<()> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let (id, session) = args.snapshot.resolve(&store, &snapshots)?;

@@ -29,7 +29,7 @@ use serde_json::{Map, Value};
 use crate::session::model::{Entry, Message, SessionHead, SessionSummary, Stored, ToolCall};
 
 /// The journal format this build writes and reads.
-pub const FORMAT: u64 = 1;
+pub(crate) const FORMAT: u64 = 1;
 
 /// Why a scan stopped before the end.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,7 +136,7 @@ pub enum Record {
 impl Record {
     /// The record as every store keeps it after the head (`Err`: this is
     /// the head).
-    pub fn into_stored(self) -> Result<Stored, Box<SessionHead>> {
+    pub(crate) fn into_stored(self) -> Result<Stored, Box<SessionHead>> {
         match self {
             Record::Head(head) => Err(head),
             Record::Stored(record) => Ok(record),

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 pub mod index;
 pub mod journal;
 mod scrub;
-pub mod search;
+pub(crate) mod search;
 
 use index::Index;
 use index::log::Change;
@@ -53,12 +53,12 @@ pub const SUMMARY: &str = "summary.json";
 /// rewrites it. Readers tally the lagging tail themselves; renaming a new
 /// summary into place with every record made each record's fsync commit
 /// that metadata too (about as costly as the fsync itself on ext4).
-pub const SUMMARY_LAG: u64 = 1024;
+pub(crate) const SUMMARY_LAG: u64 = 1024;
 /// The smallest slot of a summary file (a summary's JSON is ~400 bytes, and
 /// `list` reads every session's).
 const SUMMARY_SLOT: usize = 512;
 /// Lock files live here, inside the data directory.
-pub const LOCKS: &str = ".locks";
+pub(crate) const LOCKS: &str = ".locks";
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -155,7 +155,7 @@ impl FileStore {
 
     /// Takes session `id`'s exclusive lock (held by every writer of the
     /// session and of its snapshots).
-    pub fn lock_session(&self, id: &str) -> Result<Lock> {
+    pub(crate) fn lock_session(&self, id: &str) -> Result<Lock> {
         check_id(id, "session")?;
         self.check_locks_dir()?;
         Lock::exclusive(&self.lock_path(id))
@@ -570,7 +570,7 @@ impl FileStore {
     }
 
     /// The session, by a caller holding its lock when `held`.
-    pub fn load_held(&self, id: &str, writer: bool) -> Result<Loaded> {
+    pub(crate) fn load_held(&self, id: &str, writer: bool) -> Result<Loaded> {
         match self.kind(id)? {
             Kind::Journal => self.load_journal(id, writer),
             Kind::Plain => Ok(Loaded::from_session(self.read_plain(id)?)),
@@ -916,7 +916,7 @@ impl FileStore {
     }
 
     /// Whether anything of session `id` (live or set aside) is in the store.
-    pub fn has_any(&self, id: &str) -> bool {
+    pub(crate) fn has_any(&self, id: &str) -> bool {
         self.anything_of(id)
     }
 
@@ -1045,7 +1045,7 @@ impl FileStore {
 }
 
 /// Sorts summaries newest `lastActivity` first (ties: newest start, then id).
-pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
+pub(crate) fn sort_newest_first(sessions: &mut [SessionSummary]) {
     let key = |s: &SessionSummary| {
         (
             timestamp::parse(&s.last_activity).unwrap_or(i64::MIN),
@@ -1060,7 +1060,7 @@ pub fn sort_newest_first(sessions: &mut [SessionSummary]) {
 }
 
 /// Maps `f` over `items` on the machine's cores, keeping the order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     if items.len() < 64 {
         return items.iter().map(&f).collect();
     }

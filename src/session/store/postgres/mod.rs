@@ -49,7 +49,7 @@ mod scrub;
 mod snapshots;
 
 /// The schema this build creates and reads (1: sessions; 2: snapshots).
-pub const SCHEMA_VERSION: i32 = 2;
+pub(crate) const SCHEMA_VERSION: i32 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE ollm_schema (version integer NOT NULL);
@@ -138,7 +138,7 @@ const SUMMARY_COLUMNS: &str = "id, start_time, last_activity, model, message_cou
 const NEWEST_FIRST: &str = "ORDER BY last_ms DESC, start_ms DESC, id";
 
 /// A PostgreSQL session store; connects on first use.
-pub struct PgStore {
+pub(crate) struct PgStore {
     url: PgUrl,
     options: StoreOptions,
     client: Mutex<Option<Client>>,

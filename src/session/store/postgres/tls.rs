@@ -64,7 +64,7 @@ impl Mode {
 
 /// Where trusted roots come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Roots {
+pub(crate) enum Roots {
     File(PathBuf),
     System,
 }
@@ -75,14 +75,14 @@ pub struct Tls {
     pub mode: Mode,
     /// Named (URL or `PGSSLROOTCERT`), else `~/.postgresql/root.crt` if it
     /// exists; `None`: the chain is not checked (below `verify-ca`).
-    pub roots: Option<Roots>,
+    pub(crate) roots: Option<Roots>,
     /// Whether `roots` was named rather than found in the default place.
     roots_named: bool,
     pub client_cert: Option<(PathBuf, PathBuf)>,
 }
 
 /// The TLS parameters of a URL (its query), before the rest is parsed.
-pub struct Params {
+pub(crate) struct Params {
     pub sslmode: Option<String>,
     pub sslrootcert: Option<String>,
     pub sslcert: Option<String>,
@@ -92,7 +92,7 @@ pub struct Params {
 impl Tls {
     /// The settings from `params`, each falling back to its libpq
     /// variable; `bad` makes a configuration error of a reason.
-    pub fn from_params(params: Params, bad: &dyn Fn(String) -> Error) -> Result<Tls> {
+    pub(crate) fn from_params(params: Params, bad: &dyn Fn(String) -> Error) -> Result<Tls> {
         let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let home_file = |name: &str| {
             std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".postgresql").join(name))
@@ -158,7 +158,7 @@ impl Tls {
 
     /// What the client library is told (it knows three modes; the
     /// certificate checks are the connector's).
-    pub fn client_mode(&self, hosts: &[Host]) -> SslMode {
+    pub(crate) fn client_mode(&self, hosts: &[Host]) -> SslMode {
         let all_sockets = !hosts.is_empty() && hosts.iter().all(|h| matches!(h, Host::Unix(_)));
         match self.mode {
             _ if all_sockets => SslMode::Disable,
@@ -171,7 +171,7 @@ impl Tls {
     /// The connector checking the server's certificate as the mode asks.
     /// A root or client certificate that cannot be read is a
     /// configuration error naming the file.
-    pub fn connector(&self) -> Result<MakeRustlsConnect> {
+    pub(crate) fn connector(&self) -> Result<MakeRustlsConnect> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let verifier: Arc<dyn ServerCertVerifier> = match &self.roots {
             None => Arc::new(Unchecked(provider.signature_verification_algorithms)),

@@ -16,13 +16,13 @@ use crate::error::{Error, Result};
 
 /// How long to wait for a connection unless the URL says
 /// (`connect_timeout`, seconds).
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one statement may run unless the URL says
 /// (`statement_timeout`, milliseconds).
-pub const DEFAULT_STATEMENT_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEFAULT_STATEMENT_TIMEOUT_MS: u64 = 30_000;
 
 /// Whether `location` is a PostgreSQL URL.
-pub fn is_postgres_url(location: &str) -> bool {
+pub(crate) fn is_postgres_url(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 

@@ -84,10 +84,6 @@ impl Column {
             })
         })
     }
-
-    pub fn has(&self, row: usize) -> bool {
-        self.0[row / 64] & (1 << (row % 64)) != 0
-    }
 }
 
 /// Which sessions may hold a match: those with every row of any one of
@@ -133,13 +129,6 @@ impl Condition {
         alternatives.sort();
         alternatives.dedup();
         (!alternatives.is_empty()).then_some(Condition { alternatives })
-    }
-
-    /// Whether `column` holds a row set of some alternative.
-    pub fn admits(&self, column: &Column) -> bool {
-        self.alternatives
-            .iter()
-            .any(|rows| rows.iter().all(|&row| column.has(row)))
     }
 }
 
@@ -285,6 +274,22 @@ impl GramFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // What `GramFile::candidates` asks of every slot's column at once,
+    // asked of one column: the reference the conditions are checked with.
+    impl Column {
+        fn has(&self, row: usize) -> bool {
+            self.0[row / 64] & (1 << (row % 64)) != 0
+        }
+    }
+
+    impl Condition {
+        fn admits(&self, column: &Column) -> bool {
+            self.alternatives
+                .iter()
+                .any(|rows| rows.iter().all(|&row| column.has(row)))
+        }
+    }
 
     fn condition(pattern: &str, ignore_case: bool) -> Option<Condition> {
         Condition::of(&[pattern.as_bytes().to_vec()], ignore_case)

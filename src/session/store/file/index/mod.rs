@@ -10,11 +10,11 @@
 //! sessions added or removed (the data directory's change time) and the
 //! OLLM CLI's whole-file sessions rewritten (each file's stamp).
 
-pub mod db;
-pub mod grams;
+pub(crate) mod db;
+pub(crate) mod grams;
 pub mod log;
-pub mod prefilter;
-pub mod refresh;
+pub(crate) mod prefilter;
+pub(crate) mod refresh;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -73,7 +73,7 @@ impl Index {
     }
 
     /// Whether the log has grown past [`FOLD_BYTES`] since it was last folded.
-    pub fn wants_fold(&self) -> bool {
+    pub(crate) fn wants_fold(&self) -> bool {
         std::fs::metadata(self.log_path()).is_ok_and(|m| m.len() > FOLD_BYTES)
     }
 
