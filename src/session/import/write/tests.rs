@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::session::Store;
 use crate::session::import::Role;
 use crate::session::store::{NewFormat, StoreOptions};
 
