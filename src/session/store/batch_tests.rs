@@ -11,8 +11,7 @@ use crate::error::Error;
 use crate::session::model::{Entry, Message};
 use crate::timestamp;
 
-#[path = "../../../tests/support/pg.rs"]
-mod pg;
+use super::test_pg as pg;
 
 const SECRET: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 const START: i64 = 1_700_000_000_000;

@@ -24,6 +24,11 @@ pub mod shared_snapshots;
 
 #[cfg(test)]
 mod batch_tests;
+/// The PostgreSQL test schemas the library's tests share with the test
+/// binaries.
+#[cfg(test)]
+#[path = "../../../tests/support/pg.rs"]
+pub(crate) mod test_pg;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,9 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    Imported, SOURCE_KEY, Status, counts, entries_of, new_session, stored_key, workspace,
-};
+use super::{Imported, SOURCE_KEY, Status, counts, entries_of, new_session, stored_key, workspace};
 use crate::error::{Error, Result};
 use crate::session::Store;
 use crate::session::import::{Item, Part, Tool, Transcript, session_id_for};
@@ -36,8 +34,8 @@ enum Stored {
     Made,
     /// Imported before: parts add what the stored keys lack.
     Before {
-        keys: RecordKeys,
-        summary: SessionSummary,
+        keys: Box<RecordKeys>,
+        summary: Box<SessionSummary>,
     },
 }
 
@@ -121,8 +119,8 @@ impl<'s> SessionWriter<'s> {
 
     fn before(&self, id: &str) -> Result<Stored> {
         Ok(Stored::Before {
-            keys: self.store.record_keys(id, SOURCE_KEY)?,
-            summary: self.store.summary(id)?,
+            keys: Box::new(self.store.record_keys(id, SOURCE_KEY)?),
+            summary: Box::new(self.store.summary(id)?),
         })
     }
 
@@ -232,7 +230,7 @@ impl<'s> SessionWriter<'s> {
             return Ok(());
         }
         let summary = match &self.stored {
-            Stored::Before { summary, .. } => summary.clone(),
+            Stored::Before { summary, .. } => (**summary).clone(),
             _ => self.store.summary(&id)?,
         };
         let mut patch = Map::new();
