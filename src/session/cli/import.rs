@@ -104,7 +104,11 @@ pub fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     // this holds imports on this machine only.
     let locks = match store.as_file() {
         Some(file) => Some(file.dir().join(".locks")),
-        None => store.options().snapshots_dir.as_ref().map(|d| d.join(".locks")),
+        None => store
+            .options()
+            .snapshots_dir
+            .as_ref()
+            .map(|d| d.join(".locks")),
     };
     let _one_import_at_a_time = match locks {
         Some(locks) if !args.dry_run => {

@@ -244,10 +244,7 @@ impl Busy {
     fn hold(&self, id: String) -> Held<'_> {
         let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
         while ids.contains(&id) {
-            ids = self
-                .freed
-                .wait(ids)
-                .unwrap_or_else(PoisonError::into_inner);
+            ids = self.freed.wait(ids).unwrap_or_else(PoisonError::into_inner);
         }
         ids.insert(id.clone());
         Held { busy: self, id }

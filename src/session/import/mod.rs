@@ -95,7 +95,9 @@ impl Tool {
     ) -> Result<()> {
         match self {
             Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
-            _ => self.read(source, &mut |transcript| split(transcript, PART_ITEMS, each)),
+            _ => self.read(source, &mut |transcript| {
+                split(transcript, PART_ITEMS, each)
+            }),
         }
     }
 

@@ -138,4 +138,3 @@ impl Item {
         body + self.key.len() + 64
     }
 }
-

@@ -219,7 +219,12 @@ impl<'t> Assembler<'t> {
 
     /// The lines at positions `start..end`, parsed (read in file order),
     /// and the results off the path of the calls they make.
-    fn read_chunk(&mut self, lines: &Lines, start: usize, end: usize) -> Result<Vec<Option<Parsed>>> {
+    fn read_chunk(
+        &mut self,
+        lines: &Lines,
+        start: usize,
+        end: usize,
+    ) -> Result<Vec<Option<Parsed>>> {
         let tree = self.tree;
         let mut order: Vec<(u64, usize)> = (start..end)
             .map(|p| (tree.nodes[self.path[p] as usize].offset, p))

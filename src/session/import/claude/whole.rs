@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use super::items::Parsed;
-use super::tree::{self, Kind, Tree};
 use super::parse::Entry;
+use super::tree::{self, Kind, Tree};
 use super::{FirstPass, find::is_agent_file};
 use crate::error::Result;
 use crate::session::import::lines;
