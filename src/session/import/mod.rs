@@ -85,9 +85,10 @@ impl Tool {
     }
 
     /// Reads `source`, handing over each session it holds in [`Part`]s
-    /// as it is read: a Claude Code transcript a bounded part at a time
-    /// (its memory bounded by its tree index, not by its size); the other
-    /// tools' sessions are read whole and handed over in parts.
+    /// as it is read: a Claude Code transcript or a Codex rollout a bounded
+    /// part at a time (memory bounded by an index of the file, not by its
+    /// size); the other tools' sessions are read whole and handed over in
+    /// parts.
     pub fn read_parts(
         self,
         source: &Source,
@@ -95,6 +96,7 @@ impl Tool {
     ) -> Result<()> {
         match self {
             Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
+            Tool::Codex => codex::read_parts(source, PART_ITEMS, each),
             _ => self.read(source, &mut |transcript| {
                 split(transcript, PART_ITEMS, each)
             }),
