@@ -53,6 +53,9 @@ pub struct SessionWriter<'s> {
     stored: Stored,
     /// The stamp of the last record written (or stored before).
     last: Option<Millis>,
+    /// Whether the session came in one part (made from it, its head is
+    /// already the source's final one).
+    whole: bool,
 }
 
 impl<'s> SessionWriter<'s> {
@@ -64,12 +67,14 @@ impl<'s> SessionWriter<'s> {
             report: None,
             stored: Stored::Absent,
             last: None,
+            whole: false,
         }
     }
 
     /// Writes `part`; returns the session's report after its last part.
     pub fn part(&mut self, part: Part) -> Result<Option<Imported>> {
         let transcript = &part.transcript;
+        self.whole = part.first && part.last;
         if part.first || self.report.is_none() {
             self.begin(transcript)?;
         }
@@ -226,7 +231,8 @@ impl<'s> SessionWriter<'s> {
         report.skipped = transcript.skipped;
         report.title.clone_from(&transcript.title);
         report.workspace = workspace(transcript.cwd.as_deref());
-        if self.dry_run || report.added == 0 {
+        let made_whole = self.whole && matches!(self.stored, Stored::Made);
+        if self.dry_run || report.added == 0 || made_whole {
             return Ok(());
         }
         let summary = match &self.stored {
