@@ -6,9 +6,10 @@
 #   3. searching 10,000 sessions vs ripgrep over the same files;
 #   4. redaction's cost on record, and scan's throughput;
 #   5. importing Claude Code sessions vs cat, its memory, and listing
-#      10,000 imported sessions.
+#      10,000 imported sessions; then one large session alone, its memory.
 # Environment: RECORDS (records per measurement, 300), SESSIONS (10000),
 # IMPORT_MB (megabytes of Claude Code sessions to import, 1000),
+# LARGE_TURNS (turns of the one large session, 12000: about 300 MB),
 # MESSAGES (messages per listed session, 20), BENCH_DIR (where the data
 # goes; a real disk, since fsync is what recording pays for).
 set -euo pipefail
@@ -18,6 +19,7 @@ RECORDS=${RECORDS:-300}
 SESSIONS=${SESSIONS:-10000}
 MESSAGES=${MESSAGES:-20}
 IMPORT_MB=${IMPORT_MB:-1000}
+LARGE_TURNS=${LARGE_TURNS:-12000}
 
 command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
 cargo build --release --quiet --bin ollm-session --example session_rewrite
@@ -208,3 +210,18 @@ echo "5. import ($((claude_bytes / 1000000)) MB of Claude Code sessions, $import
 printf '   %-48s %10s ms   %s MB/s   cat: %s ms, %s MB/s\n' "import --from claude" "$import_ms" "$(mbs "$import_ms")" "$cat_ms" "$(mbs "$cat_ms")"
 printf '   %-48s %10s MB\n' "peak memory of the import" "$((rss_kb / 1024))"
 printf '   %-48s %10s ms\n' "list of $many imported sessions" "$many_ms"
+
+# One Claude Code session of LARGE_TURNS turns (about 300 MB), imported
+# alone: its peak memory is bounded by the session's tree index and one
+# part, not by its size.
+LARGE=$WORK/claude-large
+python3 bench/gen_claude.py "$LARGE" 1 --turns "$LARGE_TURNS" 2>/dev/null
+large_bytes=$(du -sb "$LARGE" | cut -f1)
+t0=$(now_ns)
+/usr/bin/time -f '%M' -o "$WORK/large.rss" "$BIN" --data-dir "$WORK/large" import --from claude "$LARGE" >/dev/null
+t1=$(now_ns)
+large_ms=$(( (t1 - t0) / 1000000 ))
+large_rss_kb=$(tail -1 "$WORK/large.rss")
+rm -rf "$WORK/large" "$LARGE"
+printf '   %-48s %10s ms   %s MB/s   peak memory: %s MB\n' "import of one $((large_bytes / 1000000)) MB session" "$large_ms" \
+  "$(python3 -c "print(f'{$large_bytes/1e6/($large_ms/1000):.0f}')")" "$((large_rss_kb / 1024))"

@@ -98,9 +98,19 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         ));
     }
     let store = import_store(ctx)?;
-    let _one_import_at_a_time = match store.as_file() {
-        Some(file) if !args.dry_run => {
-            let locks = file.dir().join(".locks");
+    // A session too large for one part is written in several: two
+    // imports at once would both add its later parts. On a database store
+    // this holds imports on this machine only.
+    let locks = match store.as_file() {
+        Some(file) => Some(file.dir().join(".locks")),
+        None => store
+            .options()
+            .snapshots_dir
+            .as_ref()
+            .map(|d| d.join(".locks")),
+    };
+    let _one_import_at_a_time = match locks {
+        Some(locks) if !args.dry_run => {
             crate::fs::create_private_dir_all(&locks)?;
             Some(Lock::exclusive(&locks.join("import.lock"))?)
         }

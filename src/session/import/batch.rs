@@ -2,14 +2,14 @@
 //! every core and storing each session as it is read ([`run`]), reporting
 //! each outcome to the caller as it happens.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Condvar, Mutex, PoisonError, mpsc};
 
 use serde::Serialize;
 
-use super::write::{Imported, Status, store_transcript};
+use super::write::{Imported, SessionWriter, Status};
 use super::{Homes, Skipped, Source, Tool};
 use crate::error::{Error, Result};
 use crate::session::Store;
@@ -140,7 +140,7 @@ impl Summary {
 }
 
 /// Reads every source of `plan` (as many at once as there are cores) and
-/// stores what each holds in `store`, handing each [`Event`] to `report` on
+/// stores what each holds in `store`, a part of a session at a time, handing each [`Event`] to `report` on
 /// the calling thread as it happens. Two sessions with the same source id
 /// (a tool that left two files for one session) are stored one after the
 /// other, never at once.
@@ -150,7 +150,7 @@ pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Eve
         .clamp(1, 8)
         .min(plan.sources.len().max(1));
     let next = AtomicUsize::new(0);
-    let busy: Mutex<HashMap<String, Arc<Mutex<()>>>> = Mutex::new(HashMap::new());
+    let busy = Busy::default();
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -169,38 +169,49 @@ pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Eve
     });
 }
 
-fn read_one(
-    store: &Store,
-    source: &Source,
-    dry_run: bool,
-    busy: &Mutex<HashMap<String, Arc<Mutex<()>>>>,
-    tx: &mpsc::Sender<Event>,
-) {
+fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mpsc::Sender<Event>) {
     let tool = source.tool;
-    let read = tool.read(source, &mut |transcript| {
-        let id = super::session_id_for(tool, &transcript.source_id);
-        let turn = {
-            let mut busy = busy
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            busy.entry(id).or_default().clone()
+    let mut writing: Option<(SessionWriter<'_>, Held<'_>)> = None;
+    let mut failed = false;
+    let read = tool.read_parts(source, &mut |part| {
+        if part.first {
+            let id = super::session_id_for(tool, &part.transcript.source_id);
+            drop(writing.take());
+            writing = Some((SessionWriter::new(store, tool, dry_run), busy.hold(id)));
+            failed = false;
+        }
+        let (last, source_name, source_id) = (
+            part.last,
+            part.transcript.source.clone(),
+            part.transcript.source_id.clone(),
+        );
+        let written = match (&mut writing, failed) {
+            (Some((writer, _)), false) => writer.part(part),
+            _ => Ok(None),
         };
-        let _one_at_a_time = turn
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let event = match store_transcript(store, tool, &transcript, dry_run) {
-            Ok(done) => Event::Session(done),
+        let event = match written {
+            Ok(Some(done)) => Some(Event::Session(done)),
+            Ok(None) => None,
             Err(err @ Error::BrokenPipe) => return Err(err),
-            Err(err) => Event::Failed(Failure {
-                tool,
-                source: transcript.source.clone(),
-                source_id: Some(transcript.source_id.clone()),
-                error: err.to_string(),
-            }),
+            Err(err) => {
+                failed = true;
+                Some(Event::Failed(Failure {
+                    tool,
+                    source: source_name,
+                    source_id: Some(source_id),
+                    error: err.to_string(),
+                }))
+            }
         };
-        let _ = tx.send(event);
+        if last {
+            drop(writing.take());
+        }
+        if let Some(event) = event {
+            let _ = tx.send(event);
+        }
         Ok(())
     });
+    drop(writing);
     let event = match read {
         Ok(()) => Event::SourceDone {
             bytes: source.bytes,
@@ -213,6 +224,39 @@ fn read_one(
         }),
     };
     let _ = tx.send(event);
+}
+
+/// The sessions being written: two sources holding one session (a tool
+/// that left two files for it) write it one after the other.
+#[derive(Default)]
+struct Busy {
+    ids: Mutex<HashSet<String>>,
+    freed: Condvar,
+}
+
+/// A session held in [`Busy`] until dropped.
+struct Held<'b> {
+    busy: &'b Busy,
+    id: String,
+}
+
+impl Busy {
+    fn hold(&self, id: String) -> Held<'_> {
+        let mut ids = self.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        while ids.contains(&id) {
+            ids = self.freed.wait(ids).unwrap_or_else(PoisonError::into_inner);
+        }
+        ids.insert(id.clone());
+        Held { busy: self, id }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let mut ids = self.busy.ids.lock().unwrap_or_else(PoisonError::into_inner);
+        ids.remove(&self.id);
+        self.busy.freed.notify_all();
+    }
 }
 
 fn display(path: &Path) -> String {

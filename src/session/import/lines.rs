@@ -25,8 +25,10 @@ pub const MAX_LINE_BYTES: usize = crate::input::MAX_LINE_BYTES;
 pub struct Line<'a> {
     /// 1-based, counting every line of the file.
     pub number: u64,
-    /// Where the line starts in the (decompressed) stream.
+    /// Where the line starts in the (decompressed) stream, and how many
+    /// bytes of it the line takes (its ending included).
     pub offset: u64,
+    pub length: u64,
     /// Its bytes without the line ending, NUL bytes and a leading BOM.
     pub bytes: &'a [u8],
     /// Whether a newline ended it (a last line without one may be torn).
@@ -138,12 +140,31 @@ pub fn each_line_of(
             Line {
                 number,
                 offset: start,
+                length: read as u64,
                 bytes: &bytes,
                 complete,
             },
             skipped,
         )?;
     }
+}
+
+/// The line of `raw` (its bytes as read again from `offset`, ending
+/// included), cleaned as [`each_line_of`] cleans it, and whether a
+/// newline ended it.
+pub fn clean_line<'a>(raw: &'a [u8], offset: u64, skipped: &mut Skipped) -> (Cow<'a, [u8]>, bool) {
+    let complete = raw.last() == Some(&b'\n');
+    let mut bytes = raw;
+    if complete {
+        bytes = &bytes[..bytes.len() - 1];
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes = &bytes[..bytes.len() - 1];
+    }
+    if offset == 0 && bytes.starts_with(BOM) {
+        bytes = &bytes[BOM.len()..];
+    }
+    (without_nul(bytes, skipped), complete)
 }
 
 /// Reads past the rest of a line without keeping it; returns how many

@@ -19,6 +19,7 @@ pub(crate) mod gemini;
 pub(crate) mod goose;
 pub mod lines;
 pub(crate) mod opencode;
+pub(crate) mod parts;
 pub(crate) mod sqlite;
 pub(crate) mod write;
 
@@ -28,6 +29,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::Result;
+pub use parts::{PART_BYTES, PART_ITEMS, Part, split};
 
 /// The agent CLIs whose sessions can be imported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -82,8 +84,27 @@ impl Tool {
         }
     }
 
-    /// Reads `source`, handing over each session it holds as it is read
-    /// (a database holds many; a file usually one).
+    /// Reads `source`, handing over each session it holds in [`Part`]s
+    /// as it is read: a Claude Code transcript or a Codex rollout a bounded
+    /// part at a time (memory bounded by an index of the file, not by its
+    /// size); the other tools' sessions are read whole and handed over in
+    /// parts.
+    pub fn read_parts(
+        self,
+        source: &Source,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        match self {
+            Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
+            Tool::Codex => codex::read_parts(source, PART_ITEMS, each),
+            _ => self.read(source, &mut |transcript| {
+                split(transcript, PART_ITEMS, each)
+            }),
+        }
+    }
+
+    /// Reads `source`, handing over each session it holds whole, as it is
+    /// read (a database holds many; a file usually one).
     pub fn read(
         self,
         source: &Source,

@@ -1,20 +1,26 @@
-//! A [`Transcript`] stored as a session: new through
-//! [`Store::import`] (the store's redaction applies), or, when the source
-//! session was imported before, only the records it gained since.
+//! A [`Transcript`] stored as a session, a [`super::Part`] at a time
+//! ([`SessionWriter`]): new through [`crate::session::Store::import`] with its first part
+//! and [`crate::session::Store::record_many`] with the rest (the store's redaction applies
+//! to both), or, when the source session was imported before, only the
+//! records it gained since.
+
+mod writer;
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{Body, Call, Item, Outcome, Skipped, Tool, Transcript, session_id_for};
-use crate::error::{Error, Result};
-use crate::session::Store;
-use crate::session::model::{Entry, Loaded, Message, Metadata, Place, Session, ToolCall};
+use super::{Body, Call, Item, Outcome, Skipped, Tool, Transcript};
+use crate::error::Result;
+use crate::session::model::{Entry, Loaded, Metadata, Place, Session};
 use crate::session::select::workspace_of;
 use crate::timestamp::{self, Millis};
+
+pub use writer::SessionWriter;
+#[cfg(test)]
+pub use writer::store_transcript;
 
 /// The field of an imported record that names what it came from.
 pub const SOURCE_KEY: &str = "sourceKey";
@@ -69,103 +75,9 @@ impl Status {
     }
 }
 
-/// Stores `transcript` of `tool` in `store` (or says what it would do).
-pub fn store_transcript(
-    store: &Store,
-    tool: Tool,
-    transcript: &Transcript,
-    dry_run: bool,
-) -> Result<Imported> {
-    let session_id = session_id_for(tool, &transcript.source_id);
-    let (messages, tool_calls) = counts(&transcript.items);
-    let mut report = Imported {
-        tool,
-        source: transcript.source.clone(),
-        source_id: transcript.source_id.clone(),
-        session_id: session_id.clone(),
-        status: Status::Unchanged,
-        messages,
-        tool_calls,
-        added: 0,
-        title: transcript.title.clone(),
-        workspace: workspace(transcript.cwd.as_deref()),
-        skipped: transcript.skipped,
-    };
-    let existing = match store.exists(&session_id) {
-        Ok(()) => true,
-        Err(Error::NotFound(_)) => false,
-        Err(err) => return Err(err),
-    };
-    if !existing {
-        report.added = messages + tool_calls;
-        if dry_run {
-            report.status = Status::WouldImport;
-            return Ok(report);
-        }
-        let entries = entries_of(&transcript.items, None)?;
-        let loaded = new_session(&session_id, tool, transcript, &report, entries);
-        match store.import(&loaded) {
-            Ok(true) => {
-                report.status = Status::Imported;
-                return Ok(report);
-            }
-            // Another import stored it first: add what it may lack.
-            Ok(false) => {}
-            Err(_) if store.exists(&session_id).is_ok() => {}
-            Err(err) => return Err(err),
-        }
-    }
-    let stored = store.load(&session_id)?;
-    let new = gained(&stored, &transcript.items)?;
-    report.added = new.len() as u64;
-    if new.is_empty() {
-        return Ok(report);
-    }
-    if dry_run {
-        report.status = Status::WouldUpdate;
-        return Ok(report);
-    }
-    for entry in &new {
-        store.record(&session_id, entry, None)?;
-    }
-    if stored.session.title.is_none()
-        && let Some(title) = &transcript.title
-    {
-        store.rename(&session_id, Some(title))?;
-    }
-    report.status = Status::Updated;
-    Ok(report)
-}
-
-/// The items of `items` that `stored` does not hold yet, as records
-/// stamped after everything stored (so every program orders them last).
-fn gained(stored: &Loaded, items: &[Item]) -> Result<Vec<Entry>> {
-    let session = &stored.session;
-    let keys: HashSet<&str> = session
-        .messages
-        .iter()
-        .map(Message::as_map)
-        .chain(session.tool_calls.iter().map(ToolCall::as_map))
-        .filter_map(|record| record.get(SOURCE_KEY).and_then(Value::as_str))
-        .collect();
-    let latest = session
-        .messages
-        .iter()
-        .map(Message::timestamp)
-        .chain(session.tool_calls.iter().map(ToolCall::timestamp))
-        .filter_map(timestamp::parse)
-        .max();
-    let new: Vec<Item> = items
-        .iter()
-        .filter(|item| !keys.contains(stored_key(item).as_ref()))
-        .cloned()
-        .collect();
-    entries_of(&new, latest)
-}
-
 /// The messages and tool calls `items` become ([`entries_of`] leaves out
 /// a message with no text).
-fn counts(items: &[Item]) -> (u64, u64) {
+pub(super) fn counts(items: &[Item]) -> (u64, u64) {
     items
         .iter()
         .fold((0, 0), |(messages, calls), item| match &item.body {
@@ -177,7 +89,7 @@ fn counts(items: &[Item]) -> (u64, u64) {
 
 /// The workspace a source's working directory belongs to: its git top
 /// level when the directory is still there, else the directory as given.
-fn workspace(cwd: Option<&Path>) -> Option<String> {
+pub(super) fn workspace(cwd: Option<&Path>) -> Option<String> {
     let cwd = cwd?;
     if cwd.as_os_str().is_empty() {
         return None;
@@ -190,7 +102,7 @@ fn workspace(cwd: Option<&Path>) -> Option<String> {
     Some(dir.display().to_string())
 }
 
-fn new_session(
+pub(super) fn new_session(
     session_id: &str,
     tool: Tool,
     transcript: &Transcript,
@@ -265,7 +177,7 @@ fn new_session(
 /// before (and than `after`): a session document orders its messages and
 /// tool calls by time, so equal or backward stamps would reorder the
 /// conversation. A message with no text is left out.
-fn entries_of(items: &[Item], after: Option<Millis>) -> Result<Vec<Entry>> {
+pub(super) fn entries_of(items: &[Item], after: Option<Millis>) -> Result<Vec<Entry>> {
     let mut last = after;
     let mut out = Vec::with_capacity(items.len());
     for item in items {
@@ -308,7 +220,7 @@ fn entry(item: &Item, at: &str) -> Result<Entry> {
 /// (still running, or cut off) is stored under a key of its own, so that
 /// once a later import finds its result, the finished call is added too;
 /// a stored record is never changed.
-fn stored_key(item: &Item) -> Cow<'_, str> {
+pub(super) fn stored_key(item: &Item) -> Cow<'_, str> {
     match &item.body {
         Body::ToolCall(Call {
             outcome: Outcome::NoResult(_),

@@ -250,6 +250,47 @@ pub enum Append<'a> {
     Compression(&'a Map<String, Value>),
 }
 
+/// The values one string field takes in a session's messages and tool
+/// calls, and the latest record `timestamp`: what an import asks of a
+/// session it stored before ([`SessionStore::record_keys`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RecordKeys {
+    pub keys: std::collections::HashSet<String>,
+    pub latest: Option<Millis>,
+}
+
+impl RecordKeys {
+    /// Takes in one record's `field` and `timestamp`.
+    pub fn note(&mut self, key: Option<&str>, timestamp: Option<&str>) {
+        if let Some(key) = key {
+            self.keys.insert(key.to_owned());
+        }
+        if let Some(at) = timestamp.and_then(timestamp::parse) {
+            self.latest = self.latest.max(Some(at));
+        }
+    }
+
+    /// From a session read whole (a store that keeps no lighter way).
+    pub fn of(loaded: &Loaded, field: &str) -> RecordKeys {
+        let mut keys = RecordKeys::default();
+        let session = &loaded.session;
+        let records = session
+            .messages
+            .iter()
+            .map(|m| (m.as_map(), m.timestamp()))
+            .chain(
+                session
+                    .tool_calls
+                    .iter()
+                    .map(|c| (c.as_map(), c.timestamp())),
+            );
+        for (record, at) in records {
+            keys.note(record.get(field).and_then(Value::as_str), Some(at));
+        }
+        keys
+    }
+}
+
 /// A new session as a store writes it: its head and its first records.
 /// Every record's `at` is the head's `lastActivity`.
 #[derive(Debug, Clone)]
@@ -278,6 +319,22 @@ pub trait SessionStore: Send + Sync {
     /// Appends one record under the session's lock; returns the summary
     /// after it, once the record is durable.
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary>;
+    /// Appends `entries` (each with its share of `metadata.tokenCount`) in
+    /// order as one write under the session's lock: durable together when
+    /// it returns (one fsync, one transaction). Their `at` is the session's
+    /// lastActivity moved forward to `not_before`, else to now.
+    fn append_entries(
+        &self,
+        id: &str,
+        entries: &[(Entry, u64)],
+        not_before: Option<Millis>,
+    ) -> Result<SessionSummary>;
+    /// The values of the string field `field` of every message and tool
+    /// call of session `id`, without building the session where the store
+    /// can (an import asking which records it stored before).
+    fn record_keys(&self, id: &str, field: &str) -> Result<RecordKeys> {
+        Ok(RecordKeys::of(&self.load_held(id, None)?, field))
+    }
     /// Changes the session's head fields: `patch` is a JSON object of
     /// head keys (`title`, `metadata`, … or additive ones), merged into the
     /// head (a `null` removes a key). Records are never changed.

@@ -22,6 +22,14 @@ pub mod file;
 pub mod postgres;
 pub(crate) mod shared_snapshots;
 
+#[cfg(test)]
+mod batch_tests;
+/// The PostgreSQL test schemas the library's tests share with the test
+/// binaries.
+#[cfg(test)]
+#[path = "../../../tests/support/pg.rs"]
+pub(crate) mod test_pg;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -29,7 +37,7 @@ use serde_json::{Map, Value};
 
 pub use api::{
     Ack, Append, CleanupReport, Clock, Created, ListQuery, Listing, Naming, NewFormat, NewSession,
-    Publish, SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
+    Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
 };
 pub(crate) use file::{FileStore, parallel_map};
 pub use file::{JOURNAL, SUMMARY};
@@ -265,6 +273,38 @@ impl Store {
             token_count: summary.token_count,
             redacted,
         })
+    }
+
+    /// Appends `entries` in order as one durable write (one fsync of the
+    /// journal, one transaction), each redacted and counted as `record`
+    /// does. The records' `at` (the new lastActivity) is `not_before` when
+    /// later than the current one (else now when `None`). Returns how many
+    /// credentials were replaced, and the summary after.
+    pub fn record_many(
+        &self,
+        id: &str,
+        entries: &[Entry],
+        not_before: Option<timestamp::Millis>,
+    ) -> Result<(u64, SessionSummary)> {
+        check_id(id, "session")?;
+        let mut redacted = 0;
+        let entries: Vec<(Entry, u64)> = entries
+            .iter()
+            .map(|entry| {
+                let tokens = entry.estimated_tokens();
+                let (entry, count) = self.redacted(entry);
+                redacted += count;
+                (entry, tokens)
+            })
+            .collect();
+        let summary = self.inner.append_entries(id, &entries, not_before)?;
+        Ok((redacted, summary))
+    }
+
+    /// See [`SessionStore::record_keys`].
+    pub fn record_keys(&self, id: &str, field: &str) -> Result<RecordKeys> {
+        check_id(id, "session")?;
+        self.inner.record_keys(id, field)
     }
 
     /// Notes one compression in the session's history and increases

@@ -7,6 +7,7 @@ mod cli;
 mod codex;
 mod gemini;
 mod goose;
+mod large;
 mod opencode;
 
 use serde_json::Value;

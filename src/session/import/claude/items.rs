@@ -1,25 +1,21 @@
-//! The lines on a conversation's path, parsed, and the items they make.
-
-use std::collections::HashMap;
-use std::path::PathBuf;
+//! A line on a conversation's path, parsed into what it imports.
 
 use serde_json::Value;
 
 use super::parse::{self, Block, Content, Entry, Part};
-use super::tree::{self, Kind, Tree};
 use super::{is_call, text};
-use crate::session::import::{Body, Call, Item, Outcome, Role, Transcript};
+use crate::session::import::{Outcome, Role};
 
 /// A line on a path, parsed, owning only what is imported.
 #[derive(Debug, Default)]
 pub struct Parsed {
-    uuid: String,
-    timestamp: Option<String>,
-    cwd: Option<String>,
-    model: Option<String>,
-    messages: Vec<(Role, String)>,
-    calls: Vec<(String, String, Value)>,
-    results: Vec<(String, Outcome)>,
+    pub(super) uuid: String,
+    pub(super) timestamp: Option<String>,
+    pub(super) cwd: Option<String>,
+    pub(super) model: Option<String>,
+    pub(super) messages: Vec<(Role, String)>,
+    pub(super) calls: Vec<(String, String, Value)>,
+    pub(super) results: Vec<(String, Outcome)>,
 }
 
 impl Parsed {
@@ -151,120 +147,4 @@ fn join(texts: Vec<String>) -> String {
         return texts.pop().unwrap_or_default();
     }
     texts.join("\n\n")
-}
-
-/// The items of `conversation` from the parsed lines, in order.
-pub fn assemble(
-    transcript: &mut Transcript,
-    tree: &Tree,
-    conversation: &tree::Conversation,
-    off_path: &[u64],
-    parsed: &mut HashMap<u64, Option<Parsed>>,
-) {
-    let mut items: Vec<Item> = Vec::new();
-    let mut response_at: HashMap<u64, usize> = HashMap::new();
-    let mut calls: HashMap<String, usize> = HashMap::new();
-    let mut results: HashMap<String, Outcome> = HashMap::new();
-    for &at in &conversation.path {
-        let node = &tree.nodes[at as usize];
-        let Some(line) = parsed.get_mut(&node.line).and_then(Option::take) else {
-            continue;
-        };
-        if transcript.started.is_none() {
-            transcript.started.clone_from(&line.timestamp);
-        }
-        if line.timestamp.is_some() {
-            transcript.updated.clone_from(&line.timestamp);
-        }
-        if transcript.cwd.is_none() {
-            transcript.cwd = line.cwd.as_ref().map(PathBuf::from);
-        }
-        if line.model.is_some() {
-            transcript.model = line.model;
-        }
-        let timestamp = line.timestamp;
-        let response = (node.kind == Kind::Assistant && node.msg_id != 0).then_some(node.msg_id);
-        for (n, (role, text)) in line.messages.into_iter().enumerate() {
-            if let (Role::Assistant, Some(id)) = (role, response)
-                && let Some(&i) = response_at.get(&id)
-            {
-                if let Body::Message { text: merged, .. } = &mut items[i].body {
-                    if !merged.is_empty() {
-                        merged.push_str("\n\n");
-                    }
-                    merged.push_str(&text);
-                }
-                continue;
-            }
-            if let (Role::Assistant, Some(id)) = (role, response) {
-                response_at.insert(id, items.len());
-            }
-            let key = if n == 0 {
-                line.uuid.clone()
-            } else {
-                format!("{}#{n}", line.uuid)
-            };
-            items.push(Item {
-                key,
-                timestamp: timestamp.clone(),
-                body: Body::Message { role, text },
-            });
-        }
-        if let Some(id) = response
-            && !response_at.contains_key(&id)
-        {
-            // A response whose first line holds no text (thinking, a call)
-            // still keys its merged message by that first line.
-            response_at.insert(id, items.len());
-            items.push(Item {
-                key: line.uuid.clone(),
-                timestamp: timestamp.clone(),
-                body: Body::Message {
-                    role: Role::Assistant,
-                    text: String::new(),
-                },
-            });
-        }
-        for (n, (call_id, name, args)) in line.calls.into_iter().enumerate() {
-            let key = if call_id.is_empty() {
-                format!("{}#call{n}", line.uuid)
-            } else {
-                call_id.clone()
-            };
-            if calls.contains_key(&key) {
-                continue;
-            }
-            calls.insert(key.clone(), items.len());
-            items.push(Item {
-                key,
-                timestamp: timestamp.clone(),
-                body: Body::ToolCall(Call {
-                    call_id,
-                    name,
-                    args,
-                    outcome: Outcome::NoResult("interrupted"),
-                }),
-            });
-        }
-        for (id, outcome) in line.results {
-            results.insert(id, outcome);
-        }
-    }
-    for line in off_path {
-        if let Some(Some(holder)) = parsed.get(line) {
-            for (id, outcome) in &holder.results {
-                results.entry(id.clone()).or_insert_with(|| outcome.clone());
-            }
-        }
-    }
-    for item in &mut items {
-        if let Body::ToolCall(call) = &mut item.body
-            && let Some(outcome) = results.remove(&call.call_id)
-        {
-            call.outcome = outcome;
-        }
-    }
-    items
-        .retain(|item| !matches!(&item.body, Body::Message { text, .. } if text.trim().is_empty()));
-    transcript.items = items;
 }

@@ -47,21 +47,24 @@
 mod find;
 mod items;
 mod parse;
+mod stream;
 mod text;
 mod tree;
+#[cfg(test)]
+mod whole;
 
 #[cfg(test)]
 mod tests;
 
 use std::collections::{HashMap, HashSet};
+
 use std::path::{Path, PathBuf};
 
 use super::lines::{self, Line};
-use super::{Homes, Skipped, Source, Transcript};
+use super::{Homes, Part, Skipped, Source, Transcript};
 use crate::error::Result;
 use find::is_agent_file;
-use items::{Parsed, assemble};
-use parse::{Content, Entry, Head, progress_link};
+use parse::{Content, Head, progress_link};
 use tree::{Kind, Link, Tree};
 
 /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
@@ -80,106 +83,131 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 }
 
 /// Reads the file `source`: its main conversation, then each subagent's
-/// that ran inside it (older versions).
+/// that ran inside it (older versions), each whole.
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    let path = &source.path;
-    let mut skipped = Skipped::default();
-    let mut first = FirstPass::default();
-    lines::each_line(path, &mut skipped, |line, skipped| {
-        first.line(&line, skipped);
-        Ok(())
-    })?;
-    first.tree.finish();
-    let agent_file = is_agent_file(path);
-    let conversations = first.tree.conversations(agent_file);
-    if conversations.is_empty() {
-        return Ok(());
-    }
-
-    // The lines to read again: each path, and the lines holding results
-    // of calls on it that the path does not.
-    let mut wanted: HashMap<u64, Option<Parsed>> = HashMap::new();
-    let mut extra: Vec<Vec<u64>> = Vec::new();
-    for conversation in &conversations {
-        let mut off_path = Vec::new();
-        let on_path: HashSet<u32> = conversation.path.iter().copied().collect();
-        for &at in &conversation.path {
-            wanted.insert(first.tree.nodes[at as usize].line, None);
-            for id in first.tree.uses_of(at) {
-                if let Some(holder) = first.tree.result_of(id)
-                    && !on_path.contains(&holder)
-                {
-                    let line = first.tree.nodes[holder as usize].line;
-                    wanted.insert(line, None);
-                    off_path.push(line);
-                }
+    let mut parts = Vec::new();
+    read_parts(source, usize::MAX, &mut |part| {
+        let last = part.last;
+        parts.push(part);
+        if last {
+            for transcript in super::parts::whole(std::mem::take(&mut parts)) {
+                each(transcript)?;
             }
         }
-        extra.push(off_path);
-    }
-    let mut again = Skipped::default();
-    lines::each_line(path, &mut again, |line, again| {
-        if let Some(slot) = wanted.get_mut(&line.number)
-            && let Some(entry) = line.parse::<Entry>(again)
-        {
-            *slot = Some(Parsed::of(entry));
-        }
         Ok(())
-    })?;
+    })
+}
 
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let session_id = if agent_file || uuid::Uuid::try_parse(&stem).is_err() {
-        first.session_id.clone().unwrap_or_else(|| stem.clone())
-    } else {
-        stem.clone()
+/// Reads the file `source` as [`read`] does, handing each conversation
+/// over in parts of at most `max_items` items: the first pass keeps the
+/// tree (a few numbers a line), the second reads the lines on the path a
+/// bounded chunk at a time, by their offsets ([`stream`]).
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
+    let path = &source.path;
+    let Some(file) = FirstFile::read(path)? else {
+        return Ok(());
     };
-    for (conversation, off_path) in conversations.iter().zip(extra) {
+    let mut lines = stream::Lines::open(path, &file.first.tree, &file.conversations)?;
+    for conversation in &file.conversations {
+        let header = file.header(conversation);
+        stream::hand_over(
+            &file.first.tree,
+            conversation,
+            header,
+            &mut lines,
+            max_items,
+            each,
+        )?;
+    }
+    Ok(())
+}
+
+/// A transcript's first pass and what it says about its conversations.
+struct FirstFile {
+    path: PathBuf,
+    first: FirstPass,
+    skipped: Skipped,
+    agent_file: bool,
+    session_id: String,
+    stem: String,
+    conversations: Vec<tree::Conversation>,
+}
+
+impl FirstFile {
+    /// The first pass over `path`; `None` when it holds no conversation.
+    fn read(path: &Path) -> Result<Option<FirstFile>> {
+        let mut skipped = Skipped::default();
+        let mut first = FirstPass::default();
+        lines::each_line(path, &mut skipped, |line, skipped| {
+            first.line(&line, skipped);
+            Ok(())
+        })?;
+        first.tree.finish();
+        let agent_file = is_agent_file(path);
+        let conversations = first.tree.conversations(agent_file);
+        if conversations.is_empty() {
+            return Ok(None);
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let session_id = if agent_file || uuid::Uuid::try_parse(&stem).is_err() {
+            first.session_id.clone().unwrap_or_else(|| stem.clone())
+        } else {
+            stem.clone()
+        };
+        Ok(Some(FirstFile {
+            path: path.to_path_buf(),
+            first,
+            skipped,
+            agent_file,
+            session_id,
+            stem,
+            conversations,
+        }))
+    }
+
+    /// The fields of the transcript of `conversation` that are known
+    /// before its lines are read again (no items yet).
+    fn header(&self, conversation: &tree::Conversation) -> Transcript {
+        let first = &self.first;
         let mut transcript = Transcript {
-            source: path.display().to_string(),
+            source: self.path.display().to_string(),
             provider: Some("anthropic".to_owned()),
             ..Transcript::default()
         };
-        if agent_file {
-            transcript.source_id.clone_from(&stem);
+        if self.agent_file {
+            transcript.source_id.clone_from(&self.stem);
             transcript.parent_source_id = first
                 .sidechain_session
                 .clone()
                 .or_else(|| first.session_id.clone())
                 .or_else(|| {
                     // `<sessionId>/subagents/agent-<id>.jsonl`
-                    let dir = path.parent()?;
+                    let dir = self.path.parent()?;
                     (dir.file_name()? == "subagents")
                         .then(|| dir.parent()?.file_name())
                         .flatten()
                         .map(|name| name.to_string_lossy().into_owned())
                 });
-            transcript.skipped = skipped;
+            transcript.skipped = self.skipped;
         } else if conversation.main {
-            transcript.source_id.clone_from(&session_id);
-            transcript.skipped = skipped;
+            transcript.source_id.clone_from(&self.session_id);
+            transcript.skipped = self.skipped;
         } else {
-            transcript.source_id = first.sidechain_id(conversation, &session_id);
-            transcript.parent_source_id = Some(session_id.clone());
+            transcript.source_id = first.sidechain_id(conversation, &self.session_id);
+            transcript.parent_source_id = Some(self.session_id.clone());
         }
-        assemble(
-            &mut transcript,
-            &first.tree,
-            conversation,
-            &off_path,
-            &mut wanted,
-        );
-        if conversation.main || agent_file {
+        if conversation.main || self.agent_file {
             transcript.title = first.title(&transcript.source_id, conversation);
         }
-        if transcript.items.is_empty() {
-            continue;
-        }
-        each(transcript)?;
+        transcript
     }
-    Ok(())
 }
 
 /// What the first pass keeps besides the tree.
@@ -269,6 +297,8 @@ impl FirstPass {
                 parent: head.parent_uuid.as_str(),
                 logical_parent: head.logical_parent_uuid.as_str(),
                 line: line.number,
+                offset: line.offset,
+                length: line.length,
                 timestamp: head.timestamp.as_str(),
                 msg_id: message.and_then(|m| m.id.as_str()),
                 agent: head.agent_id.as_str(),

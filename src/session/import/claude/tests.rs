@@ -139,6 +139,34 @@ fn read_all(path: &Path) -> Vec<Transcript> {
         Ok(())
     })
     .unwrap();
+    // Every fixture is read three ways, which must agree: whole, as the
+    // reader did before it handed sessions over in parts (the reference),
+    // and in parts of every size from one item up.
+    let mut before = Vec::new();
+    super::whole::read(&source, &mut |t| {
+        before.push(t);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(out, before, "the parts reader differs from the whole one");
+    let items: usize = out.iter().map(|t| t.items.len()).sum();
+    for size in [1, 2, 3, 5, items.max(1)] {
+        let mut parts = Vec::new();
+        read_parts(&source, size, &mut |part| {
+            assert!(part.transcript.items.len() <= size);
+            parts.push(part);
+            Ok(())
+        })
+        .unwrap();
+        let firsts = parts.iter().filter(|p| p.first).count();
+        let lasts = parts.iter().filter(|p| p.last).count();
+        assert_eq!((firsts, lasts), (out.len(), out.len()), "size {size}");
+        assert_eq!(
+            crate::session::import::parts::whole(parts),
+            out,
+            "parts of {size} items differ"
+        );
+    }
     out
 }
 

@@ -54,8 +54,11 @@ pub struct Node {
     /// null: the conversation before it continues there).
     logical_key: u128,
     pub parent: u32,
-    /// The line's number in the file: how the second pass finds it.
+    /// The line's number in the file, and where its bytes are: how the
+    /// second pass finds it.
     pub line: u64,
+    pub offset: u64,
+    pub length: u64,
     /// The `timestamp` as a number that orders like the time.
     pub ts: u64,
     /// `message.id` (hashed) of an assistant line; 0 when none.
@@ -75,6 +78,8 @@ pub struct Link<'l> {
     pub parent: Option<&'l str>,
     pub logical_parent: Option<&'l str>,
     pub line: u64,
+    pub offset: u64,
+    pub length: u64,
     pub timestamp: Option<&'l str>,
     pub msg_id: Option<&'l str>,
     pub agent: Option<&'l str>,
@@ -95,6 +100,8 @@ pub struct Tree {
     results: HashMap<u64, u32>,
     /// (line, `tool_use` id) for every call; sorted by [`Tree::finish`].
     uses: Vec<(u32, u64)>,
+    /// (`tool_use` id, line) for every result; sorted by [`Tree::finish`].
+    holders: Vec<(u64, u32)>,
 }
 
 impl Tree {
@@ -106,6 +113,8 @@ impl Tree {
             logical_key: link.logical_parent.map_or(0, key_of),
             parent: NONE,
             line: link.line,
+            offset: link.offset,
+            length: link.length,
             ts: link.timestamp.map_or(0, time_key),
             msg_id: link.msg_id.map_or(0, hash64),
             agent: link.agent.map_or(0, hash64),
@@ -133,6 +142,7 @@ impl Tree {
         }
         for id in link.results {
             self.results.insert(hash64(id), at);
+            self.holders.push((hash64(id), at));
         }
     }
 
@@ -161,6 +171,8 @@ impl Tree {
             self.nodes[i].parent = parent;
         }
         self.uses.sort_unstable();
+        self.holders.sort_unstable();
+        self.holders.dedup();
         self.bridge = HashMap::new();
     }
 
@@ -365,6 +377,15 @@ impl Tree {
             .iter()
             .take_while(move |&&(line, _)| line == at)
             .map(|&(_, id)| id)
+    }
+
+    /// Every line holding a result of the call `id` (hashed).
+    pub fn holders_of(&self, id: u64) -> impl Iterator<Item = u32> + '_ {
+        let start = self.holders.partition_point(|&(call, _)| call < id);
+        self.holders[start..]
+            .iter()
+            .take_while(move |&&(call, _)| call == id)
+            .map(|&(_, line)| line)
     }
 
     /// The `agentId` (hashed) of the line `at`.

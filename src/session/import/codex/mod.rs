@@ -52,7 +52,8 @@ mod record;
 
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Tool, Transcript, files_under, lines};
+use super::parts::Parts;
+use super::{Homes, Part, Source, Tool, Transcript, files_under, lines};
 use crate::error::{Error, Result};
 
 /// The `kind` of a plain rollout and of a zstd-compressed one.
@@ -102,7 +103,72 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     Ok(found)
 }
 
+/// Reads the rollout `source` whole.
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    let mut parts = Vec::new();
+    read_parts(source, usize::MAX, &mut |part| {
+        parts.push(part);
+        Ok(())
+    })?;
+    for transcript in super::parts::whole(parts) {
+        each(transcript)?;
+    }
+    Ok(())
+}
+
+/// Reads the rollout `source` in two passes, handing it over in parts of
+/// at most `max_items` items: the first keeps only the items' keys, to
+/// learn which stay to the end (a rollback takes turns back) and where each
+/// call's output is; the second hands each item over once it is final. So
+/// what is held is the keys, and the items between a call and its output.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
+    let mut first = record::Reader::lean(source);
+    let mut skipped = super::Skipped::default();
+    lines::each_line(&source.path, &mut skipped, |line, skipped| {
+        if let Some(value) = line.parse::<serde_json::Value>(skipped) {
+            first.record(line.number, value, skipped);
+        }
+        Ok(())
+    })?;
+    let mut second = record::Reader::handing_over(source, &first);
+    let mut header = first.finish();
+    header.items = Vec::new();
+    header.skipped.add(&skipped);
+    if header.title.is_none()
+        && let Some(home) = codex_home_of(&source.path)
+    {
+        header.title = index::thread_name(&home, &header.source_id);
+    }
+    let mut parts = Parts::new(max_items);
+    let mut again = super::Skipped::default();
+    lines::each_line(&source.path, &mut again, |line, again| {
+        if let Some(value) = line.parse::<serde_json::Value>(again) {
+            second.record(line.number, value, again);
+        }
+        for item in second.take_ready(line.number) {
+            if let Some(full) = parts.push(item) {
+                parts.hand_over(&header, full, false, each)?;
+            }
+        }
+        Ok(())
+    })?;
+    for item in second.finish().items {
+        if let Some(full) = parts.push(item) {
+            parts.hand_over(&header, full, false, each)?;
+        }
+    }
+    let rest = parts.take();
+    parts.hand_over(&header, rest, true, each)
+}
+
+/// The reader as it was before it handed rollouts over in parts: the
+/// reference the parts reader is compared with.
+#[cfg(test)]
+pub fn read_whole(source: &Source) -> Result<Transcript> {
     let mut reader = record::Reader::new(source);
     let mut skipped = super::Skipped::default();
     lines::each_line(&source.path, &mut skipped, |line, skipped| {
@@ -118,7 +184,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     {
         transcript.title = index::thread_name(&home, &transcript.source_id);
     }
-    each(transcript)
+    Ok(transcript)
 }
 
 fn source(path: &Path, kind: &'static str, bytes: u64) -> Source {

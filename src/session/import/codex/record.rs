@@ -42,6 +42,17 @@ pub struct Reader {
     turns: Vec<usize>,
     first_timestamp: Option<String>,
     last_timestamp: Option<String>,
+    /// The items handed over already (see [`Reader::take_ready`]): every
+    /// index above counts them.
+    base: usize,
+    /// A first pass: items keep their keys, not their contents, and
+    /// `resolved` notes where each call's output came.
+    lean: bool,
+    resolved: HashMap<String, u64>,
+    /// A second pass: the items the first found at the end, and the line
+    /// of each one's output (a call's that came), which [`Reader::take_ready`]
+    /// waits for.
+    survivors: Option<HashMap<String, Option<u64>>>,
 }
 
 impl Reader {
@@ -58,8 +69,58 @@ impl Reader {
             turns: Vec::new(),
             first_timestamp: None,
             last_timestamp: None,
+            base: 0,
+            lean: false,
+            resolved: HashMap::new(),
+            survivors: None,
         }
         .with_fallback_id(source)
+    }
+
+    /// A reader for a first pass, keeping what decides which items stay
+    /// (their keys) but not what they say.
+    pub fn lean(source: &Source) -> Reader {
+        Reader {
+            lean: true,
+            ..Reader::new(source)
+        }
+    }
+
+    /// A reader for a second pass, handing over (through
+    /// [`Reader::take_ready`]) the items a first pass by [`Reader::lean`]
+    /// found at its end, once their calls' outputs are read.
+    pub fn handing_over(source: &Source, first: &Reader) -> Reader {
+        let survivors = first
+            .transcript
+            .items
+            .iter()
+            .map(|item| (item.key.clone(), first.resolved.get(&item.key).copied()))
+            .collect();
+        Reader {
+            survivors: Some(survivors),
+            ..Reader::new(source)
+        }
+    }
+
+    /// The items at the front that are final once line `number` is read:
+    /// kept to the end (no later rollback takes them) and, for a call, with
+    /// its output read. Stops at one a rollback will take.
+    pub fn take_ready(&mut self, number: u64) -> Vec<Item> {
+        let Some(survivors) = &self.survivors else {
+            return Vec::new();
+        };
+        let ready = self
+            .transcript
+            .items
+            .iter()
+            .take_while(|item| {
+                survivors
+                    .get(&item.key)
+                    .is_some_and(|output| output.is_none_or(|at| at <= number))
+            })
+            .count();
+        self.base += ready;
+        self.transcript.items.drain(..ready).collect()
     }
 
     /// The thread id in the file name, for a rollout whose `session_meta`
@@ -190,7 +251,11 @@ impl Reader {
         let keep = self.turns.len().saturating_sub(turns);
         let cut = self.turns[keep];
         self.turns.truncate(keep);
-        self.transcript.items.truncate(cut);
+        // Never below `base`: what was handed over is what a first pass
+        // found kept, so no rollback reaches it.
+        self.transcript
+            .items
+            .truncate(cut.saturating_sub(self.base));
         self.pending.retain(|_, index| *index < cut);
     }
 
@@ -261,8 +326,18 @@ impl Reader {
                     .unwrap_or(Value::Null);
                 match self.pending.remove(&call_id) {
                     Some(index) => {
-                        if let Body::ToolCall(call) = &mut self.transcript.items[index].body {
-                            call.outcome = outcome_of(output);
+                        let Some(item) = self.transcript.items.get_mut(index - self.base) else {
+                            return;
+                        };
+                        if self.lean {
+                            self.resolved.insert(item.key.clone(), number);
+                        }
+                        if let Body::ToolCall(call) = &mut item.body {
+                            call.outcome = if self.lean {
+                                Outcome::Done(String::new())
+                            } else {
+                                outcome_of(output)
+                            };
                         }
                     }
                     // An output whose call is not in the file.
@@ -305,7 +380,7 @@ impl Reader {
         }
         if !texts.is_empty() {
             if role == Role::User {
-                self.turns.push(self.transcript.items.len());
+                self.turns.push(self.base + self.transcript.items.len());
             }
             let text = texts.join("\n\n");
             self.push(number.to_string(), at, Body::Message { role, text });
@@ -324,7 +399,7 @@ impl Reader {
         let key = format!("{number}:{call_id}");
         if outcome.is_none() {
             self.pending
-                .insert(call_id.clone(), self.transcript.items.len());
+                .insert(call_id.clone(), self.base + self.transcript.items.len());
         }
         let outcome = outcome.unwrap_or(Outcome::NoResult("interrupted"));
         self.push(
@@ -339,7 +414,16 @@ impl Reader {
         );
     }
 
-    fn push(&mut self, key: String, timestamp: Option<String>, body: Body) {
+    fn push(&mut self, key: String, timestamp: Option<String>, mut body: Body) {
+        if self.lean {
+            match &mut body {
+                Body::Message { text, .. } => *text = String::new(),
+                Body::ToolCall(call) => {
+                    call.args = Value::Null;
+                    call.name = String::new();
+                }
+            }
+        }
         self.transcript.items.push(Item {
             key,
             timestamp,

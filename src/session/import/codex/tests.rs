@@ -61,6 +61,29 @@ fn read_one(path: &Path) -> Transcript {
     })
     .unwrap();
     assert_eq!(out.len(), 1);
+    // Every fixture is read whole as the reader did before it handed
+    // rollouts over in parts (the reference), and in parts of every size
+    // from one item up: all must agree.
+    let before = read_whole(&found[0]).unwrap();
+    assert_eq!(
+        out[0], before,
+        "the parts reader differs from the whole one"
+    );
+    for size in [1, 2, 3, 5, before.items.len().max(1)] {
+        let mut parts = Vec::new();
+        read_parts(&found[0], size, &mut |part| {
+            assert!(part.transcript.items.len() <= size);
+            parts.push(part);
+            Ok(())
+        })
+        .unwrap();
+        assert!(parts[0].first && parts.last().unwrap().last);
+        assert_eq!(
+            crate::session::import::parts::whole(parts),
+            vec![before.clone()],
+            "parts of {size} items differ"
+        );
+    }
     out.remove(0)
 }
 

@@ -1,7 +1,8 @@
 use serde_json::json;
 
 use super::*;
-use crate::session::import::Role;
+use crate::session::Store;
+use crate::session::import::{Role, session_id_for};
 use crate::session::store::{NewFormat, StoreOptions};
 
 fn store_in(dir: &Path, format: NewFormat) -> Store {
@@ -232,4 +233,105 @@ fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
     assert_eq!(calls, [("", "running"), ("built", "done")]);
     let last = store_transcript(&store, Tool::Opencode, &transcript(items), false).unwrap();
     assert_eq!(last.status, Status::Unchanged);
+}
+
+/// Seven items a second apart, the model changing in the last part.
+fn seven() -> Vec<Item> {
+    (0..7)
+        .map(|n| {
+            let at = format!("2026-03-01T10:00:0{n}Z");
+            if n % 3 == 2 {
+                call(&format!("k{n}"), &at, Outcome::Done(format!("out {n}")))
+            } else {
+                say(
+                    &format!("k{n}"),
+                    Some(&at),
+                    Role::User,
+                    &format!("text {n}"),
+                )
+            }
+        })
+        .collect()
+}
+
+/// `transcript` handed to one writer in parts of `size`, the first
+/// `stop_after` of them only (a run cut short) when given.
+fn write_in_parts(
+    store: &Store,
+    transcript: Transcript,
+    size: usize,
+    stop_after: Option<usize>,
+) -> Option<Imported> {
+    let mut parts = Vec::new();
+    crate::session::import::split(transcript, size, &mut |part| {
+        parts.push(part);
+        Ok(())
+    })
+    .unwrap();
+    let mut writer = SessionWriter::new(store, Tool::Claude, false);
+    let mut report = None;
+    for part in parts.into_iter().take(stop_after.unwrap_or(usize::MAX)) {
+        report = writer.part(part).unwrap();
+    }
+    report
+}
+
+#[test]
+fn a_session_written_in_parts_is_stored_as_one_written_whole() {
+    for format in [NewFormat::Cli, NewFormat::Journal] {
+        let dir = tempfile::tempdir().unwrap();
+        let (whole, parted) = (
+            store_in(&dir.path().join("a"), format),
+            store_in(&dir.path().join("b"), format),
+        );
+        let one = store_transcript(&whole, Tool::Claude, &transcript(seven()), false).unwrap();
+        let mut source = transcript(seven());
+        source.updated = Some("2026-03-01T10:00:30Z".into());
+        let report = write_in_parts(&parted, source.clone(), 2, None).unwrap();
+        assert_eq!(report.status, Status::Imported);
+        assert_eq!(
+            (report.messages, report.tool_calls, report.added),
+            (5, 2, 7)
+        );
+        assert_eq!(
+            order_of(&parted, &report.session_id),
+            order_of(&whole, &one.session_id)
+        );
+        let (a, b) = (
+            whole.get(&one.session_id).unwrap(),
+            parted.get(&report.session_id).unwrap(),
+        );
+        assert_eq!(a.messages, b.messages);
+        assert_eq!(a.tool_calls, b.tool_calls);
+        assert_eq!(
+            (a.title, a.model, a.workspace),
+            (b.title, b.model, b.workspace)
+        );
+        // The last activity is the source's, not the time of the import.
+        assert_eq!(b.last_activity, "2026-03-01T10:00:30.000Z");
+
+        // Imported again in parts: nothing is added, nothing written.
+        let again = write_in_parts(&parted, source, 3, None).unwrap();
+        assert_eq!((again.status, again.added), (Status::Unchanged, 0));
+    }
+}
+
+#[test]
+fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(dir.path(), NewFormat::Journal);
+    let mut source = transcript(seven());
+    source.model = Some("first-model".into());
+    assert!(write_in_parts(&store, source.clone(), 2, Some(2)).is_none());
+    let id = session_id_for(Tool::Claude, "source-1");
+    assert_eq!(order_of(&store, &id), ["k0", "k1", "k2", "k3"]);
+
+    source.model = Some("last-model".into());
+    let done = write_in_parts(&store, source, 2, None).unwrap();
+    assert_eq!((done.status, done.added), (Status::Updated, 3));
+    assert_eq!(
+        order_of(&store, &id),
+        ["k0", "k1", "k2", "k3", "k4", "k5", "k6"]
+    );
+    assert_eq!(store.get(&id).unwrap().model, "last-model");
 }

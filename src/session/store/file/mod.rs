@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod batch;
 pub mod index;
 pub mod journal;
 mod scrub;
@@ -377,13 +378,14 @@ impl FileStore {
 
     // ----- recording ------------------------------------------------------
 
-    /// Appends one line under the session's lock, fsyncs it, and updates
-    /// the summary (when it lags by more than [`SUMMARY_LAG`]). `make` gets the record's `at` (the new lastActivity,
-    /// or the current one unless `advance`).
+    /// Appends lines (one record each) under the session's lock, fsyncs
+    /// them once, and updates the summary (when it lags by more than
+    /// [`SUMMARY_LAG`]). `make` gets the records' `at`: the lastActivity
+    /// moved forward to `advance`, or the current one when `None`.
     fn append_line(
         &self,
         id: &str,
-        advance: bool,
+        advance: Option<Millis>,
         make: impl FnOnce(&str) -> Vec<u8>,
     ) -> Result<SessionSummary> {
         check_id(id, "session")?;
@@ -410,10 +412,9 @@ impl FileStore {
             file.sync_all().map_err(io(&path))?;
         }
         let previous = timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN);
-        let at = if advance {
-            timestamp::format_millis(previous.max(self.now()))
-        } else {
-            summary.last_activity.clone()
+        let at = match advance {
+            Some(to) => timestamp::format_millis(previous.max(to)),
+            None => summary.last_activity.clone(),
         };
         let bytes = make(&at);
         // One more level than the record: the line's envelope.
@@ -424,8 +425,10 @@ impl FileStore {
             return Err(Error::io(&path, &err));
         }
         let mut updated = Some(summary);
-        journal::tally_line(&mut updated, &bytes[..bytes.len() - 1])
-            .map_err(|_| Error::input("cannot encode the record"))?;
+        for line in bytes[..bytes.len() - 1].split(|&b| b == b'\n') {
+            journal::tally_line(&mut updated, line)
+                .map_err(|_| Error::input("cannot encode the record"))?;
+        }
         let updated = updated.ok_or_else(|| Error::input("cannot encode the record"))?;
         // The summary is a cache checked against the journal's length, so it
         // needs no fsync: after a crash it is rebuilt from the journal. It is
@@ -452,20 +455,18 @@ impl FileStore {
     fn rewrite_plain(
         &self,
         id: &str,
-        advance: bool,
+        advance: Option<Millis>,
         change: impl Fn(&mut Document, &str) -> Result<()>,
     ) -> Result<SessionSummary> {
         let lock = self.lock_session(id)?;
         let path = self.plain_path(id);
         self.index.note(&Change::Pending(id.to_string()))?;
         sfs::sweep_temps(&path);
-        let now = self.now();
         let rewritten = cli::rewrite(id, &path, |document| {
             let previous = timestamp::parse(document.last_activity()).unwrap_or(i64::MIN);
-            let at = if advance {
-                timestamp::format_millis(previous.max(now))
-            } else {
-                document.last_activity().to_string()
+            let at = match advance {
+                Some(to) => timestamp::format_millis(previous.max(to)),
+                None => document.last_activity().to_string(),
             };
             change(document, &at)?;
             document.touch(&at);
@@ -1184,7 +1185,7 @@ impl FileStore {
             if let Append::Entry { entry, .. } = record {
                 check_record_nesting(entry)?;
             }
-            return self.rewrite_plain(id, true, |document, at| {
+            return self.rewrite_plain(id, Some(self.now()), |document, at| {
                 match record {
                     Append::Entry { entry, tokens } => document.push_entry(entry, tokens),
                     Append::Compression(details) => document.push_compression(at, details),
@@ -1193,12 +1194,12 @@ impl FileStore {
             });
         }
         match record {
-            Append::Entry { entry, tokens } => {
-                self.append_line(id, true, |at| journal::entry_line(entry, at, Some(tokens)))
-            }
-            Append::Compression(details) => {
-                self.append_line(id, true, |at| journal::compression_line(at, details))
-            }
+            Append::Entry { entry, tokens } => self.append_line(id, Some(self.now()), |at| {
+                journal::entry_line(entry, at, Some(tokens))
+            }),
+            Append::Compression(details) => self.append_line(id, Some(self.now()), |at| {
+                journal::compression_line(at, details)
+            }),
         }
     }
 }
@@ -1245,11 +1246,28 @@ impl SessionStore for FileStore {
         appended
     }
 
+    fn append_entries(
+        &self,
+        id: &str,
+        entries: &[(Entry, u64)],
+        not_before: Option<Millis>,
+    ) -> Result<SessionSummary> {
+        let appended = FileStore::append_entries(self, id, entries, not_before);
+        if appended.is_ok() && self.index.wants_fold() {
+            let _ = self.index_db();
+        }
+        appended
+    }
+
+    fn record_keys(&self, id: &str, field: &str) -> Result<super::api::RecordKeys> {
+        FileStore::record_keys(self, id, field)
+    }
+
     fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {
         if self.kind(id)? == Kind::Plain {
-            return self.rewrite_plain(id, false, |document, _| document.apply_patch(patch));
+            return self.rewrite_plain(id, None, |document, _| document.apply_patch(patch));
         }
-        self.append_line(id, false, |at| journal::update_line(at, patch))
+        self.append_line(id, None, |at| journal::update_line(at, patch))
     }
 
     fn summary(&self, id: &str) -> Result<SessionSummary> {

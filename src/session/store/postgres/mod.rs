@@ -44,6 +44,7 @@ use crate::timestamp;
 use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
+mod batch;
 mod listing;
 mod scrub;
 mod snapshots;
@@ -426,6 +427,17 @@ struct RecordRows {
 
 impl RecordRows {
     fn of(entries: &[(Entry, Option<u64>)]) -> std::result::Result<RecordRows, Failure> {
+        RecordRows::after(entries, 0, 0, 0)
+    }
+
+    /// The rows of `entries` following `seq` records, `messages` of them
+    /// messages and `calls` tool calls (the counts end up including them).
+    fn after(
+        entries: &[(Entry, Option<u64>)],
+        seq: i64,
+        messages: i64,
+        calls: i64,
+    ) -> std::result::Result<RecordRows, Failure> {
         let mut rows = RecordRows {
             seq: Vec::new(),
             kind: Vec::new(),
@@ -434,8 +446,8 @@ impl RecordRows {
             body: Vec::new(),
             role: Vec::new(),
             text: Vec::new(),
-            messages: 0,
-            calls: 0,
+            messages,
+            calls,
             token_sum: 0,
         };
         for (n, (entry, tokens)) in entries.iter().enumerate() {
@@ -446,7 +458,7 @@ impl RecordRows {
             };
             rows.kind_index.push(*index);
             *index += 1;
-            rows.seq.push(n as i64 + 1);
+            rows.seq.push(seq + n as i64 + 1);
             rows.kind.push(kind);
             rows.tokens.push(tokens.map(to_i64));
             rows.body.push(entry_body(entry)?);
@@ -627,6 +639,19 @@ impl SessionStore for PgStore {
                 client.query_opt(APPEND, &[&id, &now, &kind, &tokens, &body, &role, &text])?;
             row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
         })
+    }
+
+    fn append_entries(
+        &self,
+        id: &str,
+        entries: &[(Entry, u64)],
+        not_before: Option<timestamp::Millis>,
+    ) -> Result<SessionSummary> {
+        self.append_batch(id, entries, not_before)
+    }
+
+    fn record_keys(&self, id: &str, field: &str) -> Result<super::api::RecordKeys> {
+        self.keys_of(id, field)
     }
 
     fn update_metadata(&self, id: &str, patch: &Map<String, Value>) -> Result<SessionSummary> {

@@ -4,8 +4,7 @@ use super::*;
 use crate::session::store::api::{SessionStore, StoreOptions};
 use crate::session::store::postgres::PgStore;
 
-#[path = "../../../../../tests/support/pg.rs"]
-mod pg;
+use crate::session::store::test_pg as pg;
 
 #[test]
 fn a_prefix_range_ends_at_the_prefix_with_its_last_character_incremented() {

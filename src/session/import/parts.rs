@@ -1,0 +1,140 @@
+//! A source session handed over in parts: a bounded number of its items
+//! at a time, with the session's fields as far as they are known, so that
+//! neither a reader nor the writer holds a huge session whole.
+
+use serde_json::Value;
+
+use super::{Body, Item, Outcome, Transcript};
+use crate::error::Result;
+
+/// The most items a [`Part`] holds (fewer when they weigh more than
+/// [`PART_BYTES`]).
+pub const PART_ITEMS: usize = 2000;
+/// About the most text a [`Part`] holds, in bytes.
+pub const PART_BYTES: usize = 4 << 20;
+
+/// A part of one source session, handed over in order: the session's
+/// fields as far as they are known (final in the last part, which also
+/// holds what was skipped) and the next of its items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    pub transcript: Transcript,
+    pub first: bool,
+    pub last: bool,
+}
+
+/// Hands `transcript` over in parts of at most `max_items` items (and
+/// about [`PART_BYTES`]); one part when it has no items.
+pub fn split(
+    mut transcript: Transcript,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
+    let items = std::mem::take(&mut transcript.items);
+    let mut parts = Parts::new(max_items);
+    for item in items {
+        if let Some(full) = parts.push(item) {
+            parts.hand_over(&transcript, full, false, each)?;
+        }
+    }
+    let rest = parts.take();
+    parts.hand_over(&transcript, rest, true, each)
+}
+
+/// Items gathered into parts, and whether the first was handed over.
+#[derive(Debug)]
+pub struct Parts {
+    max_items: usize,
+    items: Vec<Item>,
+    bytes: usize,
+    started: bool,
+}
+
+impl Parts {
+    pub fn new(max_items: usize) -> Parts {
+        Parts {
+            max_items: max_items.max(1),
+            items: Vec::new(),
+            bytes: 0,
+            started: false,
+        }
+    }
+
+    /// Adds `item`; returns the items of a full part.
+    pub fn push(&mut self, item: Item) -> Option<Vec<Item>> {
+        self.bytes += item.weight();
+        self.items.push(item);
+        (self.items.len() >= self.max_items || self.bytes >= PART_BYTES).then(|| self.take())
+    }
+
+    /// The items gathered so far.
+    pub fn take(&mut self) -> Vec<Item> {
+        self.bytes = 0;
+        std::mem::take(&mut self.items)
+    }
+
+    /// Hands `items` over as the next part, with `header`'s fields.
+    pub fn hand_over(
+        &mut self,
+        header: &Transcript,
+        items: Vec<Item>,
+        last: bool,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        let mut transcript = Transcript {
+            items: Vec::new(),
+            ..header.clone()
+        };
+        transcript.items = items;
+        let first = !std::mem::replace(&mut self.started, true);
+        each(Part {
+            transcript,
+            first,
+            last,
+        })
+    }
+}
+
+/// Gathers the parts of each session back into whole transcripts.
+pub fn whole(parts: Vec<Part>) -> Vec<Transcript> {
+    let mut out: Vec<Transcript> = Vec::new();
+    for part in parts {
+        let mut transcript = part.transcript;
+        if !part.first
+            && let Some(open) = out.last_mut()
+        {
+            let mut items = std::mem::take(&mut open.items);
+            items.append(&mut transcript.items);
+            transcript.items = items;
+            *open = transcript;
+        } else {
+            out.push(transcript);
+        }
+    }
+    out
+}
+
+impl Item {
+    /// About how many bytes of text it holds (what bounds a [`Part`]).
+    pub fn weight(&self) -> usize {
+        fn of(value: &Value) -> usize {
+            match value {
+                Value::String(s) => s.len() + 2,
+                Value::Array(items) => items.iter().map(of).sum::<usize>() + 2,
+                Value::Object(map) => map.iter().map(|(k, v)| k.len() + of(v) + 4).sum(),
+                _ => 8,
+            }
+        }
+        let body = match &self.body {
+            Body::Message { text, .. } => text.len(),
+            Body::ToolCall(call) => {
+                let outcome = match &call.outcome {
+                    Outcome::Done(text) | Outcome::Failed(text) => text.len(),
+                    Outcome::NoResult(_) => 0,
+                };
+                call.call_id.len() + call.name.len() + of(&call.args) + outcome
+            }
+        };
+        body + self.key.len() + 64
+    }
+}
