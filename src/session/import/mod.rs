@@ -17,7 +17,7 @@ pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod gemini;
 pub(crate) mod goose;
-pub mod lines;
+pub(crate) mod lines;
 pub(crate) mod opencode;
 pub(crate) mod parts;
 pub(crate) mod sqlite;
