@@ -482,7 +482,11 @@ impl Policy {
     /// connection-string deny lists). An invalid pattern is
     /// dropped with a warning; if that leaves a deny list without the spec's
     /// defaults, the defaults are used (Requirement 10.5).
-    pub(crate) fn from_config(config: &EnvironmentConfig, extra: &ExtraRules, warn: Warn) -> Policy {
+    pub(crate) fn from_config(
+        config: &EnvironmentConfig,
+        extra: &ExtraRules,
+        warn: Warn,
+    ) -> Policy {
         let builtin = |list: &'static [&'static str]| list.iter().map(|t| Cow::Borrowed(*t));
         let mut allow: Vec<Cow<'static, str>> = Vec::new();
         let mut deny: Vec<Cow<'static, str>> = Vec::new();
