@@ -37,25 +37,7 @@ impl PgStore {
             let at_ms = last_ms.max(to);
             let at = timestamp::format_millis(at_ms);
             let rows = RecordRows::after(&entries, seq, messages, calls)?;
-            tx.execute(
-                "INSERT INTO ollm_records \
-                 (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
-                 SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
-                 FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
-                             $7::text[], $8::text[], $9::text[]) \
-                 AS r(seq, kind, kind_index, tokens, body, role, search_text)",
-                &[
-                    &id,
-                    &at,
-                    &rows.seq,
-                    &rows.kind,
-                    &rows.kind_index,
-                    &rows.tokens,
-                    &rows.body,
-                    &rows.role,
-                    &rows.text,
-                ],
-            )?;
+            rows.insert(&mut tx, id, &at)?;
             let row = tx.query_one(
                 &format!(
                     "UPDATE ollm_sessions SET seq = $2, message_count = $3, tool_call_count = $4, \

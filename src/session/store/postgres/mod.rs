@@ -468,6 +468,35 @@ impl RecordRows {
         }
         Ok(rows)
     }
+
+    /// Inserts the rows as session `id`'s records, each stamped `at`: one
+    /// statement, the columns passed as arrays.
+    fn insert(
+        &self,
+        tx: &mut Transaction<'_>,
+        id: &str,
+        at: &str,
+    ) -> std::result::Result<u64, postgres::Error> {
+        tx.execute(
+            "INSERT INTO ollm_records \
+             (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
+             SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
+             FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
+                         $7::text[], $8::text[], $9::text[]) \
+             AS r(seq, kind, kind_index, tokens, body, role, search_text)",
+            &[
+                &id,
+                &at,
+                &self.seq,
+                &self.kind,
+                &self.kind_index,
+                &self.tokens,
+                &self.body,
+                &self.role,
+                &self.text,
+            ],
+        )
+    }
 }
 
 /// Deletes the oldest sessions beyond `keep` (never `spare`), skipping
@@ -578,25 +607,7 @@ impl SessionStore for PgStore {
                 ))));
             }
             let rows = RecordRows::of(&new.entries)?;
-            tx.execute(
-                "INSERT INTO ollm_records \
-                 (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
-                 SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
-                 FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
-                             $7::text[], $8::text[], $9::text[]) \
-                 AS r(seq, kind, kind_index, tokens, body, role, search_text)",
-                &[
-                    &id,
-                    &at,
-                    &rows.seq,
-                    &rows.kind,
-                    &rows.kind_index,
-                    &rows.tokens,
-                    &rows.body,
-                    &rows.role,
-                    &rows.text,
-                ],
-            )?;
+            rows.insert(&mut tx, &id, &at)?;
             let (messages, calls, tokens) = (rows.messages, rows.calls, rows.token_sum);
             tx.execute(
                 "UPDATE ollm_sessions SET seq = $2, message_count = $3, tool_call_count = $4, \
