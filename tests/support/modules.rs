@@ -87,7 +87,8 @@ fn declared_files(file: &Path, text: &str) -> Vec<PathBuf> {
     files
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+/// Every `.rs` file under `dir`, in any folder; none when it cannot be read.
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return files;
