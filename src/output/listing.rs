@@ -54,6 +54,19 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
         let escape = stdout_is_terminal();
         let mut out = BufWriter::with_capacity(BLOCK, io::stdout().lock());
         for row in &rows {
+            if self.format == Format::Ndjson && !escape {
+                // Straight into the buffer: no line of its own per row.
+                crate::lossless::to_writer(&mut out, row).map_err(|e| {
+                    if e.is_io() {
+                        stdout_error(io::Error::from(e))
+                    } else {
+                        encode_error(e)
+                    }
+                })?;
+                out.write_all(b"\n").map_err(stdout_error)?;
+                self.written += 1;
+                continue;
+            }
             let bytes = match self.format {
                 Format::Json => self.array_element(row)?,
                 Format::Ndjson => {

@@ -19,10 +19,16 @@
 //! to come, so it is not in this listing, as if the listing had been read
 //! before it changed.
 
+//!
+//! The file store does better: one statement reads its index in listing
+//! order, on a thread of its own, so its pages are one snapshot, with no
+//! offset to step over, read while the one before is shown ([`Streamed`]).
+
 use std::collections::HashSet;
+use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::model::Problem;
-use super::store::{ListQuery, Listing, Store};
+use super::store::{FileStore, ListQuery, Listing, Store};
 use crate::error::Result;
 
 /// Sessions in the first page: about a screen of the picker.
@@ -31,7 +37,15 @@ pub const FIRST_PAGE: usize = 64;
 const OVERLAP: usize = 32;
 
 /// The pages of `query`'s listing ([`Store::pages`]).
-pub struct Pages {
+pub enum Pages {
+    /// Read page by page with offsets (PostgreSQL).
+    Offsets(Box<Paged>),
+    /// The file store's, read by one statement.
+    Streamed(Streamed),
+}
+
+/// Pages read one query each, with an offset and a limit.
+pub struct Paged {
     store: Store,
     query: ListQuery,
     /// Where the next page would start without the overlap.
@@ -50,8 +64,17 @@ impl Store {
     /// at a time; every page but the last holds sessions. They hold a
     /// handle of the store of their own, so another thread can read them.
     pub fn pages(&self, query: &ListQuery) -> Pages {
-        Pages {
-            store: self.clone(),
+        if let Some(file) = self.as_file() {
+            return Pages::Streamed(Streamed::start(file.clone(), query.clone()));
+        }
+        Pages::Offsets(Box::new(Paged::new(self, query)))
+    }
+}
+
+impl Paged {
+    fn new(store: &Store, query: &ListQuery) -> Paged {
+        Paged {
+            store: store.clone(),
             next: query.offset,
             size: FIRST_PAGE,
             left: query.limit,
@@ -63,7 +86,32 @@ impl Store {
     }
 }
 
-impl Pages {
+/// The file store's pages, read on a thread of their own from one snapshot
+/// of its index ([`FileStore::list_pages`]) while the caller shows the one
+/// before, and no further ahead: a listing of any length holds a few pages
+/// in memory. The snapshot stays open while the caller waits (on a pager);
+/// writers do not wait for it. The thread stops once the pages are
+/// dropped.
+pub struct Streamed {
+    pages: Receiver<Result<Listing>>,
+}
+
+impl Streamed {
+    fn start(store: FileStore, query: ListQuery) -> Streamed {
+        // One page read ahead: memory stays a few pages, whatever the
+        // listing's length.
+        let (send, pages) = sync_channel(1);
+        std::thread::spawn(move || {
+            let read = store.list_pages(&query, FIRST_PAGE, |page| send.send(Ok(page)).is_ok());
+            if let Err(err) = read {
+                let _ = send.send(Err(err));
+            }
+        });
+        Streamed { pages }
+    }
+}
+
+impl Paged {
     /// Reads the next page: its sessions not given before, and whether it
     /// is the last.
     fn read(&mut self) -> Result<(Listing, bool)> {
@@ -108,6 +156,17 @@ impl Iterator for Pages {
     type Item = Result<Listing>;
 
     fn next(&mut self) -> Option<Result<Listing>> {
+        match self {
+            Pages::Offsets(paged) => paged.next(),
+            Pages::Streamed(streamed) => streamed.pages.recv().ok(),
+        }
+    }
+}
+
+impl Iterator for Paged {
+    type Item = Result<Listing>;
+
+    fn next(&mut self) -> Option<Result<Listing>> {
         if self.done {
             return None;
         }
@@ -123,17 +182,22 @@ mod tests {
     use std::sync::atomic::{AtomicI64, Ordering};
 
     use super::*;
-    use crate::session::store::{NewSession, StoreOptions};
+    use crate::session::store::{NewFormat, NewSession, StoreOptions};
 
     /// A store of `n` sessions, each a second newer than the one before,
     /// and their ids newest first.
     fn store_of(n: usize) -> (tempfile::TempDir, Store, Vec<String>) {
+        store_in(n, NewFormat::default())
+    }
+
+    fn store_in(n: usize, format: NewFormat) -> (tempfile::TempDir, Store, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
         let tick = AtomicI64::new(1_700_000_000_000);
         let store = Store::new(
             dir.path().join("sessions"),
             StoreOptions {
                 max_sessions: 0,
+                format,
                 clock: Arc::new(move || tick.fetch_add(1000, Ordering::SeqCst)),
                 ..StoreOptions::default()
             },
@@ -168,13 +232,24 @@ mod tests {
         (ids, sizes)
     }
 
+    /// The pages of `query` both ways: the file store's one statement, and
+    /// pages by offset (as on PostgreSQL).
+    fn both_ways(store: &Store, query: &ListQuery) -> [Pages; 2] {
+        [
+            store.pages(query),
+            Pages::Offsets(Box::new(Paged::new(store, query))),
+        ]
+    }
+
     #[test]
     fn pages_give_the_whole_listing_in_order_in_growing_pages() {
         let (_dir, store, all) = store_of(200);
-        let (ids, sizes) = ids_of(store.pages(&ListQuery::default()));
-        assert_eq!(ids, all);
-        assert_eq!(sizes[..2], [FIRST_PAGE, 2 * FIRST_PAGE]);
-        assert_eq!(sizes.iter().sum::<usize>(), 200);
+        for pages in both_ways(&store, &ListQuery::default()) {
+            let (ids, sizes) = ids_of(pages);
+            assert_eq!(ids, all);
+            assert_eq!(sizes[..2], [FIRST_PAGE, 2 * FIRST_PAGE]);
+            assert_eq!(sizes.iter().sum::<usize>(), 200);
+        }
     }
 
     #[test]
@@ -185,40 +260,84 @@ mod tests {
             limit: Some(100),
             ..ListQuery::default()
         };
-        let (ids, _) = ids_of(store.pages(&query));
-        assert_eq!(ids, all[10..110]);
-        let (ids, sizes) = ids_of(store.pages(&ListQuery::newest(0, None)));
-        assert!(ids.is_empty());
-        assert_eq!(sizes, [0]);
+        for pages in both_ways(&store, &query) {
+            let (ids, _) = ids_of(pages);
+            assert_eq!(ids, all[10..110]);
+        }
+        for pages in both_ways(&store, &ListQuery::newest(0, None)) {
+            let (ids, sizes) = ids_of(pages);
+            assert!(ids.is_empty());
+            assert_eq!(sizes, [0]);
+        }
     }
 
     #[test]
     fn a_session_deleted_between_pages_moves_no_other_out_of_the_listing() {
-        let (_dir, store, all) = store_of(150);
-        let mut pages = store.pages(&ListQuery::default());
-        let first = pages.next().unwrap().unwrap();
-        assert_eq!(first.sessions.len(), FIRST_PAGE);
-        // Sessions of the first page go: every later row moves up.
-        for id in &all[..5] {
-            store.delete(id).unwrap();
+        for way in 0..2 {
+            let (_dir, store, all) = store_of(150);
+            let mut pages = both_ways(&store, &ListQuery::default())
+                .into_iter()
+                .nth(way)
+                .unwrap();
+            let first = pages.next().unwrap().unwrap();
+            assert_eq!(first.sessions.len(), FIRST_PAGE);
+            // Sessions of the first page go: every later row moves up.
+            for id in &all[..5] {
+                store.delete(id).unwrap();
+            }
+            let (rest, _) = ids_of(pages);
+            assert_eq!(rest, all[FIRST_PAGE..], "way {way}");
         }
-        let (rest, _) = ids_of(pages);
-        assert_eq!(rest, all[FIRST_PAGE..]);
     }
 
     #[test]
     fn a_session_created_between_pages_gives_none_twice() {
-        let (_dir, store, all) = store_of(150);
-        let mut pages = store.pages(&ListQuery::default());
-        pages.next().unwrap().unwrap();
-        // A new session comes first: every later row moves down.
-        store
-            .create(&NewSession {
-                model: "m".into(),
-                ..NewSession::default()
-            })
-            .unwrap();
-        let (rest, _) = ids_of(pages);
-        assert_eq!(rest, all[FIRST_PAGE..]);
+        for way in 0..2 {
+            let (_dir, store, all) = store_of(150);
+            let mut pages = both_ways(&store, &ListQuery::default())
+                .into_iter()
+                .nth(way)
+                .unwrap();
+            pages.next().unwrap().unwrap();
+            // A new session comes first: every later row moves down.
+            store
+                .create(&NewSession {
+                    model: "m".into(),
+                    ..NewSession::default()
+                })
+                .unwrap();
+            let (rest, _) = ids_of(pages);
+            assert_eq!(rest, all[FIRST_PAGE..], "way {way}");
+        }
+    }
+
+    #[test]
+    fn the_file_stores_pages_are_read_as_they_are_asked_for() {
+        let (_dir, store, all) = store_in(300, NewFormat::Journal);
+        let file = store.as_file().unwrap();
+        let oldest = all.last().unwrap();
+        let mut sizes = Vec::new();
+        file.list_pages(&ListQuery::default(), FIRST_PAGE, |page| {
+            if sizes.is_empty() {
+                // The oldest session goes while the first page is shown:
+                // the pages read after it do not hold it.
+                std::fs::remove_dir_all(file.session_dir(oldest)).unwrap();
+            }
+            sizes.push(page.sessions.len());
+            true
+        })
+        .unwrap();
+        assert_eq!(
+            sizes,
+            [FIRST_PAGE, 2 * FIRST_PAGE, 300 - 3 * FIRST_PAGE - 1]
+        );
+        // Asked for no more pages, it reads no more.
+        let mut asked = 0;
+        file.list_pages(&ListQuery::default(), FIRST_PAGE, |_| {
+            asked += 1;
+            false
+        })
+        .unwrap();
+        assert_eq!(asked, 1);
     }
 }

@@ -67,14 +67,28 @@ pub(crate) fn run(ctx: &Context, args: ListArgs) -> Result<()> {
         limit: args.limit,
     };
     // Page by page, so a reader (a pipe, `head`, a program) has the newest
-    // sessions while the rest are read; a table waits for every row.
+    // sessions while the rest are read; a table waits for every row. The
+    // next page is read on a thread of its own while one is written.
     let mut out = ctx.printer().list_stream::<SessionRow>(args.format);
     let previews = out.is_table();
-    for page in store.pages(&query) {
-        let page = page?;
-        report_problems(&page.problems);
-        out.rows(SessionRow::build(&store, page.sessions, previews))?;
-    }
+    let (pages, receiver) = std::sync::mpsc::sync_channel(1);
+    let reader = store.pages(&query);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for page in reader {
+                // The writer stopped (a closed pipe, an error): so does this.
+                if pages.send(page).is_err() {
+                    break;
+                }
+            }
+        });
+        for page in receiver {
+            let page = page?;
+            report_problems(&page.problems);
+            out.rows(SessionRow::build(&store, page.sessions, previews))?;
+        }
+        Ok::<(), crate::error::Error>(())
+    })?;
     out.finish("no sessions")
 }
 

@@ -734,6 +734,44 @@ impl FileStore {
         }
     }
 
+    /// The sessions `query` keeps, newest first, handed to `page` a page at
+    /// a time (`first` sessions, then twice as many each time) until it
+    /// returns false; the first page also holds the sessions that could not
+    /// be read. From one snapshot of the index when there is one, else from
+    /// one read of the files. Every page but the last holds sessions.
+    pub fn list_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        mut page: impl FnMut(Listing) -> bool,
+    ) -> Result<()> {
+        let Some(db) = self.index_db()? else {
+            let listing = query.page(self.scan()?);
+            page(listing);
+            return Ok(());
+        };
+        let mut problems = Some(db.problems()?);
+        let mut given = false;
+        db.list_pages(query, first, |rows| {
+            let (mut sessions, found) = refresh::checked(self, &self.index, rows);
+            sessions.retain(|s| query.keeps(s));
+            let mut all_problems = problems.take().unwrap_or_default();
+            all_problems.extend(found);
+            given = true;
+            page(Listing {
+                sessions,
+                problems: all_problems,
+            })
+        })?;
+        if !given {
+            page(Listing {
+                sessions: Vec::new(),
+                problems: problems.unwrap_or_default(),
+            });
+        }
+        Ok(())
+    }
+
     /// The sessions `naming` may mean, from the index.
     pub fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
         match self.index_db()? {

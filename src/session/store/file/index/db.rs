@@ -1,8 +1,10 @@
 //! The index's database: one row per session (its summary in columns,
 //! how it is stored, the stamp of its files), or per session that could
-//! not be read (its problem), in SQLite. Indexed for each way a session is
-//! found: newest first, by workspace, by title, by model, by parent, and
-//! by id prefix (the primary key).
+//! not be read (its problem), in SQLite. The table is kept in listing
+//! order (newest first is its primary key), so a listing or a page of one
+//! reads consecutive rows, with no lookup per row; indexed for each other
+//! way a session is found: by id (and prefix), workspace, title, model and
+//! parent.
 
 use std::path::Path;
 
@@ -15,12 +17,12 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE sessions (
-    id TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
     plain INTEGER NOT NULL,
     stamp TEXT NOT NULL,
     problem TEXT,
@@ -38,11 +40,15 @@ CREATE TABLE sessions (
     title TEXT,
     parent TEXT,
     branch_point INTEGER,
-    workspace TEXT
+    workspace TEXT,
+    PRIMARY KEY (last_key DESC, start_key DESC, id)
 ) WITHOUT ROWID;
-CREATE INDEX sessions_recent ON sessions (last_key DESC, start_key DESC, id);
-CREATE INDEX sessions_workspace ON sessions (workspace, last_key DESC, start_key DESC, id);
-CREATE INDEX sessions_model ON sessions (model, last_key DESC, start_key DESC, id);
+-- A row's place changes with its lastActivity: `INSERT OR REPLACE` finds
+-- the row it replaces through this index. Each index also holds the
+-- primary key, so its entries are in listing order after its own column.
+CREATE UNIQUE INDEX sessions_id ON sessions (id);
+CREATE INDEX sessions_workspace ON sessions (workspace);
+CREATE INDEX sessions_model ON sessions (model);
 CREATE INDEX sessions_title ON sessions (title);
 CREATE INDEX sessions_parent ON sessions (parent);
 CREATE INDEX sessions_plain ON sessions (plain) WHERE plain = 1;
@@ -65,14 +71,15 @@ const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_c
      plain, stamp, last_key, start_key";
 const NEWEST_FIRST: &str = "ORDER BY last_key DESC, start_key DESC, id";
 
+/// The most rows in a page of [`Db::list_pages`]: a page is kept in
+/// memory while the one before is shown.
+pub const MAX_PAGE: usize = 4096;
+
 /// A session's row as found: its summary, and how its file was stamped.
 pub struct Found {
     pub summary: SessionSummary,
     pub plain: bool,
     pub stamp: String,
-    /// Its place newest first: lastActivity and startTime in ms.
-    last_key: i64,
-    start_key: i64,
 }
 
 /// An open index database.
@@ -204,6 +211,25 @@ impl Db {
 
     /// The sessions `query` keeps, newest first, and every problem.
     pub fn list(&self, query: &ListQuery) -> Result<(Vec<Found>, Vec<Problem>)> {
+        let mut sessions = Vec::new();
+        self.list_pages(query, usize::MAX, |page| {
+            sessions.extend(page);
+            true
+        })?;
+        Ok((sessions, self.problems()?))
+    }
+
+    /// The sessions `query` keeps, newest first, handed to `page` in pages
+    /// of `first` rows, then twice as many each time up to [`MAX_PAGE`],
+    /// until it returns false. One statement reads them all, so the pages
+    /// are one snapshot of the index (the table is in this order: no row is
+    /// looked up).
+    pub fn list_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        mut page: impl FnMut(Vec<Found>) -> bool,
+    ) -> Result<()> {
         let mut conditions = vec!["problem IS NULL"];
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
         if let Some(model) = &query.model {
@@ -219,30 +245,35 @@ impl Db {
             values.push(workspace.clone().into());
         }
         let conditions = conditions.join(" AND ");
-        let sessions = if query.limit.is_none() && query.offset == 0 {
-            // All of them: read in the table's order and sorted here, which
-            // spares a lookup of the table for each entry of the index.
-            let text = format!("SELECT {COLUMNS} FROM sessions WHERE {conditions}");
-            let mut rows = self.summaries(&text, rusqlite::params_from_iter(values))?;
-            rows.sort_by(|a, b| {
-                (b.last_key, b.start_key)
-                    .cmp(&(a.last_key, a.start_key))
-                    .then_with(|| a.summary.session_id.cmp(&b.summary.session_id))
-            });
-            rows
-        } else {
-            let limit = query
-                .limit
-                .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-            let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
-            values.push(limit.into());
-            values.push(offset.into());
-            let text = format!(
-                "SELECT {COLUMNS} FROM sessions WHERE {conditions} {NEWEST_FIRST} LIMIT ? OFFSET ?"
-            );
-            self.summaries(&text, rusqlite::params_from_iter(values))?
-        };
-        Ok((sessions, self.problems()?))
+        let limit = query
+            .limit
+            .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+        let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
+        values.push(limit.into());
+        values.push(offset.into());
+        let text = format!(
+            "SELECT {COLUMNS} FROM sessions WHERE {conditions} {NEWEST_FIRST} LIMIT ? OFFSET ?"
+        );
+        let mut statement = self.conn.prepare_cached(&text).map_err(sql)?;
+        let mut rows = statement
+            .query(rusqlite::params_from_iter(values))
+            .map_err(sql)?;
+        let mut size = first.max(1);
+        let mut rows_of_page = Vec::with_capacity(size.min(4096));
+        while let Some(row) = rows.next().map_err(sql)? {
+            rows_of_page.push(found_of(row).map_err(sql)?);
+            if rows_of_page.len() == size {
+                size = size.saturating_mul(2).min(MAX_PAGE.max(first));
+                let full = std::mem::replace(&mut rows_of_page, Vec::with_capacity(size.min(4096)));
+                if !page(full) {
+                    return Ok(());
+                }
+            }
+        }
+        if !rows_of_page.is_empty() {
+            page(rows_of_page);
+        }
+        Ok(())
     }
 
     /// The sessions `naming` may mean, newest first.
@@ -284,7 +315,7 @@ impl Db {
         rows.collect::<rusqlite::Result<_>>().map_err(sql)
     }
 
-    fn problems(&self) -> Result<Vec<Problem>> {
+    pub fn problems(&self) -> Result<Vec<Problem>> {
         let mut statement = self
             .conn
             .prepare_cached(
@@ -304,19 +335,17 @@ impl Db {
 
     fn summaries(&self, text: &str, values: impl rusqlite::Params) -> Result<Vec<Found>> {
         let mut statement = self.conn.prepare_cached(text).map_err(sql)?;
-        let rows = statement
-            .query_map(values, |r| {
-                Ok(Found {
-                    summary: summary_of(r)?,
-                    plain: r.get::<_, i64>(13)? != 0,
-                    stamp: r.get(14)?,
-                    last_key: r.get(15)?,
-                    start_key: r.get(16)?,
-                })
-            })
-            .map_err(sql)?;
+        let rows = statement.query_map(values, found_of).map_err(sql)?;
         rows.collect::<rusqlite::Result<_>>().map_err(sql)
     }
+}
+
+fn found_of(r: &Row<'_>) -> rusqlite::Result<Found> {
+    Ok(Found {
+        summary: summary_of(r)?,
+        plain: r.get::<_, i64>(13)? != 0,
+        stamp: r.get(14)?,
+    })
 }
 
 fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {

@@ -15,6 +15,7 @@ pub(crate) mod grams;
 pub mod log;
 pub(crate) mod prefilter;
 pub(crate) mod refresh;
+mod stamp;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -19,6 +19,8 @@ use rusqlite::Connection;
 use super::Index;
 use super::db::{self, Db, IndexRow};
 use super::log::{self, Change};
+use super::stamp::DataDir;
+pub use super::stamp::stamp_of;
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::fs::lock::Lock;
@@ -46,16 +48,6 @@ enum Derived {
         why: String,
     },
     Missing,
-}
-
-/// The stamp of a session's file as it is now: it changes with every
-/// write, except two rewrites in place, of one size, in one tick of the
-/// file system's clock (a journal only grows, or is replaced whole).
-pub fn stamp_of(path: &Path) -> String {
-    std::fs::symlink_metadata(path).map_or_else(
-        |_| String::new(),
-        |m| format!("{}:{}:{}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()),
-    )
 }
 
 /// The stamp to keep for a session's file: [`stamp_of`], or for a file
@@ -124,9 +116,14 @@ pub fn checked(
     index: &Index,
     rows: Vec<db::Found>,
 ) -> (Vec<SessionSummary>, Vec<crate::session::model::Problem>) {
+    let data_dir = DataDir::open(store.dir());
     let fresh = parallel_map(&rows, |row| {
         let id = &row.summary.session_id;
-        let current = row.plain || stamp_of(&file_of(store, id, Kind::Journal)) == row.stamp;
+        let current = row.plain
+            || match &data_dir {
+                Some(dir) => dir.journal_stamp_is(id, &row.stamp),
+                None => stamp_of(&file_of(store, id, Kind::Journal)) == row.stamp,
+            };
         if current {
             None
         } else {

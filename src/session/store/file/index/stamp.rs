@@ -1,0 +1,84 @@
+//! A session file's stamp: what tells the index that a file changed
+//! since its row was made.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use crate::session::store::file::JOURNAL;
+
+/// The stamp of a session's file as it is now: it changes with every
+/// write, except two rewrites in place, of one size, in one tick of the
+/// file system's clock (a journal only grows, or is replaced whole).
+pub fn stamp_of(path: &Path) -> String {
+    std::fs::symlink_metadata(path).map_or_else(
+        |_| String::new(),
+        |m| format!("{}:{}:{}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()),
+    )
+}
+
+/// The data directory held open, so that a journal's stamp is looked up
+/// from it: two components of a path rather than the whole path, for
+/// each of a listing's rows.
+pub(super) struct DataDir(std::os::fd::OwnedFd);
+
+impl DataDir {
+    pub(super) fn open(dir: &Path) -> Option<DataDir> {
+        use rustix::fs::{Mode, OFlags};
+        rustix::fs::open(
+            dir,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
+        .map(DataDir)
+    }
+
+    /// Whether session `id`'s journal has `stamp` ([`stamp_of`]), compared
+    /// without building the stamp's text.
+    pub(super) fn journal_stamp_is(&self, id: &str, stamp: &str) -> bool {
+        use std::io::Write;
+        let path = format!("{id}/{JOURNAL}");
+        let Ok(stat) = rustix::fs::statat(
+            &self.0,
+            path.as_str(),
+            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+        ) else {
+            return stamp.is_empty();
+        };
+        let mut text = [0u8; 96];
+        let mut out = &mut text[..];
+        let written = write!(
+            out,
+            "{}:{}:{}.{}",
+            stat.st_ino, stat.st_size, stat.st_mtime, stat.st_mtime_nsec
+        );
+        let len = 96 - out.len();
+        written.is_ok() && &text[..len] == stamp.as_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_stamp_looked_up_from_the_data_directory_is_the_one_its_path_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = dir.path().join("abc");
+        std::fs::create_dir(&session).unwrap();
+        let journal = session.join(JOURNAL);
+        std::fs::write(&journal, b"{}\n").unwrap();
+        let data_dir = DataDir::open(dir.path()).unwrap();
+        let stamp = stamp_of(&journal);
+        assert!(data_dir.journal_stamp_is("abc", &stamp));
+        assert!(!data_dir.journal_stamp_is("abc", &stamp[1..]));
+        assert!(!data_dir.journal_stamp_is("abc", ""));
+        std::fs::write(&journal, b"{}\n{}\n").unwrap();
+        assert!(!data_dir.journal_stamp_is("abc", &stamp));
+        assert!(data_dir.journal_stamp_is("abc", &stamp_of(&journal)));
+        // A session with no journal has the empty stamp, as `stamp_of` says.
+        assert_eq!(stamp_of(&dir.path().join("gone").join(JOURNAL)), "");
+        assert!(data_dir.journal_stamp_is("gone", ""));
+        assert!(!data_dir.journal_stamp_is("gone", &stamp));
+    }
+}
