@@ -4,7 +4,8 @@
 # (bench/gen_sessions.py: one in 100 holds the word "zanzibar"), then
 # each command is timed (the best of RUNS runs, warm cache):
 #   list --limit 20, get --last, record --last, get <6-character prefix>,
-#   get <title>, get --here, list of all as NDJSON, search of a rare word,
+#   get <title>, get --here, list of all as NDJSON (and until its first
+#   row comes), search of a rare word,
 #   a --regex with a literal and a common word (each beside rg over the
 #   same files, the index left out), a search right after a record (it
 #   reads what the record added), record into a session by its id, and
@@ -76,6 +77,9 @@ for n in $SCALES; do
   printf '   %-40s %10s ms\n' "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
   printf '   %-40s %10s ms\n' "get --here" "$(best_ms "$RUNS" env -C "$WORK/project" "$BIN" --data-dir "$data" get --here --format json)"
   printf '   %-40s %10s ms\n' "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
+  # Until a reader has the first row (and the listing, writing its second
+  # page into a closed pipe, stops): what a picker's first screen waits for.
+  printf '   %-40s %10s ms\n' "list (all, ndjson), first row" "$(best_ms "$RUNS" sh -c '"$@" list --format ndjson | head -n 1' sh "${s[@]}")"
   printf '   %-40s %10s ms\n' "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
   if [[ -n ${BASE_BIN:-} ]]; then
     printf '   %-40s %10s ms\n' "record <id>, BASE_BIN" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh env -C "$WORK" "$BASE_BIN" --data-dir "$data")"
