@@ -97,6 +97,7 @@ impl Tool {
         match self {
             Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
             Tool::Codex => codex::read_parts(source, PART_ITEMS, each),
+            Tool::Gemini => gemini::read_parts(source, PART_ITEMS, each),
             _ => self.read(source, &mut |transcript| {
                 split(transcript, PART_ITEMS, each)
             }),
