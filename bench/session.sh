@@ -6,10 +6,12 @@
 #   3. searching 10,000 sessions vs ripgrep over the same files;
 #   4. redaction's cost on record, and scan's throughput;
 #   5. importing Claude Code sessions vs cat, its memory, and listing
-#      10,000 imported sessions; then one large session alone, its memory.
+#      10,000 imported sessions; then one large Claude Code session and
+#      one large gemini-cli chat alone, their memory.
 # Environment: RECORDS (records per measurement, 300), SESSIONS (10000),
 # IMPORT_MB (megabytes of Claude Code sessions to import, 1000),
 # LARGE_TURNS (turns of the one large session, 12000: about 300 MB),
+# GEMINI_TURNS (turns of the one large gemini-cli chat, 11000: about 175 MB),
 # MESSAGES (messages per listed session, 20), BENCH_DIR (where the data
 # goes; a real disk, since fsync is what recording pays for).
 set -euo pipefail
@@ -20,6 +22,7 @@ SESSIONS=${SESSIONS:-10000}
 MESSAGES=${MESSAGES:-20}
 IMPORT_MB=${IMPORT_MB:-1000}
 LARGE_TURNS=${LARGE_TURNS:-12000}
+GEMINI_TURNS=${GEMINI_TURNS:-11000}
 
 command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
 cargo build --release --quiet --bin ollm-session --example session_rewrite
@@ -225,3 +228,18 @@ large_rss_kb=$(tail -1 "$WORK/large.rss")
 rm -rf "$WORK/large" "$LARGE"
 printf '   %-48s %10s ms   %s MB/s   peak memory: %s MB\n' "import of one $((large_bytes / 1000000)) MB session" "$large_ms" \
   "$(python3 -c "print(f'{$large_bytes/1e6/($large_ms/1000):.0f}')")" "$((large_rss_kb / 1024))"
+
+# One gemini-cli chat of GEMINI_TURNS turns (about 175 MB; bench/gen_gemini.py:
+# messages written again under their id, a checkpoint, rewinds), imported
+# alone: read in two passes, its peak memory is an index of its messages.
+GEMINI=$WORK/gemini-large
+python3 bench/gen_gemini.py "$GEMINI" "$GEMINI_TURNS" 2>/dev/null
+gemini_bytes=$(du -sb "$GEMINI/.gemini/tmp" | cut -f1)
+t0=$(now_ns)
+/usr/bin/time -f '%M' -o "$WORK/gemini.rss" "$BIN" --data-dir "$WORK/gemini" import --from gemini "$GEMINI/.gemini/tmp" >/dev/null
+t1=$(now_ns)
+gemini_ms=$(( (t1 - t0) / 1000000 ))
+gemini_rss_kb=$(tail -1 "$WORK/gemini.rss")
+rm -rf "$WORK/gemini" "$GEMINI"
+printf '   %-48s %10s ms   %s MB/s   peak memory: %s MB\n' "import of one $((gemini_bytes / 1000000)) MB gemini-cli chat" "$gemini_ms" \
+  "$(python3 -c "print(f'{$gemini_bytes/1e6/($gemini_ms/1000):.0f}')")" "$((gemini_rss_kb / 1024))"

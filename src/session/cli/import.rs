@@ -99,8 +99,9 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     }
     let store = import_store(ctx)?;
     // A session too large for one part is written in several: two
-    // imports at once would both add its later parts. On a database store
-    // this holds imports on this machine only.
+    // imports at once would both add its later parts. A file lock holds
+    // imports on this machine; a store other machines write into (a
+    // database) holds those too.
     let locks = match store.as_file() {
         Some(file) => Some(file.dir().join(".locks")),
         None => store
@@ -115,6 +116,11 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             Some(Lock::exclusive(&locks.join("import.lock"))?)
         }
         _ => None,
+    };
+    let _one_import_in_the_store = if args.dry_run {
+        None
+    } else {
+        store.import_lock()?
     };
     let format = ctx.printer().choose(args.format, ListFormat::Table);
     let streaming =

@@ -41,7 +41,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::sqlite;
-use super::{Homes, Source, Tool, Transcript};
+use super::{Homes, Part, Source, Tool, Transcript, split};
 use crate::error::{Error, Result};
 
 const SQLITE: &str = "sqlite";
@@ -106,10 +106,30 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     Ok(out)
 }
 
+/// Reads `source` whole (each session's parts gathered back).
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    let mut parts = Vec::new();
+    read_parts(source, usize::MAX, &mut |part| {
+        parts.push(part);
+        Ok(())
+    })?;
+    for transcript in super::parts::whole(parts) {
+        each(transcript)?;
+    }
+    Ok(())
+}
+
+/// Reads `source`, handing each session over in parts of at most
+/// `max_items` items: a database's sessions a row at a time ([`db`]), a
+/// legacy JSONL file whole.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
     match source.kind {
-        jsonl::KIND => jsonl::read(source, each),
-        _ => db::read(source, each),
+        jsonl::KIND => jsonl::read(source, &mut |t| split(t, max_items, each)),
+        _ => db::read_parts(source, max_items, each),
     }
 }
 

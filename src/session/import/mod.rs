@@ -85,10 +85,12 @@ impl Tool {
     }
 
     /// Reads `source`, handing over each session it holds in [`Part`]s
-    /// as it is read: a Claude Code transcript or a Codex rollout a bounded
-    /// part at a time (memory bounded by an index of the file, not by its
-    /// size); the other tools' sessions are read whole and handed over in
-    /// parts.
+    /// as it is read: a Claude Code transcript, a Codex rollout or a
+    /// gemini-cli log a bounded part at a time (memory bounded by an index
+    /// of the file, not by its size), an opencode or goose database a row
+    /// at a time; the legacy one-document files (gemini-cli's `.json`,
+    /// opencode's JSON tree, goose's JSONL) are read whole and handed over
+    /// in parts.
     pub fn read_parts(
         self,
         source: &Source,
@@ -97,9 +99,9 @@ impl Tool {
         match self {
             Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
             Tool::Codex => codex::read_parts(source, PART_ITEMS, each),
-            _ => self.read(source, &mut |transcript| {
-                split(transcript, PART_ITEMS, each)
-            }),
+            Tool::Gemini => gemini::read_parts(source, PART_ITEMS, each),
+            Tool::Opencode => opencode::read_parts(source, PART_ITEMS, each),
+            Tool::Goose => goose::read_parts(source, PART_ITEMS, each),
         }
     }
 

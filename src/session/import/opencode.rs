@@ -40,11 +40,12 @@ mod legacy;
 mod parts;
 #[cfg(test)]
 mod tests;
+mod v2;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Source, Tool, Transcript, sqlite};
+use super::{Homes, Part, Source, Tool, Transcript, split, sqlite};
 use crate::error::{Error, Result};
 
 const SQLITE: &str = "sqlite";
@@ -86,10 +87,30 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     Ok(out)
 }
 
+/// Reads `source` whole (each session's parts gathered back).
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    let mut parts = Vec::new();
+    read_parts(source, usize::MAX, &mut |part| {
+        parts.push(part);
+        Ok(())
+    })?;
+    for transcript in super::parts::whole(parts) {
+        each(transcript)?;
+    }
+    Ok(())
+}
+
+/// Reads `source`, handing each session over in parts of at most
+/// `max_items` items: a database's a row at a time ([`db`]), a session of
+/// the legacy JSON tree whole.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
     match source.kind {
-        legacy::KIND => legacy::read(source, each),
-        _ => db::read(source, each),
+        legacy::KIND => legacy::read(source, &mut |t| split(t, max_items, each)),
+        _ => db::read_parts(source, max_items, each),
     }
 }
 

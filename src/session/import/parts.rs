@@ -95,6 +95,41 @@ impl Parts {
     }
 }
 
+/// A session handed over in parts as its source is read: what a reader
+/// gathered in a transcript's items is handed over once final, the
+/// transcript giving the other fields as far as they are known.
+pub struct Handing<'e> {
+    parts: Parts,
+    each: &'e mut dyn FnMut(Part) -> Result<()>,
+}
+
+impl<'e> Handing<'e> {
+    pub fn new(max_items: usize, each: &'e mut dyn FnMut(Part) -> Result<()>) -> Handing<'e> {
+        Handing {
+            parts: Parts::new(max_items),
+            each,
+        }
+    }
+
+    /// Takes the items of `transcript` (final) and hands over full parts.
+    pub fn items_done(&mut self, transcript: &mut Transcript) -> Result<()> {
+        for item in std::mem::take(&mut transcript.items) {
+            if let Some(full) = self.parts.push(item) {
+                self.parts.hand_over(transcript, full, false, self.each)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands over the items `transcript` still holds and the last part,
+    /// with its final fields.
+    pub fn finish(mut self, transcript: &mut Transcript) -> Result<()> {
+        self.items_done(transcript)?;
+        let rest = self.parts.take();
+        self.parts.hand_over(transcript, rest, true, self.each)
+    }
+}
+
 /// Gathers the parts of each session back into whole transcripts.
 pub fn whole(parts: Vec<Part>) -> Vec<Transcript> {
     let mut out: Vec<Transcript> = Vec::new();
@@ -136,5 +171,34 @@ impl Item {
             }
         };
         body + self.key.len() + 64
+    }
+}
+
+/// Checks that `read_parts` hands `expected` (the sessions read whole)
+/// over alike in parts of 1, 2, 3 items and of all of them: each session
+/// opened and closed once, no part too large, nothing lost, doubled or
+/// moved, and the fields final in each session's last part.
+#[cfg(test)]
+pub fn assert_parts_agree(
+    expected: &[Transcript],
+    read_parts: impl Fn(usize, &mut dyn FnMut(Part) -> Result<()>) -> Result<()>,
+) {
+    let items: usize = expected.iter().map(|t| t.items.len()).sum();
+    for size in [1, 2, 3, items.max(1)] {
+        let mut parts = Vec::new();
+        read_parts(size, &mut |part| {
+            assert!(part.transcript.items.len() <= size, "a part over {size}");
+            parts.push(part);
+            Ok(())
+        })
+        .unwrap();
+        let firsts = parts.iter().filter(|p| p.first).count();
+        let lasts = parts.iter().filter(|p| p.last).count();
+        assert_eq!(
+            (firsts, lasts),
+            (expected.len(), expected.len()),
+            "size {size}"
+        );
+        assert_eq!(whole(parts), expected, "parts of {size} items differ");
     }
 }

@@ -384,6 +384,12 @@ pub trait SessionStore: Send + Sync {
     }
     /// The lock that snapshot writers of session `id` hold.
     fn lock_session(&self, id: &str) -> Result<SessionLock>;
+    /// Waits until no other import into this store runs, on any machine,
+    /// and holds that until dropped; `None` where a lock on this machine
+    /// (the import's file lock) already covers every writer.
+    fn import_lock(&self) -> Result<Option<SessionLock>> {
+        Ok(None)
+    }
     /// The store's own snapshots (`None`: they live in `snapshots.dir`).
     fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
         None

@@ -169,6 +169,12 @@ impl Store {
         check_id(id, "session").is_ok() && self.inner.has_any(id)
     }
 
+    /// Held by an import for its whole run where imports on other
+    /// machines write into the same store (see [`SessionStore::import_lock`]).
+    pub(crate) fn import_lock(&self) -> Result<Option<SessionLock>> {
+        self.inner.import_lock()
+    }
+
     pub(crate) fn lock_session(&self, id: &str) -> Result<SessionLock> {
         check_id(id, "session")?;
         self.inner.lock_session(id)

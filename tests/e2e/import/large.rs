@@ -243,3 +243,41 @@ fn has_a_session(dir: &Path) -> bool {
             .any(|e| !e.file_name().to_string_lossy().starts_with('.') && e.path().is_dir())
     })
 }
+
+#[test]
+fn two_imports_at_once_into_one_postgresql_store_keep_each_record_once() {
+    // Two machines: two OLLM_HOMEs (so two file locks), one store.
+    let Some(sb) = Sandbox::on(support::SessionStore::Postgres) else {
+        return;
+    };
+    let other = Sandbox::new();
+    let file = sb.work.join(format!("{SESSION}.jsonl"));
+    // 4,000 turns: 16,000 items in 8 parts.
+    std::fs::write(&file, long_session(&sb.work, 4000)).unwrap();
+    let path = file.display().to_string();
+    let start = |home: &Sandbox| {
+        let mut cmd = home.std_cmd("ollm-session");
+        cmd.envs(sb.store_env())
+            .args(["import", "--from", "claude", &path])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let runs = [start(&sb), start(&other)];
+    let (mut statuses, mut ids) = (Vec::new(), Vec::new());
+    for run in runs {
+        let out = run.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        let (sessions, summary) = super::parse(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(summary["failed"], 0, "{stderr}");
+        statuses.push(sessions[0]["status"].as_str().unwrap().to_string());
+        ids.push(sessions[0]["sessionId"].as_str().unwrap().to_string());
+    }
+    assert_eq!(ids[0], ids[1]);
+    statuses.sort();
+    // One stored it all; the other, held until then, found it stored.
+    assert_eq!(statuses, ["imported", "unchanged"]);
+    assert_whole(&sb, &ids[0], 4000);
+}

@@ -9,14 +9,121 @@ use serde_json::{Map, Value};
 use super::project;
 use crate::session::import::{Body, Call, Item, Outcome, Role, Skipped, Transcript};
 
+/// The session's fields the log sets (its first line and `$set`s).
 #[derive(Debug, Default)]
-pub struct Conversation {
+pub struct Meta {
     session_id: Option<String>,
     project_hash: Option<String>,
     start_time: Option<String>,
     last_updated: Option<String>,
     summary: Option<String>,
     directories: Vec<String>,
+}
+
+impl Meta {
+    /// Takes the fields `fields` sets (its `messages` already taken out).
+    pub fn set(&mut self, fields: &Map<String, Value>) {
+        let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::to_string);
+        self.session_id = text("sessionId").or(self.session_id.take());
+        self.project_hash = text("projectHash").or(self.project_hash.take());
+        self.start_time = text("startTime").or(self.start_time.take());
+        self.last_updated = text("lastUpdated").or(self.last_updated.take());
+        self.summary = text("summary")
+            .filter(|s| !s.trim().is_empty())
+            .or(self.summary.take());
+        if let Some(Value::Array(dirs)) = fields.get("directories") {
+            self.directories = dirs
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
+        }
+    }
+
+    /// The transcript's fields besides its items and model; a session
+    /// whose metadata line did not survive is named after its file.
+    pub fn header(&self, path: &Path) -> Transcript {
+        let source_id = self
+            .session_id
+            .clone()
+            .filter(|id| !id.is_empty())
+            .unwrap_or_else(|| {
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            });
+        Transcript {
+            source_id,
+            source: path.display().to_string(),
+            title: self.summary.clone(),
+            provider: Some("google".into()),
+            started: self.start_time.clone(),
+            updated: self.last_updated.clone(),
+            parent_source_id: project::parent_session(path),
+            cwd: project::cwd(path, self.project_hash.as_deref(), &self.directories),
+            ..Transcript::default()
+        }
+    }
+}
+
+/// What a record of the log is, as `loadConversationRecord` tells it.
+pub enum Record {
+    /// `$rewindTo`: that message and everything after it are gone.
+    RewindTo(String),
+    /// A message (added, or replacing the one with its id).
+    Message(Map<String, Value>),
+    /// Metadata, with the messages it lists (`$set.messages` is a
+    /// checkpoint: the conversation is exactly those from there on).
+    Metadata {
+        fields: Map<String, Value>,
+        messages: Option<Vec<Value>>,
+        checkpoint: bool,
+    },
+    Unknown,
+}
+
+impl Record {
+    pub fn of(record: Value) -> Record {
+        let Value::Object(mut record) = record else {
+            return Record::Unknown;
+        };
+        if let Some(Value::String(id)) = record.get("$rewindTo") {
+            return Record::RewindTo(id.clone());
+        }
+        if record.get("id").is_some_and(Value::is_string) {
+            return Record::Message(record);
+        }
+        let (mut fields, checkpoint) = match record.remove("$set") {
+            Some(Value::Object(set)) => (set, true),
+            _ if record.get("sessionId").is_some_and(Value::is_string)
+                && record.get("projectHash").is_some_and(Value::is_string) =>
+            {
+                (record, false)
+            }
+            _ => return Record::Unknown,
+        };
+        let messages = match fields.remove("messages") {
+            Some(Value::Array(messages)) => Some(messages),
+            _ => None,
+        };
+        Record::Metadata {
+            fields,
+            messages,
+            checkpoint,
+        }
+    }
+}
+
+/// Whether a listed message counts as one (an object with a string id).
+pub fn is_message(message: &Value) -> bool {
+    message.get("id").is_some_and(Value::is_string) && message.is_object()
+}
+
+/// The whole log replayed in memory: the reader of a legacy one-document
+/// file (and, in tests, the reference the two-pass reader is held to).
+#[derive(Debug, Default)]
+pub struct Conversation {
+    meta: Meta,
     /// The messages in the order they were first added (a replaced
     /// message keeps its place, as in a JS `Map`).
     messages: Vec<Message>,
@@ -24,7 +131,7 @@ pub struct Conversation {
 }
 
 #[derive(Debug)]
-struct Message {
+pub struct Message {
     id: String,
     timestamp: Option<String>,
     /// `None`: a message of a kind that is not imported.
@@ -37,55 +144,30 @@ struct Message {
 impl Conversation {
     /// Applies one record of the log (or a whole legacy document).
     pub fn apply(&mut self, record: Value, skipped: &mut Skipped) {
-        let Value::Object(mut record) = record else {
-            skipped.unknown_kinds += 1;
-            return;
-        };
-        if let Some(Value::String(id)) = record.get("$rewindTo") {
-            self.rewind(&id.clone());
-        } else if record.get("id").is_some_and(Value::is_string) {
-            self.put(record);
-        } else if let Some(Value::Object(set)) = record.remove("$set") {
-            self.metadata(set, true);
-        } else if record.get("sessionId").is_some_and(Value::is_string)
-            && record.get("projectHash").is_some_and(Value::is_string)
-        {
-            self.metadata(record, false);
-        } else {
-            skipped.unknown_kinds += 1;
-        }
-    }
-
-    fn metadata(&mut self, mut fields: Map<String, Value>, checkpoint: bool) {
-        if let Some(Value::Array(messages)) = fields.remove("messages") {
-            if checkpoint {
-                self.messages.clear();
-                self.position.clear();
-            }
-            for message in messages {
-                if let Value::Object(message) = message
-                    && message.get("id").is_some_and(Value::is_string)
-                {
-                    self.put(message);
+        match Record::of(record) {
+            Record::RewindTo(id) => self.rewind(&id),
+            Record::Message(record) => self.put(record),
+            Record::Metadata {
+                fields,
+                messages,
+                checkpoint,
+            } => {
+                if let Some(messages) = messages {
+                    if checkpoint {
+                        self.messages.clear();
+                        self.position.clear();
+                    }
+                    for message in messages {
+                        if is_message(&message)
+                            && let Value::Object(message) = message
+                        {
+                            self.put(message);
+                        }
+                    }
                 }
+                self.meta.set(&fields);
             }
-        }
-        let text = |fields: &Map<String, Value>, key: &str| {
-            fields.get(key).and_then(Value::as_str).map(str::to_string)
-        };
-        self.session_id = text(&fields, "sessionId").or(self.session_id.take());
-        self.project_hash = text(&fields, "projectHash").or(self.project_hash.take());
-        self.start_time = text(&fields, "startTime").or(self.start_time.take());
-        self.last_updated = text(&fields, "lastUpdated").or(self.last_updated.take());
-        self.summary = text(&fields, "summary")
-            .filter(|s| !s.trim().is_empty())
-            .or(self.summary.take());
-        if let Some(Value::Array(dirs)) = fields.get("directories") {
-            self.directories = dirs
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect();
+            Record::Unknown => skipped.unknown_kinds += 1,
         }
     }
 
@@ -111,47 +193,46 @@ impl Conversation {
     }
 
     pub fn into_transcript(self, path: &Path) -> Transcript {
-        let mut transcript = Transcript {
-            source_id: self.session_id.clone().unwrap_or_default(),
-            source: path.display().to_string(),
-            title: self.summary.clone(),
-            provider: Some("google".into()),
-            started: self.start_time.clone(),
-            updated: self.last_updated.clone(),
-            parent_source_id: project::parent_session(path),
-            cwd: project::cwd(path, self.project_hash.as_deref(), &self.directories),
-            ..Transcript::default()
-        };
+        let mut transcript = self.meta.header(path);
         for message in self.messages {
-            let Some(role) = message.role else {
-                continue;
-            };
-            if message.model.is_some() {
-                transcript.model = message.model;
-            }
-            if !message.text.trim().is_empty() {
-                transcript.items.push(Item {
-                    key: message.id.clone(),
-                    timestamp: message.timestamp.clone(),
-                    body: Body::Message {
-                        role,
-                        text: message.text,
-                    },
-                });
-            }
-            for (at, call) in message.calls {
-                transcript.items.push(Item {
-                    key: format!("{}:{}", message.id, call.call_id),
-                    timestamp: at.or_else(|| message.timestamp.clone()),
-                    body: Body::ToolCall(call),
-                });
-            }
+            message.into_items(&mut transcript.model, &mut transcript.items);
         }
         transcript
     }
 }
 
-fn message_of(mut record: Map<String, Value>) -> Message {
+impl Message {
+    /// The message's items (its text, then its calls), added to `items`;
+    /// `model` becomes the one it names. A message of a kind that is not
+    /// imported adds nothing.
+    pub fn into_items(self, model: &mut Option<String>, items: &mut Vec<Item>) {
+        let Some(role) = self.role else {
+            return;
+        };
+        if self.model.is_some() {
+            *model = self.model;
+        }
+        if !self.text.trim().is_empty() {
+            items.push(Item {
+                key: self.id.clone(),
+                timestamp: self.timestamp.clone(),
+                body: Body::Message {
+                    role,
+                    text: self.text,
+                },
+            });
+        }
+        for (at, call) in self.calls {
+            items.push(Item {
+                key: format!("{}:{}", self.id, call.call_id),
+                timestamp: at.or_else(|| self.timestamp.clone()),
+                body: Body::ToolCall(call),
+            });
+        }
+    }
+}
+
+pub fn message_of(mut record: Map<String, Value>) -> Message {
     let take_text = |record: &mut Map<String, Value>, key: &str| match record.remove(key) {
         Some(Value::String(s)) => Some(s),
         _ => None,

@@ -40,6 +40,7 @@
 
 mod log;
 mod project;
+mod stream;
 
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
@@ -47,7 +48,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Homes, Skipped, Source, Tool, Transcript, files_under, lines};
+use super::{Homes, Part, Skipped, Source, Tool, Transcript, files_under, lines, split};
 use crate::error::{Error, Result};
 
 const JSONL: &str = "jsonl";
@@ -109,7 +110,47 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     Ok(one_file_per_session(found))
 }
 
+/// Reads `source` whole (each part gathered back).
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+    let mut parts = Vec::new();
+    read_parts(source, usize::MAX, &mut |part| {
+        parts.push(part);
+        Ok(())
+    })?;
+    for transcript in super::parts::whole(parts) {
+        each(transcript)?;
+    }
+    Ok(())
+}
+
+/// Reads `source`, handing its session over in parts of at most
+/// `max_items` items: a JSONL log in two passes ([`stream`]), a legacy
+/// document (at most [`LEGACY_LIMIT`]) whole.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
+    let mut skipped = Skipped::default();
+    if source.kind == LEGACY_JSON {
+        let mut conversation = log::Conversation::default();
+        if let Some(document) = lines::read_document(&source.path, LEGACY_LIMIT, &mut skipped)? {
+            conversation.apply(document, &mut skipped);
+        }
+        let mut transcript = conversation.into_transcript(&source.path);
+        transcript.skipped.add(&skipped);
+        return split(transcript, max_items, each);
+    }
+    let index = stream::Index::of(&source.path, &mut skipped)?;
+    let mut header = index.header(&source.path);
+    header.skipped = skipped;
+    index.hand_over(&source.path, header, max_items, each)
+}
+
+/// The log replayed whole in memory, as the reader did before it read in
+/// two passes: the reference the two-pass reader is compared with.
+#[cfg(test)]
+pub fn read_whole(source: &Source) -> Result<Transcript> {
     let mut skipped = Skipped::default();
     let mut conversation = log::Conversation::default();
     if source.kind == LEGACY_JSON {
@@ -126,15 +167,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     }
     let mut transcript = conversation.into_transcript(&source.path);
     transcript.skipped.add(&skipped);
-    if transcript.source_id.is_empty() {
-        // No metadata line survived: the file name is the best id left.
-        transcript.source_id = source
-            .path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-    }
-    each(transcript)
+    Ok(transcript)
 }
 
 /// Whether `path` may be a chat: `session-*.json(l)` anywhere, and any

@@ -44,12 +44,43 @@ fn write_lines(path: &Path, records: &[Value]) {
 fn read_path(path: &Path) -> Transcript {
     let found = sources(path).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
+    read_source(&found[0])
+}
+
+/// The session of `source`, read three ways that must agree: whole in
+/// memory as the reader did before it read in two passes (the reference),
+/// in two passes, and in two passes handed over in parts of 1, 2, 3 items
+/// and of all of them.
+fn read_source(source: &Source) -> Transcript {
     let mut out = Vec::new();
-    read(&found[0], &mut |t| {
+    read(source, &mut |t| {
         out.push(t);
         Ok(())
     })
     .unwrap();
+    assert_eq!(out.len(), 1);
+    let before = read_whole(source).unwrap();
+    assert_eq!(
+        out[0], before,
+        "the two-pass reader differs from the whole one"
+    );
+    for size in [1, 2, 3, before.items.len().max(1)] {
+        let mut parts = Vec::new();
+        read_parts(source, size, &mut |part| {
+            assert!(part.transcript.items.len() <= size);
+            parts.push(part);
+            Ok(())
+        })
+        .unwrap();
+        let firsts = parts.iter().filter(|p| p.first).count();
+        let lasts = parts.iter().filter(|p| p.last).count();
+        assert_eq!((firsts, lasts), (1, 1), "size {size}");
+        assert_eq!(
+            crate::session::import::parts::whole(parts),
+            vec![before.clone()],
+            "parts of {size} items differ"
+        );
+    }
     out.remove(0)
 }
 
@@ -156,6 +187,82 @@ fn a_set_messages_checkpoint_wins_over_earlier_lines() {
             (Role::Assistant, "kept answer".into()),
             (Role::User, "after the checkpoint".into()),
         ]
+    );
+}
+
+#[test]
+fn replacements_rewinds_and_checkpoints_mixed_read_alike_in_two_passes() {
+    let (_d, gemini_dir, project) = gemini_home();
+    let path = gemini_dir.join("tmp/app/chats/session-mixed.jsonl");
+    let uuid = |n: u8| format!("00000000-0000-4000-8000-0000000000{n:02}");
+    let mut first = header(&project);
+    first["messages"] = json!([
+        user("h1", "from the first line"),
+        user("h2", "replaced later")
+    ]);
+    let records = [
+        first,
+        json!([1, 2]),
+        json!({"kind": "not gemini-cli's"}),
+        user("h2", "h2 replaced by a line"),
+        json!({"$set": {"summary": "Mixed", "messages": [
+            user(&uuid(1), "checkpoint one"),
+            gemini(&uuid(2), "checkpoint two", json!([tool("c1", "success", Some("out"))])),
+            user(&uuid(3), "checkpoint three, replaced"),
+            user(&uuid(1), "checkpoint one, repeated in the list"),
+            "not a message",
+        ]}}),
+        user(&uuid(3), "three, replaced by a line"),
+        gemini("g4", "four", json!([])),
+        user("u5", "rewound away"),
+        json!({"$rewindTo": "u5"}),
+        gemini(&uuid(2), "two, replaced after the checkpoint", json!([])),
+        json!({"$set": {"lastUpdated": "2026-05-01T11:00:00.000Z", "messages": "not a list"}}),
+        user("u6", "last"),
+    ];
+    let mut text = b"\xEF\xBB\xBF".to_vec();
+    for record in &records {
+        text.extend(
+            record
+                .to_string()
+                .replace("checkpoint", "check\0point")
+                .bytes(),
+        );
+        text.push(b'\n');
+    }
+    text.extend(br#"{"id":"u7","type":"us"#);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    let t = read_path(&path);
+    assert_eq!(
+        messages(&t),
+        vec![
+            (Role::User, "checkpoint one, repeated in the list".into()),
+            (Role::Assistant, "two, replaced after the checkpoint".into()),
+            (Role::User, "three, replaced by a line".into()),
+            (Role::Assistant, "four".into()),
+            (Role::User, "last".into()),
+        ]
+    );
+    assert!(calls(&t).is_empty(), "the replacing line has no calls");
+    assert_eq!(t.title.as_deref(), Some("Mixed"));
+    assert_eq!(t.updated.as_deref(), Some("2026-05-01T11:00:00.000Z"));
+    assert_eq!(t.skipped.byte_order_marks, 1);
+    assert_eq!(t.skipped.torn_lines, 1);
+    assert_eq!(t.skipped.unknown_kinds, 2);
+    assert!(t.skipped.nul_bytes >= 4, "{:?}", t.skipped);
+
+    // A rewind to an id not in the conversation empties it.
+    let mut more = std::fs::read(&path).unwrap();
+    more.extend(b"\n");
+    more.extend(json!({"$rewindTo": "nowhere"}).to_string().bytes());
+    more.extend(b"\n");
+    more.extend(user("u8", "after everything").to_string().bytes());
+    more.extend(b"\n");
+    std::fs::write(&path, more).unwrap();
+    assert_eq!(
+        messages(&read_path(&path)),
+        vec![(Role::User, "after everything".into())]
     );
 }
 
@@ -370,6 +477,8 @@ fn a_resumed_session_left_in_two_files_is_imported_once_from_the_newer() {
     set_mtime(&other("session-2026-04-02T10-00-dup00001.jsonl"), 3_000);
 
     let found = sources(&gemini_dir).unwrap();
+    let read: Vec<usize> = found.iter().map(|s| read_source(s).items.len()).collect();
+    assert_eq!(read, vec![2, 1]);
     let names: Vec<String> = found
         .iter()
         .map(|s| s.path.file_name().unwrap().to_string_lossy().into_owned())

@@ -2,19 +2,31 @@
 //! into items, tool requests paired with the responses that come in later
 //! messages by their id.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Value, json};
 
 use super::super::{Body, Call, Item, Outcome, Role, Skipped, arguments};
 use crate::timestamp::format_millis;
 
-/// A session's items as its messages are read.
+/// A session's items as its messages are read. Items are numbered from
+/// the session's first (`base` of them were taken out already), so that a
+/// session can be read twice: once learning which calls a later message
+/// answers ([`Conversation::answered`]), then handing items over as soon
+/// as no later message can change them ([`Conversation::take_ready`]).
 #[derive(Default)]
 pub struct Conversation {
     pub items: Vec<Item>,
-    /// Calls waiting for their response: call id → index in `items`.
+    /// How many items were taken out before `items[0]`.
+    base: usize,
+    /// Calls waiting for their response: call id → item number.
     pending: HashMap<String, usize>,
+    /// The calls a response answered, by item number.
+    pub answered: HashSet<usize>,
+    /// Read again knowing `answered`: the calls a later message will
+    /// answer (held until it does).
+    expected: Option<HashSet<usize>>,
+    held: BTreeSet<usize>,
     /// The last model and provider a message's `metadata.inference` named.
     pub model: Option<String>,
     pub provider: Option<String>,
@@ -34,6 +46,32 @@ pub fn time_of(created: i64) -> String {
 }
 
 impl Conversation {
+    /// A conversation read again, `answered` as the first reading found.
+    pub fn expecting(answered: HashSet<usize>) -> Conversation {
+        Conversation {
+            expected: Some(answered),
+            ..Conversation::default()
+        }
+    }
+
+    /// The items no later message can change (all of them when the calls
+    /// still waiting are ones nothing answers).
+    pub fn take_ready(&mut self) -> Vec<Item> {
+        let ready = self
+            .held
+            .first()
+            .map_or(self.items.len(), |&at| at.saturating_sub(self.base))
+            .min(self.items.len());
+        self.base += ready;
+        self.items.drain(..ready).collect()
+    }
+
+    /// Drops the items read so far, keeping what pairs later responses.
+    pub fn forget_items(&mut self) {
+        self.base += self.items.len();
+        self.items.clear();
+    }
+
     /// One message: `key` identifies it (its id or row), `content` is its
     /// `MessageContent` list. A message not `userVisible` (a compaction
     /// summary, context only the agent sees) is not imported, but the
@@ -136,8 +174,12 @@ impl Conversation {
                 )
             }
         };
+        let at = self.base + self.items.len();
         if matches!(outcome, Outcome::NoResult(_)) {
-            self.pending.insert(id.clone(), self.items.len());
+            self.pending.insert(id.clone(), at);
+            if self.expected.as_ref().is_some_and(|e| e.contains(&at)) {
+                self.held.insert(at);
+            }
         }
         self.items.push(Item {
             key,
@@ -155,7 +197,12 @@ impl Conversation {
     /// `value` a `CallToolResult` (`{content, isError}`) or, from older
     /// versions, the content list itself; or `{status:"error", error}`.
     fn response(&mut self, block: &Value) {
-        let Some(index) = str_of(block, "id").and_then(|id| self.pending.remove(id)) else {
+        let Some(at) = str_of(block, "id").and_then(|id| self.pending.remove(id)) else {
+            return;
+        };
+        self.answered.insert(at);
+        self.held.remove(&at);
+        let Some(index) = at.checked_sub(self.base) else {
             return;
         };
         let result = block.get("toolResult").unwrap_or(&Value::Null);

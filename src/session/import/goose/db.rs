@@ -11,8 +11,9 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
+use super::super::parts::Handing;
 use super::super::sqlite;
-use super::super::{Source, Transcript};
+use super::super::{Part, Skipped, Source, Transcript};
 use super::content::{Conversation, role_of};
 use crate::error::{Error, Result};
 use crate::timestamp::{self, format_millis};
@@ -47,7 +48,13 @@ fn column(conn: &Connection, table: &str, name: &str) -> String {
     }
 }
 
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+/// Reads the database `source`, handing each session over in parts of at
+/// most `max_items` items.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
     let path = &source.path;
     let snapshot = sqlite::open(path)?;
     let conn = &snapshot.conn;
@@ -59,8 +66,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     }
     let fail = |e: rusqlite::Error| db_error(path, &e);
     for head in heads(conn).map_err(fail)? {
-        let transcript = session(conn, path, head).map_err(fail)?;
-        each(transcript)?;
+        session(conn, path, head, max_items, each)?;
     }
     Ok(())
 }
@@ -133,8 +139,8 @@ fn time(row: &Row<'_>, index: usize) -> Option<String> {
     }
 }
 
-fn session(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Transcript> {
-    let mut out = Transcript {
+fn header(path: &Path, head: Head) -> Transcript {
+    Transcript {
         source_id: head.id.clone(),
         source: format!("{}#sessions/{}", path.display(), head.id),
         title: head.title,
@@ -153,48 +159,124 @@ fn session(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Trans
             }),
         parent_source_id: head.parent,
         ..Transcript::default()
-    };
+    }
+}
+
+/// One session read twice, a row at a time: first to learn its model and
+/// which calls a later message answers (the items are dropped as they are
+/// made), then handing its items over in parts as soon as no later
+/// message can change them. So what is held is one row, and the items
+/// between a call and its response.
+fn session(
+    conn: &Connection,
+    path: &Path,
+    head: Head,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
+    let mut header = header(path, head);
+    let mut first = Conversation::default();
+    messages(
+        conn,
+        path,
+        &header.source_id,
+        &mut first,
+        &mut header.skipped,
+        |c| {
+            c.forget_items();
+            Ok(())
+        },
+    )?;
+    finish_header(&mut header, &mut first);
+    let mut second = Conversation::expecting(std::mem::take(&mut first.answered));
+    drop(first);
+    let mut handing = Handing::new(max_items, each);
+    let id = header.source_id.clone();
+    let mut again = Skipped::default();
+    messages(conn, path, &id, &mut second, &mut again, |c| {
+        header.items = c.take_ready();
+        handing.items_done(&mut header)
+    })?;
+    header.items = second.items;
+    handing.finish(&mut header)
+}
+
+/// The session read whole, as the reader did before it read sessions in
+/// parts: the reference the parts are compared with.
+#[cfg(test)]
+pub fn read_whole(source: &Source) -> Result<Vec<Transcript>> {
+    let path = &source.path;
+    let snapshot = sqlite::open(path)?;
+    let conn = &snapshot.conn;
+    let mut out = Vec::new();
+    for head in heads(conn).map_err(|e| db_error(path, &e))? {
+        let mut transcript = header(path, head);
+        let mut conversation = Conversation::default();
+        let id = transcript.source_id.clone();
+        messages(
+            conn,
+            path,
+            &id,
+            &mut conversation,
+            &mut transcript.skipped,
+            |_| Ok(()),
+        )?;
+        finish_header(&mut transcript, &mut conversation);
+        transcript.items = conversation.items;
+        out.push(transcript);
+    }
+    Ok(out)
+}
+
+/// The model and provider the messages named, where the session row
+/// names none.
+fn finish_header(header: &mut Transcript, conversation: &mut Conversation) {
+    if conversation.model.is_some() && header.model.is_none() {
+        header.model = conversation.model.take();
+    }
+    if header.provider.is_none() {
+        header.provider = conversation.provider.take();
+    }
+}
+
+/// Reads the messages of session `id` into `conversation` in order,
+/// calling `after` after each.
+fn messages(
+    conn: &Connection,
+    path: &Path,
+    id: &str,
+    conversation: &mut Conversation,
+    skipped: &mut Skipped,
+    mut after: impl FnMut(&mut Conversation) -> Result<()>,
+) -> Result<()> {
+    let fail = |e: rusqlite::Error| db_error(path, &e);
     let sql = format!(
         "SELECT id, {}, role, content_json, {}, {} FROM messages WHERE session_id = ?1 ORDER BY id",
         column(conn, "messages", "message_id"),
         column(conn, "messages", "created_timestamp"),
         column(conn, "messages", "metadata_json"),
     );
-    let mut stmt = conn.prepare(&sql)?;
-    let mut rows = stmt.query([&head.id])?;
-    let mut conversation = Conversation::default();
-    while let Some(row) = rows.next()? {
-        let row_id: i64 = row.get(0)?;
+    let mut stmt = conn.prepare(&sql).map_err(fail)?;
+    let mut rows = stmt.query([id]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let row_id: i64 = row.get(0).map_err(fail)?;
         // Row ids change when goose rewrites a conversation; a message's
         // own id (since schema 7) does not.
         let key = text(row, 1).unwrap_or_else(|| format!("row{row_id}"));
         let role = text(row, 2).unwrap_or_default();
         let Some(role) = role_of(&role) else {
-            out.skipped.unknown_kinds += 1;
+            skipped.unknown_kinds += 1;
             continue;
         };
         let Some(content) = text(row, 3).and_then(|json| serde_json::from_str::<Value>(&json).ok())
         else {
-            out.skipped.unreadable += 1;
+            skipped.unreadable += 1;
             continue;
         };
         let created = row.get::<_, Option<i64>>(4).ok().flatten();
         let metadata = text(row, 5).and_then(|json| serde_json::from_str::<Value>(&json).ok());
-        conversation.message(
-            &key,
-            role,
-            created,
-            &content,
-            metadata.as_ref(),
-            &mut out.skipped,
-        );
+        conversation.message(&key, role, created, &content, metadata.as_ref(), skipped);
+        after(conversation)?;
     }
-    if conversation.model.is_some() && out.model.is_none() {
-        out.model = conversation.model.take();
-    }
-    if out.provider.is_none() {
-        out.provider = conversation.provider.take();
-    }
-    out.items = conversation.items;
-    Ok(out)
+    Ok(())
 }

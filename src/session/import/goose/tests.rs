@@ -145,6 +145,8 @@ fn fill(conn: &Connection) {
     );
 }
 
+/// The sessions of `source`, read whole and in parts of 1, 2, 3 items
+/// and of all of them, which must agree.
 fn read_all(source: &Source) -> Vec<Transcript> {
     let mut out = Vec::new();
     read(source, &mut |t| {
@@ -152,6 +154,13 @@ fn read_all(source: &Source) -> Vec<Transcript> {
         Ok(())
     })
     .unwrap();
+    if source.kind == SQLITE {
+        let whole = db::read_whole(source).unwrap();
+        assert_eq!(out, whole, "read in two passes differs from read whole");
+    }
+    crate::session::import::parts::assert_parts_agree(&out, |size, each| {
+        read_parts(source, size, each)
+    });
     out
 }
 

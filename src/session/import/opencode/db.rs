@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
+use super::super::parts::Handing;
 use super::super::sqlite::{self, Snapshot};
-use super::super::{Body, Call, Item, Outcome, Role, Skipped, Source, Transcript};
-use super::parts::{self, Turn, str_of, text_of};
+use super::super::{Part, Role, Skipped, Source, Transcript};
+use super::parts::{self, Turn, str_of};
+use super::v2;
 use crate::error::{Error, Result};
 use crate::timestamp::format_millis;
 
@@ -57,7 +59,15 @@ struct Head {
     updated: Option<i64>,
 }
 
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+/// Reads the database `source`, handing each session over in parts of at
+/// most `max_items` items as its rows are read: a message's items (one
+/// tool part holds a call and its result) are final once its rows are, so
+/// what is held is one message and one part.
+pub fn read_parts(
+    source: &Source,
+    max_items: usize,
+    each: &mut dyn FnMut(Part) -> Result<()>,
+) -> Result<()> {
     let snapshot = sqlite::open(&source.path)?;
     let conn = &snapshot.conn;
     let fail = |e: rusqlite::Error| db_error(&source.path, &e);
@@ -70,12 +80,14 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
             if !seen.insert(head.id.clone()) {
                 continue;
             }
-            let transcript = match generation {
-                Generation::V1 => read_v1(conn, &source.path, head),
-                Generation::V2 => read_v2(conn, &source.path, head),
-            }
-            .map_err(fail)?;
-            each(transcript)?;
+            let mut out = Handing::new(max_items, &mut *each);
+            let mut transcript = match generation {
+                Generation::V1 => read_v1(conn, &source.path, &head, &mut out),
+                Generation::V2 => read_v2(conn, &source.path, &head, &mut out),
+            }?;
+            out.items_done(&mut transcript)?;
+            fill_model(&mut transcript, &head);
+            out.finish(&mut transcript)?;
         }
     }
     Ok(())
@@ -210,16 +222,25 @@ fn session_model(head: &Head) -> (Option<String>, Option<String>) {
     )
 }
 
-fn read_v1(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Transcript> {
-    let mut out = transcript(path, Generation::V1, &head);
-    let mut messages = conn.prepare(
-        "SELECT id, time_created, data FROM message WHERE session_id = ?1 ORDER BY time_created, id",
-    )?;
-    let mut part_rows =
-        conn.prepare("SELECT id, data FROM part WHERE message_id = ?1 ORDER BY id")?;
-    let mut rows = messages.query([&head.id])?;
-    while let Some(row) = rows.next()? {
-        let id: String = row.get(0)?;
+fn read_v1(
+    conn: &Connection,
+    path: &Path,
+    head: &Head,
+    handing: &mut Handing<'_>,
+) -> Result<Transcript> {
+    let fail = |e: rusqlite::Error| db_error(path, &e);
+    let mut out = transcript(path, Generation::V1, head);
+    let mut messages = conn
+        .prepare(
+            "SELECT id, time_created, data FROM message WHERE session_id = ?1 ORDER BY time_created, id",
+        )
+        .map_err(fail)?;
+    let mut part_rows = conn
+        .prepare("SELECT id, data FROM part WHERE message_id = ?1 ORDER BY id")
+        .map_err(fail)?;
+    let mut rows = messages.query([&head.id]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let id: String = row.get(0).map_err(fail)?;
         let created: Option<i64> = row.get::<_, Option<i64>>(1).ok().flatten();
         let Some(message) = json_column(row, 2, &mut out.skipped) else {
             continue;
@@ -239,16 +260,19 @@ fn read_v1(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Trans
             .and_then(Value::as_i64)
             .or(created)
             .map(format_millis);
-        let mut turn = Turn::new(role, time, &mut out.items);
-        let mut parts_of = part_rows.query([&id])?;
-        while let Some(part_row) = parts_of.next()? {
-            let part_id: String = part_row.get(0)?;
+        let mut items = Vec::new();
+        let mut turn = Turn::new(role, time, &mut items);
+        let mut parts_of = part_rows.query([&id]).map_err(fail)?;
+        while let Some(part_row) = parts_of.next().map_err(fail)? {
+            let part_id: String = part_row.get(0).map_err(fail)?;
             if let Some(part) = json_column(part_row, 1, &mut out.skipped) {
                 parts::part(&mut turn, &part_id, &part, &mut out.skipped);
             }
         }
+        drop(turn);
+        out.items = items;
+        handing.items_done(&mut out)?;
     }
-    fill_model(&mut out, &head);
     Ok(out)
 }
 
@@ -279,20 +303,31 @@ fn json_column(row: &Row<'_>, index: usize, skipped: &mut Skipped) -> Option<Val
     parsed
 }
 
-fn read_v2(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Transcript> {
-    let mut out = transcript(path, Generation::V2, &head);
+fn read_v2(
+    conn: &Connection,
+    path: &Path,
+    head: &Head,
+    handing: &mut Handing<'_>,
+) -> Result<Transcript> {
+    let fail = |e: rusqlite::Error| db_error(path, &e);
+    let mut out = transcript(path, Generation::V2, head);
     let order = if sqlite::has(conn, "session_message.seq") {
         "seq, id"
     } else {
         "time_created, id"
     };
-    let mut messages = conn.prepare(&format!(
-        "SELECT id, type, time_created, data FROM session_message WHERE session_id = ?1 ORDER BY {order}"
-    ))?;
-    let mut rows = messages.query([&head.id])?;
-    while let Some(row) = rows.next()? {
-        let id: String = row.get(0)?;
-        let kind: String = row.get::<_, Option<String>>(1)?.unwrap_or_default();
+    let mut messages = conn
+        .prepare(&format!(
+            "SELECT id, type, time_created, data FROM session_message WHERE session_id = ?1 ORDER BY {order}"
+        ))
+        .map_err(fail)?;
+    let mut rows = messages.query([&head.id]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let id: String = row.get(0).map_err(fail)?;
+        let kind: String = row
+            .get::<_, Option<String>>(1)
+            .map_err(fail)?
+            .unwrap_or_default();
         let created = row.get::<_, Option<i64>>(2).ok().flatten();
         let Some(data) = json_column(row, 3, &mut out.skipped) else {
             continue;
@@ -302,75 +337,8 @@ fn read_v2(conn: &Connection, path: &Path, head: Head) -> rusqlite::Result<Trans
             .and_then(Value::as_i64)
             .or(created)
             .map(format_millis);
-        v2_message(&mut out, &id, &kind, &data, time);
+        v2::message(&mut out, &id, &kind, &data, time);
+        handing.items_done(&mut out)?;
     }
-    fill_model(&mut out, &head);
     Ok(out)
-}
-
-/// One `session_message` row: `user` and `assistant` are the conversation,
-/// `shell` a command the user ran; harness text (`synthetic`, `system`,
-/// `skill`), compaction summaries and the markers (`idle`, `*-switched`)
-/// are not imported.
-fn v2_message(out: &mut Transcript, id: &str, kind: &str, data: &Value, time: Option<String>) {
-    match kind {
-        "user" => {
-            let mut turn = Turn::new(Role::User, time, &mut out.items);
-            turn.text(id, str_of(data, "text").unwrap_or_default());
-        }
-        "assistant" => {
-            if let Some(model) = data.get("model") {
-                if let Some(name) = str_of(model, "id") {
-                    out.model = Some(name.to_string());
-                }
-                if let Some(provider) = str_of(model, "providerID") {
-                    out.provider = Some(provider.to_string());
-                }
-            }
-            let content = data.get("content").and_then(Value::as_array);
-            let mut turn = Turn::new(Role::Assistant, time, &mut out.items);
-            for (index, item) in content.into_iter().flatten().enumerate() {
-                let key = format!("{id}#{index}");
-                match str_of(item, "type") {
-                    Some("text") => turn.text(&key, str_of(item, "text").unwrap_or_default()),
-                    Some("tool") => {
-                        let call = parts::v2_call(item, &key);
-                        let at = item
-                            .pointer("/time/created")
-                            .and_then(Value::as_i64)
-                            .map(format_millis);
-                        turn.call(key, at, call);
-                    }
-                    Some("reasoning" | "file") => {}
-                    _ => out.skipped.unknown_kinds += 1,
-                }
-            }
-        }
-        "shell" => {
-            let output = data
-                .pointer("/output/output")
-                .map(text_of)
-                .unwrap_or_default();
-            let exit = data.get("exit").and_then(Value::as_i64);
-            let outcome = match str_of(data, "status") {
-                Some("running" | "pending") => Outcome::NoResult("running"),
-                Some("failed" | "error" | "killed" | "timeout") => Outcome::Failed(output),
-                _ if exit.is_some_and(|code| code != 0) => Outcome::Failed(output),
-                _ => Outcome::Done(output),
-            };
-            out.items.push(Item {
-                key: id.to_string(),
-                timestamp: time,
-                body: Body::ToolCall(Call {
-                    call_id: str_of(data, "shellID").unwrap_or(id).to_string(),
-                    name: "shell".to_string(),
-                    args: serde_json::json!({ "command": str_of(data, "command").unwrap_or_default() }),
-                    outcome,
-                }),
-            });
-        }
-        "synthetic" | "system" | "skill" | "compaction" | "idle" | "agent-switched"
-        | "model-switched" | "location-switched" => {}
-        _ => out.skipped.unknown_kinds += 1,
-    }
 }

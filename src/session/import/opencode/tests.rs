@@ -148,6 +148,8 @@ fn fill_v1(conn: &Connection, id: &str) {
     );
 }
 
+/// The sessions of `source`, read whole and in parts of 1, 2, 3 items
+/// and of all of them, which must agree.
 fn read_all(source: &Source) -> Vec<Transcript> {
     let mut out = Vec::new();
     read(source, &mut |t| {
@@ -155,6 +157,9 @@ fn read_all(source: &Source) -> Vec<Transcript> {
         Ok(())
     })
     .unwrap();
+    crate::session::import::parts::assert_parts_agree(&out, |size, each| {
+        read_parts(source, size, each)
+    });
     out
 }
 

@@ -992,9 +992,39 @@ impl SessionStore for PgStore {
         Lock::exclusive(&locks.join(format!("{id}.lock"))).map(SessionLock::new)
     }
 
+    /// A session-level advisory lock on a connection of its own, keyed by
+    /// the store's schema (stores in other schemas of the database are not
+    /// held up), released when that connection closes: when the import
+    /// ends, or its process dies.
+    fn import_lock(&self) -> Result<Option<SessionLock>> {
+        let mut client =
+            pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?;
+        client
+            .execute(
+                "SELECT pg_advisory_lock($1, hashtext(coalesce(current_schema(), '')))",
+                &[&IMPORT_LOCK],
+            )
+            .map_err(|e| self.fail(&e))?;
+        Ok(Some(SessionLock::new(ImportLock {
+            _connection: Mutex::new(client),
+        })))
+    }
+
     fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
         Some(self)
     }
+}
+
+/// The first key of the import lock (the second is the schema's).
+const IMPORT_LOCK: i32 = 7_240_016;
+
+/// The connection holding an import's advisory lock (held, never used).
+struct ImportLock {
+    _connection: Mutex<Client>,
+}
+
+impl super::api::Guard for ImportLock {
+    fn discard(self: Box<Self>) {}
 }
 
 /// Parameters as the driver takes them.
