@@ -6,16 +6,22 @@
 #   2. listing 10,000 sessions (goal: <= 100 ms);
 #   3. searching 10,000 sessions vs ripgrep over the file store (goal: <= 1x);
 #   4. 8 concurrent writers into one session: records per second;
-#   5. finding sessions among SESSIONS (issue 31): list --limit 20, --last,
-#      a 6-character prefix, a title, --here, the whole listing as NDJSON,
-#      and search (a rare word, a regex with a literal) against ripgrep.
+#   5. finding sessions as the database grows (issue 31): at each size in
+#      SCALES, in a database of its own, the rows of bench/scale.sh in its
+#      format: list --limit 20, get --last, record --last, get <6-character
+#      prefix>, get <title>, get --here, the whole listing as NDJSON, record
+#      into a session by its id, and search (a rare word, a --regex with a
+#      literal) beside rg over the same journals.
 # The sessions are made as journals (bench/gen_sessions.py; one in 100 made
 # in one workspace) and moved into the database with `ollm-session copy`;
 # `time: …` lines say how long making and copying them took.
 # Environment: PG_URL (a server URL; default OLLM_TEST_PG_URL, else the
 # local socket), RECORDS (300), SESSIONS (10000), MESSAGES (20), WRITERS (8),
-# EACH (records per writer, 100), BIN (an ollm-session binary; default: a
-# release build), BENCH_DIR.
+# EACH (records per writer, 100), SECTIONS (the sections to run, "1 2 3 4 5";
+# SECTIONS=5 SCALES=100000 times only the finding rows at 100,000), SCALES
+# (section 5's sizes, "100 $SESSIONS"; the size of sections 2-3 reuses their
+# database), RUNS (5), BIN (an ollm-session binary; default: a release
+# build), BENCH_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +30,9 @@ SESSIONS=${SESSIONS:-10000}
 MESSAGES=${MESSAGES:-20}
 WRITERS=${WRITERS:-8}
 EACH=${EACH:-100}
+SECTIONS=" ${SECTIONS:-1 2 3 4 5} "
+SCALES=${SCALES:-"100 $SESSIONS"}
+RUNS=${RUNS:-5}
 SERVER=${PG_URL:-${OLLM_TEST_PG_URL:-postgresql:///postgres?host=/var/run/postgresql}}
 
 command -v rg >/dev/null || { echo "bench: ripgrep is missing (apt-get install -y ripgrep)" >&2; exit 1; }
@@ -38,15 +47,26 @@ GEN=$PWD/bench/gen_sessions.py
 WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-session-pg-bench.XXXXXX")
 DB=ollm_bench_$$
 psql -qc "CREATE DATABASE $DB" "$SERVER"
-trap 'psql -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" "$SERVER" >/dev/null; rm -rf "$WORK"' EXIT
+# Every database of this run: $DB, and section 5's ${DB}_sN.
+drop_all() {
+  for db in $(psql -qtAc "SELECT datname FROM pg_database WHERE datname LIKE '${DB}%'" "$SERVER"); do
+    psql -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" "$SERVER" >/dev/null
+  done
+  rm -rf "$WORK"
+}
+trap drop_all EXIT
 export HOME=$WORK/home OLLM_HOME=$WORK/home
 mkdir -p "$HOME"
-# The server URL with the bench database in place of its own.
-URL=$(python3 -c "
+# The server URL with database $1 in place of its own.
+url_of() {
+  python3 -c "
 import sys
 url = sys.argv[1]; base, _, query = url.partition('?')
 scheme, _, rest = base.partition('://'); authority = rest.split('/', 1)[0]
-print(f'{scheme}://{authority}/{sys.argv[2]}' + (f'?{query}' if query else ''))" "$SERVER" "$DB")
+print(f'{scheme}://{authority}/{sys.argv[2]}' + (f'?{query}' if query else ''))" "$SERVER" "$1"
+}
+URL=$(url_of "$DB")
+section() { [[ $SECTIONS == *" $1 "* ]]; }
 
 now_ns() { date +%s%N; }
 best_ms() { # RUNS CMD...: the fastest of RUNS runs, in milliseconds.
@@ -73,113 +93,146 @@ new_id() { python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])
 echo "ollm-session PostgreSQL benchmark — $(nproc) cores, $(date -u +%Y-%m-%d), $(psql -qtAc 'SHOW server_version' "$SERVER")"
 echo
 
-# 1. Recording -------------------------------------------------------------
 REC=$WORK/record
-BIG=0b1e5e55-0000-4000-8000-000000010000
-python3 "$GEN" "$REC" 1 10000 --id "$BIG" --keyword-every 0
-chmod -R go-rwx "$WORK"
-file_ses "$REC" copy --from "$REC" --to "$URL" --all >/dev/null
-NEW=$(ses "$URL" create --model bench --provider bench --max-sessions 0 | new_id)
-# One record each first, so no figure pays for a cold cache.
-for s in "$BIG" "$NEW"; do ses "$URL" record "$s" --role user --text warm >/dev/null; done
-file_ses "$REC" record "$BIG" --role user --text warm >/dev/null
-stream() { ndjson "$RECORDS" | "$@"; }
-pg_big=$(best_ms 1 stream ses "$URL" record "$BIG")
-pg_new=$(best_ms 1 stream ses "$URL" record "$NEW")
-file_big=$(best_ms 1 stream file_ses "$REC" record "$BIG")
-per() { python3 -c "print(f'{$1/$RECORDS:.3f}')"; }
-echo "1. record ($RECORDS records streamed as NDJSON, each acknowledged once durable)"
-printf '   %-52s %10s ms/record\n' "postgres, into a 10,000-message session" "$(per "$pg_big")"
-printf '   %-52s %10s ms/record\n' "postgres, into a new session" "$(per "$pg_new")"
-printf '   %-52s %10s ms/record\n' "file store, into a 10,000-message session" "$(per "$file_big")"
-echo "   ratio postgres/file: $(ratio "$pg_big" "$file_big")x   long/new session: $(ratio "$pg_big" "$pg_new")x"
-echo
-
-# 2. Listing and 3. searching ----------------------------------------------
 LIST=$WORK/list
+# One in 100 sessions made here (what --here finds).
 WS=$WORK/workspace
 mkdir -p "$WS"
 WS=$(cd "$WS" && pwd -P)
-t0=$(now_ns)
-python3 "$GEN" "$LIST" "$SESSIONS" "$MESSAGES" --workspace "$WS" --workspace-every 100
-chmod -R go-rwx "$WORK"
-t1=$(now_ns)
-file_ses "$LIST" copy --from "$LIST" --to "$URL" --all >/dev/null
-t2=$(now_ns)
-psql -qc "VACUUM ANALYZE" "$URL"
-echo "time: generating $SESSIONS sessions $(( (t1 - t0) / 1000000000 )) s, copying them into the database $(( (t2 - t1) / 1000000000 )) s"
-count=$(ses "$URL" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-list_ms=$(best_ms 3 ses "$URL" list --format json)
-echo "2. list ($count sessions in the database)"
-printf '   %-52s %10s ms\n' "postgres (the sessions table only)" "$list_ms"
-echo
-search_ms=$(best_ms 3 ses "$URL" search zanzibar --format json)
-search_i_ms=$(best_ms 3 ses "$URL" search -i ZANZIBAR --format json)
-rg_ms=$(best_ms 3 rg -F -uu zanzibar "$LIST")
-rg_i_ms=$(best_ms 3 rg -F -i -uu ZANZIBAR "$LIST")
-hits=$(ses "$URL" search zanzibar --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-echo "3. search ($count sessions; the word is in $hits of them)"
-printf '   %-52s %10s ms   rg: %8s ms   ratio %sx\n' "postgres substring" "$search_ms" "$rg_ms" "$(ratio "$search_ms" "$rg_ms")"
-printf '   %-52s %10s ms   rg: %8s ms   ratio %sx\n' "postgres substring, ignoring case" "$search_i_ms" "$rg_i_ms" "$(ratio "$search_i_ms" "$rg_i_ms")"
-echo
+
+# 1. Recording -------------------------------------------------------------
+if section 1; then
+  BIG=0b1e5e55-0000-4000-8000-000000010000
+  python3 "$GEN" "$REC" 1 10000 --id "$BIG" --keyword-every 0
+  chmod -R go-rwx "$WORK"
+  file_ses "$REC" copy --from "$REC" --to "$URL" --all >/dev/null
+  NEW=$(ses "$URL" create --model bench --provider bench --max-sessions 0 | new_id)
+  # One record each first, so no figure pays for a cold cache.
+  for s in "$BIG" "$NEW"; do ses "$URL" record "$s" --role user --text warm >/dev/null; done
+  file_ses "$REC" record "$BIG" --role user --text warm >/dev/null
+  stream() { ndjson "$RECORDS" | "$@"; }
+  pg_big=$(best_ms 1 stream ses "$URL" record "$BIG")
+  pg_new=$(best_ms 1 stream ses "$URL" record "$NEW")
+  file_big=$(best_ms 1 stream file_ses "$REC" record "$BIG")
+  per() { python3 -c "print(f'{$1/$RECORDS:.3f}')"; }
+  echo "1. record ($RECORDS records streamed as NDJSON, each acknowledged once durable)"
+  printf '   %-52s %10s ms/record\n' "postgres, into a 10,000-message session" "$(per "$pg_big")"
+  printf '   %-52s %10s ms/record\n' "postgres, into a new session" "$(per "$pg_new")"
+  printf '   %-52s %10s ms/record\n' "file store, into a 10,000-message session" "$(per "$file_big")"
+  echo "   ratio postgres/file: $(ratio "$pg_big" "$file_big")x   long/new session: $(ratio "$pg_big" "$pg_new")x"
+  echo
+fi
+
+# 2. Listing and 3. searching ----------------------------------------------
+if section 2 || section 3; then
+  t0=$(now_ns)
+  python3 "$GEN" "$LIST" "$SESSIONS" "$MESSAGES" --workspace "$WS" --workspace-every 100
+  chmod -R go-rwx "$WORK"
+  t1=$(now_ns)
+  file_ses "$LIST" copy --from "$LIST" --to "$URL" --all >/dev/null
+  t2=$(now_ns)
+  psql -qc "VACUUM ANALYZE" "$URL"
+  echo "time: generating $SESSIONS sessions $(( (t1 - t0) / 1000000000 )) s, copying them into the database $(( (t2 - t1) / 1000000000 )) s"
+  count=$(ses "$URL" list --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+  list_ms=$(best_ms 3 ses "$URL" list --format json)
+  echo "2. list ($count sessions in the database)"
+  printf '   %-52s %10s ms\n' "postgres (the sessions table only)" "$list_ms"
+  echo
+  search_ms=$(best_ms 3 ses "$URL" search zanzibar --format json)
+  search_i_ms=$(best_ms 3 ses "$URL" search -i ZANZIBAR --format json)
+  rg_ms=$(best_ms 3 rg -F -uu zanzibar "$LIST")
+  rg_i_ms=$(best_ms 3 rg -F -i -uu ZANZIBAR "$LIST")
+  hits=$(ses "$URL" search zanzibar --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+  echo "3. search ($count sessions; the word is in $hits of them)"
+  printf '   %-52s %10s ms   rg: %8s ms   ratio %sx\n' "postgres substring" "$search_ms" "$rg_ms" "$(ratio "$search_ms" "$rg_ms")"
+  printf '   %-52s %10s ms   rg: %8s ms   ratio %sx\n' "postgres substring, ignoring case" "$search_i_ms" "$rg_i_ms" "$(ratio "$search_i_ms" "$rg_i_ms")"
+  echo
+fi
 
 # 4. Concurrent writers ----------------------------------------------------
-writers() { # STORE-COMMAND...: WRITERS processes of EACH records into one new session
-  local id
-  # No maxSessions: the sessions of 5. stay in the database.
-  id=$("$@" create --model bench --provider bench --max-sessions 0 | new_id)
-  local t0 t1
-  t0=$(now_ns)
-  for w in $(seq "$WRITERS"); do ndjson "$EACH" "w$w" | "$@" record "$id" >/dev/null & done
-  wait
-  t1=$(now_ns)
-  python3 -c "print(f'{$WRITERS*$EACH/(($t1-$t0)/1e9):.0f}')"
-}
-pg_rate=$(writers ses "$URL")
-file_rate=$(writers file_ses "$REC")
-echo "4. $WRITERS concurrent writers x $EACH records into one session"
-printf '   %-52s %10s records/s\n' "postgres" "$pg_rate"
-printf '   %-52s %10s records/s\n' "file store" "$file_rate"
-echo "   ratio file/postgres: $(ratio "$file_rate" "$pg_rate")x"
+if section 4; then
+  writers() { # STORE-COMMAND...: WRITERS processes of EACH records into one new session
+    local id
+    # No maxSessions: the sessions of 5. stay in the database.
+    id=$("$@" create --model bench --provider bench --max-sessions 0 | new_id)
+    local t0 t1
+    t0=$(now_ns)
+    for w in $(seq "$WRITERS"); do ndjson "$EACH" "w$w" | "$@" record "$id" >/dev/null & done
+    wait
+    t1=$(now_ns)
+    python3 -c "print(f'{$WRITERS*$EACH/(($t1-$t0)/1e9):.0f}')"
+  }
+  pg_rate=$(writers ses "$URL")
+  file_rate=$(writers file_ses "$REC")
+  echo "4. $WRITERS concurrent writers x $EACH records into one session"
+  printf '   %-52s %10s records/s\n' "postgres" "$pg_rate"
+  printf '   %-52s %10s records/s\n' "file store" "$file_rate"
+  echo "   ratio file/postgres: $(ratio "$file_rate" "$pg_rate")x"
+  echo
+fi
 
-echo
 
-# 5. Finding sessions ------------------------------------------------------
-# What the sessions look like now: a title on one in the middle, and the
-# id of another whose first 6 characters are unique.
-ids=$WORK/ids
-ses "$URL" list --format ndjson | python3 -c '
+# 5. Finding sessions as the database grows ----------------------------------
+if section 5; then
+  message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinary chat text"}]}'
+  echo "5. finding sessions (issue 31): sessions of $MESSAGES messages; the best of $RUNS runs each"
+  for n in $SCALES; do
+    if [[ $n == "$SESSIONS" ]] && { section 2 || section 3; }; then
+      # The database of 2. and 3. (with the sessions 1. and 4. made).
+      data=$LIST url=$URL
+    else
+      data=$WORK/s$n url=$(url_of "${DB}_s$n")
+      python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$WS" --workspace-every 100
+      chmod -R go-rwx "$data"
+      psql -qc "CREATE DATABASE ${DB}_s$n" "$SERVER"
+      t0=$(now_ns)
+      file_ses "$data" copy --from "$data" --to "$url" --all >/dev/null
+      t1=$(now_ns)
+      psql -qc "VACUUM ANALYZE" "$url"
+      echo "time: copying $n sessions into the database $(( (t1 - t0) / 1000000000 )) s"
+    fi
+    s=("$BIN" --store "$url")
+    # A titled session in the middle, and its id's first 6 characters
+    # (those of a later one when another id shares them).
+    ids=$WORK/ids
+    "${s[@]}" list --format ndjson | python3 -c '
 import json, sys
 for line in sys.stdin:
     print(json.loads(line)["sessionId"])' >"$ids"
-mid=$(sed -n "$(( $(wc -l <"$ids") / 2 ))p" "$ids")
-ses "$URL" rename "$mid" "bench title" >/dev/null
-prefix=$(python3 -c '
+    total=$(wc -l <"$ids")
+    mid=$(sed -n "$(( total / 2 + 1 ))p" "$ids")
+    "${s[@]}" rename "$mid" "retry logic" >/dev/null
+    prefix=$(python3 -c '
 import collections, sys
 ids = open(sys.argv[1]).read().split()
 count = collections.Counter(i[:6] for i in ids)
-print(next(i[:6] for i in ids[len(ids) // 3:] if count[i[:6]] == 1))' "$ids")
-here_count=$(cd "$WS" && ses "$URL" list --here --format ndjson | wc -l)
-# The rows: the fastest of 5 runs; the whole listing is what a store that
-# cannot cut reads for each of them (the trait's default).
-all_ms=$(best_ms 5 ses "$URL" list --format ndjson)
-find_row() { # LABEL MS
-  printf '   %-56s %10s ms   whole listing: %8s ms   ratio %sx\n' "$1" "$2" "$all_ms" "$(ratio "$2" "$all_ms")"
-}
-here() { (cd "$WS" && ses "$URL" "$@"); }
-echo "5. finding sessions ($(wc -l <"$ids") in the database, $here_count made in one workspace)"
-find_row "list --limit 20" "$(best_ms 5 ses "$URL" list --limit 20 --format json)"
-find_row "resume --last (prints the id)" "$(best_ms 5 ses "$URL" resume --last)"
-find_row "get --last (the whole session)" "$(best_ms 5 ses "$URL" get --last --format json)"
-find_row "record --last" "$(best_ms 5 ses "$URL" record --last --role user --text bench)"
-find_row "resume PREFIX (6 characters)" "$(best_ms 5 ses "$URL" resume "$prefix")"
-find_row "resume TITLE" "$(best_ms 5 ses "$URL" resume "bench title")"
-find_row "resume --continue (--here: the latest of a workspace)" "$(best_ms 5 here resume --continue)"
-find_row "list --here --limit 20" "$(best_ms 5 here list --here --limit 20 --format json)"
-printf '   %-56s %10s ms\n' "list, all, as NDJSON" "$all_ms"
-rare_ms=$(best_ms 5 ses "$URL" search zanzibar --format json)
-rg_rare_ms=$(best_ms 3 rg -F -uu zanzibar "$LIST")
-regex_ms=$(best_ms 5 ses "$URL" search --regex 'zanzi[a-z]+' --format json)
-rg_regex_ms=$(best_ms 3 rg -uu 'zanzi[a-z]+' "$LIST")
-printf '   %-56s %10s ms   rg: %8s ms   ratio %sx\n' "search a rare word ($hits sessions)" "$rare_ms" "$rg_rare_ms" "$(ratio "$rare_ms" "$rg_rare_ms")"
-printf '   %-56s %10s ms   rg: %8s ms   ratio %sx\n' "search --regex with a literal" "$regex_ms" "$rg_regex_ms" "$(ratio "$regex_ms" "$rg_regex_ms")"
+print(next(i[:6] for i in ids[len(ids) // 2:] if count[i[:6]] == 1))' "$ids")
+    mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
+    echo "== $total sessions ($mb MB)"
+    row() { printf '   %-40s %10s ms\n' "$1" "$2"; }
+    row "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"
+    row "get --last" "$(best_ms "$RUNS" "${s[@]}" get --last --format json)"
+    row "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
+    row "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "$prefix" --format json)"
+    row "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
+    row "get --here" "$(best_ms "$RUNS" env -C "$WS" "${s[@]}" get --here --format json)"
+    row "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
+    row "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
+    for q in "rare:zanzibar" "regex:zanzi[a-z]+"; do
+      kind=${q%%:*} word=${q#*:}
+      # rg prints every matching line, as search prints every hit.
+      if [[ $kind == regex ]]; then
+        ours=$(best_ms "$RUNS" "${s[@]}" search --regex "$word" --format json)
+        theirs=$(best_ms "$RUNS" rg -uu -g '!.index' "$word" "$data")
+      else
+        ours=$(best_ms "$RUNS" "${s[@]}" search "$word" --format json)
+        theirs=$(best_ms "$RUNS" rg -uu -g '!.index' -F "$word" "$data")
+      fi
+      printf '   %-40s %10s ms   rg: %8s ms   ratio %sx\n' "search ($kind) $word" "$ours" "$theirs" "$(ratio "$ours" "$theirs")"
+    done
+    if [[ $data != "$LIST" ]]; then
+      psql -qc "DROP DATABASE ${DB}_s$n WITH (FORCE)" "$SERVER"
+      rm -rf "$data"
+    fi
+  done
+fi

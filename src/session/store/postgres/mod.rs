@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::{ToSql, Type};
 use postgres::{Client, Row, Transaction};
 use serde_json::{Map, Value};
 
@@ -73,7 +74,6 @@ CREATE TABLE ollm_sessions (
     token_count bigint NOT NULL DEFAULT 0,
     seq bigint NOT NULL DEFAULT 0
 );
-CREATE INDEX ollm_sessions_recent ON ollm_sessions (last_ms DESC, start_ms DESC, id);
 CREATE INDEX ollm_sessions_parent ON ollm_sessions (parent_id);
 CREATE TABLE ollm_records (
     session_id text NOT NULL REFERENCES ollm_sessions (id) ON DELETE CASCADE,
@@ -137,6 +137,13 @@ const SUMMARY_COLUMNS: &str = "id, start_time, last_activity, model, message_cou
      provider, tool_call_count, compression_count, title, parent_id, branch_point, workspace";
 
 const NEWEST_FIRST: &str = "ORDER BY last_ms DESC, start_ms DESC, id";
+
+/// A whole session in one statement: its row as seq 0 (`lastActivity`,
+/// the token count and the head), then its records.
+const LOAD: &str = "
+SELECT 0::bigint, 'head', last_activity, token_count, head FROM ollm_sessions WHERE id = $1
+UNION ALL
+(SELECT seq, kind, at, tokens, body FROM ollm_records WHERE session_id = $1 ORDER BY seq)";
 
 /// A PostgreSQL session store; connects on first use.
 pub(crate) struct PgStore {
@@ -229,9 +236,10 @@ impl PgStore {
     /// that the existing one is not newer than this build and brings an
     /// older one up to date (its tables, then the listing indexes).
     fn ensure_schema(&self, client: &mut Client) -> Result<()> {
+        let names: &[&str] = &listing::INDEX_NAMES;
         let state = |client: &mut Client| {
             client
-                .query_one(STATE, &[&&listing::INDEX_NAMES[..]])
+                .query_typed_one(STATE, &[(&names, Type::TEXT_ARRAY)])
                 .map(|row| (row.get::<_, Option<i32>>(0), row.get::<_, i64>(1)))
         };
         let (version, missing) = match state(client) {
@@ -310,7 +318,7 @@ impl PgStore {
     /// The summaries `select` selects, in its order.
     fn summaries(&self, select: &listing::Select) -> Result<Vec<SessionSummary>> {
         self.with(|client| {
-            let rows = client.query_raw(select.sql.as_str(), select.refs())?;
+            let rows = client.query_typed_raw(select.sql.as_str(), select.typed())?;
             Ok(rows.map(|row| Ok(summary_of(&row))).collect()?)
         })
     }
@@ -550,7 +558,10 @@ impl SessionStore for PgStore {
 
     fn exists(&self, id: &str) -> Result<()> {
         self.with(|client| {
-            match client.query_opt("SELECT 1 FROM ollm_sessions WHERE id = $1", &[&id])? {
+            match client.query_typed_opt(
+                "SELECT 1 FROM ollm_sessions WHERE id = $1",
+                &[(&id, Type::TEXT)],
+            )? {
                 Some(_) => Ok(()),
                 None => Err(not_found(id)),
             }
@@ -646,8 +657,18 @@ impl SessionStore for PgStore {
         self.with(|client| {
             // One statement, so one round trip: the row lock orders the
             // writers, and the commit that ends it is the acknowledgement.
-            let row =
-                client.query_opt(APPEND, &[&id, &now, &kind, &tokens, &body, &role, &text])?;
+            let row = client.query_typed_opt(
+                APPEND,
+                &[
+                    (&id, Type::TEXT),
+                    (&now, Type::INT8),
+                    (&kind, Type::TEXT),
+                    (&tokens, Type::INT8),
+                    (&body, Type::TEXT),
+                    (&role, Type::TEXT),
+                    (&text, Type::TEXT),
+                ],
+            )?;
             row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
         })
     }
@@ -701,9 +722,9 @@ impl SessionStore for PgStore {
 
     fn summary(&self, id: &str) -> Result<SessionSummary> {
         self.with(|client| {
-            let row = client.query_opt(
+            let row = client.query_typed_opt(
                 &format!("SELECT {SUMMARY_COLUMNS} FROM ollm_sessions WHERE id = $1"),
-                &[&id],
+                &[(&id, Type::TEXT)],
             )?;
             row.map(|row| summary_of(&row)).ok_or_else(|| not_found(id))
         })
@@ -711,30 +732,23 @@ impl SessionStore for PgStore {
 
     fn load_held(&self, id: &str, _held: Option<&SessionLock>) -> Result<Loaded> {
         self.with(|client| {
-            let mut tx = client
-                .build_transaction()
-                .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?;
-            let Some(row) = tx.query_opt(
-                "SELECT head, last_activity, token_count FROM ollm_sessions WHERE id = $1",
-                &[&id],
-            )?
+            // One statement, so one snapshot and one round trip: the
+            // session's row (seq 0) and its records (seq 1…).
+            let mut rows = client.query_typed(LOAD, &[(&id, Type::TEXT)])?;
+            // Each part comes in order; the parts of a UNION ALL in any.
+            rows.sort_by_key(|row| row.get::<_, i64>(0));
+            let Some((head_row, records)) =
+                rows.split_first().filter(|(h, _)| h.get::<_, i64>(0) == 0)
             else {
                 return Err(not_found(id));
             };
-            let head_text: String = row.get(0);
+            let head_text: &str = head_row.get(4);
             let head: SessionHead =
-                serde_json::from_str(&head_text).map_err(|e| corrupt(id, "the head", e))?;
-            let last_activity: String = row.get(1);
-            let token_count = to_u64(row.get(2));
-            let records = tx.query(
-                "SELECT seq, kind, at, tokens, body FROM ollm_records WHERE session_id = $1 ORDER BY seq",
-                &[&id],
-            )?;
-            tx.commit()?;
+                serde_json::from_str(head_text).map_err(|e| corrupt(id, "the head", e))?;
+            let last_activity: String = head_row.get(2);
+            let token_count = head_row.get::<_, Option<i64>>(3).map_or(0, to_u64);
             let mut stored = Vec::with_capacity(records.len());
-            for row in &records {
+            for row in records {
                 let seq: i64 = row.get(0);
                 let kind: &str = row.get(1);
                 let at: String = row.get(2);
@@ -773,9 +787,9 @@ impl SessionStore for PgStore {
         self.with(|client| {
             // Each row becomes its summary as it arrives: the raw rows of
             // every session are never all held at once.
-            let rows = client.query_raw(
+            let rows = client.query_typed_raw(
                 &format!("SELECT {SUMMARY_COLUMNS} FROM ollm_sessions {NEWEST_FIRST}"),
-                std::iter::empty::<i64>(),
+                std::iter::empty::<(&(dyn ToSql + Sync), Type)>(),
             )?;
             let sessions = rows.map(|row| Ok(summary_of(&row))).collect()?;
             Ok(Listing {
@@ -793,7 +807,7 @@ impl SessionStore for PgStore {
         };
         let sessions = self.with(|client| {
             let rows = client
-                .query_raw(select.sql.as_str(), select.refs())?
+                .query_typed_raw(select.sql.as_str(), select.typed())?
                 .map(|row| Ok(summary_of(&row)));
             Ok(match cut {
                 listing::Cut::Exact => rows.collect()?,
@@ -925,11 +939,11 @@ impl SessionStore for PgStore {
         let mut problems = Vec::new();
         self.with(|client| {
             if let Some(titles) = &titles {
-                for row in client.query(titles.as_str(), &refs(&like_params))? {
+                for row in client.query_typed(titles.as_str(), &typed(&like_params))? {
                     hits.extend(matcher.title_hit(row.get(0), row.get(1), row.get(2)));
                 }
             }
-            for row in client.query(sql.as_str(), &refs(&params))? {
+            for row in client.query_typed(sql.as_str(), &typed(&params))? {
                 let id: &str = row.get(0);
                 let kind: &str = row.get(1);
                 let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
@@ -965,14 +979,16 @@ impl SessionStore for PgStore {
     /// not load whole sessions for their previews.
     fn first_user_text(&self, id: &str) -> Result<Option<String>> {
         self.with(|client| {
-            let row = client.query_opt(
+            let row = client.query_typed_opt(
                 "SELECT body FROM ollm_records WHERE session_id = $1 AND kind = 'message' \
                  AND role = 'user' ORDER BY seq LIMIT 1",
-                &[&id],
+                &[(&id, Type::TEXT)],
             )?;
             let Some(row) = row else {
-                let known =
-                    client.query_opt("SELECT 1 FROM ollm_sessions WHERE id = $1", &[&id])?;
+                let known = client.query_typed_opt(
+                    "SELECT 1 FROM ollm_sessions WHERE id = $1",
+                    &[(&id, Type::TEXT)],
+                )?;
                 return known.map(|_| None).ok_or_else(|| not_found(id));
             };
             let message: Message = serde_json::from_str(row.get(0))
@@ -1027,11 +1043,11 @@ impl super::api::Guard for ImportLock {
     fn discard(self: Box<Self>) {}
 }
 
-/// Parameters as the driver takes them.
-fn refs(params: &[String]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+/// Text parameters as the driver takes them, typed.
+fn typed(params: &[String]) -> Vec<(&(dyn ToSql + Sync), Type)> {
     params
         .iter()
-        .map(|p| p as &(dyn postgres::types::ToSql + Sync))
+        .map(|p| (p as &(dyn ToSql + Sync), Type::TEXT))
         .collect()
 }
 
