@@ -57,6 +57,11 @@ fn search_in(
         (id.clone(), result.map(|()| hits))
     });
     let mut found = Found::default();
+    let total = results
+        .iter()
+        .map(|(_, r)| r.as_ref().map_or(0, Vec::len))
+        .sum();
+    found.hits.reserve_exact(total);
     for (id, result) in results {
         match result {
             Ok(hits) => found.hits.extend(hits),
@@ -113,9 +118,15 @@ fn search_journal(
         return Ok(());
     }
     let (mut messages, mut calls) = (0usize, 0usize);
+    // Whether a record that can name the title (the head, an update) holds
+    // the pattern: when none does, the title cannot match and its summary
+    // is not read (two files opened and four stats fewer a session).
+    let mut title_may_match = false;
     for line in bytes.split_inclusive(|b| *b == b'\n') {
         let Some(line) = line.strip_suffix(b"\n") else {
-            break; // a torn last line: not acknowledged, not searched
+            // A torn last line: not acknowledged, not searched.
+            title_may_match |= titles && matcher.may_match(line);
+            break;
         };
         let place = if line.starts_with(MESSAGE_PREFIX) {
             messages += 1;
@@ -124,7 +135,9 @@ fn search_journal(
             calls += 1;
             Place::ToolCall(calls - 1)
         } else {
-            continue; // the head, compressions
+            // The head, updates, compressions.
+            title_may_match |= titles && matcher.may_match(line);
+            continue;
         };
         if !matcher.may_match(line) {
             continue;
@@ -135,7 +148,7 @@ fn search_journal(
     }
     // A session that cannot be summarized is reported by a listing; here it
     // only has no title hit.
-    if titles && let Ok(summary) = store.summary(id) {
+    if title_may_match && let Ok(summary) = store.summary(id) {
         hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
     }
     Ok(())
