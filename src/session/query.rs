@@ -198,16 +198,32 @@ impl Matcher {
     pub(crate) fn check(&self, id: &str, place: Place, entry: &Entry, hits: &mut Vec<Hit>) {
         // Nothing is copied for a record that does not match: a message of
         // one text part (the usual one) is searched where it lies.
-        let (role, text, timestamp) = match entry {
-            Entry::Message(m) => (m.role(), message_text(m), m.timestamp()),
-            Entry::ToolCall(t) => ("tool", Cow::Owned(tool_text(t)), t.timestamp()),
-        };
+        match entry {
+            Entry::Message(m) => {
+                self.check_text(id, place, m.role(), &message_text(m), m.timestamp(), hits);
+            }
+            Entry::ToolCall(t) => {
+                self.check_text(id, place, "tool", &tool_text(t), t.timestamp(), hits);
+            }
+        }
+    }
+
+    /// [`Matcher::check`] of a record with this role, searched text and time.
+    pub(crate) fn check_text(
+        &self,
+        id: &str,
+        place: Place,
+        role: &str,
+        text: &str,
+        timestamp: &str,
+        hits: &mut Vec<Hit>,
+    ) {
         if let Some(want) = &self.role
             && want != role
         {
             return;
         }
-        if let Some(found) = self.text.find(&text) {
+        if let Some(found) = self.text.find(text) {
             let (message_index, tool_call_index) = match place {
                 Place::Message(i) => (Some(i as u64), None),
                 Place::ToolCall(i) => (None, Some(i as u64)),
@@ -218,7 +234,7 @@ impl Matcher {
                 tool_call_index,
                 role: role.to_string(),
                 timestamp: timestamp.to_string(),
-                snippet: snippet(&text, found.start(), found.end()),
+                snippet: snippet(text, found.start(), found.end()),
             });
         }
     }

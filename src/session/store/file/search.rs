@@ -1,11 +1,13 @@
 //! Search in the file store: the index names the sessions that may hold
 //! a match ([`super::index::prefilter`]); their journals are searched as
 //! raw bytes first, and only the records that may match are parsed (see
-//! [`crate::session::query`]); a session in the OLLM CLI's format is
-//! loaded whole.
+//! [`crate::session::query`]; a message as `record` writes it is read by
+//! [`super::plain_line`] without building its JSON value); a session in
+//! the OLLM CLI's format is loaded whole.
 
 use super::index::prefilter;
 use super::journal::{self, Record};
+use super::plain_line;
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
@@ -140,6 +142,14 @@ fn search_journal(
             continue;
         };
         if !matcher.may_match(line) {
+            continue;
+        }
+        // The usual message is read without building its JSON value.
+        if matches!(place, Place::Message(_))
+            && let Ok(text) = std::str::from_utf8(line)
+            && let Some(m) = plain_line::read(text)
+        {
+            matcher.check_text(id, place, &m.role, &m.text, &m.timestamp, hits);
             continue;
         }
         if let Ok(Record::Stored(Stored::Entry { entry, .. })) = journal::parse_line(line, false) {
