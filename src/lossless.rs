@@ -74,10 +74,11 @@ fn escape_at(bytes: &[u8], at: usize) -> Option<u32> {
 /// Replaces every lone surrogate escape in the JSON text `bytes` by its
 /// stand-in (see the module documentation). Borrows when there is none.
 pub fn decode(bytes: &[u8]) -> Decoded<'_> {
-    // Raw UTF-8 of U+10F800..U+10FFFF starts F4 8F A0..BF.
-    let mut exact = !bytes
-        .windows(3)
-        .any(|w| w[0] == 0xF4 && w[1] == 0x8F && w[2] >= 0xA0);
+    // Raw UTF-8 of U+10F800..U+10FFFF starts F4 8F A0..BF (looked for
+    // from each F4: every record a search reads passes through here).
+    let mut exact = !memchr::memchr_iter(0xF4, bytes).any(|at| {
+        bytes.get(at + 1) == Some(&0x8F) && bytes.get(at + 2).is_some_and(|&b| b >= 0xA0)
+    });
     let mut out: Option<Vec<u8>> = None;
     let mut copied = 0;
     let mut at = 0;

@@ -13,7 +13,9 @@
 
 use serde::Serialize;
 
-use super::model::{Entry, Place, Problem, ToolCall};
+use std::borrow::Cow;
+
+use super::model::{Entry, Message, Place, Problem, ToolCall};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -185,7 +187,7 @@ impl Matcher {
             tool_call_index: None,
             role: "title".into(),
             timestamp: last_activity.to_string(),
-            snippet: title.split_whitespace().collect::<Vec<_>>().join(" "),
+            snippet: one_line(title.to_string()),
         })
     }
 
@@ -194,16 +196,34 @@ impl Matcher {
     }
 
     pub(crate) fn check(&self, id: &str, place: Place, entry: &Entry, hits: &mut Vec<Hit>) {
-        let (role, text, timestamp) = match entry {
-            Entry::Message(m) => (m.role().to_string(), m.text_content(), m.timestamp()),
-            Entry::ToolCall(t) => ("tool".to_string(), tool_text(t), t.timestamp()),
-        };
+        // Nothing is copied for a record that does not match: a message of
+        // one text part (the usual one) is searched where it lies.
+        match entry {
+            Entry::Message(m) => {
+                self.check_text(id, place, m.role(), &message_text(m), m.timestamp(), hits);
+            }
+            Entry::ToolCall(t) => {
+                self.check_text(id, place, "tool", &tool_text(t), t.timestamp(), hits);
+            }
+        }
+    }
+
+    /// [`Matcher::check`] of a record with this role, searched text and time.
+    pub(crate) fn check_text(
+        &self,
+        id: &str,
+        place: Place,
+        role: &str,
+        text: &str,
+        timestamp: &str,
+        hits: &mut Vec<Hit>,
+    ) {
         if let Some(want) = &self.role
-            && *want != role
+            && want != role
         {
             return;
         }
-        if let Some(found) = self.text.find(&text) {
+        if let Some(found) = self.text.find(text) {
             let (message_index, tool_call_index) = match place {
                 Place::Message(i) => (Some(i as u64), None),
                 Place::ToolCall(i) => (None, Some(i as u64)),
@@ -212,11 +232,23 @@ impl Matcher {
                 session_id: id.to_string(),
                 message_index,
                 tool_call_index,
-                role,
+                role: role.to_string(),
                 timestamp: timestamp.to_string(),
-                snippet: snippet(&text, found.start(), found.end()),
+                snippet: snippet(text, found.start(), found.end()),
             });
         }
+    }
+}
+
+/// [`Message::text_content`], borrowed when the message has one text part.
+fn message_text(message: &Message) -> Cow<'_, str> {
+    match message.parts() {
+        [] => Cow::Borrowed(""),
+        [part] => match part.get("text").and_then(serde_json::Value::as_str) {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(message.text_content()),
+        },
+        _ => Cow::Owned(message.text_content()),
     }
 }
 
@@ -238,35 +270,98 @@ pub(crate) fn tool_text(call: &ToolCall) -> String {
 /// About 40 characters either side of the match, on one line.
 fn snippet(text: &str, start: usize, end: usize) -> String {
     const CONTEXT: usize = 40;
-    let before: Vec<char> = text[..start].chars().rev().take(CONTEXT + 1).collect();
-    let after: Vec<char> = text[end..].chars().take(CONTEXT + 1).collect();
-    let mut out = String::new();
-    if before.len() > CONTEXT {
-        out.push('…');
+    // Where the CONTEXT characters before the match begin, and whether
+    // more come before them; the same after it.
+    let mut back = text[..start].char_indices().rev().map(|(i, _)| i);
+    let from = back.nth(CONTEXT - 1).unwrap_or(0);
+    let cut_before = back.next().is_some();
+    let after = &text[end..];
+    let next = after.char_indices().nth(CONTEXT).map(|(i, _)| i);
+    let (to, cut_after) = next.map_or((after.len(), false), |i| (i, true));
+    let mut raw = String::with_capacity(end + to - from + 8);
+    if cut_before {
+        raw.push('…');
     }
-    out.extend(before.iter().take(CONTEXT).rev());
-    out.push_str(&text[start..end]);
-    out.extend(after.iter().take(CONTEXT));
-    if after.len() > CONTEXT {
-        out.push('…');
+    raw.push_str(&text[from..end + to]);
+    if cut_after {
+        raw.push('…');
     }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
+    one_line(raw)
+}
+
+/// `text` with each run of whitespace made one space, trimmed; as it is
+/// when it has nothing to change (the usual snippet of prose).
+fn one_line(text: String) -> String {
+    if is_one_line(&text) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whether `text` neither starts nor ends with whitespace and holds none
+/// but single spaces (so [`one_line`] would give it back unchanged).
+fn is_one_line(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut after_space = false;
+    for (at, &b) in bytes.iter().enumerate() {
+        match b {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            0x09..=0x0d => return false,
+            // The first byte of a character beyond ASCII: some of those
+            // are whitespace (U+00A0, U+2003, U+3000, …).
+            0xc0.. if text[at..].chars().next().is_some_and(char::is_whitespace) => {
+                return false;
+            }
+            _ => after_space = false,
+        }
+    }
+    true
 }
 
 /// Newest first; ties by session and index. Each time is parsed once,
-/// not at every comparison (a common word has hundreds of thousands).
-pub(crate) fn sort_hits(hits: &mut Vec<Hit>) {
-    let mut keyed: Vec<(i64, Hit)> = hits
-        .drain(..)
-        .map(|hit| (timestamp::parse(&hit.timestamp).unwrap_or(i64::MIN), hit))
+/// not at every comparison (a common word has hundreds of thousands), and
+/// the hits are moved into their order in place: sorting them beside
+/// their keys had held two copies of every hit at once.
+pub(crate) fn sort_hits(hits: &mut [Hit]) {
+    let keys: Vec<i64> = hits
+        .iter()
+        .map(|hit| timestamp::parse(&hit.timestamp).unwrap_or(i64::MIN))
         .collect();
-    keyed.sort_by(|(ka, a), (kb, b)| {
-        kb.cmp(ka)
-            .then_with(|| a.session_id.cmp(&b.session_id))
-            .then_with(|| a.message_index.cmp(&b.message_index))
-            .then_with(|| a.tool_call_index.cmp(&b.tool_call_index))
+    let mut order: Vec<usize> = (0..hits.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (ha, hb) = (&hits[a], &hits[b]);
+        keys[b]
+            .cmp(&keys[a])
+            .then_with(|| ha.session_id.cmp(&hb.session_id))
+            .then_with(|| ha.message_index.cmp(&hb.message_index))
+            .then_with(|| ha.tool_call_index.cmp(&hb.tool_call_index))
+            .then_with(|| a.cmp(&b))
     });
-    hits.extend(keyed.into_iter().map(|(_, hit)| hit));
+    // Position i takes the hit at order[i], one cycle of the permutation
+    // at a time; a visited position is marked with usize::MAX.
+    for start in 0..order.len() {
+        let mut at = start;
+        while order[at] != usize::MAX {
+            let from = order[at];
+            order[at] = usize::MAX;
+            if from == start {
+                break;
+            }
+            hits.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -279,6 +374,111 @@ mod tests {
         let start = text.find("needle").unwrap();
         let s = snippet(&text, start, start + 6);
         assert!(s.starts_with('…') && s.contains("needle after"), "{s}");
+    }
+
+    /// The snippet as it was made before it was made without copies.
+    fn snippet_by_chars(text: &str, start: usize, end: usize) -> String {
+        let before: Vec<char> = text[..start].chars().rev().take(41).collect();
+        let after: Vec<char> = text[end..].chars().take(41).collect();
+        let mut out = String::new();
+        if before.len() > 40 {
+            out.push('…');
+        }
+        out.extend(before.iter().take(40).rev());
+        out.push_str(&text[start..end]);
+        out.extend(after.iter().take(40));
+        if after.len() > 40 {
+            out.push('…');
+        }
+        out.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn snippets_are_the_characters_around_the_match_with_whitespace_made_one_space() {
+        // Texts of every length around the cut, of ASCII, accents,
+        // ellipses and the kinds of whitespace (a no-break space, an em
+        // space, a vertical tab), the match anywhere in them.
+        let alphabet = [
+            'a', ' ', 'é', '…', '\n', '\u{a0}', '\u{2003}', '\u{b}', 'z', '\t',
+        ];
+        let mut seed = 7u64;
+        for len in 0..120 {
+            for _ in 0..20 {
+                let text: String = (0..len)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        alphabet[(seed >> 33) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let text = format!("{text}needle{text}");
+                let start = text.find("needle").unwrap();
+                assert_eq!(
+                    snippet(&text, start, start + 6),
+                    snippet_by_chars(&text, start, start + 6),
+                    "{text:?}"
+                );
+            }
+        }
+        for text in ["", " ", "a  b", " a", "a ", "a\u{3000}b", "…", "a b"] {
+            let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(one_line(text.to_string()), joined, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_message_of_one_text_part_is_searched_as_its_text_content() {
+        for parts in [
+            serde_json::json!([]),
+            serde_json::json!([{"type": "text", "text": "one"}]),
+            serde_json::json!([{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]),
+            serde_json::json!([{"type": "image", "url": "u"}]),
+            serde_json::json!([{"type": "text", "text": 3}]),
+        ] {
+            let value = serde_json::json!({"role": "user", "parts": parts, "timestamp": "t"});
+            let message: Message = serde_json::from_value(value).unwrap();
+            assert_eq!(message_text(&message), message.text_content(), "{parts}");
+        }
+    }
+
+    fn hit(session: &str, message: Option<u64>, call: Option<u64>, at: &str) -> Hit {
+        Hit {
+            session_id: session.into(),
+            message_index: message,
+            tool_call_index: call,
+            role: "user".into(),
+            timestamp: at.into(),
+            snippet: String::new(),
+        }
+    }
+
+    #[test]
+    fn hits_are_newest_first_then_by_session_title_tool_call_and_message() {
+        let (early, late) = ("2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z");
+        let expected = vec![
+            hit("a", None, None, late),
+            hit("a", None, Some(0), late),
+            hit("a", Some(0), None, late),
+            hit("a", Some(2), None, late),
+            hit("b", None, Some(1), late),
+            hit("b", Some(1), None, late),
+            hit("a", Some(1), None, early),
+            hit("b", Some(0), None, early),
+            hit("a", Some(3), None, "not a time"),
+        ];
+        // Every rotation and the reverse of the expected order sort to it.
+        for turn in 0..expected.len() {
+            for reversed in [false, true] {
+                let mut hits = expected.clone();
+                hits.rotate_left(turn);
+                if reversed {
+                    hits.reverse();
+                }
+                sort_hits(&mut hits);
+                assert_eq!(hits, expected, "rotated by {turn}, reversed: {reversed}");
+            }
+        }
     }
 
     #[test]

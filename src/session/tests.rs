@@ -747,6 +747,56 @@ fn a_title_is_found_once_by_every_kind_of_search_and_only_where_it_matches() {
 }
 
 #[test]
+fn a_title_in_the_head_or_beside_matching_messages_is_found() {
+    // A search reads a session's title only when a record other than a
+    // message or tool call holds the pattern: the head holds this one.
+    use super::query::Query;
+    let f = fixture(0);
+    let created = f
+        .store
+        .create(&NewSession {
+            model: "llama3.1:8b".into(),
+            provider: "ollama".into(),
+            title: Some("Zanzibar plans".into()),
+            workspace: None,
+        })
+        .unwrap()
+        .session_id;
+    f.store
+        .record(&created, &msg("user", "off to Zanzibar"), None)
+        .unwrap();
+    let renamed = new_session(&f.store);
+    f.store
+        .record(&renamed, &msg("user", "Zanzibar again"), None)
+        .unwrap();
+    f.store.rename(&renamed, Some("Zanzibar, second")).unwrap();
+    f.store.rename(&renamed, Some("elsewhere")).unwrap();
+    let found = f
+        .store
+        .search(&Query {
+            pattern: "Zanzibar".into(),
+            ..Query::default()
+        })
+        .unwrap();
+    let mut kinds: Vec<_> = found
+        .hits
+        .iter()
+        .map(|h| (h.session_id == created, h.role.as_str(), h.snippet.as_str()))
+        .collect();
+    kinds.sort_unstable();
+    assert_eq!(
+        kinds,
+        [
+            (false, "user", "Zanzibar again"),
+            (true, "title", "Zanzibar plans"),
+            (true, "user", "off to Zanzibar"),
+        ],
+        "{:?}",
+        found.hits
+    );
+}
+
+#[test]
 fn a_killed_writers_temp_file_of_a_cli_document_is_swept_by_the_next_store_writer() {
     let f = fixture_in(0, NewFormat::Cli);
     let id = new_session(&f.store);

@@ -99,13 +99,13 @@ impl Tabular for SessionRow {
 /// One search hit.
 #[derive(Serialize)]
 #[serde(transparent)]
-pub(crate) struct HitRow {
-    pub hit: Hit,
+pub(crate) struct HitRow<'a> {
+    pub hit: &'a Hit,
     #[serde(skip)]
     pub now: Millis,
 }
 
-impl Tabular for HitRow {
+impl Tabular for HitRow<'_> {
     fn headers() -> &'static [&'static str] {
         &["SESSION", "AT", "ROLE", "WHEN", "MATCH"]
     }

@@ -49,10 +49,6 @@ pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
         found.hits.truncate(limit);
     }
     let now = timestamp::now_millis();
-    let rows: Vec<HitRow> = found
-        .hits
-        .into_iter()
-        .map(|hit| HitRow { hit, now })
-        .collect();
+    let rows: Vec<HitRow> = found.hits.iter().map(|hit| HitRow { hit, now }).collect();
     ctx.list(args.format, &rows, "no matches")
 }

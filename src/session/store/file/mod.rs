@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 mod batch;
 pub mod index;
 pub mod journal;
+mod plain_line;
 mod scrub;
 pub(crate) mod search;
 

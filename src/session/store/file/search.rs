@@ -1,11 +1,13 @@
 //! Search in the file store: the index names the sessions that may hold
 //! a match ([`super::index::prefilter`]); their journals are searched as
 //! raw bytes first, and only the records that may match are parsed (see
-//! [`crate::session::query`]); a session in the OLLM CLI's format is
-//! loaded whole.
+//! [`crate::session::query`]; a message as `record` writes it is read by
+//! [`super::plain_line`] without building its JSON value); a session in
+//! the OLLM CLI's format is loaded whole.
 
 use super::index::prefilter;
 use super::journal::{self, Record};
+use super::plain_line;
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
@@ -57,6 +59,11 @@ fn search_in(
         (id.clone(), result.map(|()| hits))
     });
     let mut found = Found::default();
+    let total = results
+        .iter()
+        .map(|(_, r)| r.as_ref().map_or(0, Vec::len))
+        .sum();
+    found.hits.reserve_exact(total);
     for (id, result) in results {
         match result {
             Ok(hits) => found.hits.extend(hits),
@@ -113,9 +120,15 @@ fn search_journal(
         return Ok(());
     }
     let (mut messages, mut calls) = (0usize, 0usize);
+    // Whether a record that can name the title (the head, an update) holds
+    // the pattern: when none does, the title cannot match and its summary
+    // is not read (two files opened and four stats fewer a session).
+    let mut title_may_match = false;
     for line in bytes.split_inclusive(|b| *b == b'\n') {
         let Some(line) = line.strip_suffix(b"\n") else {
-            break; // a torn last line: not acknowledged, not searched
+            // A torn last line: not acknowledged, not searched.
+            title_may_match |= titles && matcher.may_match(line);
+            break;
         };
         let place = if line.starts_with(MESSAGE_PREFIX) {
             messages += 1;
@@ -124,9 +137,19 @@ fn search_journal(
             calls += 1;
             Place::ToolCall(calls - 1)
         } else {
-            continue; // the head, compressions
+            // The head, updates, compressions.
+            title_may_match |= titles && matcher.may_match(line);
+            continue;
         };
         if !matcher.may_match(line) {
+            continue;
+        }
+        // The usual message is read without building its JSON value.
+        if matches!(place, Place::Message(_))
+            && let Ok(text) = std::str::from_utf8(line)
+            && let Some(m) = plain_line::read(text)
+        {
+            matcher.check_text(id, place, &m.role, &m.text, &m.timestamp, hits);
             continue;
         }
         if let Ok(Record::Stored(Stored::Entry { entry, .. })) = journal::parse_line(line, false) {
@@ -135,7 +158,7 @@ fn search_journal(
     }
     // A session that cannot be summarized is reported by a listing; here it
     // only has no title hit.
-    if titles && let Ok(summary) = store.summary(id) {
+    if title_may_match && let Ok(summary) = store.summary(id) {
         hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
     }
     Ok(())
