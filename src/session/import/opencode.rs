@@ -89,15 +89,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 
 /// Reads `source` whole (each session's parts gathered back).
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    let mut parts = Vec::new();
-    read_parts(source, usize::MAX, &mut |part| {
-        parts.push(part);
-        Ok(())
-    })?;
-    for transcript in super::parts::whole(parts) {
-        each(transcript)?;
-    }
-    Ok(())
+    super::parts::read_whole(read_parts, source, each)
 }
 
 /// Reads `source`, handing each session over in parts of at most

@@ -85,17 +85,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 /// Reads the file `source`: its main conversation, then each subagent's
 /// that ran inside it (older versions), each whole.
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    let mut parts = Vec::new();
-    read_parts(source, usize::MAX, &mut |part| {
-        let last = part.last;
-        parts.push(part);
-        if last {
-            for transcript in super::parts::whole(std::mem::take(&mut parts)) {
-                each(transcript)?;
-            }
-        }
-        Ok(())
-    })
+    super::parts::read_whole(read_parts, source, each)
 }
 
 /// Reads the file `source` as [`read`] does, handing each conversation
