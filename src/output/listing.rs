@@ -92,6 +92,42 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
         out.flush().map_err(stdout_error)
     }
 
+    /// Whether [`ListWriter::lines`] can take the listing: NDJSON or a JSON
+    /// array, not at a terminal (where JSON's text is escaped).
+    pub fn takes_lines(&self) -> bool {
+        matches!(self.format, Format::Json | Format::Ndjson) && !stdout_is_terminal()
+    }
+
+    /// Writes `count` rows given as compact JSON text, a line each (as
+    /// `crate::lossless::to_writer` writes them), and flushes: NDJSON as
+    /// they are, a JSON array's elements as [`ListWriter::rows`] writes them.
+    pub fn lines(&mut self, text: &[u8], count: usize) -> Result<()> {
+        let mut out = BufWriter::with_capacity(BLOCK, io::stdout().lock());
+        if self.format == Format::Ndjson {
+            out.write_all(text).map_err(stdout_error)?;
+            self.written += count;
+        } else {
+            let mut element = Vec::with_capacity(1024);
+            for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                element.clear();
+                element.extend_from_slice(self.element_start());
+                pretty_element(line, &mut element);
+                out.write_all(&element).map_err(stdout_error)?;
+                self.written += 1;
+            }
+        }
+        out.flush().map_err(stdout_error)
+    }
+
+    /// What comes before an element of the JSON array.
+    fn element_start(&self) -> &'static [u8] {
+        if self.written == 0 {
+            b"[\n  "
+        } else {
+            b",\n  "
+        }
+    }
+
     /// `row` as an element of a pretty JSON array: after `[` or a comma,
     /// indented one level (a JSON string holds no raw newline, so every
     /// newline of the pretty text starts a line to indent).
@@ -99,11 +135,7 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
         let mut pretty = Vec::with_capacity(512);
         crate::lossless::to_writer_pretty(&mut pretty, row).map_err(encode_error)?;
         let mut element = Vec::with_capacity(pretty.len() + 64);
-        element.extend_from_slice(if self.written == 0 {
-            b"[\n  "
-        } else {
-            b",\n  "
-        });
+        element.extend_from_slice(self.element_start());
         for (i, line) in pretty.split(|&b| b == b'\n').enumerate() {
             if i > 0 {
                 element.extend_from_slice(b"\n  ");
@@ -127,6 +159,64 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
             Format::Json => super::stdout::write_stdout(&[self.array_end()]),
             Format::Ndjson | Format::Text => Ok(()),
         }
+    }
+}
+
+/// Compact JSON text (serde_json's: no space outside strings) as
+/// `to_writer_pretty` writes it, indented one level further, as an element
+/// of a pretty array is: two spaces a level, a newline before each member
+/// and after the last, and `{}` or `[]` for an empty container.
+fn pretty_element(compact: &[u8], out: &mut Vec<u8>) {
+    let newline = |out: &mut Vec<u8>, depth: usize| {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * (depth + 1), b' ');
+    };
+    let mut depth = 0;
+    let mut opened = false;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in compact {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        let closing = matches!(b, b'}' | b']');
+        if opened && !closing {
+            newline(out, depth);
+        }
+        match b {
+            b'{' | b'[' => {
+                out.push(b);
+                depth += 1;
+                opened = true;
+                continue;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if !opened {
+                    newline(out, depth);
+                }
+                out.push(b);
+            }
+            b',' => {
+                out.push(b);
+                newline(out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b'"' => {
+                in_string = true;
+                out.push(b);
+            }
+            _ => out.push(b),
+        }
+        opened = false;
     }
 }
 
@@ -182,6 +272,29 @@ mod tests {
                 nested: serde_json::json!({"a": [1, {"b": []}], "e": {}}),
             })
             .collect()
+    }
+
+    /// The bytes of the array written from each row's compact line.
+    fn from_lines(rows: &[Row]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"[\n  " } else { b",\n  " });
+            pretty_element(&crate::lossless::to_vec(row).unwrap(), &mut out);
+        }
+        out.extend_from_slice(if rows.is_empty() { b"[]\n" } else { b"\n]\n" });
+        out
+    }
+
+    #[test]
+    fn a_json_array_written_from_compact_lines_is_the_same_bytes_as_written_whole() {
+        assert_eq!(from_lines(&rows()), whole(&rows()));
+        assert_eq!(from_lines(&[]), whole(&[]));
+        let tricky = Row {
+            name: "a \\\" b, {c}: [d] \u{10f800} é".into(),
+            tags: vec![],
+            nested: serde_json::json!([[], {}, [{}], {"k": [[1], {"x": null}]}, "s,:{}[]\\"]),
+        };
+        assert_eq!(from_lines(std::slice::from_ref(&tricky)), whole(&[tricky]));
     }
 
     #[test]

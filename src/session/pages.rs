@@ -28,7 +28,7 @@ use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::model::Problem;
-use super::store::{FileStore, ListQuery, Listing, Store};
+use super::store::{JsonLines, ListQuery, Listing, Store};
 use crate::error::Result;
 
 /// Sessions in the first page: about a screen of the picker.
@@ -41,8 +41,12 @@ pub enum Pages {
     /// Read page by page with offsets (PostgreSQL).
     Offsets(Box<Paged>),
     /// The file store's, read by one statement.
-    Streamed(Streamed),
+    Streamed(Streamed<Listing>),
 }
+
+/// The pages of `query`'s listing as the NDJSON lines `list` writes
+/// ([`Store::json_pages`]), read on a thread of their own.
+pub struct JsonPages(Streamed<JsonLines>);
 
 /// Pages read one query each, with an offset and a limit.
 pub struct Paged {
@@ -65,9 +69,33 @@ impl Store {
     /// handle of the store of their own, so another thread can read them.
     pub fn pages(&self, query: &ListQuery) -> Pages {
         if let Some(file) = self.as_file() {
-            return Pages::Streamed(Streamed::start(file.clone(), query.clone()));
+            let (file, query) = (file.clone(), query.clone());
+            return Pages::Streamed(Streamed::start(move |page| {
+                file.list_pages(&query, FIRST_PAGE, page)
+            }));
         }
         Pages::Offsets(Box::new(Paged::new(self, query)))
+    }
+
+    /// [`Store::pages`] as the NDJSON lines `list` writes: the file store
+    /// writes each row's line as its index keeps it; PostgreSQL's pages
+    /// are written a summary at a time.
+    pub fn json_pages(&self, query: &ListQuery) -> JsonPages {
+        if let Some(file) = self.as_file() {
+            let (file, query) = (file.clone(), query.clone());
+            return JsonPages(Streamed::start(move |page| {
+                file.list_json_pages(&query, FIRST_PAGE, page)
+            }));
+        }
+        let paged = Paged::new(self, query);
+        JsonPages(Streamed::start(move |page| {
+            for listing in paged {
+                if !page(JsonLines::of(listing?)?) {
+                    break;
+                }
+            }
+            Ok(())
+        }))
     }
 }
 
@@ -86,24 +114,29 @@ impl Paged {
     }
 }
 
-/// The file store's pages, read on a thread of their own from one snapshot
-/// of its index ([`FileStore::list_pages`]) while the caller shows the one
-/// before, and no further ahead: a listing of any length holds a few pages
-/// in memory. The snapshot stays open while the caller waits (on a pager);
-/// writers do not wait for it. The thread stops once the pages are
-/// dropped.
-pub struct Streamed {
-    pages: Receiver<Result<Listing>>,
+/// Pages read on a thread of their own (for the file store, from one
+/// snapshot of its index: [`FileStore::list_pages`]) while the caller shows
+/// the one before, and no further ahead: a listing of any length holds a
+/// few pages in memory. The snapshot stays open while the caller waits (on
+/// a pager); writers do not wait for it. The thread stops once the pages
+/// are dropped.
+///
+/// [`FileStore::list_pages`]: super::store::FileStore::list_pages
+pub struct Streamed<T> {
+    pages: Receiver<Result<T>>,
 }
 
-impl Streamed {
-    fn start(store: FileStore, query: ListQuery) -> Streamed {
+impl<T: Send + 'static> Streamed<T> {
+    /// Runs `read` on a thread, which hands it each page in turn: it goes
+    /// on while the page is taken.
+    fn start(
+        read: impl FnOnce(&mut dyn FnMut(T) -> bool) -> Result<()> + Send + 'static,
+    ) -> Streamed<T> {
         // One page read ahead: memory stays a few pages, whatever the
         // listing's length.
         let (send, pages) = sync_channel(1);
         std::thread::spawn(move || {
-            let read = store.list_pages(&query, FIRST_PAGE, |page| send.send(Ok(page)).is_ok());
-            if let Err(err) = read {
+            if let Err(err) = read(&mut |page| send.send(Ok(page)).is_ok()) {
                 let _ = send.send(Err(err));
             }
         });
@@ -160,6 +193,14 @@ impl Iterator for Pages {
             Pages::Offsets(paged) => paged.next(),
             Pages::Streamed(streamed) => streamed.pages.recv().ok(),
         }
+    }
+}
+
+impl Iterator for JsonPages {
+    type Item = Result<JsonLines>;
+
+    fn next(&mut self) -> Option<Result<JsonLines>> {
+        self.0.pages.recv().ok()
     }
 }
 

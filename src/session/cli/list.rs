@@ -70,6 +70,15 @@ pub(crate) fn run(ctx: &Context, args: ListArgs) -> Result<()> {
     // sessions while the rest are read; a table waits for every row. The
     // next page is read on a thread of its own while one is written.
     let mut out = ctx.printer().list_stream::<SessionRow>(args.format);
+    if out.takes_lines() {
+        // Each row's line as the store keeps it, with no summary built.
+        for page in store.json_pages(&query) {
+            let page = page?;
+            report_problems(&page.problems);
+            out.lines(&page.text, page.count)?;
+        }
+        return out.finish("no sessions");
+    }
     let previews = out.is_table();
     let (pages, receiver) = std::sync::mpsc::sync_channel(1);
     let reader = store.pages(&query);

@@ -139,6 +139,47 @@ pub struct Listing {
     pub problems: Vec<Problem>,
 }
 
+/// A page of a listing as the NDJSON lines `list` writes: each session's
+/// summary as compact JSON, newest first, a line each.
+#[derive(Debug, Clone, Default)]
+pub struct JsonLines {
+    pub text: Vec<u8>,
+    /// Lines in `text`.
+    pub count: usize,
+    pub problems: Vec<Problem>,
+}
+
+impl JsonLines {
+    /// Adds a line stored as it is written.
+    pub fn push_line(&mut self, json: &str) {
+        self.text.extend_from_slice(json.as_bytes());
+        self.text.push(b'\n');
+        self.count += 1;
+    }
+
+    /// Adds `summary`'s line.
+    pub fn push(&mut self, summary: &SessionSummary) -> crate::error::Result<()> {
+        crate::lossless::to_writer(&mut self.text, summary)
+            .map_err(|e| crate::error::Error::input(format!("cannot encode a session: {e}")))?;
+        self.text.push(b'\n');
+        self.count += 1;
+        Ok(())
+    }
+
+    /// The lines of `listing`'s sessions.
+    pub fn of(listing: Listing) -> crate::error::Result<JsonLines> {
+        let mut lines = JsonLines {
+            text: Vec::with_capacity(listing.sessions.len() * 256),
+            count: 0,
+            problems: listing.problems,
+        };
+        for summary in &listing.sessions {
+            lines.push(summary)?;
+        }
+        Ok(lines)
+    }
+}
+
 /// Which sessions a listing keeps, and which page of them (newest first).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListQuery {

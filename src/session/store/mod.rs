@@ -36,8 +36,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 pub use api::{
-    Ack, Append, CleanupReport, Clock, Created, ListQuery, Listing, Naming, NewFormat, NewSession,
-    Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots, StoreOptions,
+    Ack, Append, CleanupReport, Clock, Created, JsonLines, ListQuery, Listing, Naming, NewFormat,
+    NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots,
+    StoreOptions,
 };
 pub(crate) use file::{FileStore, parallel_map};
 pub use file::{JOURNAL, SUMMARY};

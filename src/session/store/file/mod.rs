@@ -27,8 +27,8 @@ use index::refresh;
 use journal::{Record, Stop};
 
 use super::api::{
-    Append, CleanupReport, Created, ListQuery, Listing, Naming, NewFormat, Publish, SessionLock,
-    SessionStore, SetAside, StoreOptions,
+    Append, CleanupReport, Created, JsonLines, ListQuery, Listing, Naming, NewFormat, Publish,
+    SessionLock, SessionStore, SetAside, StoreOptions,
 };
 use super::cli::{self, Document};
 use crate::error::{Error, Result};
@@ -693,7 +693,7 @@ impl FileStore {
 
     /// The index, brought up to date (`None`: it cannot be used here, and
     /// the files are read instead).
-    fn index_db(&self) -> Result<Option<index::db::Db>> {
+    pub(crate) fn index_db(&self) -> Result<Option<index::db::Db>> {
         refresh::open_fresh(self, &self.index)
     }
 
@@ -771,6 +771,17 @@ impl FileStore {
             });
         }
         Ok(())
+    }
+
+    /// What [`FileStore::list_pages`] gives, as the NDJSON lines `list`
+    /// writes, each read as the index keeps it ([`index::lines`]).
+    pub fn list_json_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        page: impl FnMut(JsonLines) -> bool,
+    ) -> Result<()> {
+        index::lines::json_pages(self, query, first, page)
     }
 
     /// The sessions `naming` may mean, from the index.

@@ -17,7 +17,7 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 4;
+pub const VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -41,6 +41,9 @@ CREATE TABLE sessions (
     parent TEXT,
     branch_point INTEGER,
     workspace TEXT,
+    -- The row as `list` writes it in NDJSON (the summary's compact JSON),
+    -- written out as it is stored by a long listing.
+    json TEXT NOT NULL,
     PRIMARY KEY (last_key DESC, start_key DESC, id)
 ) WITHOUT ROWID;
 -- A row's place changes with its lastActivity: `INSERT OR REPLACE` finds
@@ -68,12 +71,23 @@ CREATE TRIGGER sessions_gone AFTER DELETE ON sessions
 
 const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \
      token_count, tool_call_count, compression_count, title, parent, branch_point, workspace, \
-     plain, stamp, last_key, start_key";
+     plain, stamp, last_key, start_key, json";
+/// Where [`COLUMNS`] put what [`Listed`] reads without the summary.
+const ID: usize = 0;
+const PLAIN: usize = 13;
+const STAMP: usize = 14;
+const JSON: usize = 17;
 const NEWEST_FIRST: &str = "ORDER BY last_key DESC, start_key DESC, id";
 
 /// The most rows in a page of [`Db::list_pages`]: a page is kept in
 /// memory while the one before is shown.
 pub const MAX_PAGE: usize = 4096;
+
+/// The size of the page after one of `size` rows: twice as many, up to
+/// [`MAX_PAGE`] (or `first`, when that is more).
+pub fn next_page_size(size: usize, first: usize) -> usize {
+    size.saturating_mul(2).min(MAX_PAGE.max(first))
+}
 
 /// A session's row as found: its summary, and how its file was stamped.
 pub struct Found {
@@ -82,9 +96,46 @@ pub struct Found {
     pub stamp: String,
 }
 
+/// Past this size the WAL is emptied once a transaction commits
+/// ([`Db::settle`]): the first connection of every process reads the whole
+/// WAL to recover its index, so a WAL left large by one big transaction (a
+/// build of search's bits at 100,000 sessions left 12 MB) costs every
+/// command after it (`get --last` took 7 ms of CPU instead of 2).
+const SETTLE_WAL_BYTES: u64 = 1 << 20;
+
+/// How long a statement waits for another process's lock on the index.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A row of a listing as the statement holds it ([`Db::each_listed`]).
+pub struct Listed<'r>(&'r Row<'r>);
+
+impl Listed<'_> {
+    pub fn id(&self) -> rusqlite::Result<&str> {
+        self.0.get_ref(ID)?.as_str().map_err(Into::into)
+    }
+
+    pub fn plain(&self) -> rusqlite::Result<bool> {
+        Ok(self.0.get::<_, i64>(PLAIN)? != 0)
+    }
+
+    pub fn stamp(&self) -> rusqlite::Result<&str> {
+        self.0.get_ref(STAMP)?.as_str().map_err(Into::into)
+    }
+
+    /// The summary's compact JSON, as `list` writes it.
+    pub fn json(&self) -> rusqlite::Result<&str> {
+        self.0.get_ref(JSON)?.as_str().map_err(Into::into)
+    }
+
+    pub fn found(&self) -> rusqlite::Result<Found> {
+        found_of(self.0)
+    }
+}
+
 /// An open index database.
 pub struct Db {
     conn: Connection,
+    wal: std::path::PathBuf,
 }
 
 fn failed(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
@@ -118,7 +169,7 @@ impl Db {
         }
         let conn = Connection::open(path).map_err(failed(path))?;
         let configured = (|| -> rusqlite::Result<()> {
-            conn.busy_timeout(std::time::Duration::from_secs(30))?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
             // Closing must not checkpoint: every command opens the index.
             conn.set_db_config(
                 rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
@@ -140,7 +191,12 @@ impl Db {
         if configured.is_err() {
             return Ok(None);
         }
-        let db = Db { conn };
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        let db = Db {
+            conn,
+            wal: wal.into(),
+        };
         match db.version() {
             Ok(Some(VERSION)) => Ok(Some(db)),
             Ok(None) => match db.conn.execute_batch(SCHEMA) {
@@ -207,6 +263,25 @@ impl Db {
             .map_err(sql)
     }
 
+    /// After a commit: empties the WAL into the database when it holds
+    /// more than [`SETTLE_WAL_BYTES`]. Never waits: while another process
+    /// reads an older snapshot (a listing still being written to a pipe)
+    /// the WAL is left as it is, and a later commit tries again.
+    pub fn settle(&self) -> Result<()> {
+        let large = std::fs::metadata(&self.wal).is_ok_and(|m| m.len() > SETTLE_WAL_BYTES);
+        if !large {
+            return Ok(());
+        }
+        self.conn
+            .busy_timeout(std::time::Duration::ZERO)
+            .map_err(sql)?;
+        // A checkpoint held up by a reader is reported in its row, not as
+        // an error; any other failure leaves the WAL as it was, which is
+        // only slower.
+        let _ = self.checkpoint();
+        self.conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)
+    }
+
     // ----- reading --------------------------------------------------------
 
     /// The sessions `query` keeps, newest first, and every problem.
@@ -229,6 +304,31 @@ impl Db {
         query: &ListQuery,
         first: usize,
         mut page: impl FnMut(Vec<Found>) -> bool,
+    ) -> Result<()> {
+        let mut size = first.max(1);
+        let mut rows_of_page = Vec::with_capacity(size.min(MAX_PAGE));
+        self.each_listed(query, |row| {
+            rows_of_page.push(row.found().map_err(sql)?);
+            if rows_of_page.len() < size {
+                return Ok(true);
+            }
+            size = next_page_size(size, first);
+            let full = std::mem::replace(&mut rows_of_page, Vec::with_capacity(size.min(MAX_PAGE)));
+            Ok(page(full))
+        })?;
+        if !rows_of_page.is_empty() {
+            page(rows_of_page);
+        }
+        Ok(())
+    }
+
+    /// Hands each row `query` keeps to `visit`, newest first, as one
+    /// statement reads them (one snapshot of the index; the table is in this
+    /// order, so no row is looked up), until `visit` returns false.
+    pub fn each_listed(
+        &self,
+        query: &ListQuery,
+        mut visit: impl FnMut(Listed<'_>) -> Result<bool>,
     ) -> Result<()> {
         let mut conditions = vec!["problem IS NULL"];
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
@@ -258,20 +358,10 @@ impl Db {
         let mut rows = statement
             .query(rusqlite::params_from_iter(values))
             .map_err(sql)?;
-        let mut size = first.max(1);
-        let mut rows_of_page = Vec::with_capacity(size.min(4096));
         while let Some(row) = rows.next().map_err(sql)? {
-            rows_of_page.push(found_of(row).map_err(sql)?);
-            if rows_of_page.len() == size {
-                size = size.saturating_mul(2).min(MAX_PAGE.max(first));
-                let full = std::mem::replace(&mut rows_of_page, Vec::with_capacity(size.min(4096)));
-                if !page(full) {
-                    return Ok(());
-                }
+            if !visit(Listed(row))? {
+                break;
             }
-        }
-        if !rows_of_page.is_empty() {
-            page(rows_of_page);
         }
         Ok(())
     }
@@ -384,13 +474,16 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
     let s = row.summary;
     let last_ms = timestamp::parse(&s.last_activity);
     let start_key = timestamp::parse(&s.start_time).unwrap_or(i64::MIN);
+    let json =
+        String::from_utf8(crate::lossless::to_vec(s).map_err(|e| Error::input(e.to_string()))?)
+            .map_err(|e| Error::input(e.to_string()))?;
     let mut statement = conn
         .prepare_cached(
             "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
                  last_ms, start_time, last_activity, model, provider, message_count, token_count,
-                 tool_call_count, compression_count, title, parent, branch_point, workspace)
+                 tool_call_count, compression_count, title, parent, branch_point, workspace, json)
              VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                 ?16, ?17, ?18)",
+                 ?16, ?17, ?18, ?19)",
         )
         .map_err(sql)?;
     statement
@@ -413,6 +506,7 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
             s.parent_session_id,
             s.branch_point.map(signed),
             s.workspace,
+            json,
         ])
         .map(drop)
         .map_err(sql)
@@ -423,8 +517,8 @@ pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &
     conn.prepare_cached(
         "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
              start_time, last_activity, model, provider, message_count, token_count,
-             tool_call_count, compression_count)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0)",
+             tool_call_count, compression_count, json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0, '')",
     )
     .and_then(|mut s| s.execute(params![id, plain, stamp, why, i64::MIN]))
     .map(drop)

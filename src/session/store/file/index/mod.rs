@@ -12,6 +12,7 @@
 
 pub(crate) mod db;
 pub(crate) mod grams;
+pub(crate) mod lines;
 pub mod log;
 pub(crate) mod prefilter;
 pub(crate) mod refresh;

@@ -179,6 +179,7 @@ fn bring_up_to_date(db: &mut Db, store: &FileStore, index: &Index) -> Result<Gra
         update(&tx, store, &file, batch)?;
     }
     tx.commit().map_err(db::sql)?;
+    db.settle()?;
     Ok(file)
 }
 

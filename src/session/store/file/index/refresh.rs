@@ -119,12 +119,7 @@ pub fn checked(
     let data_dir = DataDir::open(store.dir());
     let fresh = parallel_map(&rows, |row| {
         let id = &row.summary.session_id;
-        let current = row.plain
-            || match &data_dir {
-                Some(dir) => dir.journal_stamp_is(id, &row.stamp),
-                None => stamp_of(&file_of(store, id, Kind::Journal)) == row.stamp,
-            };
-        if current {
+        if is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
             None
         } else {
             Some(derive(store, id))
@@ -149,6 +144,23 @@ pub fn checked(
         }
     }
     (sessions, problems)
+}
+
+/// Whether a row's `stamp` is its file's: always for a plain file (each
+/// fold compares those), else its journal's stamp, looked up from the
+/// open data directory when there is one.
+pub(super) fn is_current(
+    store: &FileStore,
+    data_dir: Option<&DataDir>,
+    id: &str,
+    plain: bool,
+    stamp: &str,
+) -> bool {
+    plain
+        || match data_dir {
+            Some(dir) => dir.journal_stamp_is(id, stamp),
+            None => stamp_of(&file_of(store, id, Kind::Journal)) == stamp,
+        }
 }
 
 /// The change that a writer notes once it has changed session `id`.
@@ -423,7 +435,9 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         &serde_json::to_string(&still).unwrap_or_else(|_| "[]".into()),
     )?;
     tx.commit().map_err(db::sql)?;
-    if !built {
+    if built {
+        db.settle()?;
+    } else {
         db.checkpoint()?;
     }
     if log_bytes.len() > COMPACT_BYTES {

@@ -289,3 +289,160 @@ fn a_writer_folds_a_log_no_reader_has_folded() {
     assert!(std::fs::metadata(index.log_path()).unwrap().len() < 100);
     assert_eq!(store.list().unwrap().sessions[0].message_count, 1);
 }
+
+fn wal_len(store: &Store) -> u64 {
+    let wal = file(store).index.dir().join("sessions.db-wal");
+    std::fs::metadata(wal).map_or(0, |m| m.len())
+}
+
+#[test]
+fn a_large_wal_is_emptied_once_no_reader_needs_it_and_never_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    create(&store, None);
+    assert_eq!(file(&store).list().unwrap().sessions.len(), 1);
+    let path = file(&store).index.db_path();
+    // A reader whose snapshot is older than the large transaction below.
+    let reader = super::db::Db::open(&path).unwrap().unwrap();
+    reader.conn().execute_batch("BEGIN").unwrap();
+    let padding = || reader.meta("padding").unwrap().map(|p| p.len());
+    assert_eq!(padding(), None);
+
+    // One large transaction, as a build of search's bits at 100,000
+    // sessions is, leaves a WAL of a few megabytes.
+    let db = super::db::Db::open(&path).unwrap().unwrap();
+    db.set_meta("padding", &"x".repeat(3 << 20)).unwrap();
+    assert!(wal_len(&store) > 3 << 20, "{}", wal_len(&store));
+    // The reader still needs it: it is left, and the reader reads on.
+    db.settle().unwrap();
+    assert!(wal_len(&store) > 3 << 20);
+    assert_eq!(padding(), None);
+
+    drop(reader);
+    db.settle().unwrap();
+    assert_eq!(wal_len(&store), 0);
+    assert_eq!(db.meta("padding").unwrap().map(|p| p.len()), Some(3 << 20));
+    // A small WAL is left as it is (emptying it costs an fsync).
+    db.set_meta("padding", "").unwrap();
+    let small = wal_len(&store);
+    assert!(small > 0);
+    db.settle().unwrap();
+    assert_eq!(wal_len(&store), small);
+    assert_eq!(file(&store).list().unwrap().sessions.len(), 1);
+}
+
+/// A listing's pages as `list` writes them in NDJSON, from summaries.
+fn lines_of_summaries(store: &Store, query: &ListQuery) -> (Vec<u8>, Vec<String>) {
+    let (mut text, mut problems) = (Vec::new(), Vec::new());
+    file(store)
+        .list_pages(query, 2, |page| {
+            for s in &page.sessions {
+                text.extend(crate::lossless::to_vec(s).unwrap());
+                text.push(b'\n');
+            }
+            problems.extend(page.problems.into_iter().map(|p| p.session_id));
+            true
+        })
+        .unwrap();
+    (text, problems)
+}
+
+fn lines_as_stored(store: &Store, query: &ListQuery) -> (Vec<u8>, Vec<String>, Vec<usize>) {
+    let (mut text, mut problems, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    file(store)
+        .list_json_pages(query, 2, |page| {
+            assert_eq!(
+                page.text.iter().filter(|&&b| b == b'\n').count(),
+                page.count
+            );
+            text.extend(page.text);
+            counts.push(page.count);
+            problems.extend(page.problems.into_iter().map(|p| p.session_id));
+            true
+        })
+        .unwrap();
+    (text, problems, counts)
+}
+
+#[test]
+fn a_listings_stored_lines_are_its_summaries_as_list_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let mut ids = Vec::new();
+    for (n, title) in [
+        Some("plain"),
+        None,
+        Some("quotes \" and \\ and\nnewline"),
+        Some("ünïcödé 🙂"),
+        None,
+        Some("six"),
+        Some("seven"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let created = store
+            .create(&NewSession {
+                model: if n % 2 == 0 { "even" } else { "odd" }.into(),
+                provider: "p".into(),
+                title: title.map(str::to_string),
+                workspace: (n % 3 == 0).then(|| "/w".to_string()),
+            })
+            .unwrap();
+        ids.push(created.session_id);
+    }
+    let id_of_broken = ids[4].clone();
+    store.list().unwrap();
+    // One journal changed behind the index's back, one no longer readable.
+    append_behind_the_index(&store, &ids[1]);
+    std::fs::write(
+        file(&store).session_dir(&id_of_broken).join(JOURNAL),
+        b"not json\n",
+    )
+    .unwrap();
+
+    let (text, problems, counts) = lines_as_stored(&store, &ListQuery::default());
+    assert_eq!(counts, [2, 4]);
+    assert_eq!(problems, [id_of_broken]);
+    // The record appended behind the index is counted.
+    let changed: Vec<&str> = std::str::from_utf8(&text)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(&ids[1]))
+        .collect();
+    assert_eq!(changed.len(), 1);
+    assert!(changed[0].contains("\"messageCount\":1"), "{}", changed[0]);
+
+    // The same lines as from the summaries, whatever the query.
+    let queries = [
+        ListQuery::default(),
+        ListQuery {
+            model: Some("even".into()),
+            ..ListQuery::default()
+        },
+        ListQuery {
+            workspace: Some("/w".into()),
+            ..ListQuery::default()
+        },
+        ListQuery {
+            offset: 1,
+            limit: Some(3),
+            ..ListQuery::default()
+        },
+    ];
+    for query in &queries {
+        let (expected, expected_problems) = lines_of_summaries(&store, query);
+        let (text, problems, counts) = lines_as_stored(&store, query);
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            String::from_utf8(expected).unwrap(),
+            "{query:?}"
+        );
+        assert_eq!(problems, expected_problems, "{query:?}");
+        // Pages of 2, then 4: every page but the last holds sessions.
+        assert!(
+            counts[..counts.len() - 1].iter().all(|&c| c > 0),
+            "{counts:?}"
+        );
+    }
+}
