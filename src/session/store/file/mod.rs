@@ -656,7 +656,7 @@ impl FileStore {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(Error::io(&self.dir, &e)),
         };
-        let mut dirs = std::collections::BTreeSet::new();
+        let mut dirs = Vec::new();
         let mut plain = Vec::new();
         for entry in entries {
             let entry = entry.map_err(io(&self.dir))?;
@@ -664,7 +664,7 @@ impl FileStore {
             let Some(name) = name.to_str() else { continue };
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
             if is_dir && is_uuid(name) {
-                dirs.insert(name.to_string());
+                dirs.push(name.to_string());
             } else if let Some(id) = name.strip_suffix(".json")
                 && is_uuid(id)
                 && !is_dir
@@ -672,9 +672,10 @@ impl FileStore {
                 plain.push(id.to_string());
             }
         }
-        let mut ids: Vec<(String, Kind)> = Vec::new();
+        dirs.sort_unstable();
+        let mut ids: Vec<(String, Kind)> = Vec::with_capacity(plain.len() + dirs.len());
         for id in plain {
-            if !dirs.contains(&id) {
+            if dirs.binary_search(&id).is_err() {
                 ids.push((id, Kind::Plain));
             }
         }

@@ -1,15 +1,18 @@
 //! A long listing as the NDJSON lines `list` writes, read from the text
 //! each row keeps of itself: no summary is built and no JSON written for a
-//! row whose journal is as its row says (one `stat` each, as for any
-//! listing). A row whose journal changed behind the index's back is read
-//! from its files, as [`refresh::checked`] does.
+//! row whose journal is as its row says. Each page's rows are checked
+//! against their journals' stamps on every core (one `stat` each, as for
+//! any listing); a row whose journal changed behind the index's back is
+//! read from its files, as [`refresh::checked`] does.
 
-use super::db::{self, next_page_size};
-use super::refresh;
+use std::ops::Range;
+
+use super::db::{self, Listed, next_page_size};
+use super::refresh::{self, Reread};
 use super::stamp::DataDir;
 use crate::error::Result;
 use crate::session::store::api::{JsonLines, ListQuery};
-use crate::session::store::file::FileStore;
+use crate::session::store::file::{FileStore, parallel_map};
 
 /// The lines of the sessions `query` keeps, newest first, handed to `page`
 /// in pages of `first` sessions, then twice as many each time, until it
@@ -27,35 +30,99 @@ pub fn json_pages(
         return Ok(());
     };
     let data_dir = DataDir::open(store.dir());
-    let mut lines = JsonLines {
-        problems: db.problems()?,
-        ..JsonLines::default()
-    };
+    let mut problems = db.problems()?;
+    let mut rows = Rows::default();
     let mut size = first.max(1);
     let mut given = false;
+    let mut go_on = true;
     db.each_listed(query, |row| {
-        let id = row.id().map_err(db::sql)?;
-        let plain = row.plain().map_err(db::sql)?;
-        let stamp = row.stamp().map_err(db::sql)?;
-        if refresh::is_current(store, data_dir.as_ref(), id, plain, stamp) {
-            lines.push_line(row.json().map_err(db::sql)?);
-        } else {
-            let found = row.found().map_err(db::sql)?;
-            let (sessions, problems) = refresh::checked(store, store.index(), vec![found]);
-            for summary in sessions.iter().filter(|s| query.keeps(s)) {
-                lines.push(summary)?;
-            }
-            lines.problems.extend(problems);
-        }
-        if lines.count < size {
+        rows.push(&row).map_err(db::sql)?;
+        if rows.spans.len() < size {
             return Ok(true);
         }
         size = next_page_size(size, first);
+        let mut lines = rows.checked(store, data_dir.as_ref(), query)?;
+        lines.problems.splice(0..0, problems.drain(..));
+        rows.clear();
         given = true;
-        Ok(page(std::mem::take(&mut lines)))
+        go_on = page(lines);
+        Ok(go_on)
     })?;
-    if !given || lines.count > 0 || !lines.problems.is_empty() {
-        page(lines);
+    if go_on && (!given || !rows.spans.is_empty()) {
+        let mut lines = rows.checked(store, data_dir.as_ref(), query)?;
+        lines.problems.splice(0..0, problems);
+        if !given || lines.count > 0 || !lines.problems.is_empty() {
+            page(lines);
+        }
     }
     Ok(())
+}
+
+/// A page's rows as the statement gave them, in one buffer.
+#[derive(Default)]
+struct Rows {
+    text: String,
+    spans: Vec<Span>,
+}
+
+/// Where one row's fields are in [`Rows::text`].
+struct Span {
+    id: Range<usize>,
+    stamp: Range<usize>,
+    json: Range<usize>,
+    plain: bool,
+}
+
+impl Rows {
+    fn push(&mut self, row: &Listed<'_>) -> rusqlite::Result<()> {
+        let mut add = |field: &str| {
+            let start = self.text.len();
+            self.text.push_str(field);
+            start..self.text.len()
+        };
+        let span = Span {
+            id: add(row.id()?),
+            stamp: add(row.stamp()?),
+            json: add(row.json()?),
+            plain: row.plain()?,
+        };
+        self.spans.push(span);
+        Ok(())
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+    }
+
+    /// The rows' lines, each checked against its journal.
+    fn checked(
+        &self,
+        store: &FileStore,
+        data_dir: Option<&DataDir>,
+        query: &ListQuery,
+    ) -> Result<JsonLines> {
+        let field = |range: &Range<usize>| &self.text[range.clone()];
+        let stale = parallel_map(&self.spans, |span| {
+            let id = field(&span.id);
+            (!refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
+                .then(|| refresh::derive(store, id))
+        });
+        let mut lines = JsonLines {
+            text: Vec::with_capacity(self.text.len()),
+            ..JsonLines::default()
+        };
+        for (span, stale) in self.spans.iter().zip(stale) {
+            let Some(derived) = stale else {
+                lines.push_line(field(&span.json));
+                continue;
+            };
+            match refresh::reread(store.index(), field(&span.id).to_string(), derived) {
+                Reread::Summary(summary) if query.keeps(&summary) => lines.push(&summary)?,
+                Reread::Summary(_) | Reread::Missing => {}
+                Reread::Problem(problem) => lines.problems.push(problem),
+            }
+        }
+        Ok(lines)
+    }
 }
