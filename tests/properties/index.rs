@@ -315,6 +315,25 @@ impl World {
                 query
             );
             prop_assert_eq!(listing.problems.len(), scan.problems.len());
+            // A piped `list` writes the lines the index keeps.
+            let (mut lines, mut problems) = (Vec::new(), 0);
+            for page in store.json_pages(query) {
+                let page = page.unwrap();
+                lines.extend(page.text);
+                problems += page.problems.len();
+            }
+            let mut expected = Vec::new();
+            for summary in &query.page(scan.clone()).sessions {
+                expected.extend(ollm::lossless::to_vec(summary).unwrap());
+                expected.push(b'\n');
+            }
+            prop_assert_eq!(
+                String::from_utf8(lines).unwrap(),
+                String::from_utf8(expected).unwrap(),
+                "{:?}",
+                query
+            );
+            prop_assert_eq!(problems, scan.problems.len());
         }
         let prefixes: Vec<String> = scan
             .sessions
