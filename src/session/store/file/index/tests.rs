@@ -471,3 +471,41 @@ fn a_data_directory_on_a_local_file_system_is_settled_a_few_ticks_after_a_change
     assert_ne!(meta(&store, "dir").as_deref(), Some(""));
     assert_eq!(store.list().unwrap().sessions.len(), 1);
 }
+
+#[test]
+fn the_problems_of_a_listing_are_told_when_no_session_is_left_to_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let broken = create(&store, None);
+    store.list().unwrap();
+    std::fs::write(
+        file(&store).session_dir(&broken).join(JOURNAL),
+        b"not json\n",
+    )
+    .unwrap();
+    // Its stale row is read from its files: a problem, in the only page;
+    // then the index keeps it as a problem row, which no statement lists.
+    for _ in 0..2 {
+        let (text, problems, counts) = lines_as_stored(&store, &ListQuery::default());
+        assert!(text.is_empty());
+        assert_eq!(problems, [broken.clone()]);
+        assert_eq!(counts, [0]);
+    }
+
+    // Past a full page, the last rows may all be problems: still told.
+    let stale = create(&store, None);
+    for _ in 0..2 {
+        std::thread::sleep(Duration::from_millis(5));
+        create(&store, None);
+    }
+    store.list().unwrap();
+    std::fs::write(
+        file(&store).session_dir(&stale).join(JOURNAL),
+        b"not json\n",
+    )
+    .unwrap();
+    let (text, problems, counts) = lines_as_stored(&store, &ListQuery::default());
+    assert_eq!(std::str::from_utf8(&text).unwrap().lines().count(), 2);
+    assert_eq!(counts, [2, 0]);
+    assert_eq!(problems, [broken, stale]);
+}
