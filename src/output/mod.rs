@@ -35,6 +35,7 @@ pub(crate) mod blocks;
 pub mod escape;
 pub mod listing;
 pub(crate) mod markdown;
+mod parallel;
 mod printer;
 pub(crate) mod progress;
 pub(crate) mod stdout;

@@ -137,18 +137,18 @@ impl Printer {
     }
 
     /// A listing: a table at a terminal, a pretty JSON array when piped.
-    pub fn list<T: Serialize + Tabular>(&self, items: &[T]) -> Result<()> {
+    pub fn list<T: Serialize + Tabular + Sync>(&self, items: &[T]) -> Result<()> {
         self.list_as(None, items)
     }
 
     /// A listing in the format asked for (`None`: as [`Printer::list`]).
-    pub fn list_as<T: Serialize + Tabular>(
+    pub fn list_as<T: Serialize + Tabular + Sync>(
         &self,
         format: Option<Format>,
         items: &[T],
     ) -> Result<()> {
         match self.choose(format, Format::Table) {
-            Format::Json => self.object(items),
+            Format::Json => stdout::print_json_array(items),
             Format::Ndjson => stdout::print_json_lines(items),
             Format::Table => self.table(&table_of(items)),
             Format::Text => self.text_rows(items),
@@ -184,8 +184,15 @@ impl Printer {
         escape_json(&json).into_owned()
     }
 
-    fn text_rows<T: Tabular>(&self, items: &[T]) -> Result<()> {
-        stdout::write_stdout(&[render_text_rows(items).as_bytes()])
+    fn text_rows<T: Tabular + Sync>(&self, items: &[T]) -> Result<()> {
+        if !super::parallel::worth_it(items) {
+            return stdout::write_stdout(&[render_text_rows(items).as_bytes()]);
+        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        super::parallel::write_chunks(items, &mut out, |_, chunk| {
+            Ok(render_text_rows(chunk).into_bytes())
+        })?;
+        std::io::Write::flush(&mut out).map_err(stdout::stdout_error)
     }
 }
 

@@ -237,7 +237,7 @@ impl Context {
 
     /// A listing: a table at a terminal (`empty` when there are no rows),
     /// JSON when piped, or the format asked for.
-    fn list<T: Serialize + Tabular>(
+    fn list<T: Serialize + Tabular + Sync>(
         &self,
         format: Option<ListFormat>,
         rows: &[T],

@@ -11,7 +11,7 @@ use super::plain_line;
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
-use crate::session::query::{Found, Hit, Matcher, Query, sort_hits};
+use crate::session::query::{Found, Hit, Matcher, Query, sort_hit_parts};
 
 /// Searches every session in the journal store `store`, titles included
 /// (unless the query's role excludes them): a title is in its session's
@@ -59,14 +59,10 @@ fn search_in(
         (id.clone(), result.map(|()| hits))
     });
     let mut found = Found::default();
-    let total = results
-        .iter()
-        .map(|(_, r)| r.as_ref().map_or(0, Vec::len))
-        .sum();
-    found.hits.reserve_exact(total);
+    let mut sessions = Vec::with_capacity(results.len());
     for (id, result) in results {
         match result {
-            Ok(hits) => found.hits.extend(hits),
+            Ok(hits) => sessions.push(hits),
             Err(Error::NotFound(_)) => {}
             Err(err) => found.problems.push(Problem {
                 session_id: id,
@@ -74,7 +70,18 @@ fn search_in(
             }),
         }
     }
-    sort_hits(&mut found.hits);
+    // As many parts as cores, in the sessions' order, each about as many
+    // sessions (so about as many hits: sessions are alike in size).
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(8);
+    let per_part = sessions.len().div_ceil(threads).max(1);
+    let mut parts = Vec::with_capacity(threads);
+    while !sessions.is_empty() {
+        let rest = sessions.split_off(per_part.min(sessions.len()));
+        parts.push(std::mem::replace(&mut sessions, rest));
+    }
+    found.hits = sort_hit_parts(parts);
     Ok(found)
 }
 
