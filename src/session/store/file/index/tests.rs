@@ -488,7 +488,7 @@ fn the_problems_of_a_listing_are_told_when_no_session_is_left_to_show() {
     for _ in 0..2 {
         let (text, problems, counts) = lines_as_stored(&store, &ListQuery::default());
         assert!(text.is_empty());
-        assert_eq!(problems, [broken.clone()]);
+        assert_eq!(problems, std::slice::from_ref(&broken));
         assert_eq!(counts, [0]);
     }
 
