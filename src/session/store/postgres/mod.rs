@@ -46,6 +46,7 @@ use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
 mod batch;
+mod copies;
 mod listing;
 mod scrub;
 mod snapshots;
@@ -639,6 +640,10 @@ impl SessionStore for PgStore {
             branch_point: head.branch_point,
             removed,
         })
+    }
+
+    fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
+        self.copies(copies)
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
