@@ -182,7 +182,7 @@ impl PgStore {
             message = format!("cannot reach the database: {message}");
         }
         Error::Io {
-            path: PathBuf::from(&self.url.shown),
+            path: PathBuf::from(self.url.shown()),
             message: crate::redact::scrub_message(&message),
         }
     }
@@ -210,7 +210,7 @@ impl PgStore {
         }
         let Some(client) = slot.as_mut() else {
             return Err(Error::Io {
-                path: PathBuf::from(&self.url.shown),
+                path: PathBuf::from(self.url.shown()),
                 message: "no connection".into(),
             });
         };
@@ -269,7 +269,7 @@ impl PgStore {
         };
         let checked = match version {
             Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
-                path: PathBuf::from(&self.url.shown),
+                path: PathBuf::from(self.url.shown()),
                 message: format!(
                     "written by a newer ollm (store schema {v}, this one knows {SCHEMA_VERSION}); upgrade ollm"
                 ),
@@ -278,7 +278,7 @@ impl PgStore {
             Some(_) => Ok(()),
             None => Err(Error::Corrupt(format!(
                 "{}: the ollm_schema table names no version",
-                self.url.shown
+                self.url.shown()
             ))),
         };
         checked?;
@@ -550,7 +550,7 @@ impl SessionStore for PgStore {
     }
 
     fn location(&self) -> String {
-        self.url.shown.clone()
+        self.url.shown().to_string()
     }
 
     fn options(&self) -> &StoreOptions {
