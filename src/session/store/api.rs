@@ -404,6 +404,18 @@ pub trait SessionStore: Send + Sync {
     fn list_where(&self, query: &ListQuery) -> Result<Listing> {
         Ok(query.page(self.list()?))
     }
+    /// `query`'s listing as NDJSON pages (the first of `first` lines)
+    /// handed to `page` until it returns `false`, read by one statement,
+    /// where the store can (`None`: the caller reads pages by offset). The
+    /// caller uses the store for nothing else until it returns.
+    fn list_json_pages(
+        &self,
+        _query: &ListQuery,
+        _first: usize,
+        _page: &mut dyn FnMut(JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        None
+    }
     /// The sessions `naming` may mean, newest first.
     fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
         let mut sessions = self.list()?.sessions;

@@ -147,6 +147,17 @@ impl Store {
         self.file.as_ref()
     }
 
+    /// `query`'s listing as NDJSON pages read by one statement, where the
+    /// store can ([`SessionStore::list_json_pages`]).
+    pub(crate) fn stream_json_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        page: &mut dyn FnMut(JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        self.inner.list_json_pages(query, first, page)
+    }
+
     /// Where the store is (a URL's password redacted).
     pub fn location(&self) -> String {
         self.inner.location()

@@ -50,6 +50,7 @@ mod copies;
 mod listing;
 mod scrub;
 mod snapshots;
+mod stream;
 
 /// The schema this build creates and reads (1: sessions; 2: snapshots).
 pub(crate) const SCHEMA_VERSION: i32 = 2;
@@ -640,6 +641,15 @@ impl SessionStore for PgStore {
             branch_point: head.branch_point,
             removed,
         })
+    }
+
+    fn list_json_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        page: &mut dyn FnMut(super::JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        Some(self.stream_json_pages(query, first, page))
     }
 
     fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
