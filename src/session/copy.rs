@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::model::Problem;
+use super::model::{Loaded, Problem};
 use super::snapshot::Snapshots;
 use super::store::Store;
 use crate::config::Config;
@@ -79,25 +79,68 @@ pub fn copy(
             listing.sessions.into_iter().map(|s| s.session_id).collect()
         }
     };
+    let mut batch = Batch::default();
     for id in ids {
-        let copied = from.load(&id).and_then(|loaded| to.import(&loaded));
-        let copied = copied.and_then(|copied| {
-            report.snapshots_copied += copy_snapshots(from, to, snapshots, &id)?;
-            Ok(copied)
-        });
-        match copied {
-            Ok(true) => report.copied.push(id),
-            Ok(false) => report.present.push(id),
-            Err(err) => {
-                report.failed.push(Problem {
-                    session_id: id,
-                    message: err.to_string(),
-                });
-                report.first_error.get_or_insert(err);
+        match from.load(&id) {
+            Ok(loaded) => {
+                batch.records += loaded.order.len();
+                batch.sessions.push(loaded);
+                if batch.is_full() {
+                    batch.store(from, to, snapshots, &mut report);
+                }
+            }
+            Err(err) => report.fail(id, err),
+        }
+    }
+    batch.store(from, to, snapshots, &mut report);
+    Ok(report)
+}
+
+/// Sessions read from the source, waiting to be written together.
+#[derive(Default)]
+struct Batch {
+    sessions: Vec<Loaded>,
+    records: usize,
+}
+
+impl Batch {
+    /// Sessions, or records, that fill a batch: a transaction's worth that
+    /// costs a commit per few hundred sessions and holds a few MB.
+    const SESSIONS: usize = 500;
+    const RECORDS: usize = 20_000;
+
+    fn is_full(&self) -> bool {
+        self.sessions.len() >= Self::SESSIONS || self.records >= Self::RECORDS
+    }
+
+    /// Writes the batch's sessions (then each one's snapshots) into `to`.
+    fn store(&mut self, from: &Store, to: &Store, snapshots: &Snapshots, report: &mut CopyReport) {
+        let sessions = std::mem::take(&mut self.sessions);
+        self.records = 0;
+        let stored = to.import_many(&sessions);
+        for (loaded, stored) in sessions.into_iter().zip(stored) {
+            let id = loaded.session.session_id;
+            let copied = stored.and_then(|copied| {
+                report.snapshots_copied += copy_snapshots(from, to, snapshots, &id)?;
+                Ok(copied)
+            });
+            match copied {
+                Ok(true) => report.copied.push(id),
+                Ok(false) => report.present.push(id),
+                Err(err) => report.fail(id, err),
             }
         }
     }
-    Ok(report)
+}
+
+impl CopyReport {
+    fn fail(&mut self, id: String, err: Error) {
+        self.failed.push(Problem {
+            session_id: id,
+            message: err.to_string(),
+        });
+        self.first_error.get_or_insert(err);
+    }
 }
 
 /// Copies session `id`'s snapshots; returns how many were not there.

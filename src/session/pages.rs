@@ -87,9 +87,12 @@ impl Store {
                 file.list_json_pages(&query, FIRST_PAGE, page)
             }));
         }
-        let paged = Paged::new(self, query);
+        let (store, query) = (self.clone(), query.clone());
         JsonPages(Streamed::start(move |page| {
-            for listing in paged {
+            if let Some(streamed) = store.stream_json_pages(&query, FIRST_PAGE, page) {
+                return streamed;
+            }
+            for listing in Paged::new(&store, &query) {
                 if !page(JsonLines::of(listing?)?) {
                     break;
                 }

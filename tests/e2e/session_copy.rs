@@ -164,3 +164,127 @@ fn copy_moves_sessions_with_branches_and_snapshots_idempotently(store: SessionSt
     assert_eq!(json(&out)["failed"][0]["sessionId"], missing);
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
 }
+
+/// Records in the sessions `many_journals` writes: 1 to 4 each.
+fn records_of(i: usize) -> usize {
+    1 + i % 4
+}
+
+/// `count` sessions written as journals into `dir`, as the file store
+/// writes them: session `i` holds `records_of(i)` messages "s{i} m{j}".
+fn many_journals(dir: &Path, count: usize) {
+    for i in 0..count {
+        let id = format!("00000000-0000-4000-8000-{i:012}");
+        let at = format!("2026-01-01T00:{:02}:{:02}.000Z", i / 60 % 60, i % 60);
+        let mut journal = serde_json::json!({"type": "session", "format": 1, "session": {
+            "sessionId": id, "startTime": at, "lastActivity": at, "model": "m",
+            "provider": "p", "metadata": {"tokenCount": 0, "compressionCount": 0}}})
+        .to_string();
+        for j in 0..records_of(i) {
+            let role = if j % 2 == 0 { "user" } else { "assistant" };
+            let line = serde_json::json!({"type": "message", "at": at, "tokens": 3,
+                "message": {"role": role, "parts": [{"type": "text", "text": format!("s{i} m{j}")}],
+                            "timestamp": at}});
+            journal.push('\n');
+            journal.push_str(&line.to_string());
+        }
+        journal.push('\n');
+        let session = dir.join(&id);
+        std::fs::create_dir_all(&session).unwrap();
+        std::fs::write(session.join("journal.ndjson"), journal).unwrap();
+    }
+}
+
+/// For each session in the database: (its id, its records' texts in seq
+/// order, whether its seq numbers are 1..=n, its message count).
+fn stored(client: &mut postgres::Client) -> Vec<(String, Vec<String>, bool, i64)> {
+    client
+        .query(
+            "SELECT s.id, coalesce(array_agg(r.body::json->'parts'->0->>'text' ORDER BY r.seq) \
+                    FILTER (WHERE r.seq IS NOT NULL), '{}'), \
+                    coalesce(bool_and(r.seq = r.n), true), s.message_count \
+             FROM ollm_sessions s LEFT JOIN \
+                  (SELECT *, row_number() OVER (PARTITION BY session_id ORDER BY seq) AS n \
+                   FROM ollm_records) r ON r.session_id = s.id \
+             GROUP BY s.id ORDER BY s.id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3)))
+        .collect()
+}
+
+/// Checks that every session in the database holds all its records, once,
+/// in order.
+fn assert_whole(sessions: &[(String, Vec<String>, bool, i64)]) {
+    for (id, texts, numbered, count) in sessions {
+        let i: usize = id[24..].parse().unwrap();
+        let expected: Vec<String> = (0..records_of(i)).map(|j| format!("s{i} m{j}")).collect();
+        assert_eq!(texts, &expected, "session {id}");
+        assert!(numbered, "session {id}: its seq numbers have a gap");
+        assert_eq!(*count, expected.len() as i64, "session {id}");
+    }
+}
+
+/// More sessions than one transaction of a copy holds: a copy killed half
+/// way has stored whole sessions, and the next one stores the rest, each
+/// once, its records in order.
+#[test]
+fn a_killed_copy_of_many_sessions_resumes_and_keeps_every_record_once_in_order() {
+    let Some(sb) = Sandbox::on(SessionStore::Postgres) else {
+        return;
+    };
+    let pg = sb.pg.as_ref().unwrap();
+    const COUNT: usize = 1_700;
+    let source = sb.work.join("many");
+    many_journals(&source, COUNT);
+    let copy = |sb: &Sandbox| {
+        let mut cmd = sb.std_cmd("ollm-session");
+        cmd.args(["--store", "file", "--data-dir"])
+            .arg(&source)
+            .args(["copy", "--from"])
+            .arg(&source)
+            .args(["--to", &pg.url, "--all"]);
+        cmd
+    };
+    let mut client = pg.client();
+    // The schema, before the copy counts rows in it.
+    on(&sb, &pg.url, &["list", "--limit", "1"]);
+    let mut child = copy(&sb)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let count = |client: &mut postgres::Client| -> i64 {
+        client
+            .query_one("SELECT count(*) FROM ollm_sessions", &[])
+            .unwrap()
+            .get(0)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while count(&mut client) == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = stored(&mut client);
+    assert!(
+        !before.is_empty() && before.len() < COUNT,
+        "the copy was not killed half way: {} sessions",
+        before.len()
+    );
+    assert_whole(&before);
+
+    let out = copy(&sb).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    let after = stored(&mut client);
+    assert_eq!(after.len(), COUNT);
+    assert_whole(&after);
+    let present: Vec<String> = before.into_iter().map(|s| s.0).collect();
+    assert_eq!(sorted(&report["present"]), present, "{report}");
+    assert_eq!(
+        report["copied"].as_array().unwrap().len(),
+        COUNT - present.len()
+    );
+}

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::redact::policy::Redaction;
 use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, SessionSummary};
 use crate::session::query::{Found, Query};
@@ -357,6 +357,20 @@ pub trait SessionStore: Send + Sync {
     fn has_any(&self, id: &str) -> bool;
     /// Stores a new session under its head's id.
     fn publish(&self, new: Publish) -> Result<Created>;
+    /// Stores sessions copied from another store (`enforce_max` unset), as
+    /// `publish` does each, but one that is already here is left as it is
+    /// (`false` in its place of the answer). A store that can makes them
+    /// durable together, all or none; the default stores them one by one.
+    fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
+        copies
+            .into_iter()
+            .map(|copy| match self.exists(&copy.head.session_id) {
+                Ok(()) => Ok(false),
+                Err(Error::NotFound(_)) => self.publish(copy).map(|_| true),
+                Err(err) => Err(err),
+            })
+            .collect()
+    }
     /// Appends one record under the session's lock; returns the summary
     /// after it, once the record is durable.
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary>;
@@ -389,6 +403,18 @@ pub trait SessionStore: Send + Sync {
     /// filter and cut before reading every summary does.
     fn list_where(&self, query: &ListQuery) -> Result<Listing> {
         Ok(query.page(self.list()?))
+    }
+    /// `query`'s listing as NDJSON pages (the first of `first` lines)
+    /// handed to `page` until it returns `false`, read by one statement,
+    /// where the store can (`None`: the caller reads pages by offset). The
+    /// caller uses the store for nothing else until it returns.
+    fn list_json_pages(
+        &self,
+        _query: &ListQuery,
+        _first: usize,
+        _page: &mut dyn FnMut(JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        None
     }
     /// The sessions `naming` may mean, newest first.
     fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {

@@ -147,6 +147,17 @@ impl Store {
         self.file.as_ref()
     }
 
+    /// `query`'s listing as NDJSON pages read by one statement, where the
+    /// store can ([`SessionStore::list_json_pages`]).
+    pub(crate) fn stream_json_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        page: &mut dyn FnMut(JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        self.inner.list_json_pages(query, first, page)
+    }
+
     /// Where the store is (a URL's password redacted).
     pub fn location(&self) -> String {
         self.inner.location()
@@ -234,12 +245,38 @@ impl Store {
     /// Stores a session copied from another store under its own id, as it
     /// was (`false`: the session is already here, nothing was written).
     pub fn import(&self, loaded: &Loaded) -> Result<bool> {
-        let id = &loaded.session.session_id;
-        match self.exists(id) {
+        match self.exists(&loaded.session.session_id) {
             Ok(()) => return Ok(false),
             Err(Error::NotFound(_)) => {}
             Err(err) => return Err(err),
         }
+        self.inner.publish(self.copied(loaded))?;
+        Ok(true)
+    }
+
+    /// [`Store::import`] of each of `sessions`, in their order, into a
+    /// store that can write them together in one durable step (PostgreSQL:
+    /// one transaction, so a copy killed half way has stored whole batches
+    /// and the next run goes on after them); elsewhere, or when that step
+    /// fails, one at a time, each with its own answer.
+    pub fn import_many(&self, sessions: &[Loaded]) -> Vec<Result<bool>> {
+        let one_by_one = || sessions.iter().map(|loaded| self.import(loaded)).collect();
+        let valid = sessions
+            .iter()
+            .all(|loaded| check_id(&loaded.session.session_id, "session").is_ok());
+        if self.file.is_some() || sessions.len() < 2 || !valid {
+            return one_by_one();
+        }
+        let copies = sessions.iter().map(|loaded| self.copied(loaded)).collect();
+        match self.inner.publish_copies(copies) {
+            Ok(stored) => stored.into_iter().map(Ok).collect(),
+            Err(_) => one_by_one(),
+        }
+    }
+
+    /// `loaded` as a copy publishes it: redacted, its head counting only
+    /// the tokens its records do not.
+    fn copied(&self, loaded: &Loaded) -> Publish {
         let mut head = loaded.session.head();
         // Records copied without their tokens are counted in the head.
         let recorded: u64 = loaded.tokens.iter().flatten().sum();
@@ -250,12 +287,11 @@ impl Store {
             .into_iter()
             .map(|(entry, tokens)| (self.redacted(&entry).0, tokens))
             .collect();
-        self.inner.publish(Publish {
+        Publish {
             head,
             entries,
             enforce_max: false,
-        })?;
-        Ok(true)
+        }
     }
 
     // ----- recording ------------------------------------------------------

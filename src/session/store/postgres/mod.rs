@@ -46,9 +46,11 @@ use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
 mod batch;
+mod copies;
 mod listing;
 mod scrub;
 mod snapshots;
+mod stream;
 
 /// The schema this build creates and reads (1: sessions; 2: snapshots).
 pub(crate) const SCHEMA_VERSION: i32 = 2;
@@ -181,7 +183,7 @@ impl PgStore {
             message = format!("cannot reach the database: {message}");
         }
         Error::Io {
-            path: PathBuf::from(&self.url.shown),
+            path: PathBuf::from(self.url.shown()),
             message: crate::redact::scrub_message(&message),
         }
     }
@@ -209,7 +211,7 @@ impl PgStore {
         }
         let Some(client) = slot.as_mut() else {
             return Err(Error::Io {
-                path: PathBuf::from(&self.url.shown),
+                path: PathBuf::from(self.url.shown()),
                 message: "no connection".into(),
             });
         };
@@ -268,7 +270,7 @@ impl PgStore {
         };
         let checked = match version {
             Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
-                path: PathBuf::from(&self.url.shown),
+                path: PathBuf::from(self.url.shown()),
                 message: format!(
                     "written by a newer ollm (store schema {v}, this one knows {SCHEMA_VERSION}); upgrade ollm"
                 ),
@@ -277,7 +279,7 @@ impl PgStore {
             Some(_) => Ok(()),
             None => Err(Error::Corrupt(format!(
                 "{}: the ollm_schema table names no version",
-                self.url.shown
+                self.url.shown()
             ))),
         };
         checked?;
@@ -549,7 +551,7 @@ impl SessionStore for PgStore {
     }
 
     fn location(&self) -> String {
-        self.url.shown.clone()
+        self.url.shown().to_string()
     }
 
     fn options(&self) -> &StoreOptions {
@@ -639,6 +641,19 @@ impl SessionStore for PgStore {
             branch_point: head.branch_point,
             removed,
         })
+    }
+
+    fn list_json_pages(
+        &self,
+        query: &ListQuery,
+        first: usize,
+        page: &mut dyn FnMut(super::JsonLines) -> bool,
+    ) -> Option<Result<()>> {
+        Some(self.stream_json_pages(query, first, page))
+    }
+
+    fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
+        self.copies(copies)
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {

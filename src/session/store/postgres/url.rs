@@ -32,8 +32,18 @@ pub struct PgUrl {
     pub config: postgres::Config,
     pub statement_timeout_ms: u64,
     pub tls: Tls,
-    /// The URL with its password replaced by `***` (for every message).
-    pub shown: String,
+    /// The URL as given (with its password: never shown).
+    given: String,
+    /// [`PgUrl::shown`], made when first needed: redacting compiles every
+    /// credential pattern, which a command that fails in no way never needs.
+    shown: std::sync::OnceLock<String>,
+}
+
+impl PgUrl {
+    /// The URL with its credentials replaced (for every message).
+    pub fn shown(&self) -> &str {
+        self.shown.get_or_init(|| redact(&self.given))
+    }
 }
 
 /// `url` as it may be shown: its credentials replaced the one way every
@@ -44,8 +54,7 @@ pub fn redact(url: &str) -> String {
 
 /// Parses `url`; a bad one is a configuration error naming it (redacted).
 pub fn parse(url: &str) -> Result<PgUrl> {
-    let shown = redact(url);
-    let bad = |why: String| Error::Config(format!("session store {shown}: {why}"));
+    let bad = |why: String| Error::Config(format!("session store {}: {why}", redact(url)));
     let (base, statement_timeout_ms) = take_param(url, "statement_timeout");
     let statement_timeout_ms = match statement_timeout_ms {
         None => DEFAULT_STATEMENT_TIMEOUT_MS,
@@ -96,7 +105,8 @@ pub fn parse(url: &str) -> Result<PgUrl> {
         config,
         statement_timeout_ms,
         tls,
-        shown,
+        given: url.to_string(),
+        shown: std::sync::OnceLock::new(),
     })
 }
 
