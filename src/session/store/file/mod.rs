@@ -1128,9 +1128,14 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + 
             .chunks(chunk)
             .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
             .collect();
+        // A worker's panic is the caller's: its results are zipped with
+        // the items, so a part left out would drop rows without a word.
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     })
 }

@@ -509,3 +509,20 @@ fn the_problems_of_a_listing_are_told_when_no_session_is_left_to_show() {
     assert_eq!(counts, [2, 0]);
     assert_eq!(problems, [broken, stale]);
 }
+
+#[test]
+fn a_worker_of_parallel_map_that_panics_panics_its_caller_rather_than_dropping_rows() {
+    use crate::session::store::file::parallel_map;
+    let items: Vec<usize> = (0..1_000).collect();
+    assert_eq!(
+        parallel_map(&items, |&i| i * 2),
+        items.iter().map(|i| i * 2).collect::<Vec<_>>()
+    );
+    let caught = std::panic::catch_unwind(|| {
+        parallel_map(&items, |&i| {
+            assert_ne!(i, 777, "a worker's panic");
+            i
+        })
+    });
+    assert!(caught.is_err());
+}
