@@ -526,3 +526,63 @@ fn a_worker_of_parallel_map_that_panics_panics_its_caller_rather_than_dropping_r
     });
     assert!(caught.is_err());
 }
+
+fn say(store: &Store, id: &str, text: &str) {
+    let at = "2026-01-01T00:00:00.000Z";
+    let entry = Entry::from_input(
+        json!({"role": "user", "parts": [{"type": "text", "text": text}], "timestamp": at}),
+        at,
+    )
+    .unwrap();
+    store.record(id, &entry, None).unwrap();
+}
+
+#[test]
+fn the_sessions_a_search_reads_are_those_that_may_match_few_or_many_and_of_either_kind() {
+    use crate::session::query::Query;
+    use crate::session::store::file::Kind;
+    let dir = tempfile::tempdir().unwrap();
+    let journals = store(dir.path());
+    // Sessions the OLLM CLI writes whole sit among the journals.
+    let whole_files = Store::new(
+        dir.path(),
+        StoreOptions {
+            max_sessions: 0,
+            format: NewFormat::Cli,
+            redaction: None,
+            ..StoreOptions::default()
+        },
+    );
+    let mut common = Vec::new();
+    for i in 0..40 {
+        let s = if i % 10 == 3 { &whole_files } else { &journals };
+        let id = create(s, None);
+        say(s, &id, &format!("retry number {i}"));
+        common.push((
+            id,
+            if i % 10 == 3 {
+                Kind::Plain
+            } else {
+                Kind::Journal
+            },
+        ));
+    }
+    let rare = common[13].clone();
+    say(&journals, &rare.0, "zanzibar");
+    common.sort_by(|a, b| a.0.cmp(&b.0));
+    let candidates = |pattern: &str| {
+        let query = Query {
+            pattern: pattern.into(),
+            ..Query::default()
+        };
+        let f = file(&journals);
+        super::prefilter::candidates(f, &f.index, &query)
+            .unwrap()
+            .unwrap()
+    };
+    // One slot of forty: looked up by its slot.
+    assert_eq!(candidates("zanzibar"), vec![rare]);
+    // Every slot: one pass over all of them.
+    assert_eq!(candidates("retry"), common);
+    assert_eq!(candidates("nowhere at all"), vec![]);
+}
