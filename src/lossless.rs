@@ -136,7 +136,13 @@ impl<F: Formatter> Formatter for Restoring<F> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        let mut rest = fragment;
+        // Every stand-in's UTF-8 begins with byte F4 (as do only the code
+        // points from U+100000): a fragment without one is written as it is.
+        let Some(first) = memchr::memchr(0xF4, fragment.as_bytes()) else {
+            return writer.write_all(fragment.as_bytes());
+        };
+        writer.write_all(&fragment.as_bytes()[..first])?;
+        let mut rest = &fragment[first..];
         while let Some((at, c)) = rest.char_indices().find(|(_, c)| is_stand_in(*c)) {
             writer.write_all(&rest.as_bytes()[..at])?;
             write!(writer, "\\u{:04x}", surrogate_of(c))?;
@@ -184,6 +190,25 @@ pub(crate) fn to_writer<W: Write, T: Serialize + ?Sized>(
 ) -> serde_json::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(writer, Restoring(CompactFormatter));
     value.serialize(&mut ser)
+}
+
+/// Appends `text` as a JSON string, as [`to_writer`] writes it: as it is
+/// between quotes when nothing in it is escaped (looked through at once,
+/// with no early exit, so that it vectorizes), else through [`to_writer`].
+pub(crate) fn push_str(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
+    let bytes = text.as_bytes();
+    let verbatim = bytes.iter().fold(true, |verbatim, &b| {
+        verbatim & (b >= 0x20) & (b != b'"') & (b != b'\\') & (b != 0xF4)
+    });
+    if verbatim {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        Ok(())
+    } else {
+        to_writer(&mut *out, text)
+    }
 }
 
 /// Writes `value` as JSON indented by two spaces, as `JSON.stringify(value,

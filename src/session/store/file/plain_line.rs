@@ -57,21 +57,27 @@ fn string<'a>(rest: &mut &'a str) -> Option<Cow<'a, str>> {
     let mut escaped = false;
     let mut at = 1;
     loop {
-        match *bytes.get(at)? {
-            b'"' => break,
-            b'\\' => {
-                if !matches!(
-                    bytes.get(at + 1)?,
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
-                ) {
-                    return None;
-                }
-                escaped = true;
-                at += 2;
-            }
-            0..0x20 => return None,
-            _ => at += 1,
+        // The run up to the next quote or backslash, looked through at
+        // once for a control character (no early exit, so it vectorizes).
+        let run = memchr::memchr2(b'"', b'\\', &bytes[at..])?;
+        if bytes[at..at + run]
+            .iter()
+            .fold(false, |seen, &b| seen | (b < 0x20))
+        {
+            return None;
         }
+        at += run;
+        if bytes[at] == b'"' {
+            break;
+        }
+        if !matches!(
+            bytes.get(at + 1)?,
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't'
+        ) {
+            return None;
+        }
+        escaped = true;
+        at += 2;
     }
     let quoted = &rest[..=at];
     *rest = &rest[at + 1..];
