@@ -119,6 +119,30 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
         out.flush().map_err(stdout_error)
     }
 
+    /// How [`ListWriter::elements`] wants each row rendered, when it can
+    /// take the listing that way ([`ListWriter::takes_lines`]): the renderer
+    /// may run on any thread.
+    pub fn element_renderer(&self) -> Option<ElementRenderer> {
+        self.takes_lines().then_some(ElementRenderer {
+            format: self.format,
+        })
+    }
+
+    /// Writes rows rendered by [`ListWriter::element_renderer`], in order,
+    /// and flushes: the listing's bytes are those [`ListWriter::rows`]
+    /// writes of the same rows.
+    pub fn elements<'a>(&mut self, elements: impl IntoIterator<Item = &'a [u8]>) -> Result<()> {
+        let mut out = BufWriter::with_capacity(BLOCK, io::stdout().lock());
+        for element in elements {
+            if self.format == Format::Json {
+                out.write_all(self.element_start()).map_err(stdout_error)?;
+            }
+            out.write_all(element).map_err(stdout_error)?;
+            self.written += 1;
+        }
+        out.flush().map_err(stdout_error)
+    }
+
     /// What comes before an element of the JSON array.
     fn element_start(&self) -> &'static [u8] {
         if self.written == 0 {
@@ -162,6 +186,39 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
     }
 }
 
+/// Renders a row as [`ListWriter::elements`] writes it: an NDJSON line, or
+/// a pretty JSON array's element without what separates it from the one
+/// before.
+#[derive(Debug, Clone, Copy)]
+pub struct ElementRenderer {
+    format: Format,
+}
+
+impl ElementRenderer {
+    /// Renders the row that `write` appends as compact JSON (what
+    /// `crate::lossless::to_writer` writes of it).
+    pub fn render_compact(
+        &self,
+        out: &mut Vec<u8>,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+    ) -> Result<()> {
+        if self.format == Format::Ndjson {
+            write(out)?;
+            out.push(b'\n');
+            return Ok(());
+        }
+        thread_local! {
+            static COMPACT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        COMPACT.with_borrow_mut(|compact| {
+            compact.clear();
+            write(compact)?;
+            pretty_element(compact, out);
+            Ok(())
+        })
+    }
+}
+
 /// Compact JSON text (serde_json's: no space outside strings) as
 /// `to_writer_pretty` writes it, indented one level further, as an element
 /// of a pretty array is: two spaces a level, a newline before each member
@@ -175,7 +232,9 @@ fn pretty_element(compact: &[u8], out: &mut Vec<u8>) {
     let mut opened = false;
     let mut in_string = false;
     let mut escaped = false;
-    for &b in compact {
+    let mut rest = compact;
+    while let Some((&b, tail)) = rest.split_first() {
+        rest = tail;
         if in_string {
             out.push(b);
             if escaped {
@@ -184,6 +243,11 @@ fn pretty_element(compact: &[u8], out: &mut Vec<u8>) {
                 escaped = true;
             } else if b == b'"' {
                 in_string = false;
+            } else {
+                // The string's bytes up to its next quote or backslash.
+                let run = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+                out.extend_from_slice(&rest[..run]);
+                rest = &rest[run..];
             }
             continue;
         }

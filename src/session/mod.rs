@@ -92,6 +92,7 @@ pub mod model;
 pub(crate) mod option;
 pub mod pages;
 pub mod query;
+pub mod rendered_hits;
 pub(crate) mod secrets;
 pub mod select;
 pub(crate) mod snapshot;

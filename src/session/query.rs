@@ -47,6 +47,82 @@ pub struct Hit {
     pub snippet: String,
 }
 
+/// A [`Hit`] as the matcher finds it: borrowed from the record, but its
+/// snippet. It is written as a [`Hit`] is, field for field.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HitRef<'a> {
+    pub session_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_index: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_index: Option<u64>,
+    pub role: &'a str,
+    pub timestamp: &'a str,
+    pub snippet: String,
+}
+
+impl Hit {
+    pub fn borrowed(&self) -> HitRef<'_> {
+        HitRef {
+            session_id: &self.session_id,
+            message_index: self.message_index,
+            tool_call_index: self.tool_call_index,
+            role: &self.role,
+            timestamp: &self.timestamp,
+            snippet: self.snippet.clone(),
+        }
+    }
+}
+
+impl HitRef<'_> {
+    /// Appends the hit as compact JSON, byte for byte what
+    /// [`crate::lossless::to_writer`] writes of it, only faster: a common
+    /// word's million hits spent more time in serde's escaping of strings
+    /// that need none than in being found.
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        use crate::lossless::push_str;
+        use std::io::Write;
+        out.extend_from_slice(br#"{"sessionId":"#);
+        push_str(out, self.session_id)?;
+        for (name, index) in [
+            (&br#","messageIndex":"#[..], self.message_index),
+            (&br#","toolCallIndex":"#[..], self.tool_call_index),
+        ] {
+            if let Some(index) = index {
+                out.extend_from_slice(name);
+                write!(out, "{index}").map_err(serde_json::Error::io)?;
+            }
+        }
+        out.extend_from_slice(br#","role":"#);
+        push_str(out, self.role)?;
+        out.extend_from_slice(br#","timestamp":"#);
+        push_str(out, self.timestamp)?;
+        out.extend_from_slice(br#","snippet":"#);
+        push_str(out, &self.snippet)?;
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+/// Where a search puts the hits it finds.
+pub(crate) trait HitSink {
+    fn found(&mut self, hit: HitRef<'_>);
+}
+
+impl HitSink for Vec<Hit> {
+    fn found(&mut self, hit: HitRef<'_>) {
+        self.push(Hit {
+            session_id: hit.session_id.to_string(),
+            message_index: hit.message_index,
+            tool_call_index: hit.tool_call_index,
+            role: hit.role.to_string(),
+            timestamp: hit.timestamp.to_string(),
+            snippet: hit.snippet,
+        });
+    }
+}
+
 /// All hits (newest first) and the sessions that could not be read.
 #[derive(Debug, Clone, Default)]
 pub struct Found {
@@ -179,23 +255,27 @@ impl Matcher {
         id: &str,
         title: Option<&str>,
         last_activity: &str,
-    ) -> Option<Hit> {
-        let title = title?;
-        self.text.is_match(title).then(|| Hit {
-            session_id: id.to_string(),
-            message_index: None,
-            tool_call_index: None,
-            role: "title".into(),
-            timestamp: last_activity.to_string(),
-            snippet: one_line(title.to_string()),
-        })
+        hits: &mut impl HitSink,
+    ) {
+        if let Some(title) = title
+            && self.text.is_match(title)
+        {
+            hits.found(HitRef {
+                session_id: id,
+                message_index: None,
+                tool_call_index: None,
+                role: "title",
+                timestamp: last_activity,
+                snippet: one_line(title.to_string()),
+            });
+        }
     }
 
     pub(crate) fn may_match(&self, bytes: &[u8]) -> bool {
         self.raw.as_ref().is_none_or(|raw| raw.find_in(bytes))
     }
 
-    pub(crate) fn check(&self, id: &str, place: Place, entry: &Entry, hits: &mut Vec<Hit>) {
+    pub(crate) fn check(&self, id: &str, place: Place, entry: &Entry, hits: &mut impl HitSink) {
         // Nothing is copied for a record that does not match: a message of
         // one text part (the usual one) is searched where it lies.
         match entry {
@@ -216,7 +296,7 @@ impl Matcher {
         role: &str,
         text: &str,
         timestamp: &str,
-        hits: &mut Vec<Hit>,
+        hits: &mut impl HitSink,
     ) {
         if let Some(want) = &self.role
             && want != role
@@ -228,12 +308,12 @@ impl Matcher {
                 Place::Message(i) => (Some(i as u64), None),
                 Place::ToolCall(i) => (None, Some(i as u64)),
             };
-            hits.push(Hit {
-                session_id: id.to_string(),
+            hits.found(HitRef {
+                session_id: id,
                 message_index,
                 tool_call_index,
-                role: role.to_string(),
-                timestamp: timestamp.to_string(),
+                role,
+                timestamp,
                 snippet: snippet(text, found.start(), found.end()),
             });
         }
@@ -272,21 +352,50 @@ fn snippet(text: &str, start: usize, end: usize) -> String {
     const CONTEXT: usize = 40;
     // Where the CONTEXT characters before the match begin, and whether
     // more come before them; the same after it.
-    let mut back = text[..start].char_indices().rev().map(|(i, _)| i);
-    let from = back.nth(CONTEXT - 1).unwrap_or(0);
-    let cut_before = back.next().is_some();
+    // Over ASCII, a character is a byte.
+    let before = &text.as_bytes()[..start];
+    let (from, cut_before) = if before[before.len().saturating_sub(CONTEXT + 1)..].is_ascii() {
+        (start.saturating_sub(CONTEXT), start > CONTEXT)
+    } else {
+        let mut back = text[..start].char_indices().rev().map(|(i, _)| i);
+        (back.nth(CONTEXT - 1).unwrap_or(0), back.next().is_some())
+    };
     let after = &text[end..];
-    let next = after.char_indices().nth(CONTEXT).map(|(i, _)| i);
-    let (to, cut_after) = next.map_or((after.len(), false), |i| (i, true));
-    let mut raw = String::with_capacity(end + to - from + 8);
+    let (to, cut_after) = if after.as_bytes()[..after.len().min(CONTEXT + 1)].is_ascii() {
+        (after.len().min(CONTEXT), after.len() > CONTEXT)
+    } else {
+        let next = after.char_indices().nth(CONTEXT).map(|(i, _)| i);
+        next.map_or((after.len(), false), |i| (i, true))
+    };
+    let middle = &text[from..end + to];
+    let mut raw = String::with_capacity(middle.len() + 8);
     if cut_before {
         raw.push('…');
     }
-    raw.push_str(&text[from..end + to]);
+    raw.push_str(middle);
     if cut_after {
         raw.push('…');
     }
+    // An ellipsis is no whitespace: a space beside one stays.
+    if is_plain_one_line(middle, !cut_before, !cut_after) {
+        return raw;
+    }
     one_line(raw)
+}
+
+/// Whether `text` is ASCII without control characters or two spaces in a
+/// row, and does not start (when `start`) or end (when `end`) with a
+/// space: the usual snippet of prose, which [`one_line`] leaves as it is.
+/// Looked through at once, with no early exit, so that it vectorizes.
+fn is_plain_one_line(text: &str, start: bool, end: bool) -> bool {
+    let bytes = text.as_bytes();
+    let plain = bytes
+        .iter()
+        .fold(true, |plain, &b| plain & (0x20..0x80).contains(&b));
+    plain
+        && !(start && bytes.first() == Some(&b' '))
+        && !(end && bytes.last() == Some(&b' '))
+        && memchr::memmem::find(bytes, b"  ").is_none()
 }
 
 /// `text` with each run of whitespace made one space, trimmed; as it is
@@ -460,11 +569,14 @@ mod tests {
         // Texts of every length around the cut, of ASCII, accents,
         // ellipses and the kinds of whitespace (a no-break space, an em
         // space, a vertical tab), the match anywhere in them.
-        let alphabet = [
+        let every_kind = [
             'a', ' ', 'é', '…', '\n', '\u{a0}', '\u{2003}', '\u{b}', 'z', '\t',
         ];
+        // And prose of ASCII alone, where a snippet is made without a
+        // second look.
+        let ascii = ['a', ' ', 'z', ' ', 'q', '.', 'b', 'c', 'd', 'e'];
         let mut seed = 7u64;
-        for len in 0..120 {
+        for (len, alphabet) in (0..120).flat_map(|len| [(len, every_kind), (len, ascii)]) {
             for _ in 0..20 {
                 let text: String = (0..len)
                     .map(|_| {
@@ -501,6 +613,60 @@ mod tests {
             let value = serde_json::json!({"role": "user", "parts": parts, "timestamp": "t"});
             let message: Message = serde_json::from_value(value).unwrap();
             assert_eq!(message_text(&message), message.text_content(), "{parts}");
+        }
+    }
+
+    /// Text of what JSON escapes, what a stand-in is (and a character that
+    /// shares its first byte but is none), and anything else.
+    fn tricky_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let chars = proptest::sample::select(vec![
+            'a',
+            ' ',
+            '"',
+            '\\',
+            '\n',
+            '\u{1}',
+            '\u{1f}',
+            '\u{7f}',
+            'é',
+            '…',
+            '\u{2028}',
+            '\u{10F800}',
+            '\u{10FFFF}',
+            '\u{100000}',
+            '/',
+        ]);
+        prop_oneof![
+            proptest::collection::vec(chars, 0..24).prop_map(|c| c.into_iter().collect()),
+            any::<String>(),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_hit_is_written_as_json_byte_for_byte_as_serde_writes_it(
+            session in tricky_text(),
+            role in tricky_text(),
+            timestamp in tricky_text(),
+            snippet in tricky_text(),
+            message_index in proptest::option::of(proptest::prelude::any::<u64>()),
+            tool_call_index in proptest::option::of(proptest::prelude::any::<u64>()),
+        ) {
+            let hit = HitRef {
+                session_id: &session,
+                message_index,
+                tool_call_index,
+                role: &role,
+                timestamp: &timestamp,
+                snippet,
+            };
+            let mut fast = Vec::new();
+            hit.write_json(&mut fast).unwrap();
+            proptest::prop_assert_eq!(
+                String::from_utf8(fast).unwrap(),
+                String::from_utf8(crate::lossless::to_vec(&hit).unwrap()).unwrap()
+            );
         }
     }
 

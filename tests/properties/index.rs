@@ -379,6 +379,37 @@ impl World {
                 ids
             };
             prop_assert_eq!(problems(&by_index), problems(&by_files), "{:?}", query);
+            // Rendered where they are found, the hits come in the same
+            // order, every one or the first few.
+            let rendered = store
+                .search_rendered(&query, &|hit, out| {
+                    hit.write_json(out).unwrap();
+                    out.push(b'\n');
+                    Ok(())
+                })
+                .unwrap();
+            for limit in [None, Some(1), Some(3)] {
+                let expected: String = by_files
+                    .hits
+                    .iter()
+                    .take(limit.unwrap_or(usize::MAX))
+                    .map(|hit| {
+                        String::from_utf8(ollm::lossless::to_vec(hit).unwrap()).unwrap() + "\n"
+                    })
+                    .collect();
+                let written: Vec<u8> = rendered.in_order(limit).flatten().copied().collect();
+                prop_assert_eq!(String::from_utf8(written).unwrap(), expected, "{:?}", query);
+            }
+            let rendered_problems = ollm::session::query::Found {
+                hits: Vec::new(),
+                problems: rendered.problems.clone(),
+            };
+            prop_assert_eq!(
+                problems(&rendered_problems),
+                problems(&by_files),
+                "{:?}",
+                query
+            );
         }
         for s in &scan.sessions {
             let expected: Vec<_> = scan

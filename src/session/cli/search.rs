@@ -5,7 +5,7 @@ use clap::Args;
 use super::rows::HitRow;
 use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::session::query::Query;
 use crate::timestamp;
 
@@ -38,12 +38,29 @@ pub(crate) struct SearchArgs {
 
 pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
-    let mut found = store.search(&Query {
+    let query = Query {
         pattern: args.pattern,
         regex: args.regex,
         ignore_case: args.ignore_case,
         role: args.role,
-    })?;
+    };
+    let mut out = ctx.printer().list_stream::<HitRow<'static>>(args.format);
+    if let Some(renderer) = out.element_renderer() {
+        // Each hit is rendered where it is found, on every core: a common
+        // word's million hits are never held as strings.
+        let rendered = store.search_rendered(&query, &|hit, bytes| {
+            renderer.render_compact(bytes, |compact| {
+                hit.write_json(compact)
+                    .map_err(|e| Error::input(format!("cannot encode output: {e}")))
+            })
+        })?;
+        report_problems(&rendered.problems);
+        out.elements(rendered.in_order(args.limit))?;
+        // The program ends here: the hits' buffers are left to the exit.
+        std::mem::forget(rendered);
+        return out.finish("no matches");
+    }
+    let mut found = store.search(&query)?;
     report_problems(&found.problems);
     if let Some(limit) = args.limit {
         found.hits.truncate(limit);

@@ -48,6 +48,7 @@ use super::model::{
     Entry, Loaded, Message, Metadata, Place, Session, SessionHead, SessionSummary, check_id, new_id,
 };
 use super::query::{Found, Query};
+use super::rendered_hits::{Render, RenderedHits};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -439,6 +440,16 @@ impl Store {
     /// it reads anyway, PostgreSQL in the sessions table).
     pub fn search(&self, query: &Query) -> Result<Found> {
         self.inner.search(query)
+    }
+
+    /// [`Store::search`] with each hit rendered by `render`: the file
+    /// store renders each on the core that found it and keeps only its
+    /// bytes; another store renders its hits once found.
+    pub fn search_rendered(&self, query: &Query, render: &Render<'_>) -> Result<RenderedHits> {
+        match &self.file {
+            Some(file) => file::search::search_rendered(file, query, render),
+            None => RenderedHits::of_found(self.inner.search(query)?, render),
+        }
     }
 
     /// The text of the session's first user message: the preview of an

@@ -5,13 +5,14 @@
 //! [`super::plain_line`] without building its JSON value); a session in
 //! the OLLM CLI's format is loaded whole.
 
-use super::index::prefilter;
+use super::index::{DataDir, prefilter};
 use super::journal::{self, Record};
 use super::plain_line;
 use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
-use crate::session::query::{Found, Hit, Matcher, Query, sort_hit_parts};
+use crate::session::query::{Found, HitSink, Matcher, Query, sort_hit_parts};
+use crate::session::rendered_hits::{Render, RenderedHits, SessionHits};
 
 /// Searches every session in the journal store `store`, titles included
 /// (unless the query's role excludes them): a title is in its session's
@@ -19,19 +20,73 @@ use crate::session::query::{Found, Hit, Matcher, Query, sort_hit_parts};
 /// their summary read for it.
 pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
-    // The index only narrows what is read: when it cannot (no index here,
-    // or its bits cannot be kept, say on a full disk), every session is.
-    let ids = match prefilter::candidates(store, store.index(), query) {
-        Ok(Some(ids)) => ids,
-        Ok(None) => store.ids()?,
+    let ids = sessions_to_read(store, query)?;
+    search_in(store, query, &matcher, &ids)
+}
+
+/// [`search`] with each hit rendered by `render` as it is found (see
+/// [`RenderedHits`]).
+pub fn search_rendered(
+    store: &FileStore,
+    query: &Query,
+    render: &Render<'_>,
+) -> Result<RenderedHits> {
+    let matcher = Matcher::new(query)?;
+    let mut ids = sessions_to_read(store, query)?;
+    // Sessions are numbered in their ids' order, which the hits' order
+    // follows.
+    if !ids.is_sorted_by(|a, b| a.0 <= b.0) {
+        ids.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    let titles = query.role.as_deref().is_none_or(|r| r == "title");
+    let dir = DataDir::open(store.dir());
+    let numbered: Vec<(usize, &(String, Kind))> = ids.iter().enumerate().collect();
+    let results = parallel_map(&numbered, |&(n, (id, kind))| {
+        let mut hits = SessionHits::new(render, n);
+        let result = match kind {
+            Kind::Journal => search_journal(store, dir.as_ref(), id, &matcher, titles, &mut hits),
+            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
+        };
+        (hits, result.err().map(|err| (id, err)))
+    });
+    let mut problems = Vec::new();
+    let mut sessions = Vec::with_capacity(results.len());
+    for (hits, failed) in results {
+        sessions.push(hits);
+        if let Some((id, err)) = failed {
+            push_problem(&mut problems, id, err);
+        }
+    }
+    let mut rendered = RenderedHits::of_sessions(sessions)?;
+    rendered.problems = problems;
+    Ok(rendered)
+}
+
+/// The sessions that may hold a match, as the index tells; every session
+/// when it cannot (no index here, or its bits cannot be kept, say on a
+/// full disk).
+fn sessions_to_read(store: &FileStore, query: &Query) -> Result<Vec<(String, Kind)>> {
+    match prefilter::candidates(store, store.index(), query) {
+        Ok(Some(ids)) => Ok(ids),
+        Ok(None) => store.ids(),
         Err(err) => {
             crate::diag::warn(format!(
                 "the session index could not narrow the search ({err}); every session is read"
             ));
-            store.ids()?
+            store.ids()
         }
-    };
-    search_in(store, query, &matcher, &ids)
+    }
+}
+
+/// A session's failure to be searched as a listing tells it; one gone
+/// meanwhile has no hits and no problem.
+fn push_problem(problems: &mut Vec<Problem>, id: &str, err: Error) {
+    if !matches!(err, Error::NotFound(_)) {
+        problems.push(Problem {
+            session_id: id.to_string(),
+            message: err.to_string(),
+        });
+    }
 }
 
 /// [`search`] reading every session, not asking the index which may
@@ -50,10 +105,11 @@ fn search_in(
     ids: &[(String, Kind)],
 ) -> Result<Found> {
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
+    let dir = DataDir::open(store.dir());
     let results = parallel_map(ids, |(id, kind)| {
         let mut hits = Vec::new();
         let result = match kind {
-            Kind::Journal => search_journal(store, id, matcher, titles, &mut hits),
+            Kind::Journal => search_journal(store, dir.as_ref(), id, matcher, titles, &mut hits),
             Kind::Plain => search_loaded(store, id, matcher, titles, &mut hits),
         };
         (id.clone(), result.map(|()| hits))
@@ -63,11 +119,7 @@ fn search_in(
     for (id, result) in results {
         match result {
             Ok(hits) => sessions.push(hits),
-            Err(Error::NotFound(_)) => {}
-            Err(err) => found.problems.push(Problem {
-                session_id: id,
-                message: err.to_string(),
-            }),
+            Err(err) => push_problem(&mut found.problems, &id, err),
         }
     }
     // As many parts as cores, in the sessions' order, each about as many
@@ -90,12 +142,12 @@ fn search_loaded(
     id: &str,
     matcher: &Matcher,
     titles: bool,
-    hits: &mut Vec<Hit>,
+    hits: &mut impl HitSink,
 ) -> Result<()> {
     let loaded = store.load_held(id, false)?;
     let session = &loaded.session;
     if titles {
-        hits.extend(matcher.title_hit(id, session.title.as_deref(), &session.last_activity));
+        matcher.title_hit(id, session.title.as_deref(), &session.last_activity, hits);
     }
     for place in &loaded.order {
         let entry = match *place {
@@ -110,18 +162,24 @@ fn search_loaded(
 const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";
 const TOOL_PREFIX: &[u8] = b"{\"type\":\"toolCall\"";
 
+/// Session `id`'s hits in its journal (read from `dir`, the data
+/// directory held open, when there is one: a shorter path to look up).
 fn search_journal(
     store: &FileStore,
+    dir: Option<&DataDir>,
     id: &str,
     matcher: &Matcher,
     titles: bool,
-    hits: &mut Vec<Hit>,
+    hits: &mut impl HitSink,
 ) -> Result<()> {
-    let path = store.session_dir(id).join(JOURNAL);
-    let bytes = match std::fs::read(&path) {
+    let read = match dir {
+        Some(dir) => dir.read_journal(id),
+        None => std::fs::read(store.session_dir(id).join(JOURNAL)),
+    };
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(&path, &e)),
+        Err(e) => return Err(Error::io(store.session_dir(id).join(JOURNAL), &e)),
     };
     if !matcher.may_match(&bytes) {
         return Ok(());
@@ -166,7 +224,7 @@ fn search_journal(
     // A session that cannot be summarized is reported by a listing; here it
     // only has no title hit.
     if title_may_match && let Ok(summary) = store.summary(id) {
-        hits.extend(matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity));
+        matcher.title_hit(id, summary.title.as_deref(), &summary.last_activity, hits);
     }
     Ok(())
 }

@@ -955,7 +955,7 @@ impl SessionStore for PgStore {
         self.with(|client| {
             if let Some(titles) = &titles {
                 for row in client.query_typed(titles.as_str(), &typed(&like_params))? {
-                    hits.extend(matcher.title_hit(row.get(0), row.get(1), row.get(2)));
+                    matcher.title_hit(row.get(0), row.get(1), row.get(2), &mut hits);
                 }
             }
             for row in client.query_typed(sql.as_str(), &typed(&params))? {

@@ -17,6 +17,7 @@ pub mod log;
 pub(crate) mod prefilter;
 pub(crate) mod refresh;
 mod stamp;
+pub(crate) use stamp::DataDir;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

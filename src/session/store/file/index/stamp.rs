@@ -19,10 +19,10 @@ pub fn stamp_of(path: &Path) -> String {
 /// The data directory held open, so that a journal's stamp is looked up
 /// from it: two components of a path rather than the whole path, for
 /// each of a listing's rows.
-pub(super) struct DataDir(std::os::fd::OwnedFd);
+pub(crate) struct DataDir(std::os::fd::OwnedFd);
 
 impl DataDir {
-    pub(super) fn open(dir: &Path) -> Option<DataDir> {
+    pub(crate) fn open(dir: &Path) -> Option<DataDir> {
         use rustix::fs::{Mode, OFlags};
         rustix::fs::open(
             dir,
@@ -31,6 +31,23 @@ impl DataDir {
         )
         .ok()
         .map(DataDir)
+    }
+
+    /// The bytes of session `id`'s journal, opened from the directory.
+    pub(crate) fn read_journal(&self, id: &str) -> std::io::Result<Vec<u8>> {
+        use rustix::fs::{Mode, OFlags};
+        use std::io::Read;
+        let fd = rustix::fs::openat(
+            &self.0,
+            format!("{id}/{JOURNAL}").as_str(),
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let mut file = std::fs::File::from(fd);
+        let size = file.metadata().map_or(0, |m| m.len());
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        file.read_to_end(&mut bytes)?;
+        Ok(bytes)
     }
 
     /// Whether session `id`'s journal has `stamp` ([`stamp_of`]), compared
