@@ -1,9 +1,11 @@
 //! A search's hits written as they are found: each hit is rendered to
 //! bytes (by the caller's `render`, say a JSON array's element) on the
-//! thread that found it, and only a small key per hit is kept to put them
-//! in [`crate::session::query::sort_hits`]' order. A common word's million
-//! hits are then neither held as a million sets of strings nor encoded on
-//! one core.
+//! thread that found it, into that thread's blocks of memory, and only a
+//! small key per hit is kept to put them in
+//! [`crate::session::query::sort_hits`]' order. Each thread sorts its own
+//! hits when it is done, and the threads' runs are merged as they are
+//! written. A common word's million hits are then neither held as a
+//! million sets of strings nor encoded or sorted on one core.
 
 use super::model::Problem;
 use super::query::{Found, HitRef, HitSink};
@@ -13,6 +15,10 @@ use crate::timestamp;
 /// How a hit becomes bytes (it appends them to the buffer).
 pub type Render<'r> = dyn Fn(&HitRef<'_>, &mut Vec<u8>) -> Result<()> + Sync + 'r;
 
+/// The bytes a block of rendered hits holds before the next is begun (a
+/// hit is never split; one that overflows moves to the next block).
+const BLOCK: usize = 1 << 20;
+
 /// Where a hit's bytes are, and what orders it: newest first, then by
 /// session (sessions are numbered in their ids' order), then a title
 /// before tool calls before messages, each by index, as `sort_hits` has it.
@@ -20,9 +26,10 @@ pub type Render<'r> = dyn Fn(&HitRef<'_>, &mut Vec<u8>) -> Result<()> + Sync + '
 struct Placed {
     key: i64,
     place: u64,
-    start: u64,
-    len: u64,
     session: u32,
+    block: u32,
+    start: u32,
+    len: u32,
 }
 
 impl Placed {
@@ -33,6 +40,7 @@ impl Placed {
             .then(self.session.cmp(&other.session))
             .then(self.place.cmp(&other.place))
             // Of two at one place (none a store gives), the one found first.
+            .then(self.block.cmp(&other.block))
             .then(self.start.cmp(&other.start))
     }
 }
@@ -48,115 +56,124 @@ fn place_of(hit: &HitRef<'_>) -> u64 {
     }
 }
 
-/// The hits of one session, rendered: what a search's worker makes.
-pub(crate) struct SessionHits<'r> {
+/// The hits one thread of a search renders, session after session.
+pub(crate) struct HitArena<'r> {
     render: &'r Render<'r>,
+    block_size: usize,
     session: u32,
-    bytes: Vec<u8>,
+    blocks: Vec<Vec<u8>>,
     placed: Vec<Placed>,
     error: Option<Error>,
 }
 
-impl<'r> SessionHits<'r> {
-    /// The hits of the `session`th session in the ids' order.
-    pub(crate) fn new(render: &'r Render<'r>, session: usize) -> SessionHits<'r> {
-        SessionHits {
+impl<'r> HitArena<'r> {
+    pub(crate) fn new(render: &'r Render<'r>) -> HitArena<'r> {
+        HitArena::with_block_size(render, BLOCK)
+    }
+
+    fn with_block_size(render: &'r Render<'r>, block_size: usize) -> HitArena<'r> {
+        HitArena {
             render,
-            session: u32::try_from(session).unwrap_or(u32::MAX),
-            bytes: Vec::new(),
+            block_size,
+            session: 0,
+            blocks: Vec::new(),
             placed: Vec::new(),
             error: None,
         }
     }
+
+    /// The hits that follow are the `n`th session's, in the ids' order.
+    pub(crate) fn start_session(&mut self, n: usize) {
+        self.session = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+
+    /// Puts the hits in order (on the thread that found them).
+    pub(crate) fn sort(&mut self) {
+        self.placed.sort_unstable_by(Placed::order);
+    }
+
+    fn fresh_block(&mut self) {
+        self.blocks
+            .push(Vec::with_capacity(self.block_size + self.block_size / 8));
+    }
+
+    fn render(&mut self, hit: &HitRef<'_>) -> Result<(u32, u32, u32)> {
+        if self.blocks.is_empty() {
+            self.fresh_block();
+        }
+        let mut block = self.blocks.len() - 1;
+        let mut start = self.blocks[block].len();
+        (self.render)(hit, &mut self.blocks[block])?;
+        let end = self.blocks[block].len();
+        let len = end - start;
+        if end > self.block_size && start > 0 {
+            self.fresh_block();
+            let (full, fresh) = self.blocks.split_at_mut(block + 1);
+            fresh[0].extend_from_slice(&full[block][start..end]);
+            full[block].truncate(start);
+            (block, start) = (block + 1, 0);
+        }
+        let number = |n: usize| {
+            u32::try_from(n).map_err(|_| Error::input("a search's hits are too large to write"))
+        };
+        Ok((number(block)?, number(start)?, number(len)?))
+    }
 }
 
-impl HitSink for SessionHits<'_> {
+impl HitSink for HitArena<'_> {
     fn found(&mut self, hit: HitRef<'_>) {
         if self.error.is_some() {
             return;
         }
-        let start = self.bytes.len();
-        if let Err(err) = (self.render)(&hit, &mut self.bytes) {
-            self.error = Some(err);
-            return;
+        match self.render(&hit) {
+            Ok((block, start, len)) => self.placed.push(Placed {
+                key: timestamp::parse(hit.timestamp).unwrap_or(i64::MIN),
+                place: place_of(&hit),
+                session: self.session,
+                block,
+                start,
+                len,
+            }),
+            Err(err) => self.error = Some(err),
         }
-        self.placed.push(Placed {
-            key: timestamp::parse(hit.timestamp).unwrap_or(i64::MIN),
-            place: place_of(&hit),
-            start: start as u64,
-            session: self.session,
-            len: (self.bytes.len() - start) as u64,
-        });
     }
 }
 
 /// Every hit of a search, rendered, and the sessions that could not be read.
 #[derive(Default)]
 pub struct RenderedHits {
-    /// Each session's rendered hits, by its number.
-    sessions: Vec<Vec<u8>>,
+    /// Each run's blocks of bytes.
+    blocks: Vec<Vec<Vec<u8>>>,
     /// Runs of hits each in order, merged as they are written.
     runs: Vec<Vec<Placed>>,
     pub problems: Vec<Problem>,
 }
 
 impl RenderedHits {
-    /// The hits of each session (in the ids' order), sorted a share of
-    /// the sessions on each core. A session whose render failed fails the
-    /// whole.
-    pub(crate) fn of_sessions(found: Vec<SessionHits<'_>>) -> Result<RenderedHits> {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, std::num::NonZero::get)
-            .min(8);
-        let per_run = found.len().div_ceil(threads).max(1);
-        let mut sessions = Vec::with_capacity(found.len());
-        let mut runs = Vec::with_capacity(threads);
-        let mut found = found.into_iter().peekable();
-        while found.peek().is_some() {
-            let mut run = Vec::new();
-            for hits in found.by_ref().take(per_run) {
-                if let Some(err) = hits.error {
-                    return Err(err);
-                }
-                debug_assert_eq!(hits.session as usize, sessions.len());
-                sessions.push(hits.bytes);
-                run.extend(hits.placed);
+    /// The hits of each thread's arena, each sorted ([`HitArena::sort`]). A
+    /// render that failed fails the whole.
+    pub(crate) fn of_arenas(arenas: Vec<HitArena<'_>>) -> Result<RenderedHits> {
+        let mut rendered = RenderedHits::default();
+        for arena in arenas {
+            if let Some(err) = arena.error {
+                return Err(err);
             }
-            runs.push(run);
+            rendered.blocks.push(arena.blocks);
+            rendered.runs.push(arena.placed);
         }
-        std::thread::scope(|scope| {
-            for run in &mut runs {
-                scope.spawn(|| run.sort_unstable_by(Placed::order));
-            }
-        });
-        Ok(RenderedHits {
-            sessions,
-            runs,
-            problems: Vec::new(),
-        })
+        Ok(rendered)
     }
 
     /// `found`'s hits, already in order, each rendered by `render`.
     pub(crate) fn of_found(found: Found, render: &Render<'_>) -> Result<RenderedHits> {
-        let mut bytes = Vec::new();
-        let mut run = Vec::with_capacity(found.hits.len());
-        for (place, hit) in found.hits.iter().enumerate() {
-            let start = bytes.len();
-            render(&hit.borrowed(), &mut bytes)?;
-            // One run, already in order: the keys are never compared.
-            run.push(Placed {
-                key: 0,
-                place: place as u64,
-                start: start as u64,
-                len: (bytes.len() - start) as u64,
-                session: 0,
-            });
+        let mut arena = HitArena::new(render);
+        for hit in &found.hits {
+            arena.found(hit.borrowed());
         }
-        Ok(RenderedHits {
-            sessions: vec![bytes],
-            runs: vec![run],
-            problems: found.problems,
-        })
+        // One run, already in order: it is not sorted again.
+        let mut rendered = RenderedHits::of_arenas(vec![arena])?;
+        rendered.problems = found.problems;
+        Ok(rendered)
     }
 
     /// How many hits there are.
@@ -202,7 +219,7 @@ impl<'a> Iterator for InOrder<'a> {
         let (run, placed) = best?;
         self.heads[run] += 1;
         let start = placed.start as usize;
-        Some(&self.hits.sessions[placed.session as usize][start..start + placed.len as usize])
+        Some(&self.hits.blocks[run][placed.block as usize][start..start + placed.len as usize])
     }
 }
 
@@ -264,18 +281,25 @@ mod tests {
         let sessions = sessions_of_hits();
         let mut expected: Vec<Hit> = sessions.iter().flatten().cloned().collect();
         sort_hits(&mut expected);
-        let found: Vec<SessionHits<'_>> = sessions
-            .iter()
-            .enumerate()
-            .map(|(n, hits)| {
-                let mut rendered = SessionHits::new(&render, n);
-                for hit in hits {
-                    rendered.found(hit.borrowed());
-                }
-                rendered
-            })
-            .collect();
-        let rendered = RenderedHits::of_sessions(found).unwrap();
+        // Three threads' shares of the sessions, one with blocks so small
+        // that its hits spread over many.
+        let mut arenas = vec![
+            HitArena::new(&render),
+            HitArena::with_block_size(&render, 300),
+            HitArena::new(&render),
+        ];
+        for (n, hits) in sessions.iter().enumerate() {
+            let arena = &mut arenas[n * 3 / sessions.len()];
+            arena.start_session(n);
+            for hit in hits {
+                arena.found(hit.borrowed());
+            }
+        }
+        assert!(arenas[1].blocks.len() > 5);
+        for arena in &mut arenas {
+            arena.sort();
+        }
+        let rendered = RenderedHits::of_arenas(arenas).unwrap();
         assert_eq!(rendered.len(), expected.len());
         for limit in [None, Some(0), Some(5), Some(expected.len() + 1)] {
             let mut want = Vec::new();
@@ -291,10 +315,31 @@ mod tests {
     }
 
     #[test]
+    fn hits_found_in_order_are_written_in_that_order() {
+        let mut hits: Vec<Hit> = sessions_of_hits().into_iter().flatten().collect();
+        sort_hits(&mut hits);
+        hits.reverse();
+        let mut want = Vec::new();
+        for hit in &hits {
+            render(&hit.borrowed(), &mut want).unwrap();
+        }
+        let found = Found {
+            hits,
+            problems: Vec::new(),
+        };
+        let rendered = RenderedHits::of_found(found, &render).unwrap();
+        let got: Vec<u8> = rendered.in_order(None).flatten().copied().collect();
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
+    }
+
+    #[test]
     fn a_failed_render_fails_the_search_rather_than_dropping_the_hit() {
         let failing = |_: &HitRef<'_>, _: &mut Vec<u8>| Err(Error::input("no room"));
-        let mut hits = SessionHits::new(&failing, 0);
-        hits.found(sessions_of_hits()[1][0].borrowed());
-        assert!(RenderedHits::of_sessions(vec![hits]).is_err());
+        let mut arena = HitArena::new(&failing);
+        arena.found(sessions_of_hits()[1][0].borrowed());
+        assert!(RenderedHits::of_arenas(vec![arena]).is_err());
     }
 }

@@ -12,7 +12,7 @@ use super::{FileStore, JOURNAL, Kind, parallel_map};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
 use crate::session::query::{Found, HitSink, Matcher, Query, sort_hit_parts};
-use crate::session::rendered_hits::{Render, RenderedHits, SessionHits};
+use crate::session::rendered_hits::{HitArena, Render, RenderedHits};
 
 /// Searches every session in the journal store `store`, titles included
 /// (unless the query's role excludes them): a title is in its session's
@@ -40,24 +40,57 @@ pub fn search_rendered(
     }
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
     let dir = DataDir::open(store.dir());
-    let numbered: Vec<(usize, &(String, Kind))> = ids.iter().enumerate().collect();
-    let results = parallel_map(&numbered, |&(n, (id, kind))| {
-        let mut hits = SessionHits::new(render, n);
-        let result = match kind {
-            Kind::Journal => search_journal(store, dir.as_ref(), id, &matcher, titles, &mut hits),
-            Kind::Plain => search_loaded(store, id, &matcher, titles, &mut hits),
-        };
-        (hits, result.err().map(|err| (id, err)))
+    // A contiguous share of the sessions for each core, each rendered into
+    // its thread's arena and sorted there.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(8);
+    let share = if ids.len() < 64 {
+        ids.len().max(1)
+    } else {
+        ids.len().div_ceil(threads)
+    };
+    let shares: Vec<(HitArena<'_>, Vec<Problem>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ids
+            .chunks(share)
+            .enumerate()
+            .map(|(i, part)| {
+                let (matcher, dir) = (&matcher, dir.as_ref());
+                scope.spawn(move || {
+                    let mut arena = HitArena::new(render);
+                    let mut problems = Vec::new();
+                    for (n, (id, kind)) in part.iter().enumerate() {
+                        arena.start_session(i * share + n);
+                        let result = match kind {
+                            Kind::Journal => {
+                                search_journal(store, dir, id, matcher, titles, &mut arena)
+                            }
+                            Kind::Plain => search_loaded(store, id, matcher, titles, &mut arena),
+                        };
+                        if let Err(err) = result {
+                            push_problem(&mut problems, id, err);
+                        }
+                    }
+                    arena.sort();
+                    (arena, problems)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
     });
     let mut problems = Vec::new();
-    let mut sessions = Vec::with_capacity(results.len());
-    for (hits, failed) in results {
-        sessions.push(hits);
-        if let Some((id, err)) = failed {
-            push_problem(&mut problems, id, err);
-        }
+    let mut arenas = Vec::with_capacity(shares.len());
+    for (arena, failed) in shares {
+        arenas.push(arena);
+        problems.extend(failed);
     }
-    let mut rendered = RenderedHits::of_sessions(sessions)?;
+    let mut rendered = RenderedHits::of_arenas(arenas)?;
     rendered.problems = problems;
     Ok(rendered)
 }
