@@ -11,7 +11,10 @@
 #      format: list --limit 20, get --last, record --last, get <6-character
 #      prefix>, get <title>, get --here, the whole listing as NDJSON, record
 #      into a session by its id, and search (a rare word, a --regex with a
-#      literal) beside rg over the same journals.
+#      literal) beside rg over the same journals. Every size's database is
+#      made first, then each row is timed at each size in turn, run after
+#      run (a change of the machine's load between sizes does not show as
+#      growth), and beside BASE_BIN when it is set.
 # The sessions are made as journals (bench/gen_sessions.py; one in 100 made
 # in one workspace) and moved into the database with `ollm-session copy`;
 # `time: …` lines say how long making and copying them took.
@@ -21,7 +24,8 @@
 # SECTIONS=5 SCALES=100000 times only the finding rows at 100,000), SCALES
 # (section 5's sizes, "100 $SESSIONS"; the size of sections 2-3 reuses their
 # database), RUNS (5), BIN (an ollm-session binary; default: a release
-# build), BENCH_DIR.
+# build), BASE_BIN (another ollm-session timed beside BIN in 5., optional),
+# BENCH_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -173,9 +177,13 @@ fi
 
 
 # 5. Finding sessions as the database grows ----------------------------------
+# Every size's database is made first; then each row is timed at every size
+# in turn (and with BASE_BIN beside BIN), run after run, so that a change of
+# the machine's load between sizes does not show as growth.
 if section 5; then
   message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinary chat text"}]}'
-  echo "5. finding sessions (issue 31): sessions of $MESSAGES messages; the best of $RUNS runs each"
+  echo "5. finding sessions (issue 31): sessions of $MESSAGES messages; the best of $RUNS runs each, the sizes (and binaries) interleaved"
+  declare -A DATA URLS MID PREFIX TOTAL MB BEST
   for n in $SCALES; do
     if [[ $n == "$SESSIONS" ]] && { section 2 || section 3; }; then
       # The database of 2. and 3. (with the sessions 1. and 4. made).
@@ -191,48 +199,89 @@ if section 5; then
       psql -qc "VACUUM ANALYZE" "$url"
       echo "time: copying $n sessions into the database $(( (t1 - t0) / 1000000000 )) s"
     fi
-    s=("$BIN" --store "$url")
+    DATA[$n]=$data URLS[$n]=$url
     # A titled session in the middle, and its id's first 6 characters
     # (those of a later one when another id shares them).
     ids=$WORK/ids
-    "${s[@]}" list --format ndjson | python3 -c '
+    "$BIN" --store "$url" list --format ndjson | python3 -c '
 import json, sys
 for line in sys.stdin:
     print(json.loads(line)["sessionId"])' >"$ids"
-    total=$(wc -l <"$ids")
-    mid=$(sed -n "$(( total / 2 + 1 ))p" "$ids")
-    "${s[@]}" rename "$mid" "retry logic" >/dev/null
-    prefix=$(python3 -c '
+    TOTAL[$n]=$(wc -l <"$ids")
+    MID[$n]=$(sed -n "$(( TOTAL[$n] / 2 + 1 ))p" "$ids")
+    "$BIN" --store "$url" rename "${MID[$n]}" "retry logic" >/dev/null
+    PREFIX[$n]=$(python3 -c '
 import collections, sys
 ids = open(sys.argv[1]).read().split()
 count = collections.Counter(i[:6] for i in ids)
 print(next(i[:6] for i in ids[len(ids) // 2:] if count[i[:6]] == 1))' "$ids")
-    mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
-    echo "== $total sessions ($mb MB)"
-    row() { printf '   %-40s %10s ms\n' "$1" "$2"; }
-    row "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"
-    row "get --last" "$(best_ms "$RUNS" "${s[@]}" get --last --format json)"
-    row "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
-    row "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "$prefix" --format json)"
-    row "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
-    row "get --here" "$(best_ms "$RUNS" env -C "$WS" "${s[@]}" get --here --format json)"
-    row "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
-    row "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
-    for q in "rare:zanzibar" "regex:zanzi[a-z]+"; do
-      kind=${q%%:*} word=${q#*:}
+    MB[$n]=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
+  done
+  # The copies' pages written out before any row is timed (a superuser's
+  # CHECKPOINT; skipped without the right), not while the largest size's
+  # rows run.
+  psql -qc "CHECKPOINT" "$SERVER" 2>/dev/null || true
+  sync
+  # One run of row $1 with binary $2 at size $3, its output thrown away.
+  run_row() {
+    local s=("$2" --store "${URLS[$3]}")
+    case $1 in
+      limit) "${s[@]}" list --limit 20 --format json ;;
+      last) "${s[@]}" get --last --format json ;;
+      record-last) sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}" ;;
+      prefix) "${s[@]}" get "${PREFIX[$3]}" --format json ;;
+      title) "${s[@]}" get "retry logic" --format json ;;
+      here) env -C "$WS" "${s[@]}" get --here --format json ;;
+      all) "${s[@]}" list --format ndjson ;;
+      record-id) sh -c "echo '$message' | \"\$@\" record ${MID[$3]}" sh "${s[@]}" ;;
+      rare) "${s[@]}" search zanzibar --format json ;;
+      regex) "${s[@]}" search --regex 'zanzi[a-z]+' --format json ;;
       # rg prints every matching line, as search prints every hit.
-      if [[ $kind == regex ]]; then
-        ours=$(best_ms "$RUNS" "${s[@]}" search --regex "$word" --format json)
-        theirs=$(best_ms "$RUNS" rg -uu -g '!.index' "$word" "$data")
-      else
-        ours=$(best_ms "$RUNS" "${s[@]}" search "$word" --format json)
-        theirs=$(best_ms "$RUNS" rg -uu -g '!.index' -F "$word" "$data")
-      fi
-      printf '   %-40s %10s ms   rg: %8s ms   ratio %sx\n' "search ($kind) $word" "$ours" "$theirs" "$(ratio "$ours" "$theirs")"
+      rg-rare) rg -uu -g '!.index' -F zanzibar "${DATA[$3]}" ;;
+      rg-regex) rg -uu -g '!.index' 'zanzi[a-z]+' "${DATA[$3]}" ;;
+    esac >/dev/null
+  }
+  bins=(BIN) && [[ -n ${BASE_BIN:-} ]] && bins+=(BASE_BIN)
+  rows="limit last record-last prefix title here all record-id rare regex rg-rare rg-regex"
+  for row in $rows; do
+    for _ in $(seq "$RUNS"); do
+      for n in $SCALES; do
+        for b in "${bins[@]}"; do
+          [[ $row == rg-* && $b != BIN ]] && continue
+          t0=$(now_ns); run_row "$row" "${!b}" "$n"; t1=$(now_ns)
+          us=$(( (t1 - t0) / 1000 )) key="$row $n $b"
+          if [[ -z ${BEST[$key]:-} ]] || (( us < ${BEST[$key]} )); then BEST[$key]=$us; fi
+        done
+      done
     done
-    if [[ $data != "$LIST" ]]; then
-      psql -qc "DROP DATABASE ${DB}_s$n WITH (FORCE)" "$SERVER"
-      rm -rf "$data"
-    fi
+  done
+  ms() { python3 -c "print(f'{$1/1000:.1f}')"; }
+  first=${SCALES%% *}
+  # A row's time at size $2, its ratio to the first size, and BASE_BIN's.
+  cell() {
+    local out
+    out="$(ms "${BEST[$1 $2 BIN]}") ms"
+    if [[ $2 != "$first" ]]; then out+="   $(ratio "${BEST[$1 $2 BIN]}" "${BEST[$1 $first BIN]}")x of $first"; fi
+    if [[ -n ${BASE_BIN:-} ]]; then out+="   BASE_BIN: $(ms "${BEST[$1 $2 BASE_BIN]}") ms"; fi
+    echo "$out"
+  }
+  for n in $SCALES; do
+    echo "== ${TOTAL[$n]} sessions (${MB[$n]} MB)"
+    row() { printf '   %-40s %10s\n' "$1" "$2"; }
+    row "list --limit 20" "$(cell limit "$n")"
+    row "get --last" "$(cell last "$n")"
+    row "record --last" "$(cell record-last "$n")"
+    row "get <6-character prefix>" "$(cell prefix "$n")"
+    row "get <title>" "$(cell title "$n")"
+    row "get --here" "$(cell here "$n")"
+    row "list (all, ndjson)" "$(cell all "$n")"
+    row "record <id>" "$(cell record-id "$n")"
+    for kind in rare regex; do
+      word=zanzibar && [[ $kind == regex ]] && word='zanzi[a-z]+'
+      ours=${BEST[$kind $n BIN]} theirs=${BEST[rg-$kind $n BIN]}
+      line=$(printf '%s ms   rg: %8s ms   ratio %sx' "$(ms "$ours")" "$(ms "$theirs")" "$(ratio "$ours" "$theirs")")
+      if [[ -n ${BASE_BIN:-} ]]; then line+="   BASE_BIN: $(ms "${BEST[$kind $n BASE_BIN]}") ms"; fi
+      printf '   %-40s %10s\n' "search ($kind) $word" "$line"
+    done
   done
 fi

@@ -20,6 +20,8 @@ on_each_store!(
     bad_ids_and_bad_records_get_one_line_and_lose_nothing,
     max_sessions_comes_from_the_configuration,
     parallel_creates_keep_exactly_max_sessions,
+    a_session_deleted_while_records_stream_in_is_not_found_and_stays_gone,
+    record_into_a_missing_id_fails_before_reading_its_input,
 );
 
 const SPEC_ID: &str = "550e8400-e29b-41d4-a716-446655440000";
@@ -765,4 +767,75 @@ fn an_id_given_in_capitals_names_the_same_session() {
     );
     assert_eq!(got["sessionId"], id.as_str());
     assert_eq!(got["messages"][0]["parts"][0]["text"], "in capitals");
+}
+
+/// `record` by a prefix (or a title, or `--last`) looks the session up once;
+/// one deleted after that, while its records stream in, fails the next
+/// record as not found (3), and the record does not bring it back.
+fn a_session_deleted_while_records_stream_in_is_not_found_and_stays_gone(store: SessionStore) {
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
+    let id = sb.create_session();
+    let mut child = sb
+        .std_cmd("ollm-session")
+        .args(["record", &id[..8]])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut acks = BufReader::new(child.stdout.take().unwrap());
+    writeln!(input, "{}", text_message("user", "kept")).unwrap();
+    let mut ack = String::new();
+    acks.read_line(&mut ack).unwrap();
+    assert!(ack.contains(&id), "{ack:?}");
+    sb.session_ok(&["delete", &id]);
+    writeln!(input, "{}", text_message("user", "into nothing")).unwrap();
+    drop(input);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut acks, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains(&id), "{}", stderr(&out));
+    assert_eq!(rest, "", "no acknowledgement after the delete");
+    let out = sb.session(&["get", &id]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    let listed = stdout(&sb.session_ok(&["list", "--format", "ndjson"]));
+    assert!(!listed.contains(&id), "{listed}");
+}
+
+/// A whole id that names no session is not found (3) before the input is
+/// read: the command does not wait on a stdin that never ends.
+fn record_into_a_missing_id_fails_before_reading_its_input(store: SessionStore) {
+    let Some(sb) = Sandbox::on(store) else {
+        return;
+    };
+    sb.create_session();
+    let missing = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    let mut child = sb
+        .std_cmd("ollm-session")
+        .args(["record", missing])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held open, never written: a record waiting for input would wait on.
+    let input = child.stdin.take();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("record of a missing session waited for its input");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert_one_line_error(&out, "ollm-session");
+    assert!(stderr(&out).contains(missing), "{}", stderr(&out));
 }

@@ -169,6 +169,12 @@ impl SessionRef {
     pub(crate) fn resolve(&self, store: &Store) -> Result<String> {
         select::select(store, &self.selector())
     }
+
+    /// Whether this is a whole id, which `resolve` gives back without
+    /// asking the store (a prefix, a title and `--last` were found there).
+    pub(crate) fn is_whole_id(&self) -> bool {
+        self.id.as_deref().is_some_and(super::model::is_uuid)
+    }
 }
 
 /// Every flag of `ollm-session` that sets a configuration key.

@@ -103,7 +103,13 @@ pub(crate) fn run(ctx: &Context, mut args: RecordArgs) -> Result<()> {
     }
     let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
-    store.exists(&id)?;
+    // Before stdin is read: a session named by its whole id may not be
+    // there. One found by prefix, title or --last was there a moment ago
+    // (not asked again: a round trip on PostgreSQL); if it is deleted
+    // since, its first record fails as not found all the same.
+    if args.session.is_whole_id() {
+        store.exists(&id)?;
+    }
     let ack = |a: &crate::session::store::Ack| crate::output::print_json_line(a);
     if let Some(role) = &args.role {
         let text =
