@@ -130,16 +130,35 @@ impl<T: Serialize + Tabular> ListWriter<'_, T> {
 
     /// Writes rows rendered by [`ListWriter::element_renderer`], in order,
     /// and flushes: the listing's bytes are those [`ListWriter::rows`]
-    /// writes of the same rows.
-    pub fn elements<'a>(&mut self, elements: impl IntoIterator<Item = &'a [u8]>) -> Result<()> {
+    /// writes of the same rows. A long listing's bytes are gathered on
+    /// every core (its rows lie all over memory; a thread gathering a
+    /// million of them waits on each).
+    pub fn elements(&mut self, elements: &[&[u8]]) -> Result<()> {
         let mut out = BufWriter::with_capacity(BLOCK, io::stdout().lock());
-        for element in elements {
-            if self.format == Format::Json {
-                out.write_all(self.element_start()).map_err(stdout_error)?;
+        let json = self.format == Format::Json;
+        let first = self.written == 0;
+        let gather = |i: usize, chunk: &[&[u8]]| {
+            let size: usize = chunk.iter().map(|e| e.len() + 4).sum();
+            let mut bytes = Vec::with_capacity(size);
+            for (j, element) in chunk.iter().enumerate() {
+                if json {
+                    let start: &[u8] = if first && i == 0 && j == 0 {
+                        b"[\n  "
+                    } else {
+                        b",\n  "
+                    };
+                    bytes.extend_from_slice(start);
+                }
+                bytes.extend_from_slice(element);
             }
-            out.write_all(element).map_err(stdout_error)?;
-            self.written += 1;
+            Ok(bytes)
+        };
+        if super::parallel::worth_it(elements) {
+            super::parallel::write_chunks(elements, &mut out, gather)?;
+        } else {
+            out.write_all(&gather(0, elements)?).map_err(stdout_error)?;
         }
+        self.written += elements.len();
         out.flush().map_err(stdout_error)
     }
 

@@ -55,7 +55,8 @@ pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
             })
         })?;
         report_problems(&rendered.problems);
-        out.elements(rendered.in_order(args.limit))?;
+        let in_order: Vec<&[u8]> = rendered.in_order(args.limit).collect();
+        out.elements(&in_order)?;
         // The program ends here: the hits' buffers are left to the exit.
         std::mem::forget(rendered);
         return out.finish("no matches");

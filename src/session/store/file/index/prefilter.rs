@@ -39,7 +39,10 @@ pub fn candidates(
     let _lock = Lock::exclusive(&index.dir().join(GRAMS_LOCK))?;
     let file = bring_up_to_date(&mut db, store, index)?;
     let condition = stored_literals(query).and_then(|l| Condition::of(&l, query.ignore_case));
-    let conn = db.conn();
+    // One snapshot for every statement below (and one read transaction
+    // rather than one each).
+    let read = db.conn().unchecked_transaction().map_err(db::sql)?;
+    let conn: &Connection = &read;
     let mut found = match condition {
         None => select_ids(conn, "SELECT id, plain FROM sessions", [])?,
         Some(condition) => {
@@ -72,23 +75,17 @@ pub fn candidates(
 /// second, the pass takes a tenth of that).
 const MANY_SLOTS: usize = 16;
 
-/// The sessions in `slots`, each looked up by its slot.
+/// The sessions in `slots`, each looked up by its slot, in one statement
+/// (a statement of its own each cost a read transaction each).
 fn sessions_in_each_slot(conn: &Connection, slots: &[u32]) -> Result<Vec<(String, Kind)>> {
-    let mut statement = conn
-        .prepare_cached(
-            "SELECT g.id, s.plain FROM grams g CROSS JOIN sessions s ON s.id = g.id
-             WHERE g.slot = ?1",
-        )
-        .map_err(db::sql)?;
-    let mut found = Vec::with_capacity(slots.len());
-    for slot in slots {
-        let row = statement
-            .query_row([slot], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0)))
-            .optional()
-            .map_err(db::sql)?;
-        found.extend(row.map(kind_of));
-    }
-    Ok(found)
+    let slots = serde_json::to_string(slots).map_err(|e| Error::input(e.to_string()))?;
+    select_ids(
+        conn,
+        "SELECT g.id, s.plain FROM json_each(?1) j
+             CROSS JOIN grams g ON g.slot = j.value
+             CROSS JOIN sessions s ON s.id = g.id",
+        [slots],
+    )
 }
 
 /// The sessions in `slots` (sorted, each below `slot_count`), from one
