@@ -225,3 +225,65 @@ fn a_search_whose_bits_cannot_be_kept_reads_every_session_and_says_so() {
         "{err}"
     );
 }
+
+/// More hits than one thread writes (8,192): rendered where they are found,
+/// sorted on every core and gathered on every core, they come out whole, in
+/// the order a table shows them, in each format the same.
+#[test]
+fn a_search_of_thousands_of_hits_is_written_whole_and_in_one_order_in_every_format() {
+    let sb = Sandbox::new();
+    let ids: Vec<String> = (0..3)
+        .map(|i| sb.create_session_as(Some("journal"), &["--title", &format!("s{i}")]))
+        .collect();
+    for (s, id) in ids.iter().enumerate() {
+        // 500 distinct times shared by the sessions: many ties to break.
+        let lines: String = (0..3000)
+            .map(|i| {
+                let at = format!("2026-01-01T00:{:02}:{:02}.000Z", (i % 500) / 60, i % 60);
+                json!({"role": "user", "parts": [{"type": "text", "text": format!("the needle {s}/{i}")}], "timestamp": at})
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        let out = sb
+            .cmd("ollm-session")
+            .args(["record", id])
+            .write_stdin(lines)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let array = json(&sb.session_ok(&["search", "needle", "--format", "json"]));
+    let hits = array.as_array().unwrap();
+    assert_eq!(hits.len(), 9000);
+    let lines = crate::support::stdout(&sb.session_ok(&["search", "needle", "--format", "ndjson"]));
+    let from_lines: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(&from_lines, hits);
+    // The text format takes the path that holds every hit as a record.
+    let text = crate::support::stdout(&sb.session_ok(&["search", "needle", "--format", "text"]));
+    let rows: Vec<(String, String)> = text
+        .lines()
+        .map(|l| {
+            let cells: Vec<&str> = l.split('\t').collect();
+            (cells[0].to_string(), cells[1].to_string())
+        })
+        .collect();
+    let shown: Vec<(String, String)> = hits
+        .iter()
+        .map(|h| {
+            let id = h["sessionId"].as_str().unwrap();
+            (id[..8].to_string(), format!("#{}", h["messageIndex"]))
+        })
+        .collect();
+    assert_eq!(rows, shown);
+    let times: Vec<&str> = hits
+        .iter()
+        .map(|h| h["timestamp"].as_str().unwrap())
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
+    let first = json(&sb.session_ok(&["search", "needle", "--limit", "10", "--format", "json"]));
+    assert_eq!(first.as_array().unwrap()[..], hits[..10]);
+}
