@@ -108,6 +108,11 @@ impl HitRef<'_> {
 /// Where a search puts the hits it finds.
 pub(crate) trait HitSink {
     fn found(&mut self, hit: HitRef<'_>);
+    /// The hits that follow are the `n`th session's (in the order of
+    /// the ids searched).
+    fn start_session(&mut self, _n: usize) {}
+    /// No hit follows.
+    fn finish(&mut self) {}
 }
 
 impl HitSink for Vec<Hit> {

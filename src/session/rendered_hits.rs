@@ -82,16 +82,6 @@ impl<'r> HitArena<'r> {
         }
     }
 
-    /// The hits that follow are the `n`th session's, in the ids' order.
-    pub(crate) fn start_session(&mut self, n: usize) {
-        self.session = u32::try_from(n).unwrap_or(u32::MAX);
-    }
-
-    /// Puts the hits in order (on the thread that found them).
-    pub(crate) fn sort(&mut self) {
-        self.placed.sort_unstable_by(Placed::order);
-    }
-
     fn fresh_block(&mut self) {
         self.blocks
             .push(Vec::with_capacity(self.block_size + self.block_size / 8));
@@ -121,6 +111,15 @@ impl<'r> HitArena<'r> {
 }
 
 impl HitSink for HitArena<'_> {
+    fn start_session(&mut self, n: usize) {
+        self.session = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+
+    /// Puts the hits in order (on the thread that found them).
+    fn finish(&mut self) {
+        self.placed.sort_unstable_by(Placed::order);
+    }
+
     fn found(&mut self, hit: HitRef<'_>) {
         if self.error.is_some() {
             return;
@@ -150,7 +149,7 @@ pub struct RenderedHits {
 }
 
 impl RenderedHits {
-    /// The hits of each thread's arena, each sorted ([`HitArena::sort`]). A
+    /// The hits of each thread's arena, each finished (sorted). A
     /// render that failed fails the whole.
     pub(crate) fn of_arenas(arenas: Vec<HitArena<'_>>) -> Result<RenderedHits> {
         let mut rendered = RenderedHits::default();
@@ -297,7 +296,7 @@ mod tests {
         }
         assert!(arenas[1].blocks.len() > 5);
         for arena in &mut arenas {
-            arena.sort();
+            arena.finish();
         }
         let rendered = RenderedHits::of_arenas(arenas).unwrap();
         assert_eq!(rendered.len(), expected.len());

@@ -8,7 +8,7 @@
 use super::index::{DataDir, prefilter};
 use super::journal::{self, Record};
 use super::plain_line;
-use super::{FileStore, JOURNAL, Kind, parallel_map};
+use super::{FileStore, JOURNAL, Kind};
 use crate::error::{Error, Result};
 use crate::session::model::{Entry, Place, Problem, Stored};
 use crate::session::query::{Found, HitSink, Matcher, Query, sort_hit_parts};
@@ -38,10 +38,25 @@ pub fn search_rendered(
     if !ids.is_sorted_by(|a, b| a.0 <= b.0) {
         ids.sort_by(|a, b| a.0.cmp(&b.0));
     }
+    let (arenas, problems) = search_shares(store, query, &matcher, &ids, || HitArena::new(render));
+    let mut rendered = RenderedHits::of_arenas(arenas)?;
+    rendered.problems = problems;
+    Ok(rendered)
+}
+
+/// Searches `ids` (in the ids' order), a contiguous share for each core,
+/// each share's hits into a sink of its own (made by `sink`, told each
+/// session's number in `ids`, and finished on its thread); gives back the
+/// sinks in the shares' order and the sessions that could not be read.
+fn search_shares<S: HitSink + Send>(
+    store: &FileStore,
+    query: &Query,
+    matcher: &Matcher,
+    ids: &[(String, Kind)],
+    sink: impl Fn() -> S + Sync,
+) -> (Vec<S>, Vec<Problem>) {
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
     let dir = DataDir::open(store.dir());
-    // A contiguous share of the sessions for each core, each rendered into
-    // its thread's arena and sorted there.
     let threads = std::thread::available_parallelism()
         .map_or(1, std::num::NonZero::get)
         .min(8);
@@ -50,32 +65,33 @@ pub fn search_rendered(
     } else {
         ids.len().div_ceil(threads)
     };
-    let shares: Vec<(HitArena<'_>, Vec<Problem>)> = std::thread::scope(|scope| {
+    let shares: Vec<(S, Vec<Problem>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = ids
             .chunks(share)
             .enumerate()
             .map(|(i, part)| {
-                let (matcher, dir) = (&matcher, dir.as_ref());
+                let (dir, sink) = (dir.as_ref(), &sink);
                 scope.spawn(move || {
-                    let mut arena = HitArena::new(render);
+                    let mut hits = sink();
                     let mut problems = Vec::new();
                     for (n, (id, kind)) in part.iter().enumerate() {
-                        arena.start_session(i * share + n);
+                        hits.start_session(i * share + n);
                         let result = match kind {
                             Kind::Journal => {
-                                search_journal(store, dir, id, matcher, titles, &mut arena)
+                                search_journal(store, dir, id, matcher, titles, &mut hits)
                             }
-                            Kind::Plain => search_loaded(store, id, matcher, titles, &mut arena),
+                            Kind::Plain => search_loaded(store, id, matcher, titles, &mut hits),
                         };
                         if let Err(err) = result {
                             push_problem(&mut problems, id, err);
                         }
                     }
-                    arena.sort();
-                    (arena, problems)
+                    hits.finish();
+                    (hits, problems)
                 })
             })
             .collect();
+        // A share's panic is the caller's: its hits are not dropped silently.
         handles
             .into_iter()
             .map(|h| {
@@ -84,15 +100,13 @@ pub fn search_rendered(
             })
             .collect()
     });
+    let mut sinks = Vec::with_capacity(shares.len());
     let mut problems = Vec::new();
-    let mut arenas = Vec::with_capacity(shares.len());
-    for (arena, failed) in shares {
-        arenas.push(arena);
+    for (hits, failed) in shares {
+        sinks.push(hits);
         problems.extend(failed);
     }
-    let mut rendered = RenderedHits::of_arenas(arenas)?;
-    rendered.problems = problems;
-    Ok(rendered)
+    (sinks, problems)
 }
 
 /// The sessions that may hold a match, as the index tells; every session
@@ -137,37 +151,11 @@ fn search_in(
     matcher: &Matcher,
     ids: &[(String, Kind)],
 ) -> Result<Found> {
-    let titles = query.role.as_deref().is_none_or(|r| r == "title");
-    let dir = DataDir::open(store.dir());
-    let results = parallel_map(ids, |(id, kind)| {
-        let mut hits = Vec::new();
-        let result = match kind {
-            Kind::Journal => search_journal(store, dir.as_ref(), id, matcher, titles, &mut hits),
-            Kind::Plain => search_loaded(store, id, matcher, titles, &mut hits),
-        };
-        (id.clone(), result.map(|()| hits))
-    });
-    let mut found = Found::default();
-    let mut sessions = Vec::with_capacity(results.len());
-    for (id, result) in results {
-        match result {
-            Ok(hits) => sessions.push(hits),
-            Err(err) => push_problem(&mut found.problems, &id, err),
-        }
-    }
-    // As many parts as cores, in the sessions' order, each about as many
-    // sessions (so about as many hits: sessions are alike in size).
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(8);
-    let per_part = sessions.len().div_ceil(threads).max(1);
-    let mut parts = Vec::with_capacity(threads);
-    while !sessions.is_empty() {
-        let rest = sessions.split_off(per_part.min(sessions.len()));
-        parts.push(std::mem::replace(&mut sessions, rest));
-    }
-    found.hits = sort_hit_parts(parts);
-    Ok(found)
+    let (shares, problems) = search_shares(store, query, matcher, ids, Vec::new);
+    Ok(Found {
+        hits: sort_hit_parts(shares.into_iter().map(|hits| vec![hits]).collect()),
+        problems,
+    })
 }
 
 fn search_loaded(
