@@ -567,6 +567,17 @@ fn merge_sorted(lists: Vec<(Vec<Hit>, Vec<i64>)>) -> Vec<Hit> {
     }
 }
 
+/// A repeatable source of numbers below `n` for tests (an LCG).
+#[cfg(test)]
+pub(crate) fn seeded(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -640,16 +651,11 @@ mod tests {
         // And prose of ASCII alone, where a snippet is made without a
         // second look.
         let ascii = ['a', ' ', 'z', ' ', 'q', '.', 'b', 'c', 'd', 'e'];
-        let mut seed = 7u64;
+        let mut next = seeded(7);
         for (len, alphabet) in (0..120).flat_map(|len| [(len, every_kind), (len, ascii)]) {
             for _ in 0..20 {
                 let text: String = (0..len)
-                    .map(|_| {
-                        seed = seed
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        alphabet[(seed >> 33) as usize % alphabet.len()]
-                    })
+                    .map(|_| alphabet[next(alphabet.len() as u64) as usize])
                     .collect();
                 let text = format!("{text}needle{text}");
                 let start = text.find("needle").unwrap();
@@ -780,13 +786,7 @@ mod tests {
         // a title, a tool call, a time that is not one), cut into parts
         // every way: the merge gives what sorting them all at once gives.
         let times = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "x"];
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = seeded(11);
         for round in 0..200 {
             let sessions: Vec<Vec<Hit>> = (0..next(7))
                 .map(|s| {

@@ -244,13 +244,7 @@ mod tests {
             "not a time",
             "2026-01-01T00:00:00Z",
         ];
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = crate::session::query::seeded(11);
         (0..40)
             .map(|s| {
                 let id = format!("{s:04}-session");
