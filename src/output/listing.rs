@@ -219,10 +219,10 @@ impl ElementRenderer {
     pub fn render_compact(
         &self,
         out: &mut Vec<u8>,
-        write: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+        write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
     ) -> Result<()> {
         if self.format == Format::Ndjson {
-            write(out)?;
+            write(out).map_err(encode_error)?;
             out.push(b'\n');
             return Ok(());
         }
@@ -231,7 +231,7 @@ impl ElementRenderer {
         }
         COMPACT.with_borrow_mut(|compact| {
             compact.clear();
-            write(compact)?;
+            write(compact).map_err(encode_error)?;
             pretty_element(compact, out);
             Ok(())
         })

@@ -5,7 +5,7 @@ use clap::Args;
 use super::rows::HitRow;
 use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::session::query::Query;
 use crate::timestamp;
 
@@ -49,10 +49,7 @@ pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
         // Each hit is rendered where it is found, on every core: a common
         // word's million hits are never held as strings.
         let rendered = store.search_rendered(&query, &|hit, bytes| {
-            renderer.render_compact(bytes, |compact| {
-                hit.write_json(compact)
-                    .map_err(|e| Error::input(format!("cannot encode output: {e}")))
-            })
+            renderer.render_compact(bytes, |compact| hit.write_json(compact))
         })?;
         report_problems(&rendered.problems);
         let in_order: Vec<&[u8]> = rendered.in_order(args.limit).collect();
