@@ -143,14 +143,7 @@ fn eight_writers_of_500_records_make_exactly_4000_untorn_records(store: SessionS
     let id = sb.create_journal_session();
     let children: Vec<(Child, std::thread::JoinHandle<std::io::Result<()>>)> = (0..WRITERS)
         .map(|w| {
-            let mut child = sb
-                .std_cmd("ollm-session")
-                .args(["record", &id])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
+            let mut child = sb.spawn_session(&["record", &id]);
             let mut input = child.stdin.take().unwrap();
             let lines: String = (0..EACH)
                 .map(|n| record_line(&format!("<w{w}-{n}>"), n, (w * 37 + n * 11) % 300))

@@ -328,14 +328,7 @@ fn parallel_writers_lose_nothing(store: SessionStore) {
     let id = sb.create_session();
     let children: Vec<_> = (0..WRITERS)
         .map(|w| {
-            let mut child = sb
-                .std_cmd("ollm-session")
-                .args(["record", &id])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
+            let mut child = sb.spawn_session(&["record", &id]);
             let mut input = child.stdin.take().unwrap();
             let lines: String = (0..EACH)
                 .map(|n| text_message("user", &format!("w{w}-{n}")) + "\n")
@@ -777,14 +770,7 @@ fn a_session_deleted_while_records_stream_in_is_not_found_and_stays_gone(store: 
         return;
     };
     let id = sb.create_session();
-    let mut child = sb
-        .std_cmd("ollm-session")
-        .args(["record", &id[..8]])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = sb.spawn_session(&["record", &id[..8]]);
     let mut input = child.stdin.take().unwrap();
     let mut acks = BufReader::new(child.stdout.take().unwrap());
     writeln!(input, "{}", text_message("user", "kept")).unwrap();

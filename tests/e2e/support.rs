@@ -104,6 +104,18 @@ impl Sandbox {
         self.std_program(bin_path(bin))
     }
 
+    /// `ollm-session ARGS` started with its standard input, output and
+    /// error piped, for a test that feeds it and reads it as it runs.
+    pub fn spawn_session(&self, args: &[&str]) -> std::process::Child {
+        self.std_cmd("ollm-session")
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     fn std_program(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
         let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
