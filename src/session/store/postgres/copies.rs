@@ -37,13 +37,7 @@ struct SessionRows {
 struct AllRecords {
     session_id: Vec<String>,
     at: Vec<String>,
-    seq: Vec<i64>,
-    kind: Vec<&'static str>,
-    kind_index: Vec<i64>,
-    tokens: Vec<Option<i64>>,
-    body: Vec<String>,
-    role: Vec<String>,
-    text: Vec<String>,
+    rows: RecordRows,
 }
 
 impl AllRecords {
@@ -52,13 +46,7 @@ impl AllRecords {
         self.session_id
             .extend(std::iter::repeat_n(id.to_string(), n));
         self.at.extend(std::iter::repeat_n(at.to_string(), n));
-        self.seq.extend(rows.seq);
-        self.kind.extend(rows.kind);
-        self.kind_index.extend(rows.kind_index);
-        self.tokens.extend(rows.tokens);
-        self.body.extend(rows.body);
-        self.role.extend(rows.role);
-        self.text.extend(rows.text);
+        self.rows.append(rows);
     }
 }
 
@@ -161,13 +149,13 @@ impl PgStore {
                 &[
                     &all.session_id,
                     &all.at,
-                    &all.seq,
-                    &all.kind,
-                    &all.kind_index,
-                    &all.tokens,
-                    &all.body,
-                    &all.role,
-                    &all.text,
+                    &all.rows.seq,
+                    &all.rows.kind,
+                    &all.rows.kind_index,
+                    &all.rows.tokens,
+                    &all.rows.body,
+                    &all.rows.role,
+                    &all.rows.text,
                 ],
             )?;
             tx.commit()?;

@@ -422,6 +422,7 @@ fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
 }
 
 /// A new session's records as columns, for one insert.
+#[derive(Default)]
 struct RecordRows {
     seq: Vec<i64>,
     kind: Vec<&'static str>,
@@ -436,6 +437,17 @@ struct RecordRows {
 }
 
 impl RecordRows {
+    /// Adds `other`'s rows after these (the counts are left as they are).
+    fn append(&mut self, other: RecordRows) {
+        self.seq.extend(other.seq);
+        self.kind.extend(other.kind);
+        self.kind_index.extend(other.kind_index);
+        self.tokens.extend(other.tokens);
+        self.body.extend(other.body);
+        self.role.extend(other.role);
+        self.text.extend(other.text);
+    }
+
     fn of(entries: &[(Entry, Option<u64>)]) -> std::result::Result<RecordRows, Failure> {
         RecordRows::after(entries, 0, 0, 0)
     }
