@@ -47,6 +47,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
             cand reindex 'Rebuild the file store''s index from the sessions'' files. The index is what `list`, `--last`, `--here`, prefixes and titles read; it is kept up to date by every command and rebuilt on its own when it is missing or damaged, so this is only needed after sessions were changed by an older ollm or restored by hand into a session directory that already existed. Prints how many sessions it holds. On PostgreSQL, which keeps its indexes itself, it only counts them'
+            cand keep 'Keep the PostgreSQL store''s connections open between commands: a short command then takes about half the time'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand snapshots 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
@@ -315,6 +316,15 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ollm-session;keep'= {
+            cand --idle 'Stop after this long without a command (e.g. `30m`, `2h`)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'ollm-session;snapshot'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
@@ -565,6 +575,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
             cand reindex 'Rebuild the file store''s index from the sessions'' files. The index is what `list`, `--last`, `--here`, prefixes and titles read; it is kept up to date by every command and rebuilt on its own when it is missing or damaged, so this is only needed after sessions were changed by an older ollm or restored by hand into a session directory that already existed. Prints how many sessions it holds. On PostgreSQL, which keeps its indexes itself, it only counts them'
+            cand keep 'Keep the PostgreSQL store''s connections open between commands: a short command then takes about half the time'
             cand snapshot 'Context snapshots: create, list, show, restore, delete'
             cand copy 'Copy sessions between stores (`file`, a directory, or a postgres:// URL), with their branch links; a session already there is kept'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
@@ -603,6 +614,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;import'= {
         }
         &'ollm-session;help;reindex'= {
+        }
+        &'ollm-session;help;keep'= {
         }
         &'ollm-session;help;snapshot'= {
             cand create 'Snapshot a session (or the message list on stdin with --stdin); deletes the oldest beyond snapshots.maxCount'

@@ -23,6 +23,7 @@ mod repeated_content;
 mod session;
 mod session_copy;
 mod session_index;
+mod session_keep;
 mod session_pg;
 mod session_snapshots;
 mod session_streaming;

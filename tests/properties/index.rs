@@ -103,6 +103,7 @@ impl World {
             format,
             redaction: None,
             clock: Arc::new(move || clock.fetch_add(1_000, Ordering::SeqCst)),
+            ..StoreOptions::default()
         };
         Store::new(self.data(), options)
     }

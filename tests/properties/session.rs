@@ -72,6 +72,7 @@ impl Place {
             // storage; redaction has its own (property 29).
             redaction: None,
             clock: Arc::new(move || clock.load(Ordering::SeqCst)),
+            ..StoreOptions::default()
         };
         let location = self.pg.as_ref().map_or("file", |pg| pg.url.as_str());
         Store::open(location, self.dir.path().join("data"), options).unwrap()

@@ -12,6 +12,7 @@ mod delete;
 mod export;
 mod get;
 mod import;
+mod keep;
 mod list;
 mod pager;
 mod picker;
@@ -117,6 +118,7 @@ pub(crate) enum Command {
     Redact(scan::RedactArgs),
     Import(import::ImportArgs),
     Reindex(reindex::ReindexArgs),
+    Keep(keep::KeepArgs),
     /// Context snapshots: create, list, show, restore, delete.
     #[command(
         subcommand,
@@ -284,6 +286,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Redact(args) => return scan::redact(&ctx, args),
         Command::Import(args) => return import::run(&ctx, args),
         Command::Reindex(args) => reindex::run(&ctx, args)?,
+        Command::Keep(args) => keep::run(&ctx, args)?,
         Command::Copy(args) => copy::run(&ctx, args)?,
         Command::Config(args) => {
             config::print_config_with(ctx.load()?, &args, ctx.printer())?;

@@ -74,6 +74,9 @@ pub struct StoreOptions {
     /// stored verbatim, `services.session.redact: false`).
     pub redaction: Option<Arc<Redaction>>,
     pub clock: Clock,
+    /// Where `ollm-session keep` puts its socket (`$OLLM_HOME/run`), and
+    /// where a PostgreSQL store looks for one; `None`: it connects directly.
+    pub run_dir: Option<PathBuf>,
 }
 
 /// The format of the sessions a file store creates (`services.session.format`).
@@ -87,6 +90,7 @@ impl Default for StoreOptions {
             format: NewFormat::default(),
             redaction: Some(Arc::new(Redaction::default())),
             clock: Arc::new(timestamp::now_millis),
+            run_dir: None,
         }
     }
 }

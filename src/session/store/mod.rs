@@ -60,6 +60,7 @@ const MAX_BRANCH_NUMBER: u32 = 100;
 pub struct Store {
     inner: Arc<dyn SessionStore>,
     file: Option<FileStore>,
+    postgres: Option<Arc<postgres::PgStore>>,
 }
 
 impl Store {
@@ -69,6 +70,7 @@ impl Store {
         Store {
             inner: Arc::new(file.clone()),
             file: Some(file),
+            postgres: None,
         }
     }
 
@@ -79,10 +81,11 @@ impl Store {
             return Ok(Store::new(dir, options));
         }
         if pgurl::is_postgres_url(location) {
-            let pg = postgres::PgStore::new(location, options)?;
+            let pg = Arc::new(postgres::PgStore::new(location, options)?);
             return Ok(Store {
-                inner: Arc::new(pg),
+                inner: pg.clone(),
                 file: None,
+                postgres: Some(pg),
             });
         }
         Err(Error::Config(format!(
@@ -113,6 +116,7 @@ impl Store {
                     |message| crate::diag::warn(message),
                 ))
             }),
+            run_dir: Some(crate::paths::ollm_home().join("run")),
             ..StoreOptions::default()
         }
     }
@@ -140,6 +144,23 @@ impl Store {
         let mut value = Value::from(text?);
         self.redact_json(&mut value);
         value.as_str().map(str::to_string)
+    }
+
+    /// Keeps a PostgreSQL store's connections open between commands
+    /// (`ollm-session keep`); the file store has none to keep.
+    pub(crate) fn keep(
+        &self,
+        idle: Option<std::time::Duration>,
+        ready: impl FnOnce(postgres::keeper::Ready<'_>) -> Result<()>,
+    ) -> Result<(postgres::keeper::Stopped, u64)> {
+        match &self.postgres {
+            Some(pg) => pg.keep(idle, ready),
+            None => Err(Error::Usage(
+                "keep: the file store opens no connections; keep serves a PostgreSQL store \
+                 (--store postgresql://…)"
+                    .into(),
+            )),
+        }
     }
 
     /// The journal store, when this is one (its files, for tests and

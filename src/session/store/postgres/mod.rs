@@ -47,6 +47,7 @@ use url::{self as pgurl, PgUrl};
 
 mod batch;
 mod copies;
+pub(crate) mod keeper;
 mod listing;
 mod scrub;
 mod snapshots;
@@ -163,6 +164,20 @@ impl PgStore {
         })
     }
 
+    /// Keeps this store's connections between commands (`ollm-session
+    /// keep`) until a signal, `idle` without a command, or its socket's
+    /// removal.
+    pub(crate) fn keep(
+        &self,
+        idle: Option<std::time::Duration>,
+        ready: impl FnOnce(keeper::Ready<'_>) -> Result<()>,
+    ) -> Result<(keeper::Stopped, u64)> {
+        let Some(run_dir) = &self.options.run_dir else {
+            return Err(Error::Config("keep: no run directory (OLLM_HOME)".into()));
+        };
+        keeper::keep(&self.url, run_dir, idle, ready)
+    }
+
     /// A storage failure, one line, naming the store (password redacted).
     fn fail(&self, err: &postgres::Error) -> Error {
         let mut message = err.to_string();
@@ -228,8 +243,12 @@ impl PgStore {
     }
 
     fn connect(&self) -> Result<Client> {
-        let mut client =
-            pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?;
+        let kept = (self.options.run_dir.as_deref())
+            .and_then(|run_dir| keeper::connect_kept(run_dir, &self.url));
+        let mut client = match kept {
+            Some(client) => client,
+            None => pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?,
+        };
         self.ensure_schema(&mut client)?;
         Ok(client)
     }

@@ -44,6 +44,16 @@ impl PgUrl {
     pub fn shown(&self) -> &str {
         self.shown.get_or_init(|| redact(&self.given))
     }
+
+    /// What tells this store's connections from another's: the URL as
+    /// given, what the environment added (user, password, TLS files), and
+    /// the password (never shown; hashed by the caller).
+    pub(crate) fn identity(&self) -> Vec<u8> {
+        let mut identity =
+            format!("{}\0{:?}\0{:?}\0", self.given, self.config, self.tls).into_bytes();
+        identity.extend_from_slice(self.config.get_password().unwrap_or_default());
+        identity
+    }
 }
 
 /// `url` as it may be shown: its credentials replaced the one way every

@@ -1,0 +1,145 @@
+//! `ollm-session keep`: the store's server connections kept open between
+//! commands.
+//!
+//! Every command of a PostgreSQL store otherwise starts a server process
+//! (a connection: fork, authentication, and a catalog cache built again
+//! for its first statements), which is most of a short command's time.
+//! The keeper holds authenticated connections and serves them on a Unix
+//! socket in the PostgreSQL protocol, so a command connects to it as to
+//! the server and finds a connection whose caches are warm. When the
+//! command leaves, the connection is reset (`DISCARD ALL`) and kept, or
+//! closed when the command left it busy, in a transaction or mid-message
+//! (a command killed mid-write: the server rolls its transaction back,
+//! as when it connects directly).
+//!
+//! The socket is `$OLLM_HOME/run/pg-<key>/.s.PGSQL.5432`, the key a hash
+//! of the store's URL (and its password), so a command finds the keeper
+//! of its own store only. The directory is private (0700) and the keeper
+//! serves only its own user (the peer's credentials). A command finds no
+//! socket, or one nobody answers, and connects directly as before.
+
+mod serve;
+mod upstream;
+mod wire;
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+pub(crate) use serve::Stopped;
+
+use super::url::PgUrl;
+use crate::error::{Error, Result};
+use crate::fs as sfs;
+
+/// The name the client library gives the socket in a directory (port 5432).
+const SOCKET_FILE: &str = ".s.PGSQL.5432";
+const SOCKET_PORT: u16 = 5432;
+/// The longest path a Unix socket may have (`sun_path`, less its NUL).
+const SOCKET_PATH_MAX: usize = 107;
+
+/// The directory of the keeper of `url`'s store under `run_dir`.
+pub(crate) fn socket_dir(run_dir: &Path, url: &PgUrl) -> PathBuf {
+    let mut hash = Sha256::new();
+    hash.update(url.identity());
+    let digest = hash.finalize();
+    let key: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    run_dir.join(format!("pg-{key}"))
+}
+
+/// A connection through the keeper of `url`'s store, when one is running.
+pub(crate) fn connect_kept(run_dir: &Path, url: &PgUrl) -> Option<postgres::Client> {
+    let dir = socket_dir(run_dir, url);
+    if !dir.join(SOCKET_FILE).exists() {
+        return None;
+    }
+    let mut config = postgres::Config::new();
+    config
+        .host_path(&dir)
+        .port(SOCKET_PORT)
+        .ssl_mode(postgres::config::SslMode::Disable)
+        .connect_timeout(Duration::from_secs(2));
+    if let Some(user) = url.config.get_user() {
+        config.user(user);
+    }
+    if let Some(dbname) = url.config.get_dbname() {
+        config.dbname(dbname);
+    }
+    config.connect(postgres::NoTls).ok()
+}
+
+/// What the keeper tells its caller as it starts.
+pub(crate) struct Ready<'a> {
+    pub socket: &'a Path,
+    pub pid: u32,
+}
+
+/// Keeps `url`'s connections on a socket under `run_dir` until a signal,
+/// `idle` without a command, or the socket's removal. `ready` is called
+/// once the socket accepts commands. Returns why it stopped and how many
+/// commands it served.
+pub(crate) fn keep(
+    url: &PgUrl,
+    run_dir: &Path,
+    idle: Option<Duration>,
+    ready: impl FnOnce(Ready<'_>) -> Result<()>,
+) -> Result<(Stopped, u64)> {
+    if let Some(what) = upstream::unsupported(url) {
+        return Err(Error::Config(format!(
+            "keep: {what} in the store URL is not kept; commands connect directly"
+        )));
+    }
+    let dir = socket_dir(run_dir, url);
+    let socket = dir.join(SOCKET_FILE);
+    if socket.as_os_str().len() > SOCKET_PATH_MAX {
+        return Err(Error::Config(format!(
+            "keep: the socket path {} is longer than a Unix socket's {SOCKET_PATH_MAX} bytes \
+             (a shorter OLLM_HOME)",
+            socket.display()
+        )));
+    }
+    sfs::create_private_dir_all(&dir)?;
+    let io = |err: std::io::Error| Error::Io {
+        path: socket.clone(),
+        message: crate::text::one_line(&err.to_string()),
+    };
+    let owner = std::fs::metadata(&dir).map_err(io)?.uid();
+    if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
+        return Err(Error::Usage(format!(
+            "keep: a keeper already serves this store ({})",
+            socket.display()
+        )));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(io)?;
+    runtime.block_on(async {
+        let first = upstream::open(url).await.map_err(|refused| Error::Io {
+            path: PathBuf::from(url.shown()),
+            message: crate::redact::scrub_message(&crate::text::one_line(&format!(
+                "cannot reach the database: {refused}"
+            ))),
+        })?;
+        // A socket nobody answers is a keeper's that was killed.
+        match std::fs::remove_file(&socket) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(io(err)),
+        }
+        let listener = tokio::net::UnixListener::bind(&socket).map_err(io)?;
+        std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        ready(Ready {
+            socket: &socket,
+            pid: std::process::id(),
+        })?;
+        let keeper = Arc::new(serve::Keeper::new(url.clone(), owner, first));
+        let stopped = serve::run(Arc::clone(&keeper), listener, socket.clone(), idle)
+            .await
+            .map_err(io)?;
+        Ok((stopped, keeper.served()))
+    })
+}
