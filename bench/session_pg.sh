@@ -14,7 +14,8 @@
 #      literal) beside rg over the same journals. Every size's database is
 #      made first, then each row is timed at each size in turn, run after
 #      run (a change of the machine's load between sizes does not show as
-#      growth), and beside BASE_BIN when it is set.
+#      growth), beside BIN through `ollm-session keep` (kept:), and beside
+#      BASE_BIN when it is set.
 # The sessions are made as journals (bench/gen_sessions.py; one in 100 made
 # in one workspace) and moved into the database with `ollm-session copy`;
 # `time: …` lines say how long making and copying them took.
@@ -52,7 +53,10 @@ WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-session-pg-bench.XXXXXX")
 DB=ollm_bench_$$
 psql -qc "CREATE DATABASE $DB" "$SERVER"
 # Every database of this run: $DB, and section 5's ${DB}_sN.
+KEEPERS=()
 drop_all() {
+  for pid in "${KEEPERS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
   for db in $(psql -qtAc "SELECT datname FROM pg_database WHERE datname LIKE '${DB}%'" "$SERVER"); do
     psql -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" "$SERVER" >/dev/null
   done
@@ -243,14 +247,25 @@ print(next(i[:6] for i in ids[len(ids) // 2:] if count[i[:6]] == 1))' "$ids")
       rg-regex) rg -uu -g '!.index' 'zanzi[a-z]+' "${DATA[$3]}" ;;
     esac >/dev/null
   }
-  bins=(BIN) && [[ -n ${BASE_BIN:-} ]] && bins+=(BASE_BIN)
+  # KEPT: BIN through `ollm-session keep`, one keeper a size, running in a
+  # home of its own (BIN and BASE_BIN, in $OLLM_HOME, connect directly).
+  KEPT=$BIN KEPT_HOME=$WORK/kept-home
+  mkdir -p "$KEPT_HOME"
+  for n in $SCALES; do
+    OLLM_HOME=$KEPT_HOME "$BIN" --store "${URLS[$n]}" keep >"$WORK/keep-$n.out" &
+    KEEPERS+=("$!")
+    for _ in $(seq 100); do [[ -s $WORK/keep-$n.out ]] && break; sleep 0.1; done
+    grep -q '"event":"ready"' "$WORK/keep-$n.out" || { echo "bench: keep did not start" >&2; exit 1; }
+  done
+  bins=(BIN KEPT) && [[ -n ${BASE_BIN:-} ]] && bins+=(BASE_BIN)
   rows="limit last record-last prefix title here all record-id rare regex rg-rare rg-regex"
   for row in $rows; do
     for _ in $(seq "$RUNS"); do
       for n in $SCALES; do
         for b in "${bins[@]}"; do
           [[ $row == rg-* && $b != BIN ]] && continue
-          t0=${EPOCHREALTIME/./}; run_row "$row" "${!b}" "$n"; t1=${EPOCHREALTIME/./}
+          home=$OLLM_HOME && [[ $b == KEPT ]] && home=$KEPT_HOME
+          t0=${EPOCHREALTIME/./}; OLLM_HOME=$home run_row "$row" "${!b}" "$n"; t1=${EPOCHREALTIME/./}
           us=$(( t1 - t0 )) key="$row $n $b"
           if [[ -z ${BEST[$key]:-} ]] || (( us < ${BEST[$key]} )); then BEST[$key]=$us; fi
         done
@@ -259,11 +274,14 @@ print(next(i[:6] for i in ids[len(ids) // 2:] if count[i[:6]] == 1))' "$ids")
   done
   ms() { python3 -c "print(f'{$1/1000:.1f}')"; }
   first=${SCALES%% *}
-  # A row's time at size $2, its ratio to the first size, and BASE_BIN's.
+  # A row's time at size $2, its ratio to the first size, through the
+  # keeper (and its ratio), and BASE_BIN's.
   cell() {
     local out
     out="$(ms "${BEST[$1 $2 BIN]}") ms"
     if [[ $2 != "$first" ]]; then out+="   $(ratio "${BEST[$1 $2 BIN]}" "${BEST[$1 $first BIN]}")x of $first"; fi
+    out+="   kept: $(ms "${BEST[$1 $2 KEPT]}") ms"
+    if [[ $2 != "$first" ]]; then out+=" ($(ratio "${BEST[$1 $2 KEPT]}" "${BEST[$1 $first KEPT]}")x)"; fi
     if [[ -n ${BASE_BIN:-} ]]; then out+="   BASE_BIN: $(ms "${BEST[$1 $2 BASE_BIN]}") ms"; fi
     echo "$out"
   }
@@ -281,7 +299,8 @@ print(next(i[:6] for i in ids[len(ids) // 2:] if count[i[:6]] == 1))' "$ids")
     for kind in rare regex; do
       word=zanzibar && [[ $kind == regex ]] && word='zanzi[a-z]+'
       ours=${BEST[$kind $n BIN]} theirs=${BEST[rg-$kind $n BIN]}
-      line=$(printf '%s ms   rg: %8s ms   ratio %sx' "$(ms "$ours")" "$(ms "$theirs")" "$(ratio "$ours" "$theirs")")
+      kept=${BEST[$kind $n KEPT]}
+      line=$(printf '%s ms   rg: %8s ms   ratio %sx   kept: %s ms (%sx)' "$(ms "$ours")" "$(ms "$theirs")" "$(ratio "$ours" "$theirs")" "$(ms "$kept")" "$(ratio "$kept" "$theirs")")
       if [[ -n ${BASE_BIN:-} ]]; then line+="   BASE_BIN: $(ms "${BEST[$kind $n BASE_BIN]}") ms"; fi
       printf '   %-40s %10s\n' "search ($kind) $word" "$line"
     done

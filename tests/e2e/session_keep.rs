@@ -444,8 +444,38 @@ fn commands_go_on_when_the_keeper_or_its_connection_dies() {
         "--text",
         "a new connection",
     ]);
+    // Stopped (SIGSTOP): commands do not wait for it.
+    keeper.signal(libc::SIGSTOP);
+    let out = sb
+        .cmd("ollm-session")
+        .args(["record", &id, "--role", "user", "--text", "keeper stopped"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "waited for a stopped keeper: {}",
+        stderr(&out)
+    );
+    keeper.signal(libc::SIGCONT);
+    // Ctrl-Z (SIGTSTP) does not stop it.
+    keeper.signal(libc::SIGTSTP);
+    std::thread::sleep(Duration::from_millis(200));
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", keeper.child.id())).unwrap();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    if state == "T" {
+        keeper.signal(libc::SIGCONT);
+        panic!("SIGTSTP stopped the keeper");
+    }
+    assert!(backend_pid(&mut keeper.client()) > 0);
     let session = json(&sb.session_ok(&["get", &id, "--format", "json"]));
-    assert_eq!(session["messages"].as_array().map(Vec::len), Some(2));
+    assert_eq!(session["messages"].as_array().map(Vec::len), Some(3));
     drop(keeper);
 
     // Idle: it stops on its own and removes its socket.

@@ -38,6 +38,9 @@ use crate::fs as sfs;
 /// The name the client library gives the socket in a directory (port 5432).
 const SOCKET_FILE: &str = ".s.PGSQL.5432";
 const SOCKET_PORT: u16 = 5432;
+/// How long a command waits for the keeper's greeting before it connects
+/// to the server itself (the greeting takes well under a millisecond).
+const KEEPER_DEADLINE: Duration = Duration::from_secs(1);
 /// The longest path a Unix socket may have (`sun_path`, less its NUL).
 const SOCKET_PATH_MAX: usize = 107;
 
@@ -60,15 +63,21 @@ pub(crate) fn connect_kept(run_dir: &Path, url: &PgUrl) -> Option<postgres::Clie
     config
         .host_path(&dir)
         .port(SOCKET_PORT)
-        .ssl_mode(postgres::config::SslMode::Disable)
-        .connect_timeout(Duration::from_secs(2));
+        .ssl_mode(postgres::config::SslMode::Disable);
     if let Some(user) = url.config.get_user() {
         config.user(user);
     }
     if let Some(dbname) = url.config.get_dbname() {
         config.dbname(dbname);
     }
-    config.connect(postgres::NoTls).ok()
+    // A keeper that accepts but does not answer (stopped: SIGSTOP) must not
+    // hold the command: past the deadline it connects directly, and the
+    // waiting thread ends with the process.
+    let (sender, answer) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(config.connect(postgres::NoTls));
+    });
+    answer.recv_timeout(KEEPER_DEADLINE).ok()?.ok()
 }
 
 /// What the keeper tells its caller as it starts.
@@ -112,6 +121,13 @@ pub(crate) fn keep(
             "keep: a keeper already serves this store ({})",
             socket.display()
         )));
+    }
+    // Ctrl-Z at its terminal would stop it with its socket open: the
+    // commands would each wait out the deadline above. It keeps running.
+    // SAFETY: setting a signal's disposition to "ignore" has no handler
+    // to run and touches no memory of ours.
+    unsafe {
+        libc::signal(libc::SIGTSTP, libc::SIG_IGN);
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
