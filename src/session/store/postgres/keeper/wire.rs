@@ -267,6 +267,13 @@ mod tests {
         let mut framer = Framer::default();
         let err = framer.walk(&[b'S', 0x10, 0, 0, 0], |tag| tag == b'S', |_| Walk::On);
         assert!(err.is_err(), "a kept body of 256 MiB");
+        // A long setting (a search_path of many schemas) is kept whole.
+        let long = message(b'S', &[b'x'; 8_000]);
+        let mut framer = Framer::default();
+        assert_eq!(
+            walk_all(&mut framer, &[&long], b'S'),
+            vec![(b'S', vec![b'x'; 8_000])]
+        );
     }
 
     #[test]
