@@ -426,16 +426,7 @@ fn commands_go_on_when_the_keeper_or_its_connection_dies() {
     direct
         .execute("SELECT pg_terminate_backend($1)", &[&pid])
         .unwrap();
-    eventually("the connection is gone", || {
-        let alive: i64 = direct
-            .query_one(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = $1",
-                &[&pid],
-            )
-            .unwrap()
-            .get(0);
-        alive == 0
-    });
+    connection_ends(&mut direct, pid);
     sb.session_ok(&[
         "record",
         &id,
