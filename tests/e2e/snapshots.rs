@@ -131,6 +131,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "ollm-discover watch",
         "runs until interrupted (discover's own tests drive it)",
     ),
+    (
+        "ollm-session keep",
+        "runs until stopped and needs a PostgreSQL store (session_keep.rs reads its ready and stopped lines)",
+    ),
 ];
 
 /// The program and the words of a command path (`ollm-session snapshot list`).
