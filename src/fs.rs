@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 
 pub(crate) mod lock;
 pub(crate) mod locked_file;
+pub(crate) mod replace;
 pub(crate) mod slots;
 mod store_dir;
 

@@ -849,3 +849,49 @@ fn max_sessions_never_deletes_the_ollm_clis_own_sessions() {
         serde_json::from_slice(&std::fs::read(f.file().plain_path(&ours[2])).unwrap()).unwrap();
     assert_eq!(file["createdBy"], "ollm");
 }
+
+/// Issue 45: imported sessions keep their original (old) dates, so they
+/// were the first that `maxSessions` deleted on the next `create`.
+#[test]
+fn max_sessions_never_deletes_an_imported_session() {
+    for format in [NewFormat::Journal, NewFormat::Cli] {
+        let f = fixture_in(2, format);
+        let imported: Vec<String> = (0..3)
+            .map(|n| {
+                let id = super::model::new_id();
+                let session: super::model::Session = serde_json::from_value(json!({
+                    "sessionId": id, "startTime": format!("2020-01-0{}T00:00:00.000Z", n + 1),
+                    "lastActivity": format!("2020-01-0{}T00:00:00.000Z", n + 1),
+                    "model": "m", "provider": "p",
+                    "messages": [{"role": "user", "parts": [{"type": "text", "text": "old"}],
+                                  "timestamp": "2020-01-01T00:00:00.000Z"}],
+                    "toolCalls": [],
+                    "metadata": {"tokenCount": 0, "compressionCount": 0,
+                                 "importedFrom": {"tool": "claude", "sourceSessionId": "x"}}
+                }))
+                .unwrap();
+                let loaded = super::model::Loaded::from_session(session);
+                assert!(f.store.import(&loaded).unwrap());
+                id
+            })
+            .collect();
+        let ours: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
+        let left: Vec<String> = f
+            .store
+            .list()
+            .unwrap()
+            .sessions
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect();
+        for id in &imported {
+            assert!(left.contains(id), "{format:?}: imported {id} was deleted");
+        }
+        assert_eq!(
+            left.iter().filter(|id| ours.contains(id)).count(),
+            2,
+            "{format:?}: {left:?}"
+        );
+        assert!(!left.contains(&ours[0]), "{format:?}");
+    }
+}

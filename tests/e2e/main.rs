@@ -14,12 +14,14 @@ mod mcp;
 #[path = "../support/modules.rs"]
 mod modules;
 mod ollm_cli;
+mod ollm_cli_race;
 mod package_node;
 mod package_python;
 #[path = "../support/pg.rs"]
 mod pg;
 mod redaction;
 mod repeated_content;
+mod retention;
 mod session;
 mod session_copy;
 mod session_index;

@@ -172,6 +172,11 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         ));
     }
     print_result(ctx, format, streaming, &sessions, &failures, &summary)?;
+    if summary.imported + summary.updated > 0 {
+        diag::warn(retention_note(
+            ctx.load()?.config.services.session.max_sessions,
+        ));
+    }
     Ok(if summary.failed > 0 {
         ExitCode::Io
     } else {
@@ -272,6 +277,19 @@ fn import_store(ctx: &Context) -> Result<Store> {
         &config.services.session.store,
         crate::config::session_data_dir(config),
         options,
+    )
+}
+
+/// What retention does with imported sessions, said at the end of every
+/// import that brought some in: they keep their original dates, so a
+/// person would otherwise expect the next `create` to delete them first.
+fn retention_note(max: u64) -> String {
+    let limit = match max {
+        0 => "no limit".to_string(),
+        n => format!("{n}"),
+    };
+    format!(
+        "imported sessions are outside services.session.maxSessions ({limit}): `create` never deletes them; only `delete`, `cleanup` and `clear` do"
     )
 }
 

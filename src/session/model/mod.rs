@@ -333,6 +333,17 @@ pub struct Metadata {
     pub extra: Map<String, Value>,
 }
 
+/// The `metadata` field in which an imported session names its source
+/// (`ollm-session import`): such a session is outside `maxSessions`.
+pub const IMPORTED_FROM: &str = "importedFrom";
+
+impl Metadata {
+    /// Whether the session was imported from another tool's history.
+    pub fn is_imported(&self) -> bool {
+        self.extra.contains_key(IMPORTED_FROM)
+    }
+}
+
 /// A session that could not be read while listing.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

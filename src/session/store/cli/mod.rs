@@ -19,8 +19,10 @@
 //! a file aside: a document that does not parse is the CLI's (or the
 //! user's), reported with one line and left where it is.
 
-use std::os::unix::fs::MetadataExt;
+mod in_flight;
+
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
@@ -28,9 +30,10 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use crate::error::{Error, Result};
+use crate::fs::replace::{Replaced, Stamp, replace_if_unchanged};
 use crate::fs::{self as sfs, Durability};
 use crate::lossless;
-use crate::session::model::{Entry, Session, SessionHead, SessionSummary};
+use crate::session::model::{Entry, IMPORTED_FROM, Session, SessionHead, SessionSummary};
 
 /// The top-level field that marks a document ollm created (`"createdBy":
 /// "ollm"`): `maxSessions` counts and deletes only sessions ollm made,
@@ -44,28 +47,12 @@ pub struct Document {
     pub fields: Map<String, Value>,
     /// Whether writing it back keeps every character ([`lossless::Decoded::exact`]).
     exact: bool,
-    /// The file's identity when it was read: a write checks it again just
-    /// before replacing the file.
+    /// The file's identity when it was read: a write replaces that file
+    /// and no other.
     stamp: Option<Stamp>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    ino: u64,
-    size: u64,
-    mtime_ns: i128,
-}
-
-fn stamp_of(meta: &std::fs::Metadata) -> Stamp {
-    Stamp {
-        ino: meta.ino(),
-        size: meta.size(),
-        mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-    }
-}
-
-fn current_stamp(path: &Path) -> Option<Stamp> {
-    std::fs::symlink_metadata(path).ok().map(|m| stamp_of(&m))
+    /// Whether another program (the OLLM CLI) wrote the file lately: a
+    /// write then watches for a version of its built from an earlier read.
+    cli_active: bool,
 }
 
 /// Why the document at `path` cannot be used: one line, exit 6, naming the
@@ -112,7 +99,8 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
     let document = Document {
         fields,
         exact: decoded.exact,
-        stamp: Some(stamp_of(&meta)),
+        stamp: Some(Stamp::of(&meta)),
+        cli_active: in_flight::written_lately_by_another(&meta),
     };
     // Checked as the spec's session, with the path of a field in error.
     let session = document
@@ -153,6 +141,7 @@ impl Document {
             fields,
             exact: true,
             stamp: None,
+            cli_active: false,
         }
     }
 
@@ -198,6 +187,35 @@ impl Document {
     /// Whether ollm created this document (see [`CREATED_BY`]).
     pub fn created_by_ollm(&self) -> bool {
         self.fields.get(CREATED_BY).and_then(Value::as_str) == Some(OLLM)
+    }
+
+    /// Whether the session was imported ([`IMPORTED_FROM`] in its
+    /// `metadata`).
+    pub fn is_imported(&self) -> bool {
+        self.fields
+            .get("metadata")
+            .and_then(Value::as_object)
+            .is_some_and(|metadata| metadata.contains_key(IMPORTED_FROM))
+    }
+
+    /// Whether this document holds everything `ours` wrote: its records
+    /// (in their order, others may come between) and its top-level fields.
+    fn keeps(&self, ours: &Document) -> bool {
+        let records = |document: &Document, key: &str| -> Vec<Value> {
+            match document.fields.get(key) {
+                Some(Value::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            }
+        };
+        let holds_in_order = |key: &str| {
+            let mine = records(ours, key);
+            let mut theirs = records(self, key).into_iter();
+            mine.iter()
+                .all(|record| theirs.any(|other| &other == record))
+        };
+        holds_in_order("messages")
+            && holds_in_order("toolCalls")
+            && ours.fields.keys().all(|key| self.fields.contains_key(key))
     }
 
     /// The session's `lastActivity` (else `startTime`).
@@ -307,11 +325,12 @@ impl Document {
             .map_err(|e| Error::input(format!("cannot encode the session: {e}")))
     }
 
-    /// Writes the document over the file at `path` (temp file, fsync,
-    /// rename, fsync of the directory). Refuses a document that would not
-    /// come back as it was read, and one whose file changed since it was
-    /// read ([`Error::Corrupt`] is not it: the caller reads again).
-    pub fn write(&self, id: &str, path: &Path) -> Result<WriteOutcome> {
+    /// Writes the document over the file it was read from, at `path`, and
+    /// over no other ([`replace_if_unchanged`]: temp file, fsync, exchange,
+    /// fsync of the directory). Refuses a document that would not come
+    /// back as it was read; [`Replaced::Changed`] when the file is not the
+    /// one read any more (or the document was never read): read again.
+    pub fn write(&self, id: &str, path: &Path) -> Result<Replaced> {
         if !self.exact {
             return Err(Error::input(format!(
                 "session {id}'s file holds characters of U+10F800..U+10FFFF, which ollm uses to keep lone surrogates; it cannot rewrite {} without changing them",
@@ -319,20 +338,11 @@ impl Document {
             )));
         }
         let bytes = self.to_bytes()?;
-        if current_stamp(path) != self.stamp {
-            return Ok(WriteOutcome::Changed);
-        }
-        sfs::write_atomic(path, &bytes, Durability::Synced)?;
-        Ok(WriteOutcome::Written)
+        let Some(read) = self.stamp else {
+            return Ok(Replaced::Changed);
+        };
+        replace_if_unchanged(path, &bytes, read)
     }
-}
-
-/// Whether [`Document::write`] replaced the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteOutcome {
-    Written,
-    /// Another program rewrote the file since it was read: read it again.
-    Changed,
 }
 
 /// Reads the document of session `id`, changes it with `change` and writes
@@ -363,20 +373,50 @@ fn rewrite_when<T>(
     mut change: impl FnMut(&mut Document) -> Result<T>,
     changed: impl Fn(&T) -> bool,
 ) -> Result<Option<(T, Document)>> {
-    const TRIES: usize = 8;
-    for _ in 0..TRIES {
+    const TRIES: u32 = 64;
+    for attempt in 0..TRIES {
+        // A version the CLI is about to rename in is read, not raced.
+        in_flight::wait_for_rename(path);
         let Some(mut document) = read(id, path)? else {
             return Ok(None);
         };
         let out = change(&mut document)?;
-        if !changed(&out) || document.write(id, path)? == WriteOutcome::Written {
+        if !changed(&out) {
             return Ok(Some((out, document)));
+        }
+        let Replaced::Written(ours) = document.write(id, path)? else {
+            back_off(attempt);
+            continue;
+        };
+        let grace = if document.cli_active {
+            in_flight::GRACE
+        } else {
+            Duration::ZERO
+        };
+        if !in_flight::replaced_after(path, ours, grace) {
+            return Ok(Some((out, document)));
+        }
+        // The CLI renamed a version in over ours: built from a read made
+        // before ours went in, it lacks our change, which is made again.
+        match read(id, path)? {
+            Some(now) if !now.keeps(&document) => back_off(attempt),
+            _ => return Ok(Some((out, document))),
         }
     }
     Err(Error::Io {
         path: path.to_path_buf(),
         message: format!("another program kept rewriting the file; {TRIES} tries"),
     })
+}
+
+/// A pause before trying again, longer each time (to 32 ms) and varied,
+/// so that two writers that keep meeting fall out of step.
+fn back_off(attempt: u32) {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() % 1000);
+    let micros = (250u64 << attempt.min(7)) + u64::from(jitter);
+    std::thread::sleep(Duration::from_micros(micros));
 }
 
 /// Writes a new session's document at `path` (nothing may be there).
@@ -464,7 +504,7 @@ mod tests {
         let path = write_cli_file(dir.path());
         let document = read(ID, &path).unwrap().unwrap();
         std::fs::write(&path, CLI_FILE.replace("llama3.2:3b", "qwen3:8b")).unwrap();
-        assert_eq!(document.write(ID, &path).unwrap(), WriteOutcome::Changed);
+        assert_eq!(document.write(ID, &path).unwrap(), Replaced::Changed);
         assert!(std::fs::read_to_string(&path).unwrap().contains("qwen3"));
     }
 

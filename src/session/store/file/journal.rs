@@ -156,6 +156,22 @@ fn check_format(format: Option<u64>, line: &[u8]) -> Result<(), Stop> {
     }
 }
 
+/// The head of the journal at `path` (its first line), `None` when it
+/// cannot be read: a reader that needs only the head (is it imported?)
+/// reads no further.
+pub fn read_head(path: &std::path::Path) -> Option<SessionHead> {
+    use std::io::BufRead;
+    let file = crate::fs::open_regular(path).ok()??;
+    let mut line = Vec::new();
+    std::io::BufReader::new(file)
+        .read_until(b'\n', &mut line)
+        .ok()?;
+    match parse_line(&line, true) {
+        Ok(Record::Head(head)) => Some(*head),
+        _ => None,
+    }
+}
+
 /// Parses one line completely.
 pub fn parse_line(line: &[u8], first: bool) -> Result<Record, Stop> {
     // As in `tally_line`: serde skips unknown fields without checking their

@@ -329,20 +329,23 @@ impl FileStore {
         Ok(())
     }
 
-    /// Deletes the oldest sessions ollm created beyond `maxSessions`
-    /// (never `keep`, never one a writer holds). Only ollm's count: its
-    /// journals and the documents it wrote in the OLLM CLI's format; the
-    /// CLI's own sessions in a shared directory are never deleted here.
+    /// Deletes the oldest sessions ollm made here beyond `maxSessions`
+    /// (never `keep`, never one a writer holds). Only those count
+    /// ([`FileStore::counted_by_max`]): never an imported session, never
+    /// the OLLM CLI's own in a shared directory.
     fn enforce_max(&self, keep: &str) -> Result<Vec<String>> {
         let max = self.options.max_sessions;
         if max == 0 {
             return Ok(Vec::new());
         }
         let listing = self.list()?;
+        if listing.sessions.len() as u64 <= max {
+            return Ok(Vec::new());
+        }
         let mut sessions: Vec<SessionSummary> = listing
             .sessions
             .into_iter()
-            .filter(|s| self.created_by_ollm(&s.session_id))
+            .filter(|s| self.counted_by_max(&s.session_id))
             .collect();
         if sessions.len() as u64 <= max {
             return Ok(Vec::new());
@@ -366,13 +369,18 @@ impl FileStore {
         Ok(removed)
     }
 
-    fn created_by_ollm(&self, id: &str) -> bool {
+    /// Whether `maxSessions` counts (and may delete) session `id`: one
+    /// ollm made, a journal or a document in the CLI's format marked
+    /// [`cli::CREATED_BY`], and not imported (`metadata.importedFrom`).
+    /// One that cannot be read is not counted.
+    fn counted_by_max(&self, id: &str) -> bool {
         match self.kind(id) {
-            Ok(Kind::Journal) => true,
+            Ok(Kind::Journal) => journal::read_head(&self.session_dir(id).join(JOURNAL))
+                .is_some_and(|head| !head.metadata.is_imported()),
             Ok(Kind::Plain) => cli::read(id, &self.plain_path(id))
                 .ok()
                 .flatten()
-                .is_some_and(|document| document.created_by_ollm()),
+                .is_some_and(|document| document.created_by_ollm() && !document.is_imported()),
             Err(_) => false,
         }
     }

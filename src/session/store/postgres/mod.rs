@@ -540,17 +540,33 @@ impl RecordRows {
     }
 }
 
-/// Deletes the oldest sessions beyond `keep` (never `spare`), skipping
-/// those a writer holds. Returns (deleted, skipped).
+/// Which sessions [`trim`] counts and may delete.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    /// `cleanup --keep N`: every session.
+    All,
+    /// `maxSessions`: not the imported ones (`metadata.importedFrom`; the
+    /// head is compact JSON, where that key cannot appear in a string
+    /// unescaped, and a match elsewhere only spares a session).
+    NotImported,
+}
+
+/// Deletes the oldest sessions beyond `keep` (never `spare`) of those
+/// `counted`, skipping those a writer holds. Returns (deleted, skipped).
 fn trim(
     tx: &mut Transaction<'_>,
     keep: u64,
     spare: Option<&str>,
+    counted: Counted,
 ) -> std::result::Result<(Vec<String>, Vec<String>), Failure> {
     let spare = spare.unwrap_or("");
+    let only = match counted {
+        Counted::All => "",
+        Counted::NotImported => "AND strpos(head, '\"importedFrom\":') = 0",
+    };
     let due: Vec<String> = tx
         .query(
-            &format!("SELECT id FROM ollm_sessions WHERE id <> $2 {NEWEST_FIRST} OFFSET $1"),
+            &format!("SELECT id FROM ollm_sessions WHERE id <> $2 {only} {NEWEST_FIRST} OFFSET $1"),
             &[
                 &to_i64(keep.saturating_sub(u64::from(!spare.is_empty()))),
                 &spare,
@@ -659,7 +675,7 @@ impl SessionStore for PgStore {
                 &[&id, &(new.entries.len() as i64), &messages, &calls, &to_i64(tokens)],
             )?;
             let removed = if new.enforce_max && max > 0 {
-                trim(&mut tx, max, Some(&id))?.0
+                trim(&mut tx, max, Some(&id), Counted::NotImported)?.0
             } else {
                 Vec::new()
             };
@@ -923,7 +939,7 @@ impl SessionStore for PgStore {
                     .collect();
                 (due, Vec::new())
             } else {
-                trim(&mut tx, keep, None)?
+                trim(&mut tx, keep, None, Counted::All)?
             };
             tx.commit()?;
             Ok((deleted, skipped, to_u64(total)))

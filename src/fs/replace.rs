@@ -1,0 +1,226 @@
+//! Replacing a file that another program, which takes no lock, also
+//! rewrites by renaming (the OLLM CLI's session documents): the new
+//! version goes in only over the very file that was read.
+//!
+//! A check of the file's identity followed by `rename(2)` leaves a window
+//! between the two in which the other program's newer file can be renamed
+//! in and then replaced unseen. Here the new version is swapped in with
+//! `renameat2(RENAME_EXCHANGE)`, which leaves what it displaced under the
+//! temp file's name; when that is not the file that was read, it is
+//! swapped back and the caller reads again. The window that remains is
+//! the other program's own: it may rename over our version a file it
+//! built from a read made before ours went in (see docs/ollm-cli.md).
+
+use std::fs::Metadata;
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use rustix::fs::{CWD, RenameFlags, renameat_with};
+
+use super::{FILE_MODE, check_regular_or_absent, parent_dir, sync_dir, temp_prefix};
+use crate::error::{Error, Result};
+
+/// A file's identity and state when it was read: its inode, size and
+/// modification time (a program that renames a new version in changes the
+/// inode; one that writes in place changes the size or the time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime_ns: i128,
+}
+
+impl Stamp {
+    pub fn of(meta: &Metadata) -> Stamp {
+        Stamp {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+        }
+    }
+
+    /// The stamp of what is at `path` now (`lstat`), `None` when nothing is.
+    pub fn at(path: &Path) -> Option<Stamp> {
+        std::fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
+    }
+
+    /// Whether `other` is the same file (device and inode), whatever its
+    /// size and time.
+    pub fn same_file(self, other: Option<Stamp>) -> bool {
+        other.is_some_and(|o| o.dev == self.dev && o.ino == self.ino)
+    }
+}
+
+/// Whether [`replace_if_unchanged`] put the new version in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaced {
+    /// In: the new version is the file stamped so.
+    Written(Stamp),
+    /// What is at the path is no longer the file that was read (or is
+    /// gone): nothing was changed; read it again.
+    Changed,
+}
+
+/// How many times a newer file swapped out by mistake is swapped back in
+/// before giving up (each retry means the other program renamed yet
+/// another version in within microseconds).
+const PUT_BACK_TRIES: usize = 16;
+
+/// Replaces `path` with `bytes` (a 0600 temp file beside it, fsynced,
+/// exchanged with the file, the directory fsynced) if what is at `path`
+/// is still the file stamped `read`. Where the file system cannot exchange
+/// (`EINVAL`: not every one supports it), the last check is made just
+/// before a plain rename.
+pub fn replace_if_unchanged(path: &Path, bytes: &[u8], read: Stamp) -> Result<Replaced> {
+    let dir = parent_dir(path);
+    check_regular_or_absent(path)?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(&temp_prefix(path))
+        .rand_bytes(12)
+        .permissions(std::fs::Permissions::from_mode(FILE_MODE))
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, &e))?;
+    temp.write_all(bytes)
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(|e| Error::io(path, &e))?;
+    let ours = Stamp::of(&temp.as_file().metadata().map_err(|e| Error::io(path, &e))?);
+    // The last look before the swap, after the slow part (the fsync): a
+    // newer file renamed in meanwhile is seen here, without a swap.
+    if Stamp::at(path) != Some(read) {
+        return Ok(Replaced::Changed);
+    }
+    match exchange(temp.path(), path) {
+        Ok(()) => {}
+        Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return Ok(Replaced::Changed),
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
+            check_regular_or_absent(path)?;
+            if Stamp::at(path) != Some(read) {
+                return Ok(Replaced::Changed);
+            }
+            temp.persist(path).map_err(|e| Error::io(path, &e.error))?;
+            sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
+            return Ok(Replaced::Written(ours));
+        }
+        Err(e) => return Err(Error::io(path, &e)),
+    }
+    // Under the temp file's name now: what the swap displaced.
+    if Stamp::at(temp.path()) == Some(read) {
+        sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
+        // Dropping `temp` removes the name, which holds the old version.
+        return Ok(Replaced::Written(ours));
+    }
+    put_back(temp.path(), path, ours)?;
+    Ok(Replaced::Changed)
+}
+
+/// Swaps the file displaced by mistake (under `temp`) back in over
+/// `placed`, the version that went in: swapped again while another
+/// version came in between, until what comes out is what went in. The
+/// caller's temp file, removed when it drops, then holds that.
+fn put_back(temp: &Path, path: &Path, mut placed: Stamp) -> Result<()> {
+    for _ in 0..PUT_BACK_TRIES {
+        let going_in = Stamp::at(temp);
+        match exchange(temp, path) {
+            Ok(()) => {}
+            // The file was removed meanwhile: gone is its newest state.
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return Ok(()),
+            Err(e) => return Err(Error::io(path, &e)),
+        }
+        if placed.same_file(Stamp::at(temp)) {
+            let dir = parent_dir(path);
+            return sync_dir(dir).map_err(|e| Error::io(dir, &e));
+        }
+        // Another version was renamed in over what we placed: it is newer
+        // than the one just swapped in, so it goes back in turn.
+        match going_in {
+            Some(stamp) => placed = stamp,
+            None => return Ok(()),
+        }
+    }
+    Err(Error::Io {
+        path: path.to_path_buf(),
+        message: format!(
+            "another program kept renaming new versions in while ollm put its newer file back ({PUT_BACK_TRIES} tries); the newest may be at {}",
+            temp.display()
+        ),
+    })
+}
+
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unchanged_file_is_replaced_and_no_temp_file_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, "old").unwrap();
+        let read = Stamp::at(&path).unwrap();
+        let Replaced::Written(new) = replace_if_unchanged(&path, b"new", read).unwrap() else {
+            panic!("not written");
+        };
+        assert!(new.same_file(Stamp::at(&path)));
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(crate::fs::names_in(dir.path()), ["s.json"]);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, FILE_MODE);
+    }
+
+    #[test]
+    fn a_file_renamed_in_after_the_read_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, "read").unwrap();
+        let read = Stamp::at(&path).unwrap();
+        let newer = dir.path().join("s.json.tmp");
+        std::fs::write(&newer, "newer").unwrap();
+        std::fs::rename(&newer, &path).unwrap();
+        assert_eq!(
+            replace_if_unchanged(&path, b"ours", read).unwrap(),
+            Replaced::Changed
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"newer");
+        assert_eq!(crate::fs::names_in(dir.path()), ["s.json"]);
+    }
+
+    #[test]
+    fn a_file_swapped_out_by_mistake_is_put_back_over_ours() {
+        // The state the exchange leaves when a newer file came in between
+        // the last look and the swap: ours at the path, the newer one
+        // under the temp name.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let temp = dir.path().join(".s.json.ollm-tmp-x");
+        std::fs::write(&path, "ours").unwrap();
+        std::fs::write(&temp, "newer").unwrap();
+        let ours = Stamp::at(&path).unwrap();
+        put_back(&temp, &path, ours).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"newer");
+        assert_eq!(std::fs::read(&temp).unwrap(), b"ours");
+    }
+
+    #[test]
+    fn a_put_back_over_a_still_newer_file_swaps_that_one_back_in() {
+        // A third version was renamed in over ours before the put-back:
+        // the first swap brings out the third, which is newer than the one
+        // it put in, so it goes in again.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let temp = dir.path().join(".s.json.ollm-tmp-x");
+        std::fs::write(&path, "ours").unwrap();
+        let ours = Stamp::at(&path).unwrap();
+        std::fs::write(&path.with_extension("third"), "third").unwrap();
+        std::fs::rename(path.with_extension("third"), &path).unwrap();
+        std::fs::write(&temp, "second").unwrap();
+        put_back(&temp, &path, ours).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"third");
+        assert_eq!(std::fs::read(&temp).unwrap(), b"second");
+    }
+}

@@ -1,0 +1,83 @@
+//! The OLLM CLI's writes in flight, as far as they can be seen from
+//! outside: it takes no lock, but it writes each new version of
+//! `<id>.json` to `<id>.json.tmp`, fsyncs it and renames it in. While
+//! that file is there, a rename is coming.
+//!
+//! What cannot be seen is the CLI's read: between it and the creation of
+//! its temp file (parsing, the change, `JSON.stringify`) nothing shows
+//! that a version built from that read will be renamed in. A version of
+//! ours that went in meanwhile is replaced by it (docs/ollm-cli.md).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::fs::replace::Stamp;
+
+/// How long a CLI temp file may take to be renamed in before it is taken
+/// for one a killed CLI left behind.
+const RENAME_DUE: Duration = Duration::from_secs(2);
+/// How long, after ours went in, a CLI that is writing the session may
+/// take from its read to its temp file (measured: docs/ollm-cli.md).
+pub(super) const GRACE: Duration = Duration::from_millis(50);
+/// A session the CLI wrote this recently is one it is writing now.
+const ACTIVE: Duration = Duration::from_secs(2);
+const POLL: Duration = Duration::from_millis(1);
+
+fn cli_temp(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Whether the CLI's temp file of `path` is there and fresh.
+fn writing(path: &Path) -> bool {
+    std::fs::symlink_metadata(cli_temp(path)).is_ok_and(|meta| {
+        meta.modified()
+            .ok()
+            .and_then(|at| SystemTime::now().duration_since(at).ok())
+            .is_none_or(|age| age < RENAME_DUE)
+    })
+}
+
+/// Waits while the CLI is writing `path` (its temp file there), for at
+/// most [`RENAME_DUE`]. Returns whether it was.
+pub(super) fn wait_for_rename(path: &Path) -> bool {
+    let start = Instant::now();
+    let mut seen = false;
+    while writing(path) && start.elapsed() < RENAME_DUE {
+        seen = true;
+        std::thread::sleep(POLL);
+    }
+    seen
+}
+
+/// Whether the file read (`meta`) was written by another program than
+/// ollm (whose files are all 0600) within [`ACTIVE`]: a CLI writing the
+/// session now.
+pub(super) fn written_lately_by_another(meta: &std::fs::Metadata) -> bool {
+    let recent = meta
+        .modified()
+        .ok()
+        .and_then(|at| SystemTime::now().duration_since(at).ok())
+        .is_some_and(|age| age < ACTIVE);
+    recent && meta.mode() & 0o777 != crate::fs::FILE_MODE
+}
+
+/// After a version of ours (the file stamped `ours`) went in: whether another
+/// version replaced it or is coming, watched for `grace` (zero: one look).
+/// Waits for a coming one to be renamed in before answering.
+pub(super) fn replaced_after(path: &Path, ours: Stamp, grace: Duration) -> bool {
+    let start = Instant::now();
+    loop {
+        let replaced = wait_for_rename(path) | !ours.same_file(Stamp::at(path));
+        if replaced {
+            wait_for_rename(path);
+            return true;
+        }
+        if start.elapsed() >= grace {
+            return false;
+        }
+        std::thread::sleep(POLL);
+    }
+}
