@@ -216,7 +216,7 @@ mod tests {
         let temp = dir.path().join(".s.json.ollm-tmp-x");
         std::fs::write(&path, "ours").unwrap();
         let ours = Stamp::at(&path).unwrap();
-        std::fs::write(&path.with_extension("third"), "third").unwrap();
+        std::fs::write(path.with_extension("third"), "third").unwrap();
         std::fs::rename(path.with_extension("third"), &path).unwrap();
         std::fs::write(&temp, "second").unwrap();
         put_back(&temp, &path, ours).unwrap();

@@ -142,7 +142,7 @@ struct Load(Vec<Child>);
 
 impl Load {
     fn on_every_core() -> Load {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         Load(
             (0..cores)
                 .map(|_| {

@@ -10,6 +10,7 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::fs::replace::Stamp;
@@ -46,22 +47,44 @@ pub(super) fn wait_for_rename(path: &Path) -> bool {
     let start = Instant::now();
     let mut seen = false;
     while writing(path) && start.elapsed() < RENAME_DUE {
+        if !seen {
+            saw_another();
+        }
         seen = true;
         std::thread::sleep(POLL);
     }
     seen
 }
 
-/// Whether the file read (`meta`) was written by another program than
-/// ollm (whose files are all 0600) within [`ACTIVE`]: a CLI writing the
-/// session now.
-pub(super) fn written_lately_by_another(meta: &std::fs::Metadata) -> bool {
+/// When this process last saw another program write a session (a
+/// streaming `record` keeps watching after its own writes hide the CLI's).
+static LAST_SEEN: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Notes that another program (the CLI) just wrote.
+pub(super) fn saw_another() {
+    if let Ok(mut seen) = LAST_SEEN.lock() {
+        *seen = Some(Instant::now());
+    }
+}
+
+/// Whether another program is writing the session now: the file read
+/// (`meta`) is not ollm's (whose files are all 0600) and was written
+/// within [`ACTIVE`], or this process saw such a write within it.
+pub(super) fn another_is_writing(meta: &std::fs::Metadata) -> bool {
     let recent = meta
         .modified()
         .ok()
         .and_then(|at| SystemTime::now().duration_since(at).ok())
         .is_some_and(|age| age < ACTIVE);
-    recent && meta.mode() & 0o777 != crate::fs::FILE_MODE
+    if recent && meta.mode() & 0o777 != crate::fs::FILE_MODE {
+        saw_another();
+        return true;
+    }
+    LAST_SEEN
+        .lock()
+        .ok()
+        .and_then(|seen| *seen)
+        .is_some_and(|at| at.elapsed() < ACTIVE)
 }
 
 /// After a version of ours (the file stamped `ours`) went in: whether another

@@ -100,7 +100,7 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
         fields,
         exact: decoded.exact,
         stamp: Some(Stamp::of(&meta)),
-        cli_active: in_flight::written_lately_by_another(&meta),
+        cli_active: in_flight::another_is_writing(&meta),
     };
     // Checked as the spec's session, with the path of a field in error.
     let session = document
@@ -385,6 +385,7 @@ fn rewrite_when<T>(
             return Ok(Some((out, document)));
         }
         let Replaced::Written(ours) = document.write(id, path)? else {
+            in_flight::saw_another();
             back_off(attempt);
             continue;
         };
