@@ -113,13 +113,14 @@ fn imported_sessions_outlive_create(store: SessionStore) {
     // A limit below what ollm made deletes only what ollm made, and says
     // so in the JSON a pipe reads as well as on stderr.
     let (created, said) = create(&sb, &["--max-sessions", "3"], &[]);
-    let removed: Vec<String> = created["removed"]
+    let removed: BTreeSet<String> = created["removed"]
         .as_array()
         .unwrap_or_else(|| panic!("no `removed` in {created}"))
         .iter()
         .map(|id| id.as_str().unwrap().to_string())
         .collect();
-    assert_eq!(removed, ours[..3], "{created}");
+    let oldest: BTreeSet<String> = ours[..3].iter().cloned().collect();
+    assert_eq!(removed, oldest, "{created}");
     assert!(said.contains("deleted the 3 oldest sessions"), "{said}");
     let listed = ids_listed(&sb);
     assert!(imported.is_subset(&listed));
