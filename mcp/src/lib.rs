@@ -2,7 +2,9 @@
 //! `ollm::mcp::cli` (so the docs and the dispatcher know it); the server
 //! is [`server::Server`], its tools in [`tools`].
 
+mod bounded;
 mod cursor;
+mod hang_up;
 mod safe;
 mod schema;
 mod server;
@@ -21,8 +23,9 @@ pub fn run() -> Result<ExitCode> {
         return ollm::cli::show_config(&Ctx::new(cli.global.clone()), args);
     }
     let server = server::Server::new(cli.global.config.clone(), cli.allow_write);
-    // One thread: requests are answered in order, and the blocking store
-    // calls need no thread pool.
+    // One thread for the protocol; the tools run one at a time on a
+    // blocking thread (`server::Server::call_tool`), so that SIGTERM and a
+    // closed stdin are seen while a long call runs.
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -35,18 +38,34 @@ pub fn run() -> Result<ExitCode> {
 }
 
 /// Serves until stdin closes (the client went away) or SIGTERM; either is
-/// a clean exit, before the handshake as after it.
+/// a clean exit, before the handshake as after it. SIGTERM ends the
+/// process at once, whatever is queued. A client that closes stdin has
+/// said all it will: what it sent is answered for [`HANG_UP_GRACE`] (a
+/// shell's `printf … | ollm mcp` gets its answers), then the process ends.
 async fn serve(server: server::Server) -> Result<ExitCode> {
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| Error::io("SIGTERM handler", &e))?;
+    let hung_up = hang_up::stdin();
     tokio::select! {
         served = serve_until_closed(server) => served,
         _ = terminate.recv() => Ok(ExitCode::Success),
+        () = async {
+            hung_up.await;
+            tokio::time::sleep(HANG_UP_GRACE).await;
+        } => Ok(ExitCode::Success),
     }
 }
 
+/// How long requests already sent are still answered once stdin closes.
+const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
 async fn serve_until_closed(server: server::Server) -> Result<ExitCode> {
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = bounded::Bounded::new(
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, stdout),
+        bounded::IN_FLIGHT,
+    );
+    let running = match server.serve(transport).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(ExitCode::Success),
         Err(e) => return Err(Error::Input(format!("MCP start-up failed: {e}"))),

@@ -3,6 +3,7 @@
 //! this says what the server offers and runs the tools and resources.
 
 use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 
 use ollm::error::Error;
 use ollm::session::Store;
@@ -25,6 +26,9 @@ use crate::tools::{self, Env};
 /// Sessions in one page of `resources/list`.
 const RESOURCE_PAGE: usize = 100;
 const URI_PREFIX: &str = "ollm://session/";
+
+/// Held by the tool call that is running.
+static ONE_CALL: Mutex<()> = Mutex::new(());
 
 const INSTRUCTIONS: &str = "Session history of this machine's coding agents (ours and those imported from Claude Code, Codex, gemini-cli, opencode and goose), this workspace's prioritized context, and its files as git sees them. Search with search_sessions, then read around a hit with get_session (paged under a token budget).";
 
@@ -79,23 +83,53 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(tools::call(
-            &self.env,
-            self.allow_write,
-            &request.name,
-            request.arguments,
-        )
-        .into())
+        let env = self.env.clone();
+        let allow_write = self.allow_write;
+        blocking(&context, move || {
+            Ok(tools::call(&env, allow_write, &request.name, request.arguments).into())
+        })
+        .await
     }
 
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let offset = decode_offset(request.as_ref().and_then(|r| r.cursor.as_deref()))
+        let server = self.clone();
+        blocking(&context, move || server.resources(request.as_ref())).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(format!("{URI_PREFIX}{{sessionId}}"), "session")
+                .with_description("A recorded session as Markdown")
+                .with_mime_type("text/markdown"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let server = self.clone();
+        blocking(&context, move || server.resource(request.uri)).await
+    }
+}
+
+impl Server {
+    fn resources(
+        &self,
+        request: Option<&PaginatedRequestParams>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let offset = decode_offset(request.and_then(|r| r.cursor.as_deref()))
             .map_err(|e| ErrorData::invalid_params(safe::one_line(&e), None))?;
         let (store, cleaner) = self.store()?;
         let listing = store
@@ -125,24 +159,7 @@ impl ServerHandler for Server {
         Ok(result)
     }
 
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(vec![
-            ResourceTemplate::new(format!("{URI_PREFIX}{{sessionId}}"), "session")
-                .with_description("A recorded session as Markdown")
-                .with_mime_type("text/markdown"),
-        ]))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri;
+    fn resource(&self, uri: String) -> Result<ReadResourceResponse, ErrorData> {
         let id = uri.strip_prefix(URI_PREFIX).ok_or_else(|| {
             ErrorData::resource_not_found(
                 safe::one_line(&format!(
@@ -163,4 +180,24 @@ impl ServerHandler for Server {
         ])
         .into())
     }
+}
+
+/// Runs `work` on a blocking thread, one request at a time: the
+/// protocol's thread stays free to see SIGTERM or a closed stdin (which
+/// end the process, abandoning what is still queued), and a request the
+/// client cancelled before its turn came is not run.
+async fn blocking<T: Send + 'static>(
+    context: &RequestContext<RoleServer>,
+    work: impl FnOnce() -> Result<T, ErrorData> + Send + 'static,
+) -> Result<T, ErrorData> {
+    let cancelled = context.ct.clone();
+    tokio::task::spawn_blocking(move || {
+        let _one_at_a_time = ONE_CALL.lock().unwrap_or_else(PoisonError::into_inner);
+        if cancelled.is_cancelled() {
+            return Err(ErrorData::internal_error("cancelled by the client", None));
+        }
+        work()
+    })
+    .await
+    .map_err(|e| ErrorData::internal_error(format!("the request failed: {e}"), None))?
 }

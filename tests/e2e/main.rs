@@ -26,6 +26,7 @@ mod session;
 mod session_copy;
 mod session_index;
 mod session_keep;
+mod session_keep_trust;
 mod session_pg;
 mod session_snapshots;
 mod session_streaming;

@@ -14,21 +14,21 @@ use serde_json::Value;
 use crate::pg::TestPg;
 use crate::support::{Sandbox, assert_one_line_error, json, stderr, stdout};
 
-fn pg_sandbox() -> Option<Sandbox> {
+pub(crate) fn pg_sandbox() -> Option<Sandbox> {
     let mut sb = Sandbox::new();
     sb.pg = Some(TestPg::new()?);
     Some(sb)
 }
 
 /// A running `ollm-session keep`.
-struct Keeper {
+pub(crate) struct Keeper {
     child: Child,
     events: BufReader<ChildStdout>,
-    socket: PathBuf,
+    pub(crate) socket: PathBuf,
 }
 
 impl Keeper {
-    fn start(sb: &Sandbox, args: &[&str]) -> Keeper {
+    pub(crate) fn start(sb: &Sandbox, args: &[&str]) -> Keeper {
         let mut child = sb
             .std_cmd("ollm-session")
             .arg("keep")
@@ -60,7 +60,7 @@ impl Keeper {
     }
 
     /// Its last line (`stopped`) after `signal`, once it has exited.
-    fn stop(self, signal: i32) -> Value {
+    pub(crate) fn stop(self, signal: i32) -> Value {
         self.signal(signal);
         self.finish()
     }

@@ -252,28 +252,77 @@ fn page(
         let Some(message) = usize::try_from(index).ok().and_then(|i| messages.get(i)) else {
             break;
         };
-        let mut text = cleaner.clean_text(&message.text_content());
-        let mut cost = tokenizer.count(&text)? + MESSAGE_OVERHEAD;
-        let mut truncated = false;
-        if used + cost > budget {
-            if !page.is_empty() {
-                break;
-            }
-            text = tokenizer.truncate(&text, budget.saturating_sub(MESSAGE_OVERHEAD))?;
-            cost = tokenizer.count(&text)? + MESSAGE_OVERHEAD;
-            truncated = true;
+        let room = budget.saturating_sub(used + MESSAGE_OVERHEAD);
+        let fitted = fit(tokenizer, cleaner, &message.text_content(), room)?;
+        if fitted.truncated && !page.is_empty() {
+            break;
         }
-        used += cost;
+        used += fitted.tokens + MESSAGE_OVERHEAD;
         page.push(PageMessage {
             index,
             role: message.role().to_string(),
             timestamp: message.timestamp().to_string(),
-            text,
-            truncated,
+            text: fitted.text,
+            truncated: fitted.truncated,
         });
         index += 1;
     }
     Ok((page, used, (index < stop).then_some(index)))
+}
+
+/// Bytes of stored text looked at per token of room, at first: far more
+/// than a token's usual 3 to 5, so that one look mostly suffices.
+const BYTES_PER_TOKEN: usize = 16;
+/// Text cleaned beyond the place a page cuts a message, so that a
+/// credential the cut falls in is whole when the cleaner sees it (a
+/// private key block is at most a few KB).
+const CLEAN_MARGIN: usize = 16 * 1024;
+
+struct Fitted {
+    text: String,
+    tokens: u64,
+    truncated: bool,
+}
+
+/// `raw` cleaned and cut to `room` tokens, looking at no more of it than
+/// the page can return: a window of the text's start, widened fourfold
+/// while it holds fewer tokens than the room (with [`CLEAN_MARGIN`] past
+/// the cut), so that a page of 100 tokens over an 8 MB message cleans and
+/// counts some kilobytes, not the 8 MB.
+fn fit(tokenizer: &Tokenizer, cleaner: &Cleaner, raw: &str, room: u64) -> Result<Fitted> {
+    let mut window = usize::try_from(room)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(BYTES_PER_TOKEN);
+    loop {
+        let end = window.saturating_add(CLEAN_MARGIN);
+        let whole = end >= raw.len();
+        let text = cleaner.clean_text(if whole {
+            raw
+        } else {
+            &raw[..raw.floor_char_boundary(end)]
+        });
+        let tokens = tokenizer.count(&text)?;
+        if tokens <= room {
+            if whole {
+                return Ok(Fitted {
+                    text,
+                    tokens,
+                    truncated: false,
+                });
+            }
+        } else {
+            let cut = tokenizer.truncate(&text, room)?;
+            if whole || cut.len() + CLEAN_MARGIN <= text.len() {
+                let tokens = tokenizer.count(&cut)?;
+                return Ok(Fitted {
+                    text: cut,
+                    tokens,
+                    truncated: true,
+                });
+            }
+        }
+        window = window.saturating_mul(4).max(CLEAN_MARGIN);
+    }
 }
 
 #[cfg(test)]
@@ -323,6 +372,35 @@ mod tests {
         );
         assert_eq!(whole_words("short and whole"), "short and whole");
         assert_eq!(whole_words("whole start, cut en…"), "whole start, cut …");
+    }
+
+    #[test]
+    fn a_page_of_a_huge_message_looks_at_a_window_of_it_and_cuts_as_a_whole_look_would() {
+        let tokenizer = Tokenizer::Cl100k;
+        let huge = "wordy prose that goes on ".repeat(40_000);
+        let fitted = fit(&tokenizer, &cleaner(), &huge, 100).unwrap();
+        assert!(fitted.truncated);
+        assert!(fitted.tokens <= 100, "{}", fitted.tokens);
+        let whole = tokenizer
+            .truncate(&cleaner().clean_text(&huge), 100)
+            .unwrap();
+        assert_eq!(fitted.text, whole);
+        // A text of many bytes per token is looked at in wider windows
+        // until it is seen whole.
+        let spaces = " ".repeat(200_000);
+        let fitted = fit(&tokenizer, &cleaner(), &spaces, 100_000).unwrap();
+        assert!(!fitted.truncated);
+        assert_eq!(fitted.text.len(), spaces.len());
+    }
+
+    #[test]
+    fn a_credential_where_a_page_cuts_is_cleaned_whole() {
+        let tokenizer = Tokenizer::Cl100k;
+        let token = format!("ghp_{}", "A1b2C3d4E5".repeat(4).get(..36).unwrap());
+        let raw = format!("{} {token} {}", "word ".repeat(96), "tail ".repeat(200_000));
+        let fitted = fit(&tokenizer, &cleaner(), &raw, 100).unwrap();
+        assert!(fitted.truncated);
+        assert!(!fitted.text.contains("ghp_A1b2"), "{}", fitted.text);
     }
 
     #[test]

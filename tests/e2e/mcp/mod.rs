@@ -2,6 +2,7 @@
 //! driven over its stdio with JSON-RPC lines, as an agent's MCP client
 //! does. Every line it writes to stdout must be a JSON-RPC message.
 
+mod bounds;
 mod protocol;
 mod python;
 mod tools;
@@ -27,6 +28,30 @@ pub fn meta_2026() -> Value {
     })
 }
 
+/// `ollm-mcp` started in the sandbox with its stdio piped.
+pub fn spawn(sb: &Sandbox, args: &[&str]) -> Child {
+    let program = bin_path("ollm-mcp");
+    assert!(
+        program.exists(),
+        "{} is not built: `cargo build -p ollm-mcp` (cargo test --workspace builds it)",
+        program.display()
+    );
+    Command::new(program)
+        .args(args)
+        .env_clear()
+        .env("PATH", test_path())
+        .env("HOME", &sb.home)
+        .env("OLLM_HOME", &sb.ollm_home)
+        .env("LANG", "C.UTF-8")
+        .envs(sb.store_env())
+        .current_dir(&sb.work)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ollm-mcp")
+}
+
 /// A running `ollm-mcp` and the lines it writes.
 pub struct Mcp {
     pub child: Child,
@@ -37,26 +62,7 @@ pub struct Mcp {
 
 impl Mcp {
     pub fn start(sb: &Sandbox, args: &[&str]) -> Mcp {
-        let program = bin_path("ollm-mcp");
-        assert!(
-            program.exists(),
-            "{} is not built: `cargo build -p ollm-mcp` (cargo test --workspace builds it)",
-            program.display()
-        );
-        let mut child = Command::new(program)
-            .args(args)
-            .env_clear()
-            .env("PATH", test_path())
-            .env("HOME", &sb.home)
-            .env("OLLM_HOME", &sb.ollm_home)
-            .env("LANG", "C.UTF-8")
-            .envs(sb.store_env())
-            .current_dir(&sb.work)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn ollm-mcp");
+        let mut child = spawn(sb, args);
         let stdout = child.stdout.take().expect("stdout");
         let (send, lines) = channel();
         std::thread::spawn(move || {
@@ -153,9 +159,13 @@ impl Mcp {
         text.to_string()
     }
 
+    pub fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// Closes stdin and waits: (exit code, stderr, any stdout left).
     pub fn close(mut self) -> (Option<i32>, String, Vec<String>) {
-        drop(self.stdin.take());
+        self.close_stdin();
         let out = self.finish();
         (out.0, out.1, self.lines.try_iter().collect())
     }

@@ -17,8 +17,16 @@
 //! of its own store only. The directory is private (0700) and the keeper
 //! serves only its own user (the peer's credentials). A command finds no
 //! socket, or one nobody answers, and connects directly as before.
+//!
+//! A command trusts the socket only as far as it can check it: `run/` and
+//! `pg-<key>/` must be directories (not links) of this user that no one
+//! else may enter, the socket this user's, and the process listening on
+//! it this user's (its peer credentials, asked before anything is sent).
+//! Anything else is someone else's socket: a warning, and the command
+//! connects directly. `keep` refuses to serve from such a directory.
 
 mod serve;
+mod trust;
 mod upstream;
 mod wire;
 
@@ -56,7 +64,18 @@ pub(crate) fn socket_dir(run_dir: &Path, url: &PgUrl) -> PathBuf {
 /// A connection through the keeper of `url`'s store, when one is running.
 pub(crate) fn connect_kept(run_dir: &Path, url: &PgUrl) -> Option<postgres::Client> {
     let dir = socket_dir(run_dir, url);
-    if !dir.join(SOCKET_FILE).exists() {
+    let socket = dir.join(SOCKET_FILE);
+    if std::fs::symlink_metadata(&socket).is_err() {
+        return None;
+    }
+    if let Err(why) = trust::private_dir(run_dir)
+        .and_then(|()| trust::private_dir(&dir))
+        .and_then(|()| trust::own_socket(&socket))
+    {
+        crate::diag::warn(format!(
+            "not using the keeper socket {}: {why}; connecting directly",
+            socket.display()
+        ));
         return None;
     }
     let mut config = postgres::Config::new();
@@ -75,9 +94,21 @@ pub(crate) fn connect_kept(run_dir: &Path, url: &PgUrl) -> Option<postgres::Clie
     // waiting thread ends with the process.
     let (sender, answer) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(config.connect(postgres::NoTls));
+        let _ = sender.send(match trust::listener_is_ours(&socket) {
+            Ok(()) => Ok(config.connect(postgres::NoTls)),
+            Err(why) => Err(why),
+        });
     });
-    answer.recv_timeout(KEEPER_DEADLINE).ok()?.ok()
+    match answer.recv_timeout(KEEPER_DEADLINE).ok()? {
+        Ok(connected) => connected.ok(),
+        Err(why) => {
+            crate::diag::warn(format!(
+                "not using the keeper socket {}: {why}; connecting directly",
+                dir.join(SOCKET_FILE).display()
+            ));
+            None
+        }
+    }
 }
 
 /// What the keeper tells its caller as it starts.
@@ -111,6 +142,12 @@ pub(crate) fn keep(
         )));
     }
     sfs::create_private_dir_all(&dir)?;
+    for private in [run_dir, dir.as_path()] {
+        trust::private_dir(private).map_err(|why| Error::Io {
+            path: private.to_path_buf(),
+            message: format!("keep: will not serve from here: {why}"),
+        })?;
+    }
     let io = |err: std::io::Error| Error::Io {
         path: socket.clone(),
         message: crate::text::one_line(&err.to_string()),
