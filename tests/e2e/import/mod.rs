@@ -9,6 +9,8 @@ mod gemini;
 mod goose;
 mod large;
 mod opencode;
+mod real;
+mod recount;
 
 use serde_json::Value;
 

@@ -58,17 +58,32 @@ pub fn read_parts(
     let path = &source.path;
     let snapshot = sqlite::open(path)?;
     let conn = &snapshot.conn;
-    if !sqlite::matches(conn, LAYOUT) {
-        return Err(Error::input(format!(
-            "{}: not a goose sessions database",
-            path.display()
-        )));
+    let missing = sqlite::missing(conn, LAYOUT);
+    if !missing.is_empty() {
+        return Err(sqlite::unknown_layout(path, "goose", &missing));
     }
     let fail = |e: rusqlite::Error| db_error(path, &e);
     for head in heads(conn).map_err(fail)? {
         session(conn, path, head, max_items, each)?;
     }
     Ok(())
+}
+
+/// The newest `schema_version` whose tables this reader was written
+/// against (goose's `migrations.rs`, see [`super`]).
+pub const KNOWN_SCHEMA: i64 = 13;
+
+/// A warning for a database whose schema is newer than [`KNOWN_SCHEMA`]:
+/// it is read as far as its tables are known, and the user is told.
+pub fn schema_notice(path: &Path) -> Option<String> {
+    let version = sqlite::max_in_place(path, "schema_version", "version")?;
+    (version > KNOWN_SCHEMA).then(|| {
+        format!(
+            "{}: goose schema version {version} is newer than the {KNOWN_SCHEMA} this version knows; \
+             what it added is not read",
+            path.display()
+        )
+    })
 }
 
 /// The ids of the sessions in the database at `path`.

@@ -71,6 +71,15 @@ pub fn read_parts(
     let snapshot = sqlite::open(&source.path)?;
     let conn = &snapshot.conn;
     let fail = |e: rusqlite::Error| db_error(&source.path, &e);
+    if !LAYOUTS.iter().any(|names| sqlite::matches(conn, names)) {
+        // Neither generation's tables: say what the nearer one lacks.
+        let missing = LAYOUTS
+            .iter()
+            .map(|names| sqlite::missing(conn, names))
+            .min_by_key(Vec::len)
+            .unwrap_or_default();
+        return Err(sqlite::unknown_layout(&source.path, "opencode", &missing));
+    }
     let mut seen = HashSet::new();
     for generation in [Generation::V2, Generation::V1] {
         if !sqlite::matches(conn, layout(generation)) {
