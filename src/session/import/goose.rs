@@ -26,7 +26,7 @@
 //!
 //! Read from block/goose, `main` of mid 2026:
 //! `crates/goose/src/session/session_manager.rs` and `migrations.rs` (the
-//! schema up to version 13), `session/legacy.rs` and the old
+//! schema up to version 16; a newer one is read with a warning), `session/legacy.rs` and the old
 //! `session/storage.rs` (the JSONL files), `conversation/message/mod.rs`,
 //! `content_types.rs` and `conversation/tool_result_serde.rs` (messages,
 //! metadata and tool results).

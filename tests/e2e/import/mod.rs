@@ -11,6 +11,7 @@ mod large;
 mod opencode;
 mod real;
 mod recount;
+mod unread;
 
 use serde_json::Value;
 

@@ -69,9 +69,9 @@ pub fn read_parts(
     Ok(())
 }
 
-/// The newest `schema_version` whose tables this reader was written
-/// against (goose's `migrations.rs`, see [`super`]).
-pub const KNOWN_SCHEMA: i64 = 13;
+/// The newest `schema_version` whose tables this reader is known to read
+/// (`session_manager.rs`'s, as `shared/importer-fixtures`' goose store).
+pub const KNOWN_SCHEMA: i64 = 16;
 
 /// A warning for a database whose schema is newer than [`KNOWN_SCHEMA`]:
 /// it is read as far as its tables are known, and the user is told.
