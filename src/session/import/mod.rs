@@ -315,7 +315,8 @@ pub struct Skipped {
     pub copies: u64,
     /// Text the user did not type, recorded as theirs: Claude Code's
     /// `isMeta` lines (skill bodies, caveats) and interruption markers,
-    /// Codex's harness messages (`<environment_context>`, instructions).
+    /// Codex's harness messages (`<environment_context>`, instructions),
+    /// goose's messages that are not `userVisible`.
     pub not_typed: u64,
 }
 

@@ -289,3 +289,37 @@ fn the_real_gemini_chat_imports_what_an_independent_reading_finds() {
     assert_eq!(*counts, expected, "{line}");
     assert!(counts.prompts > 0 && counts.answers > 0, "{line}");
 }
+
+#[test]
+fn every_synthetic_store_imports_what_an_independent_reading_finds() {
+    let Some(fixtures) = fixtures() else { return };
+    let goose = fixtures.join("goose/synthetic-db/sessions/sessions.db");
+    let opencode = fixtures.join("opencode/synthetic-db/opencode.db");
+    let chats = fixtures.join("gemini/synthetic-jsonl/tmp");
+    let log = files(&chats, "jsonl");
+    assert_eq!(log.len(), 1);
+    for (tool, path, expected) in [
+        (
+            "goose",
+            goose.parent().unwrap().to_path_buf(),
+            recount::goose(&goose),
+        ),
+        (
+            "opencode",
+            opencode.parent().unwrap().to_path_buf(),
+            recount::opencode(&opencode),
+        ),
+        (
+            "gemini",
+            chats,
+            recount::gemini_log(&std::fs::read_to_string(&log[0]).unwrap()),
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let sessions = imported(&sb, tool, &path);
+        assert_eq!(sessions.len(), 1, "{tool}: {sessions:#?}");
+        let (_, counts, line) = &sessions[0];
+        assert_eq!(*counts, expected, "{tool}: {line}");
+        assert!(counts.prompts > 0 && counts.calls > 0, "{tool}: {line}");
+    }
+}

@@ -237,3 +237,124 @@ fn gemini_messages(messages: &[Value]) -> Counts {
     }
     counts
 }
+
+/// A gemini-cli JSONL log replayed by its plain rules: a record with an
+/// `id` and a `type` is a message (an `id` seen before replaces it where
+/// it stood), a `$set.messages` is the whole conversation from there on,
+/// a `$rewindTo` takes that message and what follows away. A `user`
+/// message opening with `/`, `?` or a tag is the CLI's, not a prompt.
+pub fn gemini_log(text: &str) -> Counts {
+    let mut messages: Vec<Value> = Vec::new();
+    for record in records(text) {
+        let at = |messages: &[Value], id: &Value| messages.iter().position(|m| m["id"] == *id);
+        if let Some(list) = record["$set"]["messages"].as_array() {
+            messages.clone_from(list);
+        } else if !record["$rewindTo"].is_null() {
+            if let Some(cut) = at(&messages, &record["$rewindTo"]) {
+                messages.truncate(cut);
+            }
+        } else if record["id"].is_string() && record["type"].is_string() {
+            match at(&messages, &record["id"]) {
+                Some(i) => messages[i] = record,
+                None => messages.push(record),
+            }
+        }
+    }
+    messages.retain(|m| {
+        let first = blocks(&m["content"])
+            .first()
+            .and_then(|p| p["text"].as_str());
+        !(m["type"] == "user" && first.is_some_and(|t| t.trim_start().starts_with(['/', '?', '<'])))
+    });
+    gemini_messages(&messages)
+}
+
+/// The database at `db`, opened as an unchanging file: nothing is
+/// written beside it (the fixtures are read in place).
+fn read_only(db: &std::path::Path) -> rusqlite::Connection {
+    let uri = format!("file:{}?mode=ro&immutable=1", db.display());
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+    rusqlite::Connection::open_with_flags(uri, flags).expect("a SQLite database")
+}
+
+/// A goose `sessions.db`, every session: a prompt is a `user` row with
+/// text, an answer an `assistant` row with text (neither counted when its
+/// metadata says it is not `userVisible`); a call a `toolRequest`, paired
+/// when some row holds a `toolResponse` of its id.
+pub fn goose(db: &std::path::Path) -> Counts {
+    let conn = read_only(db);
+    let mut rows = conn
+        .prepare("SELECT role, content_json, metadata_json FROM messages ORDER BY id")
+        .unwrap();
+    let rows: Vec<(String, String, Option<String>)> = rows
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let (mut counts, mut requests, mut responses) = (Counts::default(), Vec::new(), HashSet::new());
+    for (role, content, metadata) in rows {
+        let content: Value = serde_json::from_str(&content).unwrap();
+        let metadata: Value = metadata.map_or(Value::Null, |m| serde_json::from_str(&m).unwrap());
+        let visible = metadata["userVisible"] != false;
+        let has_text = blocks(&content)
+            .iter()
+            .any(|b| b["type"] == "text" && !b["text"].as_str().unwrap_or("").trim().is_empty());
+        match (role.as_str(), visible && has_text) {
+            ("user", true) => counts.prompts += 1,
+            ("assistant", true) => counts.answers += 1,
+            _ => {}
+        }
+        for block in blocks(&content) {
+            let id = block["id"].as_str().unwrap_or("").to_string();
+            match block["type"].as_str() {
+                Some("toolRequest") if visible => requests.push(id),
+                Some("toolResponse") => drop(responses.insert(id)),
+                _ => {}
+            }
+        }
+    }
+    counts.calls = requests.len();
+    counts.pairs = requests.iter().filter(|id| responses.contains(*id)).count();
+    counts
+}
+
+/// An `opencode.db` (1.x tables), every session: a prompt is a `user`
+/// message with a text part, an answer an `assistant` message with one, a
+/// call a `tool` part, paired when its state is `completed` or `error`.
+pub fn opencode(db: &std::path::Path) -> Counts {
+    let conn = read_only(db);
+    let mut statement = conn
+        .prepare(
+            "SELECT m.data, p.data FROM message m LEFT JOIN part p ON p.message_id = m.id
+             ORDER BY m.id, p.id",
+        )
+        .unwrap();
+    let rows: Vec<(String, Option<String>)> = statement
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let (mut counts, mut with_text) = (Counts::default(), HashSet::new());
+    for (message, part) in rows {
+        let part: Value = part.map_or(Value::Null, |p| serde_json::from_str(&p).unwrap());
+        match part["type"].as_str() {
+            Some("text") if !part["text"].as_str().unwrap_or("").trim().is_empty() => {
+                // A message with several text parts is one message.
+                let first_text = with_text.insert(message.clone());
+                let message: Value = serde_json::from_str(&message).unwrap();
+                match message["role"].as_str() {
+                    Some("user") if first_text => counts.prompts += 1,
+                    Some("assistant") if first_text => counts.answers += 1,
+                    _ => {}
+                }
+            }
+            Some("tool") => {
+                counts.calls += 1;
+                let status = &part["state"]["status"];
+                counts.pairs += usize::from(*status == "completed" || *status == "error");
+            }
+            _ => {}
+        }
+    }
+    counts
+}

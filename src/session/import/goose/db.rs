@@ -288,6 +288,11 @@ fn messages(
             skipped.unreadable += 1;
             continue;
         };
+        if let Ok(ValueRef::Text(bytes)) = row.get_ref(3)
+            && std::str::from_utf8(bytes).is_err()
+        {
+            skipped.invalid_utf8 += 1; // read with U+FFFD in their place
+        }
         let created = row.get::<_, Option<i64>>(4).ok().flatten();
         let metadata = text(row, 5).and_then(|json| serde_json::from_str::<Value>(&json).ok());
         conversation.message(&key, role, created, &content, metadata.as_ref(), skipped);
