@@ -90,6 +90,9 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             shown(&args.paths)
         )));
     }
+    for warning in &plan.warnings {
+        diag::warn(warning);
+    }
     for path in &plan.empty {
         diag::warn(format!(
             "{}: no sessions of {} found there",
@@ -312,11 +315,25 @@ fn sentence(s: &Summary) -> String {
         plural(s.sources),
         s.unchanged,
     );
-    let skipped = s.skipped.total();
-    if skipped > 0 {
+    let unread = s.skipped.unread();
+    if unread > 0 {
         text.push_str(&format!(
-            "; {skipped} unreadable or unknown line{} skipped",
-            plural(skipped)
+            "; {unread} unreadable or unknown line{} skipped",
+            plural(unread)
+        ));
+    }
+    let left_out = s.skipped.left_out();
+    if left_out > 0 {
+        text.push_str(&format!(
+            "; {left_out} record{} left out (other branches, copies, text not typed)",
+            plural(left_out)
+        ));
+    }
+    if s.skipped.invalid_utf8 > 0 {
+        text.push_str(&format!(
+            "; {} line{} with invalid UTF-8 read with U+FFFD",
+            s.skipped.invalid_utf8,
+            plural(s.skipped.invalid_utf8)
         ));
     }
     if s.failed > 0 {

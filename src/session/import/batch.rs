@@ -24,6 +24,10 @@ pub struct Plan {
     pub searched: Vec<PathBuf>,
     /// Paths given that hold nothing of the tools asked for.
     pub empty: Vec<PathBuf>,
+    /// What to tell the user before reading: a database whose schema is
+    /// newer than this version knows, symbolic links not followed (one
+    /// line a place searched).
+    pub warnings: Vec<String>,
 }
 
 /// The sources of `tools` under `paths`, or under each tool's default
@@ -35,6 +39,7 @@ pub fn plan(tools: &[Tool], paths: &[PathBuf], homes: &Homes) -> Result<Plan> {
     let mut add = |plan: &mut Plan, found: Vec<Source>| {
         for source in found {
             if seen.insert(source.path.clone()) {
+                plan.warnings.extend(source.tool.notice(&source));
                 plan.sources.push(source);
             }
         }
@@ -66,6 +71,20 @@ pub fn plan(tools: &[Tool], paths: &[PathBuf], homes: &Homes) -> Result<Plan> {
                 plan.empty.push(path.clone());
             }
             plan.searched.push(path.clone());
+        }
+    }
+    plan.searched.dedup();
+    for place in &plan.searched {
+        let links = super::links_not_followed(place, super::MAX_WALK_DEPTH);
+        if let Some(first) = links.first() {
+            plan.warnings.push(format!(
+                "{}: {} symbolic link{} to a directory or to nothing not followed ({}{})",
+                place.display(),
+                links.len(),
+                if links.len() == 1 { "" } else { "s" },
+                first.display(),
+                if links.len() > 1 { ", …" } else { "" }
+            ));
         }
     }
     plan.sources.sort_by_key(|s| std::cmp::Reverse(s.bytes));

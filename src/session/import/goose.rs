@@ -26,7 +26,7 @@
 //!
 //! Read from block/goose, `main` of mid 2026:
 //! `crates/goose/src/session/session_manager.rs` and `migrations.rs` (the
-//! schema up to version 13), `session/legacy.rs` and the old
+//! schema up to version 16; a newer one is read with a warning), `session/legacy.rs` and the old
 //! `session/storage.rs` (the JSONL files), `conversation/message/mod.rs`,
 //! `content_types.rs` and `conversation/tool_result_serde.rs` (messages,
 //! metadata and tool results).
@@ -66,7 +66,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
         if is_jsonl && jsonl::is_goose(path) {
             return Ok(vec![source(path, jsonl::KIND)]);
         }
-        if !is_jsonl && sqlite::has_tables(path, &[db::LAYOUT]) {
+        if !is_jsonl && is_goose_database(path) {
             return Ok(vec![source(path, SQLITE)]);
         }
         return Ok(Vec::new());
@@ -80,10 +80,10 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
     };
     let mut out = Vec::new();
     let database = dir.join(DATABASE);
-    let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
-    if has_database {
+    if database.is_file() && is_goose_database(&database) {
         out.push(source(&database, SQLITE));
     }
+    let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -123,6 +123,23 @@ pub fn read_parts(
         jsonl::KIND => jsonl::read(source, &mut |t| split(t, max_items, each)),
         _ => db::read_parts(source, max_items, each),
     }
+}
+
+/// Whether the file at `path` is goose's database: it has goose's tables,
+/// or it is a SQLite file named as goose names its database (whose tables
+/// a newer or older goose renamed: reading it then says what is missing,
+/// rather than passing it over in silence).
+fn is_goose_database(path: &Path) -> bool {
+    sqlite::has_tables(path, &[db::LAYOUT])
+        || (path.file_name().is_some_and(|n| n == DATABASE) && sqlite::is_sqlite(path))
+}
+
+/// A warning about `source` to give before reading it (a schema newer
+/// than this version knows).
+pub fn notice(source: &Source) -> Option<String> {
+    (source.kind == SQLITE)
+        .then(|| db::schema_notice(&source.path))
+        .flatten()
 }
 
 fn size(path: &Path) -> u64 {

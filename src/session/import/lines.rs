@@ -136,6 +136,10 @@ pub fn each_line_of(
         if bytes.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        if std::str::from_utf8(&bytes).is_err() {
+            // Read with U+FFFD in place of the bad bytes ([`Line::parse`]).
+            skipped.invalid_utf8 += 1;
+        }
         each(
             Line {
                 number,
@@ -287,7 +291,11 @@ mod tests {
     fn invalid_utf8_inside_a_string_is_replaced_not_lost() {
         let (out, skipped) = lines(b"{\"a\":\"x\xFFy\"}\n");
         assert_eq!(out[0].1, Some(serde_json::json!({"a": "x\u{FFFD}y"})));
-        assert_eq!(skipped, Skipped::default());
+        let counted = Skipped {
+            invalid_utf8: 1,
+            ..Skipped::default()
+        };
+        assert_eq!(skipped, counted);
     }
 
     #[test]

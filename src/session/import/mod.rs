@@ -84,6 +84,15 @@ impl Tool {
         }
     }
 
+    /// A warning to give about `source` before it is read (a database
+    /// whose schema is newer than this version knows).
+    pub fn notice(self, source: &Source) -> Option<String> {
+        match self {
+            Tool::Goose => goose::notice(source),
+            _ => None,
+        }
+    }
+
     /// Reads `source`, handing over each session it holds in [`Part`]s
     /// as it is read: a Claude Code transcript, a Codex rollout or a
     /// gemini-cli log a bounded part at a time (memory bounded by an index
@@ -295,6 +304,20 @@ pub struct Skipped {
     pub nul_bytes: u64,
     /// A UTF-8 byte order mark at the start of a file.
     pub byte_order_marks: u64,
+    /// A line or value holding bytes that are not UTF-8: imported with
+    /// U+FFFD in their place (counted, not left out).
+    pub invalid_utf8: u64,
+    /// A message on a branch the conversation left (Claude Code: a prompt
+    /// edited or rewound, and what followed it).
+    pub other_branches: u64,
+    /// A record repeating one already imported (a slash command's
+    /// `system/local_command` copy; Codex's `event_msg` copy of a prompt).
+    pub copies: u64,
+    /// Text the user did not type, recorded as theirs: Claude Code's
+    /// `isMeta` lines (skill bodies, caveats) and interruption markers,
+    /// Codex's harness messages (`<environment_context>`, instructions),
+    /// goose's messages that are not `userVisible`.
+    pub not_typed: u64,
 }
 
 impl Skipped {
@@ -304,14 +327,24 @@ impl Skipped {
         self.unknown_kinds += other.unknown_kinds;
         self.nul_bytes += other.nul_bytes;
         self.byte_order_marks += other.byte_order_marks;
+        self.invalid_utf8 += other.invalid_utf8;
+        self.other_branches += other.other_branches;
+        self.copies += other.copies;
+        self.not_typed += other.not_typed;
     }
 
-    pub fn total(&self) -> u64 {
+    /// Lines (and bytes) that could not be read, or of an unknown kind.
+    pub fn unread(&self) -> u64 {
         self.torn_lines
             + self.unreadable
             + self.unknown_kinds
             + self.nul_bytes
             + self.byte_order_marks
+    }
+
+    /// Records read and left out on purpose.
+    pub fn left_out(&self) -> u64 {
+        self.other_branches + self.copies + self.not_typed
     }
 }
 
@@ -320,12 +353,28 @@ impl Skipped {
 /// readable; a directory below it that is not is passed over.
 pub(crate) fn files_under(dir: &Path, max_depth: usize) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).map_err(|e| crate::error::Error::io(dir, &e))?;
-    let mut files = Vec::new();
-    collect_files(entries, max_depth, &mut files);
+    let (mut files, mut links) = (Vec::new(), Vec::new());
+    collect_files(entries, max_depth, &mut files, &mut links);
     Ok(files)
 }
 
-fn collect_files(entries: std::fs::ReadDir, depth_left: usize, files: &mut Vec<PathBuf>) {
+/// The symbolic links under `dir` (as [`files_under`] walks it) that are
+/// not followed: those to a directory, and those to nothing.
+pub(crate) fn links_not_followed(dir: &Path, max_depth: usize) -> Vec<PathBuf> {
+    let (mut files, mut links) = (Vec::new(), Vec::new());
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        collect_files(entries, max_depth, &mut files, &mut links);
+    }
+    links.sort();
+    links
+}
+
+fn collect_files(
+    entries: std::fs::ReadDir,
+    depth_left: usize,
+    files: &mut Vec<PathBuf>,
+    links: &mut Vec<PathBuf>,
+) {
     for entry in entries.flatten() {
         let Ok(kind) = entry.file_type() else {
             continue;
@@ -335,13 +384,18 @@ fn collect_files(entries: std::fs::ReadDir, depth_left: usize, files: &mut Vec<P
             if depth_left > 0
                 && let Ok(inner) = std::fs::read_dir(&path)
             {
-                collect_files(inner, depth_left - 1, files);
+                collect_files(inner, depth_left - 1, files, links);
             }
         } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
             files.push(path);
+        } else if kind.is_symlink() {
+            links.push(path);
         }
     }
 }
+
+/// How deep [`links_not_followed`] looks: as deep as any tool's walk.
+pub(crate) const MAX_WALK_DEPTH: usize = 8;
 
 /// The id an imported session gets: the same for the same source session
 /// every time (a UUID v5 of the tool and its session id), so a second

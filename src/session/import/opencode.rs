@@ -65,7 +65,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
         Err(e) => return Err(Error::io(path, &e)),
     };
     if meta.is_file() {
-        if sqlite::has_tables(path, &db::LAYOUTS) {
+        if is_opencode_database(path) {
             return Ok(vec![database(path)]);
         }
         if legacy::is_session_file(path) {
@@ -116,7 +116,7 @@ fn databases_in(dir: &Path) -> Vec<Source> {
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.starts_with("opencode") && n.ends_with(".db"))
             && p.is_file()
-            && sqlite::has_tables(p, &db::LAYOUTS)
+            && is_opencode_database(p)
     });
     found.sort();
     found.iter().map(|p| database(p)).collect()
@@ -132,6 +132,20 @@ fn ids_beside(storage: &Path) -> HashSet<String> {
         .filter_map(|source| db::session_ids(&source.path).ok())
         .flatten()
         .collect()
+}
+
+/// Whether the file at `path` is an opencode database: it has either
+/// generation's tables, or it is a SQLite file named as opencode names its
+/// database (`opencode*.db`; tables renamed by a version this one does not
+/// know: reading it then says what is missing, rather than passing it over
+/// in silence).
+fn is_opencode_database(path: &Path) -> bool {
+    sqlite::has_tables(path, &db::LAYOUTS)
+        || (path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("opencode") && n.ends_with(".db"))
+            && sqlite::is_sqlite(path))
 }
 
 fn size(path: &Path) -> u64 {

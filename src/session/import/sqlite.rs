@@ -166,6 +166,38 @@ fn matches_any(conn: &Connection, layouts: &[&[&str]]) -> bool {
     layouts.iter().any(|names| matches(conn, names))
 }
 
+/// Which of `names` (see [`has`]) `conn` lacks.
+pub fn missing<'n>(conn: &Connection, names: &[&'n str]) -> Vec<&'n str> {
+    names
+        .iter()
+        .copied()
+        .filter(|name| !has(conn, name))
+        .collect()
+}
+
+/// The error for a database of `tool`'s that lacks `missing` (a table or
+/// column renamed or dropped by a version this one does not know).
+pub fn unknown_layout(path: &Path, tool: &str, missing: &[&str]) -> Error {
+    Error::input(format!(
+        "{}: not a {tool} database this version can read: no {} (a newer or older schema)",
+        path.display(),
+        missing.join(", no ")
+    ))
+}
+
+/// The largest `column` of `table` in the database at `path`, read in
+/// place without a lock (see [`open_immutable`]): a schema version.
+pub fn max_in_place(path: &Path, table: &str, column: &str) -> Option<i64> {
+    let conn = open_immutable(path)?;
+    conn.query_row(
+        &format!("SELECT max(\"{column}\") FROM \"{table}\""),
+        [],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .ok()
+    .flatten()
+}
+
 /// Whether `conn` has every one of `names` (see [`has`]).
 pub fn matches(conn: &Connection, names: &[&str]) -> bool {
     names.iter().all(|name| has(conn, name))

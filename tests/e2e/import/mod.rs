@@ -9,6 +9,9 @@ mod gemini;
 mod goose;
 mod large;
 mod opencode;
+mod real;
+mod recount;
+mod unread;
 
 use serde_json::Value;
 

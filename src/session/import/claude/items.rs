@@ -16,6 +16,13 @@ pub struct Parsed {
     pub(super) messages: Vec<(Role, String)>,
     pub(super) calls: Vec<(String, String, Value)>,
     pub(super) results: Vec<(String, Outcome)>,
+    /// The slash command the line records (as typed), and whether the line
+    /// is a `system/local_command` (Claude Code's copy of one).
+    pub(super) command: Option<String>,
+    pub(super) local_command: bool,
+    /// Texts recorded as the user's that they did not type (`isMeta`
+    /// lines, interruption markers), left out.
+    pub(super) not_typed: u64,
 }
 
 impl Parsed {
@@ -52,6 +59,7 @@ impl Parsed {
             }
             "user" => {
                 if entry.is_meta.0 {
+                    parsed.not_typed += 1;
                     return parsed;
                 }
                 let Some(message) = message else {
@@ -59,14 +67,24 @@ impl Parsed {
                 };
                 let mut texts = Vec::new();
                 let fallback = entry.tool_use_result.as_str();
+                let mut images = 0;
                 match message.content {
                     Content::Text(text) => texts.push(text.into_owned()),
                     Content::List(blocks) => {
                         for block in blocks.into_iter().filter_map(|b| b.0) {
+                            images += usize::from(block.kind.as_str() == Some("image"));
                             parsed.block(block, &mut texts, fallback);
                         }
                     }
                     Content::Other => {}
+                }
+                if images > 0
+                    && parsed.results.is_empty()
+                    && texts.iter().all(|t| t.trim().is_empty())
+                {
+                    // A prompt that is only an image (pasted or dropped):
+                    // kept as a message saying so, not left out.
+                    texts = vec![IMAGE.to_owned(); images];
                 }
                 if entry.is_compact_summary.0 {
                     let summary = join(texts);
@@ -78,6 +96,7 @@ impl Parsed {
                 }
             }
             "system" if entry.subtype.as_str() == Some("local_command") => {
+                parsed.local_command = true;
                 if let Some(content) = entry.content.as_str() {
                     parsed.classify(vec![content.to_owned()]);
                 }
@@ -129,8 +148,14 @@ impl Parsed {
         let mut user = Vec::new();
         for text in texts {
             match text::classify(&text) {
-                Some((Role::User, text)) => user.push(text),
+                Some((Role::User, typed)) => {
+                    if text::is_command(&text) {
+                        self.command = Some(typed.clone());
+                    }
+                    user.push(typed);
+                }
                 Some((role, text)) if !text.trim().is_empty() => self.messages.push((role, text)),
+                None if text::is_marker(text.trim()) => self.not_typed += 1,
                 _ => {}
             }
         }
@@ -138,6 +163,40 @@ impl Parsed {
         if !user.is_empty() {
             self.messages.insert(0, (Role::User, user));
         }
+    }
+}
+
+/// What a prompt that is only an image imports as, once per image.
+pub const IMAGE: &str = "[image]";
+
+/// The slash commands of the lines on a path, to leave out Claude Code's
+/// `system/local_command` copy of one typed just before (written as a
+/// `user` line and then again as a `system` line).
+#[derive(Debug, Default)]
+pub struct CommandCopies {
+    last: Option<String>,
+}
+
+impl CommandCopies {
+    /// Takes the copy of the command just typed out of `line` (of an
+    /// assistant line when `assistant`); returns how many records that
+    /// left out (0 or 1).
+    pub fn take_copy(&mut self, line: &mut Parsed, assistant: bool) -> u64 {
+        if line.local_command {
+            // A copy answers one `user` line; two commands recorded only
+            // as `system` lines are two commands.
+            let typed = self.last.take();
+            if let Some(command) = &line.command
+                && typed.as_ref() == Some(command)
+            {
+                line.messages
+                    .retain(|(role, text)| !(*role == Role::User && text == command));
+                return 1;
+            }
+        } else if assistant || line.messages.iter().any(|(role, _)| *role == Role::User) {
+            self.last.clone_from(&line.command);
+        }
+        0
     }
 }
 

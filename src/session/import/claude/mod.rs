@@ -142,6 +142,7 @@ impl FirstFile {
         if conversations.is_empty() {
             return Ok(None);
         }
+        skipped.other_branches = first.tree.left_on_other_branches(&conversations);
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

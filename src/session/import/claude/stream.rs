@@ -18,7 +18,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use super::items::Parsed;
+use super::items::{CommandCopies, Parsed};
 use super::parse::Entry;
 use super::tree::{self, Conversation, Kind, Tree};
 use crate::error::{Error, Result};
@@ -167,6 +167,7 @@ struct Assembler<'t> {
     off_path: HashMap<String, Outcome>,
     parts: Parts,
     handed: bool,
+    commands: CommandCopies,
 }
 
 impl<'t> Assembler<'t> {
@@ -214,6 +215,7 @@ impl<'t> Assembler<'t> {
             off_path: HashMap::new(),
             parts: Parts::new(max_items),
             handed: false,
+            commands: CommandCopies::default(),
         }
     }
 
@@ -265,9 +267,13 @@ impl<'t> Assembler<'t> {
     }
 
     /// Takes in the line at `position` (as [`super::whole`] does).
-    fn line(&mut self, position: usize, line: Parsed) {
+    fn line(&mut self, position: usize, mut line: Parsed) {
         let node = &self.tree.nodes[self.path[position] as usize];
         let header = &mut self.header;
+        header.skipped.copies += self
+            .commands
+            .take_copy(&mut line, node.kind == Kind::Assistant);
+        header.skipped.not_typed += line.not_typed;
         if header.started.is_none() {
             header.started.clone_from(&line.timestamp);
         }

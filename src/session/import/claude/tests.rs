@@ -221,6 +221,81 @@ fn the_conversation_is_the_path_to_the_newest_message_not_the_line_order() {
     );
     assert_eq!(t.started.as_deref(), Some(at(1).as_str()));
     assert_eq!(t.updated.as_deref(), Some(at(6).as_str()));
+    assert_eq!(
+        t.skipped.other_branches, 2,
+        "the abandoned prompt and answer"
+    );
+}
+
+#[test]
+fn a_chain_broken_by_a_line_never_written_goes_on_before_the_break_but_a_root_does_not() {
+    let t = read_one(&[
+        prompt("u1", None, 1, "first"),
+        say("a1", Some("u1"), 2, "msg_1", "one"),
+        // A hook's progress line naming a line that is not in the file.
+        progress("p", Some("never written"), 3),
+        prompt("u2", Some("p"), 4, "second"),
+        say("a2", Some("u2"), 5, "msg_2", "two"),
+    ]);
+    let whole = [
+        "user: first",
+        "assistant: one",
+        "user: second",
+        "assistant: two",
+    ];
+    assert_eq!(shape(&t), whole);
+    assert_eq!(t.skipped.other_branches, 0);
+    // A progress line with no parent starts a conversation of its own.
+    let t = read_one(&[
+        prompt("u1", None, 1, "first"),
+        say("a1", Some("u1"), 2, "msg_1", "one"),
+        progress("p", None, 3),
+        prompt("u2", Some("p"), 4, "second"),
+        say("a2", Some("u2"), 5, "msg_2", "two"),
+    ]);
+    assert_eq!(shape(&t), ["user: second", "assistant: two"]);
+    assert_eq!(t.skipped.other_branches, 2);
+}
+
+fn local_command(uuid: &str, parent: &str, second: u32, content: &str) -> Value {
+    with(
+        base("system", uuid, Some(parent), second),
+        json!({"subtype": "local_command", "content": content, "level": "info"}),
+    )
+}
+
+#[test]
+fn a_command_and_its_system_copy_are_one_message_and_commands_typed_last_are_kept() {
+    let mcp = "<command-name>/mcp</command-name>\n<command-message>mcp</command-message>\n<command-args></command-args>";
+    let model = "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>";
+    let t = read_one(&[
+        prompt("u1", None, 1, "hello"),
+        say("a1", Some("u1"), 2, "msg_1", "hi"),
+        prompt("c1", Some("a1"), 3, mcp),
+        local_command("s1", "c1", 4, mcp),
+        local_command(
+            "s2",
+            "s1",
+            5,
+            "<local-command-stdout>MCP dialog dismissed</local-command-stdout>",
+        ),
+        // Written after the last message, and only as `system` lines: two
+        // commands, not a command and its copy.
+        local_command("s3", "s2", 6, model),
+        local_command("s4", "s3", 7, model),
+    ]);
+    assert_eq!(
+        shape(&t),
+        [
+            "user: hello",
+            "assistant: hi",
+            "user: /mcp",
+            "system: MCP dialog dismissed",
+            "user: /model",
+            "user: /model"
+        ]
+    );
+    assert_eq!(t.skipped.copies, 1);
 }
 
 #[test]

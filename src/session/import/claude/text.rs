@@ -55,8 +55,13 @@ pub fn classify(text: &str) -> Option<(Role, String)> {
 
 /// `[Request interrupted by user]`, `[Request interrupted by user for tool
 /// use]`: Claude Code's note that the user pressed Esc, not a prompt.
-fn is_marker(text: &str) -> bool {
+pub fn is_marker(text: &str) -> bool {
     text.starts_with("[Request interrupted by user") && text.ends_with(']')
+}
+
+/// Whether `text` records a slash command (`<command-name>`).
+pub fn is_command(text: &str) -> bool {
+    tag(text.trim(), "command-name").is_some()
 }
 
 fn has_tag(text: &str, name: &str) -> bool {

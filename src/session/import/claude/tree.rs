@@ -69,6 +69,9 @@ pub struct Node {
     pub sidechain: bool,
     pub tool_results: bool,
     compact_boundary: bool,
+    /// Its `parentUuid` names a line that is not in the file (nor a
+    /// progress line leading to one).
+    dangling: bool,
 }
 
 /// What the first pass learns of one tree line.
@@ -122,6 +125,7 @@ impl Tree {
             sidechain: link.sidechain,
             tool_results: !link.results.is_empty(),
             compact_boundary: link.compact_boundary,
+            dangling: false,
         };
         // A uuid written twice (Claude Code re-appends a message it settles
         // later): the later line wins, in the place of the first.
@@ -161,14 +165,15 @@ impl Tree {
     pub fn finish(&mut self) {
         for i in 0..self.nodes.len() {
             let node = &self.nodes[i];
-            let mut parent = self.resolve(node.parent_key);
+            let (mut parent, mut dangling) = self.resolve(node.parent_key);
             if parent == NONE && node.compact_boundary {
-                parent = self.resolve(node.logical_key);
+                (parent, dangling) = self.resolve(node.logical_key);
             }
             if parent == i as u32 {
                 parent = NONE;
             }
             self.nodes[i].parent = parent;
+            self.nodes[i].dangling = dangling;
         }
         self.uses.sort_unstable();
         self.holders.sort_unstable();
@@ -176,21 +181,24 @@ impl Tree {
         self.bridge = HashMap::new();
     }
 
-    fn resolve(&self, mut key: u128) -> u32 {
+    /// The line `key` names (over progress lines), and whether it names a
+    /// line that was never written (`NONE`, true) rather than none (`NONE`,
+    /// false: a root).
+    fn resolve(&self, mut key: u128) -> (u32, bool) {
         // Bridged when added, unless a progress line came after its child.
         for _ in 0..64 {
             if key == 0 {
-                return NONE;
+                return (NONE, false);
             }
             if let Some(&at) = self.index.get(&key) {
-                return at;
+                return (at, false);
             }
             match self.bridge.get(&key) {
                 Some(&next) if next != key => key = next,
-                _ => return NONE,
+                _ => return (NONE, true),
             }
         }
-        NONE
+        (NONE, false)
     }
 
     /// The conversations in the tree: the main one (lines not on a
@@ -285,10 +293,13 @@ impl Tree {
                 continue;
             }
             // A compaction whose earlier part is not linked (its
-            // `logicalParentUuid` is not in the file): what was said
-            // before it is the conversation that ended before it.
+            // `logicalParentUuid` is not in the file), or a line whose
+            // parent was never written (the chain broken, e.g. by a hook's
+            // `progress` line naming a missing line): what was said before
+            // it is the conversation that ended before it in the file, as
+            // Claude Code's own `--resume` shows it.
             if parent == NONE
-                && node.compact_boundary
+                && (node.compact_boundary || node.dangling)
                 && let Some(before) = newest(node.line, seen)
             {
                 at = before;
@@ -297,7 +308,38 @@ impl Tree {
             break;
         }
         chain.reverse();
+        self.extend_with_system_lines(&mut chain, lines, walk, seen);
         Some(self.recover(chain, lines, walk, seen))
+    }
+
+    /// `chain` followed on by the `system` lines written after its last
+    /// message (a slash command typed last is recorded only as a
+    /// `system/local_command` line and its output).
+    fn extend_with_system_lines(
+        &self,
+        chain: &mut Vec<u32>,
+        lines: &[u32],
+        walk: u32,
+        seen: &mut [u32],
+    ) {
+        let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &i in lines {
+            let node = &self.nodes[i as usize];
+            if node.kind == Kind::System && node.parent != NONE {
+                children.entry(node.parent).or_default().push(i);
+            }
+        }
+        while let Some(&tail) = chain.last()
+            && let Some(next) = children.get(&tail).and_then(|kids| {
+                kids.iter()
+                    .copied()
+                    .filter(|&k| seen[k as usize] != walk)
+                    .max_by_key(|&k| (self.nodes[k as usize].ts, self.nodes[k as usize].line))
+            })
+        {
+            seen[next as usize] = walk;
+            chain.push(next);
+        }
     }
 
     /// `chain` with the siblings and tool results the walk missed.
@@ -368,6 +410,27 @@ impl Tree {
             }
         }
         out
+    }
+
+    /// How many message lines none of `conversations` takes in: those on
+    /// a branch the conversation left (a rewound or edited prompt and what
+    /// followed it). A line holding a result of a call on a path is taken
+    /// in (the call gets it).
+    pub fn left_on_other_branches(&self, conversations: &[Conversation]) -> u64 {
+        let mut taken = vec![false; self.nodes.len()];
+        for &at in conversations.iter().flat_map(|c| &c.path) {
+            taken[at as usize] = true;
+            for id in self.uses_of(at) {
+                for holder in self.holders_of(id) {
+                    taken[holder as usize] = true;
+                }
+            }
+        }
+        self.nodes
+            .iter()
+            .zip(taken)
+            .filter(|(node, taken)| node.kind.is_message() && !taken)
+            .count() as u64
     }
 
     /// The `tool_use` ids (hashed) the line `at` calls.

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use super::items::Parsed;
+use super::items::{CommandCopies, Parsed};
 use super::parse::Entry;
 use super::tree::{self, Kind, Tree};
 use super::{FirstPass, find::is_agent_file};
@@ -29,6 +29,7 @@ pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> 
     if conversations.is_empty() {
         return Ok(());
     }
+    skipped.other_branches = first.tree.left_on_other_branches(&conversations);
 
     // The lines to read again: each path, and the lines holding results
     // of calls on it that the path does not.
@@ -128,11 +129,14 @@ fn assemble(
     let mut response_at: HashMap<u64, usize> = HashMap::new();
     let mut calls: HashMap<String, usize> = HashMap::new();
     let mut results: HashMap<String, Outcome> = HashMap::new();
+    let mut commands = CommandCopies::default();
     for &at in &conversation.path {
         let node = &tree.nodes[at as usize];
-        let Some(line) = parsed.get_mut(&node.line).and_then(Option::take) else {
+        let Some(mut line) = parsed.get_mut(&node.line).and_then(Option::take) else {
             continue;
         };
+        transcript.skipped.copies += commands.take_copy(&mut line, node.kind == Kind::Assistant);
+        transcript.skipped.not_typed += line.not_typed;
         if transcript.started.is_none() {
             transcript.started.clone_from(&line.timestamp);
         }

@@ -42,6 +42,9 @@ pub struct Reader {
     turns: Vec<usize>,
     first_timestamp: Option<String>,
     last_timestamp: Option<String>,
+    /// A prompt read from a `response_item` whose `event_msg/user_message`
+    /// copy has not come yet (Codex writes the item, then the event).
+    prompt_awaiting_copy: bool,
     /// The items handed over already (see [`Reader::take_ready`]): every
     /// index above counts them.
     base: usize,
@@ -69,6 +72,7 @@ impl Reader {
             turns: Vec::new(),
             first_timestamp: None,
             last_timestamp: None,
+            prompt_awaiting_copy: false,
             base: 0,
             lean: false,
             resolved: HashMap::new(),
@@ -167,7 +171,7 @@ impl Reader {
             }
             (Some("turn_context"), Some(payload)) => self.turn_context(&payload),
             (Some("compacted"), Some(payload)) => self.compacted(number, timestamp, &payload),
-            (Some("event_msg"), Some(payload)) => self.event(&payload),
+            (Some("event_msg"), Some(payload)) => self.event(number, timestamp, &payload, skipped),
             (Some(_), Some(_)) => skipped.unknown_kinds += 1,
             // Before the envelope: bare response items, a first line with
             // the session's id, and `record_type` markers.
@@ -224,8 +228,9 @@ impl Reader {
         }
     }
 
-    fn event(&mut self, payload: &Value) {
+    fn event(&mut self, number: u64, at: Option<String>, payload: &Value, skipped: &mut Skipped) {
         match payload.get("type").and_then(Value::as_str) {
+            Some("user_message") => self.user_event(number, at, payload, skipped),
             Some("thread_name_updated") => {
                 if let Some(name) = text_of(payload.get("thread_name")) {
                     self.transcript.title = Some(name);
@@ -240,6 +245,48 @@ impl Reader {
             }
             _ => {}
         }
+    }
+
+    /// An `event_msg/user_message`: the UI's copy of the prompt just read
+    /// from a `response_item`, or (Codex Desktop 0.128 records some prompts
+    /// only so) the prompt itself.
+    fn user_event(
+        &mut self,
+        number: u64,
+        at: Option<String>,
+        payload: &Value,
+        skipped: &mut Skipped,
+    ) {
+        if std::mem::take(&mut self.prompt_awaiting_copy) {
+            skipped.copies += 1;
+            return;
+        }
+        let images = payload
+            .get("images")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+            + payload
+                .get("local_images")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+        let text = match payload.get("message").and_then(Value::as_str) {
+            Some(text) if is_harness(text) => {
+                skipped.not_typed += 1;
+                return;
+            }
+            Some(text) if !text.trim().is_empty() => text.to_string(),
+            _ if images > 0 => vec![IMAGE; images].join("\n\n"),
+            _ => return,
+        };
+        self.turns.push(self.base + self.transcript.items.len());
+        self.push(
+            number.to_string(),
+            at,
+            Body::Message {
+                role: Role::User,
+                text,
+            },
+        );
     }
 
     /// The last `turns` user turns were taken back: the conversation goes
@@ -285,7 +332,7 @@ impl Reader {
             .unwrap_or_default()
             .to_string();
         match kind.as_str() {
-            "message" => self.message(number, at, &item),
+            "message" => self.message(number, at, &item, skipped),
             "function_call" | "custom_tool_call" | "tool_search_call" => {
                 let call_id = text_of(item.get("call_id")).unwrap_or_else(|| number.to_string());
                 let mut name = text_of(item.get("name")).unwrap_or_else(|| kind.clone());
@@ -353,14 +400,17 @@ impl Reader {
         }
     }
 
-    fn message(&mut self, number: u64, at: Option<String>, item: &Value) {
+    fn message(&mut self, number: u64, at: Option<String>, item: &Value, skipped: &mut Skipped) {
         let role = match item.get("role").and_then(Value::as_str) {
             Some("user") => Role::User,
             Some("assistant") => Role::Assistant,
             // `developer` and `system`: instructions, not conversation.
-            _ => return,
+            _ => {
+                skipped.not_typed += 1;
+                return;
+            }
         };
-        let mut texts = Vec::new();
+        let (mut texts, mut images, mut harness) = (Vec::new(), 0, false);
         for part in item
             .get("content")
             .and_then(Value::as_array)
@@ -368,9 +418,12 @@ impl Reader {
             .flatten()
         {
             let Some(text) = part.get("text").and_then(Value::as_str) else {
-                continue; // an image
+                images +=
+                    usize::from(part.get("type").and_then(Value::as_str) == Some("input_image"));
+                continue;
             };
             if role == Role::User && is_harness(text) {
+                harness = true;
                 if self.context_cwd.is_none() {
                     self.context_cwd = cwd_in(text);
                 }
@@ -378,13 +431,20 @@ impl Reader {
             }
             texts.push(text);
         }
-        if !texts.is_empty() {
-            if role == Role::User {
-                self.turns.push(self.base + self.transcript.items.len());
-            }
-            let text = texts.join("\n\n");
-            self.push(number.to_string(), at, Body::Message { role, text });
+        if texts.is_empty() && images > 0 && role == Role::User && !harness {
+            // A prompt that is only an image.
+            texts = vec![IMAGE; images];
         }
+        if texts.is_empty() {
+            skipped.not_typed += u64::from(harness);
+            return;
+        }
+        if role == Role::User {
+            self.turns.push(self.base + self.transcript.items.len());
+            self.prompt_awaiting_copy = true;
+        }
+        let text = texts.join("\n\n");
+        self.push(number.to_string(), at, Body::Message { role, text });
     }
 
     fn call(
@@ -415,6 +475,16 @@ impl Reader {
     }
 
     fn push(&mut self, key: String, timestamp: Option<String>, mut body: Body) {
+        if !matches!(
+            body,
+            Body::Message {
+                role: Role::User,
+                ..
+            }
+        ) {
+            // The copy comes before the model answers, if at all.
+            self.prompt_awaiting_copy = false;
+        }
         if self.lean {
             match &mut body {
                 Body::Message { text, .. } => *text = String::new(),
@@ -431,6 +501,9 @@ impl Reader {
         });
     }
 }
+
+/// What a prompt that is only an image imports as, once per image.
+const IMAGE: &str = "[image]";
 
 fn text_of(value: Option<&Value>) -> Option<String> {
     value

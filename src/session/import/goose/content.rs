@@ -104,6 +104,10 @@ impl Conversation {
             skipped.unreadable += 1;
             return;
         };
+        if !visible && blocks.iter().any(|b| str_of(b, "type") == Some("text")) {
+            // Text only the agent saw (a compaction summary, context).
+            skipped.not_typed += 1;
+        }
         let mut text: Option<(String, Vec<&str>)> = None;
         for (index, block) in blocks.iter().enumerate() {
             match str_of(block, "type") {

@@ -58,17 +58,32 @@ pub fn read_parts(
     let path = &source.path;
     let snapshot = sqlite::open(path)?;
     let conn = &snapshot.conn;
-    if !sqlite::matches(conn, LAYOUT) {
-        return Err(Error::input(format!(
-            "{}: not a goose sessions database",
-            path.display()
-        )));
+    let missing = sqlite::missing(conn, LAYOUT);
+    if !missing.is_empty() {
+        return Err(sqlite::unknown_layout(path, "goose", &missing));
     }
     let fail = |e: rusqlite::Error| db_error(path, &e);
     for head in heads(conn).map_err(fail)? {
         session(conn, path, head, max_items, each)?;
     }
     Ok(())
+}
+
+/// The newest `schema_version` whose tables this reader is known to read
+/// (`session_manager.rs`'s, as `shared/importer-fixtures`' goose store).
+pub const KNOWN_SCHEMA: i64 = 16;
+
+/// A warning for a database whose schema is newer than [`KNOWN_SCHEMA`]:
+/// it is read as far as its tables are known, and the user is told.
+pub fn schema_notice(path: &Path) -> Option<String> {
+    let version = sqlite::max_in_place(path, "schema_version", "version")?;
+    (version > KNOWN_SCHEMA).then(|| {
+        format!(
+            "{}: goose schema version {version} is newer than the {KNOWN_SCHEMA} this version knows; \
+             what it added is not read",
+            path.display()
+        )
+    })
 }
 
 /// The ids of the sessions in the database at `path`.
@@ -273,6 +288,11 @@ fn messages(
             skipped.unreadable += 1;
             continue;
         };
+        if let Ok(ValueRef::Text(bytes)) = row.get_ref(3)
+            && std::str::from_utf8(bytes).is_err()
+        {
+            skipped.invalid_utf8 += 1; // read with U+FFFD in their place
+        }
         let created = row.get::<_, Option<i64>>(4).ok().flatten();
         let metadata = text(row, 5).and_then(|json| serde_json::from_str::<Value>(&json).ok());
         conversation.message(&key, role, created, &content, metadata.as_ref(), skipped);

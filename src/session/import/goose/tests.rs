@@ -448,6 +448,43 @@ fn the_default_root_is_the_xdg_data_sessions_directory() {
 }
 
 #[test]
+fn a_newer_schema_is_read_with_a_warning_and_a_renamed_column_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sessions.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(SCHEMA).unwrap();
+    fill(&conn);
+    conn.execute(
+        "INSERT INTO schema_version (version) VALUES (?1)",
+        [db::KNOWN_SCHEMA + 1],
+    )
+    .unwrap();
+    let found = sources(dir.path()).unwrap();
+    assert_eq!(found.len(), 1);
+    let warning = notice(&found[0]).expect("a warning");
+    let newer = format!("schema version {}", db::KNOWN_SCHEMA + 1);
+    assert!(
+        warning.contains("sessions.db") && warning.contains(&newer),
+        "{warning}"
+    );
+    assert!(
+        !read_all(&found[0]).is_empty(),
+        "read as far as it is known"
+    );
+
+    conn.execute_batch("ALTER TABLE messages RENAME COLUMN content_json TO content;")
+        .unwrap();
+    drop(conn);
+    let found = sources(dir.path()).unwrap();
+    assert_eq!(found.len(), 1, "still goose's database: {found:?}");
+    let err = read(&found[0], &mut |_| Ok(())).unwrap_err().to_string();
+    assert!(
+        err.contains("sessions.db") && err.contains("no messages.content_json"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_file_that_is_not_a_database_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sessions.db");

@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
@@ -71,6 +72,15 @@ pub fn read_parts(
     let snapshot = sqlite::open(&source.path)?;
     let conn = &snapshot.conn;
     let fail = |e: rusqlite::Error| db_error(&source.path, &e);
+    if !LAYOUTS.iter().any(|names| sqlite::matches(conn, names)) {
+        // Neither generation's tables: say what the nearer one lacks.
+        let missing = LAYOUTS
+            .iter()
+            .map(|names| sqlite::missing(conn, names))
+            .min_by_key(Vec::len)
+            .unwrap_or_default();
+        return Err(sqlite::unknown_layout(&source.path, "opencode", &missing));
+    }
     let mut seen = HashSet::new();
     for generation in [Generation::V2, Generation::V1] {
         if !sqlite::matches(conn, layout(generation)) {
@@ -287,14 +297,15 @@ fn fill_model(out: &mut Transcript, head: &Head) {
 /// A JSON column; one that is not JSON is counted and skipped.
 fn json_column(row: &Row<'_>, index: usize, skipped: &mut Skipped) -> Option<Value> {
     let parsed = match row.get_ref(index) {
-        Ok(value) => match value.as_str() {
+        Ok(ValueRef::Text(bytes) | ValueRef::Blob(bytes)) => match std::str::from_utf8(bytes) {
             Ok(text) => serde_json::from_str::<Value>(text).ok(),
-            Err(_) => value
-                .as_blob()
-                .ok()
-                .and_then(|b| serde_json::from_slice::<Value>(b).ok()),
+            Err(_) => {
+                // Read with U+FFFD in place of the bad bytes, and counted.
+                skipped.invalid_utf8 += 1;
+                serde_json::from_str::<Value>(&String::from_utf8_lossy(bytes)).ok()
+            }
         },
-        Err(_) => None,
+        _ => None,
     };
     if parsed.as_ref().is_none_or(|v| !v.is_object()) {
         skipped.unreadable += 1;

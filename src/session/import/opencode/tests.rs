@@ -579,13 +579,14 @@ fn a_live_wal_database_is_read_whole_and_left_byte_identical() {
 #[test]
 fn what_is_not_opencode_is_not_claimed_and_a_bad_database_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let other = dir.path().join("opencode.db");
+    let other = dir.path().join("other.db");
     Connection::open(&other)
         .unwrap()
         .execute_batch("CREATE TABLE sessions (id TEXT, working_dir TEXT);")
         .unwrap();
     std::fs::write(dir.path().join("notes.json"), "{}").unwrap();
     assert!(sources(dir.path()).unwrap().is_empty());
+    assert!(sources(&other).unwrap().is_empty());
     assert!(sources(&dir.path().join("missing")).unwrap().is_empty());
 
     let junk = dir.path().join("junk.db");
@@ -599,6 +600,25 @@ fn what_is_not_opencode_is_not_claimed_and_a_bad_database_is_an_error() {
     let err = read(&source, &mut |_| Ok(())).unwrap_err().to_string();
     assert!(err.contains("junk.db"), "{err}");
     assert!(!err.contains('\n'));
+}
+
+#[test]
+fn a_database_whose_tables_were_renamed_is_claimed_and_says_what_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("opencode.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(V1).unwrap();
+    fill_v1(&conn, "ses_renamed");
+    conn.execute_batch("ALTER TABLE part RENAME COLUMN data TO body;")
+        .unwrap();
+    drop(conn);
+    let found = sources(dir.path()).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let err = read(&found[0], &mut |_| Ok(())).unwrap_err().to_string();
+    assert!(
+        err.contains("opencode.db") && err.contains("no part.data") && !err.contains('\n'),
+        "{err}"
+    );
 }
 
 #[test]
