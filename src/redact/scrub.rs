@@ -289,8 +289,8 @@ const KEY_END: &str = "PRIVATE KEY-----";
 fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
     let bytes = text.as_bytes();
     let mut from = 0;
-    while let Some(at) = memchr::memmem::find(&bytes[from..], BEGIN.as_bytes()).map(|at| from + at)
-    {
+    // std's search, not memchr's: see crate::byte_search.
+    while let Some(at) = text[from..].find(BEGIN).map(|at| from + at) {
         work::read(at - from);
         let label_start = at + BEGIN.len();
         let label_end = bytes[label_start..]
