@@ -4,7 +4,8 @@
 #      spec's whole-file atomic rewrite of the same session as the baseline;
 #   2. listing 10,000 sessions (summaries) vs 10,000 plain spec files;
 #   3. searching 10,000 sessions vs ripgrep over the same files;
-#   4. redaction's cost on record, and scan's throughput;
+#   4. redaction's cost on record, and scan's throughput; 4b. recording 1 MB
+#      and 10 MB of output shaped to defeat the scrubber vs a build log;
 #   5. importing Claude Code sessions vs cat, its memory, and listing
 #      10,000 imported sessions; then one large Claude Code session and
 #      one large gemini-cli chat alone, their memory.
@@ -175,10 +176,34 @@ scan_all() { "$BIN" --data-dir "$LIST" scan --all --format json || [ $? -eq 1 ];
 scan_ms=$(best_ms 3 scan_all)
 scan_bytes=$(du -sb "$LIST" | cut -f1)
 scan_mbs=$(python3 -c "print(f'{$scan_bytes/1e6/($scan_ms/1000):.0f}')")
+# 4b. Output shaped to defeat the scrubber (issue 54): one 'record' of 1 MB
+# and 10 MB of each family that once made its cost quadratic, against the
+# same size of ordinary build log, in one run.
+hostile_rows=()
+for mb in 1 10; do
+  python3 - "$WORK/hostile" "$mb" <<'PY'
+import os, sys
+out, mb = sys.argv[1], int(sys.argv[2])
+size = mb * 1_000_000
+os.makedirs(out, exist_ok=True)
+lines = [f"   Compiling crate{i} v0.{i}.0 (/home/u/src/crate{i}): warning: unused variable `x{i}` at src/lib.rs:{i}:9" for i in range(60)]
+log = "\n".join(lines) + "\n"
+families = {"build-log": log, "ghp_": "ghp_", "key-": " key-", "BEGIN": "-----BEGIN ", "password=": "password="}
+for name, unit in families.items():
+    open(os.path.join(out, name), "w").write((unit * (size // len(unit) + 1))[:size])
+PY
+  base_ms=$(best_ms 3 "$BIN" --data-dir "$RED" record "$RID" --tool t --args '{}' --result-file "$WORK/hostile/build-log")
+  for family in ghp_ key- BEGIN password=; do
+    ms=$(best_ms 3 "$BIN" --data-dir "$RED" record "$RID" --tool t --args '{}' --result-file "$WORK/hostile/$family")
+    hostile_rows+=("$(printf '   %-48s %10s ms   build log: %6s ms   ratio %sx' "record, $mb MB of '$family' repeated" "$ms" "$base_ms" "$(ratio "$ms" "$base_ms")")")
+  done
+done
+rm -rf "$WORK/hostile"
 echo "4. redaction ($(wc -c < "$CLEAN")-byte tool result, 100 interleaved runs; scan of the $count sessions of 2, $((scan_bytes / 1000000)) MB)"
 printf '   %-48s %10s ms   off: %6s ms   ratio %sx\n' "record, ordinary output" "$clean_on" "$clean_off" "$(ratio "$clean_on" "$clean_off")"
 printf '   %-48s %10s ms   off: %6s ms   ratio %sx\n' "record, output holding credentials" "$sec_on" "$sec_off" "$(ratio "$sec_on" "$sec_off")"
 printf '   %-48s %10s ms   %s MB/s\n' "scan --all" "$scan_ms" "$scan_mbs"
+printf '%s\n' "${hostile_rows[@]}"
 echo
 
 # 5. Importing ----------------------------------------------------------------

@@ -57,13 +57,24 @@ fn read(text: &[u8], skip_json_keys: bool) -> (ShapeSet, bool) {
     let Some((automaton, shape_of)) = literals() else {
         return (ShapeSet::ALL, true);
     };
+    super::work::read(text.len());
     let mut shapes = ShapeSet::EMPTY;
     let mut word = false;
+    // The name run of the last word asked about, and whether it is a key:
+    // the words of one run are answered by one read of it.
+    let mut run: Option<NameRun> = None;
     for found in automaton.find_overlapping_iter(text) {
         let Some(shape) = shape_of[found.pattern().as_usize()] else {
-            word = word
-                || (is_name_word(text, found.start(), found.end())
-                    && !(skip_json_keys && is_raw_json_key(text, found.start(), found.end())));
+            if !word && is_name_word(text, found.start(), found.end()) {
+                word = !skip_json_keys || {
+                    let key = match run {
+                        Some(run) if run.holds(found.start()) => run,
+                        _ => NameRun::around(text, found.start(), found.end()),
+                    };
+                    run = Some(key);
+                    !key.is_raw_json_key
+                };
+            }
             continue;
         };
         let pattern = &VALUE_PATTERNS[shape];
@@ -108,6 +119,7 @@ pub fn for_each_shape_match(
             continue;
         }
         if let Some(re) = full(index) {
+            super::work::read(text.len());
             for m in re.find_iter(text) {
                 if !is_filler(&text[m.range()]) {
                     found(pattern, m.start(), m.end());
@@ -131,20 +143,43 @@ pub fn secret_words_in(text: &[u8]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Whether `start..end` lies in a key of the raw JSON text: a name run
-/// opened by a `"` that no backslash escapes and closed by `":`.
-fn is_raw_json_key(text: &[u8], start: usize, end: usize) -> bool {
-    let name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
-    let open = text[..start].iter().rposition(|b| !name(b));
-    let close = text[end..].iter().position(|b| !name(b)).map(|at| end + at);
-    match (open, close) {
-        (Some(open), Some(close)) => {
-            text[open] == b'"'
-                && (open == 0 || text[open - 1] != b'\\')
-                && text[close] == b'"'
-                && text.get(close + 1) == Some(&b':')
+/// The run of name characters around a word of the raw JSON text.
+#[derive(Clone, Copy)]
+struct NameRun {
+    /// The byte before the run, if any.
+    open: Option<usize>,
+    /// The byte after the run, if any.
+    close: Option<usize>,
+    /// The run is a key: opened by a `"` that no backslash escapes and
+    /// closed by `":`.
+    is_raw_json_key: bool,
+}
+
+impl NameRun {
+    fn around(text: &[u8], start: usize, end: usize) -> NameRun {
+        let name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+        let open = text[..start].iter().rposition(|b| !name(b));
+        let close = text[end..].iter().position(|b| !name(b)).map(|at| end + at);
+        super::work::read(close.unwrap_or(text.len()) - open.map_or(0, |at| at + 1));
+        let is_raw_json_key = match (open, close) {
+            (Some(open), Some(close)) => {
+                text[open] == b'"'
+                    && (open == 0 || text[open - 1] != b'\\')
+                    && text[close] == b'"'
+                    && text.get(close + 1) == Some(&b':')
+            }
+            _ => false,
+        };
+        NameRun {
+            open,
+            close,
+            is_raw_json_key,
         }
-        _ => false,
+    }
+
+    /// Whether a word starting at `start` lies in this run.
+    fn holds(&self, start: usize) -> bool {
+        self.open.is_none_or(|open| open < start) && self.close.is_none_or(|close| start < close)
     }
 }
 

@@ -76,6 +76,7 @@ impl LiteralSet {
     /// Calls `found(index, start)` for every occurrence of every literal in
     /// `text` (ignoring ASCII case), in order of `start`.
     pub fn for_each_occurrence(&self, text: &[u8], mut found: impl FnMut(usize, usize)) {
+        super::work::read(text.len());
         for (start, byte) in text.iter().enumerate() {
             let b = usize::from(byte.to_ascii_lowercase());
             let next = text

@@ -10,6 +10,7 @@
 //! text it looks for; nor is a credential whose shape is not listed, unless
 //! it is the value of a variable that was removed.
 
+pub(crate) mod assignments;
 pub(crate) mod bulk;
 pub mod environment;
 pub(crate) mod literals;
@@ -18,6 +19,7 @@ pub(crate) mod patterns;
 pub mod policy;
 pub(crate) mod scrub;
 pub(crate) mod stream;
+mod work;
 
 pub use names::{
     CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, QUANTITY_WORDS, SECRET_WORDS,

@@ -705,17 +705,23 @@ pub fn for_each_shape_match(
     found: &mut dyn FnMut(&'static ValuePattern, usize, usize),
 ) {
     // Each shape's lines that hold one of its triggers: no shape matches
-    // across a line, so its regex reads only those.
+    // across a line, so its regex reads only those. The occurrences come in
+    // order, so each line is found once, however many triggers it holds.
     let (set, shape_of) = triggers();
     let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+    let mut line: Option<(usize, usize)> = None;
     set.for_each_occurrence(text, |index, start| {
         let shape = shape_of[index];
         let literal = set.literal(index);
         if VALUE_PATTERNS[shape].is_case_insensitive()
             || text[start..start + literal.len()] == *literal
         {
-            let (from, to) = line_around(text, start);
-            lines.push((shape, from, to));
+            let here = match line {
+                Some((from, to)) if start < to => (from, to),
+                _ => line_after(text, line.map_or(0, |(_, to)| to), start),
+            };
+            line = Some(here);
+            lines.push((shape, here.0, here.1));
         }
     });
     if lines.is_empty() {
@@ -736,6 +742,7 @@ pub fn for_each_shape_match(
                 continue;
             }
             searched_to = to;
+            super::work::read(to - from);
             for m in re.find_iter(regex_automata::Input::new(text).range(from..to)) {
                 if !is_filler(&text[m.range()]) {
                     found(&VALUE_PATTERNS[shape], m.start(), m.end());
@@ -745,14 +752,16 @@ pub fn for_each_shape_match(
     }
 }
 
-/// The line of `text` holding byte `at`, without its newline.
-fn line_around(text: &[u8], at: usize) -> (usize, usize) {
-    let from = text[..at]
+/// The line of `text` holding byte `at`, without its newline, where no
+/// line starts before `from`: only `from..` the line's end is read.
+fn line_after(text: &[u8], from: usize, at: usize) -> (usize, usize) {
+    let start = text[from..at]
         .iter()
         .rposition(|&b| b == b'\n')
-        .map_or(0, |n| n + 1);
+        .map_or(from, |n| from + n + 1);
     let to = crate::byte_search::find_byte(b'\n', &text[at..]).map_or(text.len(), |n| at + n);
-    (from, to)
+    super::work::read(to - from);
+    (start, to)
 }
 
 fn has_trigger(value: &str) -> bool {

@@ -21,9 +21,9 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::literals::LiteralSet;
-use super::names;
+use super::assignments::{assignments, is_reference};
 use super::patterns::{self, Keep};
+use super::work;
 
 /// What replaces a span: `[REDACTED:<kind>]`.
 pub fn marker(kind: &str) -> String {
@@ -125,7 +125,8 @@ impl Scrubber {
     /// finds are merged, keeping the kind of the one that starts first).
     pub fn find(&self, text: &str) -> Vec<Span> {
         let mut spans = Vec::new();
-        let shapes = if self.bulk {
+        let bulk = self.bulk || text.len() >= BULK_TEXT;
+        let shapes = if bulk {
             super::bulk::for_each_shape_match
         } else {
             patterns::for_each_shape_match
@@ -145,7 +146,7 @@ impl Scrubber {
             }
         });
         private_key_blocks(text, &mut spans);
-        assignments(text, self.bulk, &mut spans);
+        assignments(text, bulk, &mut spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -195,6 +196,12 @@ impl Scrubber {
         }
     }
 }
+
+/// The size from which one text is searched as much text is
+/// ([`Scrubber::for_bulk`]): the automata's few milliseconds are then a
+/// fraction of the search, and their DFAs read a long line many times
+/// faster than the NFA a short text is searched with.
+const BULK_TEXT: usize = 256 << 10;
 
 /// The values long enough to redact, longest first, each once.
 fn usable(values: impl IntoIterator<Item = SecretValue>) -> Vec<SecretValue> {
@@ -271,29 +278,35 @@ fn secret_part(text: &str, keep: Keep, start: usize, end: usize) -> (usize, usiz
 }
 
 const BEGIN: &str = "-----BEGIN ";
+const PRIVATE_KEY: &str = "PRIVATE KEY";
 const KEY_END: &str = "PRIVATE KEY-----";
 
 /// Private key blocks: from `-----BEGIN … PRIVATE KEY-----` to the
-/// matching `-----END … PRIVATE KEY-----`, or to the end of the text.
+/// matching `-----END … PRIVATE KEY-----`, or to the end of the text. One
+/// read forward: a header's label is read to its first byte that is not a
+/// capital, digit or space, which is before the next BEGIN; a block's end
+/// is searched once, from its header on.
 fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
+    let bytes = text.as_bytes();
     let mut from = 0;
+    // std's search, not memchr's: see crate::byte_search.
     while let Some(at) = text[from..].find(BEGIN).map(|at| from + at) {
-        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
-        let header = &text[at..line_end];
-        let Some(key_at) = header.find(KEY_END) else {
-            from = at + BEGIN.len();
-            continue;
-        };
-        // Only capitals, digits and spaces between BEGIN and PRIVATE KEY.
-        let label = &header[BEGIN.len()..key_at];
-        if !label
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ')
-        {
-            from = at + BEGIN.len();
+        work::read(at - from);
+        let label_start = at + BEGIN.len();
+        let label_end = bytes[label_start..]
+            .iter()
+            .position(|&b| !(b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' '))
+            .map_or(bytes.len(), |n| label_start + n);
+        work::read(label_end - label_start);
+        // Only capitals, digits and spaces between BEGIN and PRIVATE KEY:
+        // the label's run ends with PRIVATE KEY, followed by `-----`.
+        let header = bytes[label_start..label_end].ends_with(PRIVATE_KEY.as_bytes())
+            && bytes[label_end..].starts_with(&KEY_END.as_bytes()[PRIVATE_KEY.len()..]);
+        if !header {
+            from = label_start;
             continue;
         }
-        let body = at + BEGIN.len() + key_at + KEY_END.len() - BEGIN.len();
+        let body = label_end + KEY_END.len() - PRIVATE_KEY.len();
         let end = match text[body..].find("-----END ") {
             Some(e) => {
                 let end_at = body + e;
@@ -304,6 +317,7 @@ fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
             }
             None => text.len(),
         };
+        work::read(end - body);
         spans.push(Span {
             start: at,
             end,
@@ -311,232 +325,7 @@ fn private_key_blocks(text: &str, spans: &mut Vec<Span>) {
         });
         from = end;
     }
-}
-
-/// The assignment starting at `name_start` (`NAME=value`, `NAME: value`,
-/// `"name": "value"`, `:=`, `=>`), within its line: the name's range and
-/// the value's (inside its quotes when quoted). Parsed by hand: a regex
-/// would cost more to build than a `record` spends on everything else.
-fn assignment_at(bytes: &[u8], name_start: usize) -> Option<((usize, usize), (usize, usize))> {
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
-    let first = *bytes.get(name_start)?;
-    if !(first.is_ascii_alphabetic() || first == b'_') {
-        return None;
-    }
-    let mut at = name_start + 1;
-    while at < bytes.len() && at - name_start <= 80 && is_name(bytes[at]) {
-        at += 1;
-    }
-    let name = (name_start, at);
-    if matches!(bytes.get(at), Some(b'"' | b'\'')) {
-        at += 1;
-    }
-    let skip_blanks = |mut at: usize| {
-        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
-            at += 1;
-        }
-        at
-    };
-    at = skip_blanks(at);
-    at += match (bytes.get(at), bytes.get(at + 1)) {
-        (Some(b':'), Some(b'=')) | (Some(b'='), Some(b'>')) => 2,
-        (Some(b'=' | b':'), _) => 1,
-        _ => return None,
-    };
-    at = skip_blanks(at);
-    let value = match bytes.get(at) {
-        Some(&quote @ (b'"' | b'\'' | b'`')) => {
-            let from = at + 1;
-            let len = bytes[from..]
-                .iter()
-                .position(|&b| b == quote || b == b'\n')?;
-            if bytes[from + len] != quote {
-                return None;
-            }
-            (from, from + len)
-        }
-        _ => {
-            let stop = |b: &u8| {
-                b.is_ascii_whitespace()
-                    || matches!(
-                        b,
-                        b'"' | b'\'' | b'`' | b',' | b';' | b'{' | b'}' | b'(' | b')' | b'[' | b']'
-                    )
-            };
-            // A marker of an earlier redaction is part of the value, so
-            // the span overlaps it and is dropped: redacting twice changes
-            // nothing.
-            let mut end = at;
-            while end < bytes.len() {
-                if bytes[end..].starts_with(b"[REDACTED:") {
-                    end += bytes[end..]
-                        .iter()
-                        .position(|&b| b == b']')
-                        .map_or(bytes.len() - end, |n| n + 1);
-                } else if stop(&bytes[end]) {
-                    break;
-                } else {
-                    end += 1;
-                }
-            }
-            if end == at {
-                return None;
-            }
-            (at, end)
-        }
-    };
-    Some((name, value))
-}
-
-/// The shortest assigned value taken for a secret: shorter ones are flags
-/// and numbers (`AUTH=1`, `TOKEN_TTL=3600`).
-const MIN_ASSIGNED_SECRET: usize = 6;
-
-/// The secret words of names in a short text, found without building an
-/// automaton (see [`super::literals`]).
-fn secret_words_in(text: &[u8]) -> Vec<(usize, usize)> {
-    static WORDS: OnceLock<LiteralSet> = OnceLock::new();
-    let words = WORDS.get_or_init(|| {
-        LiteralSet::new(names::SECRET_WORDS.iter().copied().chain(["PASS", "PWD"]))
-    });
-    let mut found = Vec::new();
-    words.for_each_occurrence(text, |index, start| {
-        let end = start + words.literal(index).len();
-        if names::is_name_word(text, start, end) {
-            found.push((start, end));
-        }
-    });
-    found
-}
-
-/// Assignments to a name whose words say it holds a secret.
-fn assignments(text: &str, bulk: bool, spans: &mut Vec<Span>) {
-    let bytes = text.as_bytes();
-    if !bytes.iter().any(|&b| b == b'=' || b == b':') {
-        return;
-    }
-    let words = if bulk {
-        super::bulk::secret_words_in(bytes)
-    } else {
-        secret_words_in(bytes)
-    };
-    let mut searched = usize::MAX;
-    for (word_start, _) in words {
-        let name_start = name_start(bytes, word_start);
-        if name_start == searched || !starts_a_name(bytes, name_start) {
-            continue;
-        }
-        searched = name_start;
-        let Some(((name_from, name_to), (from, to))) = assignment_at(bytes, name_start) else {
-            continue;
-        };
-        let (Some(name_text), Some(value_text)) =
-            (text.get(name_from..name_to), text.get(from..to))
-        else {
-            continue;
-        };
-        if !is_secret_word_name(name_text) || is_non_secret_value(value_text) {
-            continue;
-        }
-        spans.push(Span {
-            start: from,
-            end: to,
-            kind: Cow::Borrowed("secret-assignment"),
-        });
-    }
-}
-
-/// Where the name holding the word at `word_start` begins: back over name
-/// characters (at most 80), then on to its first letter or `_`.
-fn name_start(bytes: &[u8], word_start: usize) -> usize {
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
-    let mut start = word_start;
-    while start > 0 && word_start - start < 80 && is_name(bytes[start - 1]) {
-        start -= 1;
-    }
-    while start < word_start && !(bytes[start].is_ascii_alphabetic() || bytes[start] == b'_') {
-        start += 1;
-    }
-    start
-}
-
-/// Whether a name may start at `at`: at the start of the text or a line,
-/// after white space, a quote, or `{ , ; ( [ -`.
-fn starts_a_name(bytes: &[u8], at: usize) -> bool {
-    at == 0
-        || matches!(
-            bytes[at - 1],
-            b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'{' | b',' | b';' | b'(' | b'[' | b'-'
-        )
-}
-
-/// A value that is not a secret although a secret's name is assigned it:
-/// too short, a number, a path, a URL (a password in one is found by its
-/// own rule), or a reference or a sample ([`is_reference`]).
-pub fn is_non_secret_value(value: &str) -> bool {
-    let value = value.trim();
-    value.len() < MIN_ASSIGNED_SECRET
-        || value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        || value.starts_with(['/', '~', '#', '&'])
-        || value.starts_with("./")
-        || value.split_once("://").is_some_and(|(scheme, _)| {
-            !scheme.is_empty()
-                && scheme
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
-        })
-        || is_reference(value)
-}
-
-/// A reference to a variable (`$API_KEY`, `${TOKEN}`, `process.env.X`), a
-/// sample value (`<your token>`, `xxxx`, `YOUR_KEY_HERE`), or a value
-/// already redacted.
-pub fn is_reference(value: &str) -> bool {
-    let value = value.trim();
-    let lower = value.to_ascii_lowercase();
-    let repeated = |v: &str| {
-        let mut chars = v.chars().filter(|c| !matches!(c, '-' | '_' | '.'));
-        chars.next().is_none_or(|first| chars.all(|c| c == first))
-    };
-    value.starts_with(['$', '%', '<', '{', '*', '['])
-        || value.ends_with(['>', '}'])
-        || repeated(value)
-        || [
-            "true",
-            "false",
-            "null",
-            "none",
-            "undefined",
-            "required",
-            "optional",
-        ]
-        .contains(&lower.as_str())
-        || lower.starts_with("your")
-        || [
-            "xxxx",
-            "_here",
-            "-here",
-            "placeholder",
-            "changeme",
-            "redacted",
-            "...",
-        ]
-        .iter()
-        .any(|word| lower.contains(word))
-        || lower.starts_with("process.env")
-        || lower.starts_with("os.environ")
-        || lower.starts_with("env.")
-        || lower.starts_with("getenv")
-}
-
-/// Whether a name's words say it holds a secret: the environment policy's
-/// word rule (`DB_PASSWORD`, `apiKey`, not `AUTH_TYPE`), and a last word
-/// `PASS` or `PWD` (`db_pass: …`), which in an assignment is a password.
-fn is_secret_word_name(name: &str) -> bool {
-    names::secret_word(name).is_some()
-        || names::name_words(name).last().is_some_and(|last| {
-            last.eq_ignore_ascii_case("PASS") || last.eq_ignore_ascii_case("PWD")
-        })
+    work::read(bytes.len() - from);
 }
 
 /// Drops the spans that overlap a marker of an earlier redaction
@@ -547,19 +336,25 @@ fn drop_redacted(text: &str, spans: &mut Vec<Span>) {
     if !text.contains(OPEN) {
         return;
     }
-    let markers: Vec<(usize, usize)> = text
-        .match_indices(OPEN)
-        .map(|(at, _)| {
-            (
-                at,
-                text[at..].find(']').map_or(text.len(), |end| at + end + 1),
-            )
-        })
-        .collect();
+    // Each marker to the first `]` after it: markers before one `]` share
+    // it, so the text is read once, and the ends come in order.
+    let mut markers: Vec<(usize, usize)> = Vec::new();
+    let mut close = 0;
+    for (at, _) in text.match_indices(OPEN) {
+        if close <= at {
+            close = text[at..].find(']').map_or(text.len(), |end| at + end + 1);
+            work::read(close - at);
+        }
+        markers.push((at, close));
+    }
+    work::read(text.len());
     spans.retain(|span| {
-        !markers
-            .iter()
-            .any(|&(start, end)| span.start < end && start < span.end)
+        // The first marker ending after the span starts is the only one
+        // that may overlap it without a later one starting before it ends.
+        let first = markers.partition_point(|&(_, end)| end <= span.start);
+        markers
+            .get(first)
+            .is_none_or(|&(start, _)| start >= span.end)
     });
 }
 

@@ -72,12 +72,14 @@ impl Redactor {
         out.flush()
     }
 
-    /// Writes whatever is still held once the child's output has ended.
+    /// Writes whatever is still held once the child's output has ended;
+    /// the redactor is then as new, ready for another output.
     pub fn finish(&mut self, out: &mut impl Write) -> io::Result<()> {
         if !self.pending.is_empty() {
             let line = std::mem::take(&mut self.pending);
             self.write_line(&line, out)?;
         }
+        self.in_private_key = false;
         out.flush()
     }
 
