@@ -25,7 +25,7 @@ use super::similarity::{OutputSample, is_similar};
 use crate::config::LoopDetectionConfig;
 use crate::config::{MAX_CONTENT_CHUNK_SIZE, MAX_CONTENT_REPEAT_THRESHOLD, MIN_CONTENT_CHUNK_SIZE};
 use crate::repetition::{ContentSettings, ContentTracker};
-use crate::text::shorten as preview;
+use crate::text::{one_line, shorten as preview};
 
 /// The rules' settings (`services.loopDetection`).
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +173,10 @@ pub struct Detector {
 
 const ARGS_PREVIEW: usize = 120;
 const OUTPUT_PREVIEW: usize = 80;
+
+/// Characters of a repeated passage shown, from its start: enough to
+/// recognise a sentence or a paragraph's opening.
+const PASSAGE_PREVIEW: usize = 160;
 
 impl Detector {
     pub fn new() -> Detector {
@@ -353,10 +357,15 @@ impl Detector {
             content.map(|found| Pattern {
                 kind: PatternType::RepeatedContent,
                 details: format!(
-                    "The model wrote the same passage (about {} characters, numbers aside) {} times in a row within one output, \"{}\"; it is repeating itself instead of answering: tell it to try something else or answer, and stop the generation if it goes on.",
+                    "The model wrote this passage of about {} characters {} times in a row within one output{}: \"{}\"; it is repeating itself instead of answering: tell it to try something else or answer, and stop the generation if it goes on.",
                     found.period,
                     found.count,
-                    preview(found.unit.trim(), OUTPUT_PREVIEW)
+                    if found.counter {
+                        ", only its numbers changing"
+                    } else {
+                        ""
+                    },
+                    preview(&one_line(&found.unit), PASSAGE_PREVIEW)
                 ),
                 count: found.count,
             })

@@ -1,6 +1,8 @@
 //! What each line of a model's output is, for repeated-content detection:
 //! prose that may loop, or structure whose repetition is legitimate
-//! (Markdown tables, lists, headings, quotes, code, dividers, log records).
+//! (Markdown tables, headings, link reference definitions, HTML, lines
+//! that start with a URL or a path, key/value lines, code, dividers, log
+//! records).
 //!
 //! A line is classified from its first characters only, so the answer does
 //! not depend on how a streamed output was cut into chunks.
@@ -11,8 +13,7 @@
 pub enum LineKind {
     /// Ordinary text: tracked.
     Prose,
-    /// A Markdown element (list item, heading, block quote): tracked, its
-    /// number normalised like any other.
+    /// A Markdown list item or block quote: tracked like prose.
     Element,
     /// A log record (`2026-11-22T10:00:01Z …`, `ERROR: …`): not tracked, as
     /// a log legitimately repeats one message.
@@ -20,7 +21,12 @@ pub enum LineKind {
     /// A code fence (```` ``` ```` or `~~~`): opens or closes a code block,
     /// whose lines are not tracked.
     Fence,
-    /// A table row, a divider or an indented code line: not tracked.
+    /// A table row, a divider, an indented code line, a heading, a link
+    /// reference definition (`[0.4.31]: https://…`), an HTML line
+    /// (`<details>`), a line starting with a URL or a path, a key/value
+    /// line (`Signed-off-by: …`, `name = "x"`): not tracked. A document's
+    /// skeleton legitimately repeats with only its names and numbers
+    /// changing (one heading, one compare link per release).
     Structure,
 }
 
@@ -50,6 +56,11 @@ pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
     if indent >= 4 {
         return Some(LineKind::Structure);
     }
+    match diffstat(head) {
+        Match::Yes => return Some(LineKind::Record),
+        Match::NeedMore if !last => return None,
+        Match::NeedMore | Match::No => {}
+    }
     let text = head.trim_start_matches([' ', '\t']);
     if text.is_empty() {
         return last.then_some(LineKind::Prose);
@@ -57,24 +68,23 @@ pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
     // The first rule that matches decides, once every rule before it has
     // ruled itself out: so a decision taken on a line's first characters
     // is the one its whole text would get.
-    let rules: [fn(&str) -> Match; 6] = [
-        fence,
-        table,
-        divider,
-        list_item,
-        heading_or_quote,
-        log_record,
+    let rules: [(Rule, LineKind); 12] = [
+        (fence, LineKind::Fence),
+        (table, LineKind::Structure),
+        (divider, LineKind::Structure),
+        (list_item, LineKind::Element),
+        (heading, LineKind::Structure),
+        (quote, LineKind::Element),
+        (link_reference, LineKind::Structure),
+        (html, LineKind::Structure),
+        (url_or_path, LineKind::Structure),
+        (log_record, LineKind::Record),
+        (history_header, LineKind::Record),
+        (key_value, LineKind::Structure),
     ];
-    for (i, rule) in rules.iter().enumerate() {
+    for (i, (rule, kind)) in rules.iter().enumerate() {
         match rule(text) {
-            Match::Yes => {
-                return Some(match i {
-                    0 => LineKind::Fence,
-                    1 | 2 => LineKind::Structure,
-                    3 | 4 => LineKind::Element,
-                    _ => LineKind::Record,
-                });
-            }
+            Match::Yes => return Some(*kind),
             Match::NeedMore if !last => return None,
             // Seen to its end, a line of dividing characters is a divider.
             Match::NeedMore if i == 2 => return Some(LineKind::Structure),
@@ -83,6 +93,9 @@ pub fn classify(head: &str, ended: bool) -> Option<LineKind> {
     }
     Some(LineKind::Prose)
 }
+
+/// A rule: whether a line's head is of its kind.
+type Rule = fn(&str) -> Match;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Match {
@@ -172,11 +185,8 @@ fn list_item(text: &str) -> Match {
     }
 }
 
-/// `#` to `######` then a space, or `>`.
-fn heading_or_quote(text: &str) -> Match {
-    if text.starts_with('>') {
-        return Match::Yes;
-    }
+/// `#` to `######` then a space (or nothing: an empty heading).
+fn heading(text: &str) -> Match {
     let hashes = text.chars().take_while(|&c| c == '#').count();
     if hashes == 0 || hashes > 6 {
         return Match::No;
@@ -184,6 +194,102 @@ fn heading_or_quote(text: &str) -> Match {
     match text[hashes..].chars().next() {
         None => Match::NeedMore,
         Some(' ' | '\t') => Match::Yes,
+        Some(_) => Match::No,
+    }
+}
+
+fn quote(text: &str) -> Match {
+    if text.starts_with('>') {
+        Match::Yes
+    } else {
+        Match::No
+    }
+}
+
+/// `[label]: destination`, Markdown's link reference definition (the
+/// `[#2884]: https://…/pull/2884` lines a changelog ends with).
+fn link_reference(text: &str) -> Match {
+    let Some(label) = text.strip_prefix('[') else {
+        return Match::No;
+    };
+    let Some(close) = label.find(']') else {
+        return Match::NeedMore;
+    };
+    if close == 0 {
+        return Match::No;
+    }
+    match label[close + 1..].chars().next() {
+        None => Match::NeedMore,
+        Some(':') => Match::Yes,
+        Some(_) => Match::No,
+    }
+}
+
+/// `<tag`, `</tag`, `<!--`: an HTML block (`<details>`, `<summary>`,
+/// `<img …>`, a comment).
+fn html(text: &str) -> Match {
+    let Some(rest) = text.strip_prefix('<') else {
+        return Match::No;
+    };
+    match rest.chars().next() {
+        None => Match::NeedMore,
+        Some(c) if c.is_ascii_alphabetic() || c == '/' || c == '!' => Match::Yes,
+        Some(_) => Match::No,
+    }
+}
+
+/// A line that starts with a URL (`https://…`) or a path (`/usr/…`,
+/// `./src/…`, `~/…`).
+fn url_or_path(text: &str) -> Match {
+    if let m @ (Match::Yes | Match::NeedMore) = any_of(
+        text,
+        &["http://", "https://", "file://", "www.", "./", "../", "~/"],
+    ) {
+        return m;
+    }
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some('/'), None) => Match::NeedMore,
+        (Some('/'), Some(c)) if !c.is_whitespace() => Match::Yes,
+        _ => Match::No,
+    }
+}
+
+/// `key: value` with a key of one word joined by `-`, `_` or `.`
+/// (`Signed-off-by:`, `rust_version:`), or `key = value` / `key=value`
+/// with a one-word key (TOML, INI, environment files).
+fn key_value(text: &str) -> Match {
+    let key_len = text
+        .chars()
+        .take_while(|&c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .count();
+    let key = &text[..text
+        .char_indices()
+        .nth(key_len)
+        .map_or(text.len(), |(at, _)| at)];
+    let rest = &text[key.len()..];
+    if key.is_empty() || !key.starts_with(char::is_alphabetic) {
+        return Match::No;
+    }
+    let joined = key.contains(['-', '_', '.']);
+    let mut after = rest.chars();
+    match after.next() {
+        None => Match::NeedMore,
+        Some('=') => Match::Yes,
+        Some(':') if joined => match after.next() {
+            None => Match::NeedMore,
+            Some(' ' | '\t') => Match::Yes,
+            Some(_) => Match::No,
+        },
+        Some(' ') if after.as_str().trim_start_matches(' ').is_empty() => Match::NeedMore,
+        Some(' ') => {
+            let value = after.as_str().trim_start_matches(' ');
+            if value.starts_with('=') && !value.starts_with("==") {
+                Match::Yes
+            } else {
+                Match::No
+            }
+        }
         Some(_) => Match::No,
     }
 }
@@ -222,6 +328,90 @@ fn log_record(text: &str) -> Match {
         }
     }
     result
+}
+
+/// The header of an entry of a history: `commit 1a2b3c4…`, `Author:`,
+/// `Date:`, `Merge:` (git log), `Sun Jun 11 03:04:18 2006  Name` (a GNU
+/// ChangeLog).
+fn history_header(text: &str) -> Match {
+    let mut result = any_of(
+        text,
+        &[
+            "Author: ",
+            "Date: ",
+            "Merge: ",
+            "AuthorDate: ",
+            "CommitDate: ",
+        ],
+    );
+    if result == Match::Yes {
+        return result;
+    }
+    if let Some(rest) = text.strip_prefix("commit ") {
+        let hex = rest.chars().take_while(char::is_ascii_hexdigit).count();
+        return match rest[hex..].chars().next() {
+            None if hex < 7 => Match::NeedMore,
+            _ if hex >= 7 => Match::Yes,
+            _ => Match::No,
+        };
+    }
+    if starts_like(text, "commit ") == Match::NeedMore {
+        result = Match::NeedMore;
+    }
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let Some(day) = DAYS.iter().find(|d| starts_like(text, d) != Match::No) else {
+        return result;
+    };
+    let Some(rest) = text.strip_prefix(day) else {
+        return Match::NeedMore;
+    };
+    let Some(rest) = rest.strip_prefix(' ') else {
+        return if rest.is_empty() {
+            Match::NeedMore
+        } else {
+            result
+        };
+    };
+    let month = MONTHS.map(|m| format!("{m} "));
+    let months: Vec<&str> = month.iter().map(String::as_str).collect();
+    match any_of(rest, &months) {
+        Match::No => result,
+        m => m,
+    }
+}
+
+/// A line of `git log --stat` or `diffstat`: one space, a path, spaces,
+/// `|`, then a number (` src/main.rs | 12 ++--`); a path padded with two
+/// spaces or more is taken for one before the `|` is seen (a column).
+fn diffstat(head: &str) -> Match {
+    let Some(rest) = head.strip_prefix(' ') else {
+        return Match::No;
+    };
+    let path = rest.chars().take_while(|c| !c.is_whitespace()).count();
+    if path == 0 {
+        return if rest.is_empty() {
+            Match::NeedMore
+        } else {
+            Match::No
+        };
+    }
+    let padding = &rest[rest
+        .char_indices()
+        .nth(path)
+        .map_or(rest.len(), |(at, _)| at)..];
+    let after = padding.trim_start_matches(' ');
+    if after.is_empty() && padding.len() >= 2 {
+        return Match::Yes;
+    }
+    let mut chars = after.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (None, _, _) | (Some('|'), None, _) | (Some('|'), Some(' '), None) => Match::NeedMore,
+        (Some('|'), Some(' '), Some(c)) if c.is_ascii_digit() || c == 'B' => Match::Yes,
+        _ => Match::No,
+    }
 }
 
 /// A build tool's progress counter after `[`: `[ 21%]`, `[3/10]`.
@@ -280,7 +470,7 @@ mod tests {
         assert_eq!(kind("* item"), LineKind::Element);
         assert_eq!(kind("12. item"), LineKind::Element);
         assert_eq!(kind("3) item"), LineKind::Element);
-        assert_eq!(kind("## Heading"), LineKind::Element);
+        assert_eq!(kind("## Heading"), LineKind::Structure);
         assert_eq!(kind("> quoted"), LineKind::Element);
     }
 
@@ -297,6 +487,13 @@ mod tests {
             "WARN retrying in 5s",
             "error: could not compile `ollm`",
             "warning: unused variable",
+            "commit 3f2a9c1d0e",
+            "Author: A. Person <a@example.org>",
+            "Date:   Thu Jun 30 21:24:23 2022 +0900",
+            "Sun Jun 11 03:04:18 2006  A. Person  <a@example.org>",
+            " src/repetition/mod.rs | 126 +++++++++++----",
+            " .../raw.csv | 157 ++++",
+            " .../summary                               | 126 +++",
         ] {
             assert_eq!(kind(line), LineKind::Record, "{line}");
         }
@@ -328,7 +525,8 @@ mod tests {
         ] {
             assert_eq!(classify(head, false), None, "{head:?}");
         }
-        assert_eq!(classify("The", false), Some(LineKind::Prose));
+        assert_eq!(classify("The", false), None, "maybe a key: The = 1");
+        assert_eq!(classify("The p", false), Some(LineKind::Prose));
         assert_eq!(classify("- ", false), None, "maybe a divider: - - -");
         assert_eq!(classify("- i", false), Some(LineKind::Element));
         let rule = "-".repeat(HEAD_LIMIT);

@@ -6,40 +6,74 @@
 //! numbered item over and over until its token limit, sometimes with only
 //! a counter changing ("Step 7: …", "in the 24th century …").
 //!
-//! How: the output's text is normalised (letters lower-cased, every run of
-//! digits and an ordinal suffix after it read as one `#`, white space
-//! collapsed) and cut into *units*: a unit ends at the end of a line, after
-//! a sentence's last word (`.`, `!`, `?`, `;`, `:`), and after any word whose
-//! hash is a multiple of [`BREAK_MODULUS`]. That last rule cuts on content,
-//! not on position, so a passage without punctuation is cut the same way
-//! each time it recurs. Each unit is hashed, and the output becomes a
-//! sequence of unit hashes `u`. A loop of period `d` units is a run of
-//! positions where `u[i] == u[i − d]`: candidate periods come from where the
-//! newest unit occurred before (up to [`CHAIN_DEPTH`] earlier occurrences, so
-//! a unit recurring inside the period does not hide the period), and each
-//! candidate counts its run of matches, dying at the first mismatch. A run
-//! of `(threshold − 1) × d` matches is the passage occurring `threshold`
-//! times in a row; it is a loop when those occurrences also cover at least
-//! `minSpan` characters (so "Yes. Yes. Yes. Yes." is not one). Periods are
-//! found up to [`MAX_PERIOD_CHARS`] characters.
+//! How: the output's text is read word by word (letters lower-cased,
+//! white space collapsed) and cut into *units*: a unit ends at the end of
+//! a line, after a sentence's last word (`.`, `!`, `?`, `;`, `:`), and
+//! after any word whose hash is a multiple of [`BREAK_MODULUS`]. That last
+//! rule cuts on content, not on position, so a passage without
+//! punctuation is cut the same way each time it recurs. Each unit is
+//! hashed twice: as written, and with its *counters* read as `#` (below),
+//! and the output becomes a sequence of unit hashes `u`. A loop of period
+//! `d` units is a run of positions where `u[i] == u[i − d]`: candidate
+//! periods come from where the newest unit occurred before (up to
+//! [`CHAIN_DEPTH`] earlier occurrences, so a unit recurring inside the
+//! period does not hide the period), and each candidate counts its run of
+//! matches, dying at the first mismatch. A run of `(threshold − 1) × d`
+//! matches is the passage occurring `threshold` times in a row; it is a
+//! loop when those occurrences also cover at least `minSpan` characters
+//! (so "Yes. Yes. Yes. Yes." is not one). Periods are found up to
+//! [`MAX_PERIOD_CHARS`] characters.
+//!
+//! **Counters against names.** A degenerating model often repeats a body
+//! with only a counter moving; a document lists things that differ only in
+//! their numbers. The rule that separates them:
+//!
+//! - A number *standing alone* as a word (`7`, `7:`, `(24th`, `$5`, a time
+//!   of day `9:01`) is a counter: read as `#`. A number *inside a name*
+//!   (a version `0.4.31`, a date `2017-06-12`, a reference `#2884`, a URL,
+//!   a path `services/12`, an id `us-central1`, `v2`) is what the name
+//!   says: kept as written.
+//! - A passage whose occurrences differ in their counters is a loop only if
+//!   it is at least [`MIN_COUNTER_BODY_CHARS`] long: a body around a
+//!   counter, not a name with a number ("Item 7", "Day 7").
+//! - Lines of structure are not read for their words (see [`lines`]):
+//!   fenced and indented code, table rows, dividers, headings, link
+//!   reference definitions, HTML blocks, lines that start with a URL or a
+//!   path, key/value lines, front matter, log records and the headers of a
+//!   history (`commit …`, `Author:`, a ChangeLog's dated line, a diffstat).
+//!   Each is one unit (its counters read as `#`) that counts no
+//!   characters: it never makes a loop of its own, but different headings
+//!   or records between two passages break their run, and the same ones
+//!   repeat with them.
+//!
+//! Loops (reported): "Step 7: I will not give up on …" for steps 1 to 12;
+//! "In the 24th century, humanity …" for every century; "1. Rust is fast,
+//! safe and productive …" with the number moving; a day log whose heading,
+//! time (`9:01`) and count move while its paragraph and list stay; a
+//! paragraph of any length up to 4 KB repeated verbatim. Not loops:
+//! `[#2884]: https://github.com/…/pull/2884` lines, `[0.4.31]: …/compare/
+//! 0.4.30...0.4.31` lines, `### 0.6.0 (2017-06-12)` headings over short
+//! bodies, a `<details><summary>` block per release, `- projects/my-
+//! project-12345/locations/us-central1/services/N` for each N, "Released
+//! on 2026-03-01 as build 4.1.1" for each day, "Item N" for each N, a git
+//! log whose commits touch the same files, `### Added` / `### Changed`
+//! sections each holding "TODO".
 //!
 //! A model also loops less strictly: one sentence comes back again and
-//! again with one or two variations between ("She loved to challenge the old
-//! cat. She loved to challenge the old cat. Luna was …"). So a sentence
-//! (the last [`MIN_SENTENCE_CHARS`] characters of units or more, the same
-//! each time) that occurs `threshold` times, on average at most
-//! [`MAX_AVERAGE_GAP`] characters apart, where the units between its
+//! again with one or two variations between ("She loved to challenge the
+//! old cat. She loved to challenge the old cat. Luna was …"). So a whole
+//! sentence (from its start, [`MIN_SENTENCE_CHARS`] characters or more, the
+//! same as written each time) that occurs `threshold` times, on average at
+//! most [`MAX_AVERAGE_GAP`] characters apart, where the units between its
 //! occurrences take at most `threshold / 2` different forms, is a loop too
 //! (gemini-cli's rule, on units instead of fixed windows). Template lines
 //! between different items (`#[derive(…)]` before each struct) have a
-//! different form each time, and a document that uses one phrase in two
-//! places does not come back to it within a sentence or two.
+//! different form each time, a document that uses one phrase in two
+//! places does not come back to it within a sentence or two, and two
+//! sentences that merely end alike ("the copyright file is now installed
+//! in …", "the changelog file is now installed in …") are not one.
 //!
-//! Legitimate repetition is left alone ([`lines`]): code blocks,
-//! indented code, table rows, dividers and log records are not tracked, and
-//! a unit with no letter or digit (`}`, `---`) is skipped. Items that share
-//! a template but say different things break every run. Tables, lists of
-//! different items and changelogs therefore never repeat a whole period.
+//! A unit with no letter or digit (`}`, `---`) is skipped.
 //!
 //! Cost and state: a constant amount of work per character (one hash
 //! update; per unit, a bounded chain walk and at most [`MAX_CANDIDATES`]
@@ -50,14 +84,19 @@
 //! streamed output was cut into chunks changes nothing. The index from hash
 //! to position is rebuilt from the saved hashes after loading a state.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::borrow::Cow;
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+mod checks;
+mod index;
 pub(crate) mod lines;
+mod words;
 
+use self::index::Index;
 use self::lines::LineKind;
+use self::words::{WordKind, fnv, spread};
 
 /// The longest period found, in normalised characters.
 pub const MAX_PERIOD_CHARS: u64 = 4096;
@@ -92,10 +131,22 @@ const MIN_SENTENCE_CHARS: u64 = 24;
 /// sentence or two, a document using one phrase in two places does not.
 const MAX_AVERAGE_GAP: u64 = 256;
 
-/// Raw characters kept for the preview of a repeated passage.
-const PREVIEW_CHARS: usize = 240;
+/// Raw characters kept for the preview of a repeated passage: enough for
+/// a long paragraph's start to be recognised.
+const PREVIEW_CHARS: usize = 1024;
+
+/// The shortest passage, in normalised characters, whose occurrences may
+/// differ in their numbers and still be a loop: a body around a counter
+/// ("Step 7: I will …"), not a name with a number ("Item 7", "Day 7").
+const MIN_COUNTER_BODY_CHARS: u64 = MIN_SENTENCE_CHARS;
 
 const NONE: u64 = u64::MAX;
+
+/// The bit of a unit's written hash that says it starts a sentence or a line.
+const SENTENCE_START: u64 = 1;
+
+/// Units a sentence that comes back is followed back over to its start.
+const MAX_SENTENCE_UNITS: u64 = 64;
 
 /// `services.loopDetection.contentMinSpan` (the key `contentChunkSize`) and
 /// `contentRepeatThreshold`.
@@ -140,7 +191,10 @@ pub struct Repetition {
     pub count: u64,
     /// The passage's length, in normalised characters.
     pub period: u64,
-    /// The end of the raw text, about one period of it.
+    /// Whether its occurrences differ in their numbers (a counter).
+    pub counter: bool,
+    /// The passage's last occurrence as written (its last
+    /// [`PREVIEW_CHARS`] characters at most).
     pub unit: String,
 }
 
@@ -150,6 +204,8 @@ struct Candidate {
     period: u64,
     /// Consecutive units equal to the unit `period` places before them.
     run: u64,
+    /// Of those, the last ones also equal as written (numbers included).
+    exact: u64,
 }
 
 /// The tracking state; serializable for `--state`.
@@ -165,17 +221,33 @@ pub struct ContentTracker {
     line: Option<LineKind>,
     /// Inside a fenced code block.
     in_code: bool,
-    /// The current word, normalised.
+    /// A line has ended (so a `---` now is no longer front matter's start).
+    started: bool,
+    /// Inside front matter (`---` as the first line, then `key: value`
+    /// lines up to `---`): not tracked.
+    front_matter: bool,
+    /// The current word, lower-cased.
     word: String,
-    in_digits: bool,
-    /// The current unit: its hash so far, its characters, whether it has a
-    /// letter or digit.
+    /// The current word is a piece of a word cut at [`MAX_WORD`].
+    word_cut: bool,
+    /// The current unit does not start a sentence or a line.
+    mid_sentence: bool,
+    /// The current unit: its hash so far with its counters read as `#`
+    /// and as written, its characters, its words, whether it has a letter
+    /// or digit.
     unit: u64,
+    unit_written: u64,
     unit_chars: u64,
     unit_words: u32,
     unit_alnum: bool,
     /// The hashes of the units kept; `hashes[0]` is unit number `first`.
     hashes: VecDeque<u64>,
+    /// The same units' hashes with their numbers as written.
+    written: VecDeque<u64>,
+    /// `raw_ends[k]`: raw characters tracked up to the end of `hashes[k]`.
+    raw_ends: VecDeque<u64>,
+    /// Raw characters tracked so far.
+    raw_chars: u64,
     /// `ends[k]`: normalised characters up to the end of `hashes[k]`.
     ends: VecDeque<u64>,
     first: u64,
@@ -197,33 +269,22 @@ impl PartialEq for ContentTracker {
         let key = |t: &Self| {
             (
                 (t.min_span, t.threshold, t.head.clone(), t.line, t.in_code),
+                (t.started, t.front_matter),
                 (
                     t.word.clone(),
-                    t.in_digits,
-                    t.unit,
+                    (t.word_cut, t.mid_sentence),
+                    (t.unit, t.unit_written),
                     t.unit_chars,
                     t.unit_words,
                     t.unit_alnum,
                 ),
                 (t.hashes.clone(), t.ends.clone(), t.first, t.chars),
+                (t.written.clone(), t.raw_ends.clone(), t.raw_chars),
                 (t.candidates.clone(), t.tail.clone()),
             )
         };
         key(self) == key(other)
     }
-}
-
-/// Where each unit occurred: derived from the hashes, never saved.
-#[derive(Debug, Clone, Default)]
-struct Index {
-    /// The newest unit number of each hash (the keys are hashes already).
-    newest: HashMap<u64, u64, BuildHasherDefault<Unhashed>>,
-    /// `previous[k]`: the unit number of the previous occurrence of
-    /// `hashes[k]`, or `NONE`.
-    previous: VecDeque<u64>,
-    /// `sums[k]`: the wrapping sum of the hashes up to `hashes[k]`, so the
-    /// units between two positions have a form (a sum) found in O(1).
-    sums: VecDeque<u64>,
 }
 
 impl ContentTracker {
@@ -262,6 +323,17 @@ impl ContentTracker {
 
     fn push_char(&mut self, c: char, found: &mut Option<Repetition>) {
         let ended = c == '\n';
+        if self.front_matter {
+            // Until `---`, `...` or a blank line: only the line's start is kept.
+            if ended {
+                let line = self.head.trim_end();
+                self.front_matter = !matches!(line, "---" | "..." | "");
+                self.head.clear();
+            } else if self.head.len() < 8 {
+                self.head.push(c);
+            }
+            return;
+        }
         if self.line.is_none() {
             if !ended {
                 self.head.push(c);
@@ -273,18 +345,16 @@ impl ContentTracker {
                 return;
             }
         } else if !ended {
-            if self.tracks() {
-                self.feed(c, found);
-            }
+            self.feed(c, found);
             return;
         }
-        if self.tracks() {
-            self.feed('\n', found);
-        }
+        self.feed('\n', found);
         self.line = None;
+        self.started = true;
     }
 
-    /// Whether the current line's characters are tracked.
+    /// Whether the current line is prose (tracked word by word), not
+    /// structure (one unit of no length per line).
     fn tracks(&self) -> bool {
         !self.in_code && matches!(self.line, Some(LineKind::Prose | LineKind::Element))
     }
@@ -295,25 +365,23 @@ impl ContentTracker {
         }
         self.line = Some(kind);
         let head = std::mem::take(&mut self.head);
-        if self.tracks() {
-            for c in head.chars() {
-                self.feed(c, found);
-            }
+        if !self.started && kind == LineKind::Structure && head.trim_end() == "---" {
+            self.front_matter = true;
+        }
+        for c in head.chars() {
+            self.feed(c, found);
         }
     }
 
-    /// One character of tracked text, normalised into the current word.
+    /// One character, lower-cased into the current word.
     fn feed(&mut self, c: char, found: &mut Option<Repetition>) {
-        self.keep_for_preview(c);
+        if self.tracks() {
+            self.keep_for_preview(c);
+        }
         if c.is_whitespace() {
             self.end_word(c == '\n', found);
-        } else if c.is_numeric() {
-            if !self.in_digits {
-                self.in_digits = true;
-                self.push_word('#', found);
-            }
+            self.word_cut = false;
         } else {
-            self.in_digits = false;
             for lower in c.to_lowercase() {
                 self.push_word(lower, found);
             }
@@ -321,13 +389,21 @@ impl ContentTracker {
     }
 
     fn push_word(&mut self, c: char, found: &mut Option<Repetition>) {
+        // An opening quote starts a sentence (`she said, "I'm …`).
+        if self.word.is_empty() && matches!(c, '"' | '\u{201c}') && self.tracks() {
+            if self.unit_words > 0 {
+                self.end_unit(found);
+            }
+            self.mid_sentence = false;
+        }
         self.word.push(c);
-        if c.is_alphanumeric() || c == '#' {
+        if c.is_alphanumeric() {
             self.unit_alnum = true;
         }
         // Bytes, not characters: a word of wide characters is cut sooner,
         // the same way each time.
         if self.word.len() >= MAX_WORD {
+            self.word_cut = true;
             self.end_word(false, found);
         }
     }
@@ -336,35 +412,55 @@ impl ContentTracker {
         if self.word.is_empty() {
             if line_end {
                 self.end_unit(found);
+                self.mid_sentence = false;
             }
             return;
         }
-        let word = normalise_ordinal(&self.word);
-        let hash = fnv(word.as_bytes());
+        let written = fnv(self.word.as_bytes());
+        // Only a number standing alone is a counter; one inside a name (a
+        // version, a date, a URL, an id) is what the name says.
+        let word = if words::kind(&self.word, self.word_cut) == WordKind::Number {
+            words::numbers_as_marks(&self.word)
+        } else {
+            Cow::Borrowed(self.word.as_str())
+        };
+        let hash = if word == self.word.as_str() {
+            written
+        } else {
+            fnv(word.as_bytes())
+        };
         self.unit = self.unit.wrapping_mul(0x100_0000_01b3).wrapping_add(hash);
+        self.unit_written = self
+            .unit_written
+            .wrapping_mul(0x100_0000_01b3)
+            .wrapping_add(written);
         self.unit_chars += word.chars().count() as u64 + 1;
         self.unit_words += 1;
         let sentence_end = word
             .trim_end_matches(['"', '\'', ')', ']', '*', '_', '\u{201d}', '\u{2019}'])
             .ends_with(['.', '!', '?', ';', ':']);
         self.word.clear();
-        self.in_digits = false;
-        if line_end
-            || sentence_end
-            || hash.is_multiple_of(BREAK_MODULUS)
-            || self.unit_words >= MAX_UNIT_WORDS
-        {
+        let prose_break =
+            sentence_end || hash.is_multiple_of(BREAK_MODULUS) || self.unit_words >= MAX_UNIT_WORDS;
+        if line_end || (prose_break && self.tracks()) {
             self.end_unit(found);
+            self.mid_sentence = !(line_end || sentence_end);
         }
     }
 
     fn end_unit(&mut self, found: &mut Option<Repetition>) {
         if self.unit_alnum {
+            let start = if self.mid_sentence { 0 } else { SENTENCE_START };
             let hash = spread(self.unit);
-            let chars = self.unit_chars;
-            self.push_unit(hash, chars, found);
+            let written = spread(self.unit_written) & !SENTENCE_START | start;
+            // A line of structure takes part in runs (different headings
+            // or log records between two passages break them) but counts
+            // no characters: it never makes a loop of its own.
+            let chars = if self.tracks() { self.unit_chars } else { 0 };
+            self.push_unit(hash, written, chars, found);
         }
         self.unit = 0;
+        self.unit_written = 0;
         self.unit_chars = 0;
         self.unit_words = 0;
         self.unit_alnum = false;
@@ -375,26 +471,38 @@ impl ContentTracker {
         self.hashes.get(k as usize).copied()
     }
 
+    fn written_at(&self, number: u64) -> Option<u64> {
+        let k = number.checked_sub(self.first)?;
+        self.written.get(k as usize).copied()
+    }
+
     /// Normalised characters up to the end of unit `number` (kept).
     fn end_of(&self, number: u64) -> Option<u64> {
         let k = number.checked_sub(self.first)?;
         self.ends.get(k as usize).copied()
     }
 
-    fn push_unit(&mut self, hash: u64, chars: u64, found: &mut Option<Repetition>) {
+    fn push_unit(&mut self, hash: u64, written: u64, chars: u64, found: &mut Option<Repetition>) {
         let i = self.first + self.hashes.len() as u64;
         self.chars += chars;
         self.hashes.push_back(hash);
+        self.written.push_back(written);
         self.ends.push_back(self.chars);
+        self.raw_ends.push_back(self.raw_chars);
         let previous = self.index_unit(hash, i);
 
         let mut candidates = std::mem::take(&mut self.candidates);
         candidates.retain_mut(|c| {
-            let same = i
-                .checked_sub(c.period)
+            let at = i.checked_sub(c.period);
+            let same = at
                 .and_then(|at| self.unit_at(at))
                 .is_some_and(|h| h == hash);
             c.run += 1;
+            c.exact = if at.and_then(|at| self.written_at(at)) == Some(written) {
+                c.exact + 1
+            } else {
+                0
+            };
             same
         });
         let mut q = previous;
@@ -410,7 +518,12 @@ impl ContentTracker {
                 break;
             }
             if !candidates.iter().any(|c| c.period == period) {
-                let fresh = Candidate { period, run: 1 };
+                let exact = u64::from(self.written_at(q) == Some(written));
+                let fresh = Candidate {
+                    period,
+                    run: 1,
+                    exact,
+                };
                 if candidates.len() < MAX_CANDIDATES {
                     candidates.push(fresh);
                 } else if let Some(weakest) = candidates.iter_mut().min_by_key(|c| c.run)
@@ -442,77 +555,6 @@ impl ContentTracker {
         previous
     }
 
-    /// Characters, up to [`MIN_SENTENCE_CHARS`], of the units ending at
-    /// `newer` that equal those ending at `older`.
-    fn shared_tail(&self, newer: u64, older: u64) -> u64 {
-        let mut shared = 0;
-        let mut k = 0;
-        while shared < MIN_SENTENCE_CHARS && k < older {
-            let (a, b) = (newer - k, older - k);
-            if b + k >= newer || self.unit_at(a) != self.unit_at(b) || self.unit_at(b).is_none() {
-                break;
-            }
-            let start = self.end_of(a - 1).unwrap_or(self.chars);
-            match self.end_of(a) {
-                Some(end) if a > self.first => shared += end - start,
-                _ => break,
-            }
-            k += 1;
-        }
-        shared
-    }
-
-    fn sum_at(&self, number: u64) -> Option<u64> {
-        let k = number.checked_sub(self.first)?;
-        self.index.sums.get(k as usize).copied()
-    }
-
-    /// Whether unit `i`, a sentence, is the `threshold`-th occurrence of
-    /// itself within reach, with few different forms of text between.
-    fn check_recurring(&self, i: u64) -> Option<Repetition> {
-        let threshold = self.threshold as u64;
-        let mut occurrences = vec![i];
-        let mut q = i;
-        while (occurrences.len() as u64) < threshold {
-            q = self.previous_of(q);
-            let within = q != NONE
-                && self
-                    .end_of(q)
-                    .is_some_and(|end| self.chars - end <= MAX_PERIOD_CHARS);
-            if !within {
-                return None;
-            }
-            if self.shared_tail(*occurrences.last()?, q) < MIN_SENTENCE_CHARS {
-                return None;
-            }
-            occurrences.push(q);
-        }
-        let mut forms: Vec<u64> = occurrences
-            .windows(2)
-            .map(|pair| {
-                let (newer, older) = (pair[0], pair[1]);
-                let between = self.sum_at(newer - 1)?.wrapping_sub(self.sum_at(older)?);
-                Some(between.wrapping_mul(31).wrapping_add(newer - older))
-            })
-            .collect::<Option<Vec<u64>>>()?;
-        forms.sort_unstable();
-        forms.dedup();
-        if forms.len() as u64 > threshold / 2 {
-            return None;
-        }
-        let oldest = *occurrences.last()?;
-        let span = self.chars - self.end_of(oldest)?;
-        if span > MAX_AVERAGE_GAP * (threshold - 1) {
-            return None;
-        }
-        let period = self.chars - self.end_of(occurrences[1])?;
-        (threshold.saturating_mul(period) >= self.min_span as u64).then(|| Repetition {
-            count: threshold,
-            period,
-            unit: self.preview(period),
-        })
-    }
-
     fn previous_of(&self, number: u64) -> u64 {
         number
             .checked_sub(self.first)
@@ -521,39 +563,15 @@ impl ContentTracker {
             .unwrap_or(NONE)
     }
 
-    /// The shortest candidate period repeated `threshold` times in a row,
-    /// over at least `min_span` characters, ending at unit `i`.
-    fn check(&self, i: u64) -> Option<Repetition> {
-        self.candidates.iter().find_map(|c| {
-            let count = c.run / c.period + 1;
-            let period = self.chars - self.end_of(i - c.period)?;
-            let enough = count >= self.threshold as u64
-                && count.saturating_mul(period) >= self.min_span as u64;
-            enough.then(|| Repetition {
-                count,
-                period,
-                unit: self.preview(period),
-            })
-        })
-    }
-
-    /// About the last `period` characters of raw text.
-    fn preview(&self, period: u64) -> String {
-        let skip = self
-            .tail
-            .chars()
-            .count()
-            .saturating_sub(period as usize + 1);
-        self.tail.chars().skip(skip).collect()
-    }
-
     /// Drops units no period can reach back to, and stale index entries.
     fn trim(&mut self) {
         while self.hashes.len() > 1
             && (self.hashes.len() > MAX_UNITS || self.chars - self.ends[1] > MAX_PERIOD_CHARS)
         {
             self.hashes.pop_front();
+            self.written.pop_front();
             self.ends.pop_front();
+            self.raw_ends.pop_front();
             self.index.previous.pop_front();
             self.index.sums.pop_front();
             self.first += 1;
@@ -568,7 +586,8 @@ impl ContentTracker {
 
     fn keep_for_preview(&mut self, c: char) {
         self.tail.push(c);
-        if self.tail.len() > 8 * PREVIEW_CHARS {
+        self.raw_chars += 1;
+        if self.tail.len() > 2 * PREVIEW_CHARS {
             let count = self.tail.chars().count();
             let cut = self
                 .tail
@@ -591,53 +610,6 @@ impl ContentTracker {
             self.index_unit(hash, self.first + k as u64);
         }
     }
-}
-
-/// A hasher for keys that are well-mixed hashes already: it keeps them.
-#[derive(Debug, Clone, Copy, Default)]
-struct Unhashed(u64);
-
-impl Hasher for Unhashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// `#th`, `#st`, `#nd`, `#rd` (an ordinal after a number) read as `#`.
-fn normalise_ordinal(word: &str) -> std::borrow::Cow<'_, str> {
-    if let Some(rest) = word.strip_prefix('#') {
-        for suffix in ["st", "nd", "rd", "th"] {
-            if let Some(after) = rest.strip_prefix(suffix)
-                && !after.starts_with(char::is_alphanumeric)
-            {
-                return format!("#{after}").into();
-            }
-        }
-    }
-    word.into()
-}
-
-/// FNV-1a, then mixed: a word's hash decides where units end, so it must
-/// not depend on the platform or the process (a state is reloaded).
-fn fnv(bytes: &[u8]) -> u64 {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
-    spread(hash)
-}
-
-/// One multiply-xorshift, so every bit of the result depends on every input bit.
-fn spread(n: u64) -> u64 {
-    let x = (n ^ (n >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^ (x >> 29)
 }
 
 #[cfg(test)]

@@ -245,3 +245,56 @@ fn a_sentence_coming_back_with_one_or_two_variations_between_is_a_loop() {
         .collect();
     assert_eq!(first_loop(&derives), None);
 }
+
+#[test]
+fn numbers_inside_names_are_content_and_numbers_alone_are_counters() {
+    let pulls: String = (2880..2900)
+        .map(|n| {
+            format!("- Fixed the parser on empty input, see https://github.com/o/r/pull/{n}\n")
+        })
+        .collect();
+    let services: String = (0..15)
+        .map(|n| format!("- projects/my-cloud-project-12345/locations/us-central1/services/{n}\n"))
+        .collect();
+    let items: String = (1..40).map(|n| format!("Item {n}\n")).collect();
+    for text in [pulls, services, items] {
+        assert_eq!(first_loop(&text), None, "{text}");
+    }
+    let steps: String = (1..8)
+        .map(|n| format!("Step {n}: I will not give up on finding the answer.\n"))
+        .collect();
+    let found = first_loop(&steps).expect("a counter loop");
+    assert!(found.counter, "{found:?}");
+    let verbatim = "I will not give up on finding the answer.\n".repeat(6);
+    let found = first_loop(&verbatim).expect("a verbatim loop");
+    assert!(!found.counter, "{found:?}");
+    assert!(found.unit.starts_with("I will not"), "{found:?}");
+}
+
+#[test]
+fn structure_between_passages_breaks_their_run_and_front_matter_is_skipped() {
+    let sections: String = [
+        "Added",
+        "Changed",
+        "Deprecated",
+        "Removed",
+        "Fixed",
+        "Security",
+    ]
+    .iter()
+    .map(|s| format!("### {s}\n\n* TODO (or remove the section if there is none)\n\n"))
+    .collect();
+    assert_eq!(first_loop(&sections), None);
+    let same_heading = "### Added\n\n* TODO (or remove the section if there is none)\n\n".repeat(6);
+    assert!(first_loop(&same_heading).is_some());
+    let front = format!(
+        "---\n{}---\nThe page starts here.\n",
+        "title: the same long title of the page, again\n".repeat(8)
+    );
+    assert_eq!(first_loop(&front), None);
+    let not_front = format!(
+        "Intro.\n---\n{}",
+        "the same long line of prose, again and again\n".repeat(8)
+    );
+    assert!(first_loop(&not_front).is_some());
+}

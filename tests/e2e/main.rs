@@ -10,6 +10,7 @@ mod discover;
 mod examples;
 mod import;
 mod loopcheck;
+mod loopcheck_content_cases;
 mod mcp;
 #[path = "../support/modules.rs"]
 mod modules;
@@ -19,6 +20,7 @@ mod package_node;
 mod package_python;
 #[path = "../support/pg.rs"]
 mod pg;
+mod quiet_corpus;
 mod redaction;
 mod repeated_content;
 mod retention;

@@ -54,7 +54,7 @@ fn chunks(path: &Path) -> Vec<String> {
     out
 }
 
-fn events(outputs: &[String]) -> String {
+pub fn events(outputs: &[String]) -> String {
     let mut lines = vec![
         json!({"type": "user", "text": "Please answer."}),
         json!({"type": "turn"}),
@@ -175,7 +175,7 @@ fn corpus(kind: &str) -> Vec<PathBuf> {
 
 /// `text` cut as a model streams it: pieces of 20 to 200 characters, the
 /// sizes drawn from a fixed sequence.
-fn streamed(text: &str, seed: u64) -> Vec<String> {
+pub fn streamed(text: &str, seed: u64) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut x = seed;
     let mut out = Vec::new();
