@@ -330,6 +330,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result
     let dir = parent_dir(path);
     create_private_dir_all(dir)?;
     check_regular_or_absent(path)?;
+    let temp = temp_beside(path, bytes, durability)?;
+    // Checked again just before the rename: a special file may have
+    // appeared meanwhile (the temp file is removed when `temp` drops).
+    check_regular_or_absent(path)?;
+    temp.persist(path).map_err(|e| Error::io(path, &e.error))?;
+    if durability == Durability::Synced {
+        sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
+    }
+    Ok(())
+}
+
+/// `bytes` in a private (0600) temp file beside `path`, named to be swept
+/// as ours, fsynced when `durability` asks; removed when dropped unless
+/// persisted.
+pub(crate) fn temp_beside(
+    path: &Path,
+    bytes: &[u8],
+    durability: Durability,
+) -> Result<tempfile::NamedTempFile> {
+    let dir = parent_dir(path);
     let mut temp = tempfile::Builder::new()
         .prefix(&temp_prefix(path))
         .rand_bytes(12)
@@ -341,14 +361,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durability: Durability) -> Result
         Durability::Cache => Ok(()),
     });
     written.map_err(|e| Error::io(path, &e))?;
-    // Checked again just before the rename: a special file may have
-    // appeared meanwhile (the temp file is removed when `temp` drops).
-    check_regular_or_absent(path)?;
-    temp.persist(path).map_err(|e| Error::io(path, &e.error))?;
-    if durability == Durability::Synced {
-        sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
-    }
-    Ok(())
+    Ok(temp)
 }
 
 /// fsyncs a directory so a rename or a new file in it survives power loss.

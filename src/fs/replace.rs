@@ -12,13 +12,13 @@
 //! built from a read made before ours went in (see docs/ollm-cli.md).
 
 use std::fs::Metadata;
-use std::io::{self, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::io;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 
-use super::{FILE_MODE, check_regular_or_absent, parent_dir, sync_dir, temp_prefix};
+use super::{Durability, check_regular_or_absent, parent_dir, sync_dir, temp_beside};
 use crate::error::{Error, Result};
 
 /// A file's identity and state when it was read: its inode, size and
@@ -77,15 +77,7 @@ const PUT_BACK_TRIES: usize = 16;
 pub fn replace_if_unchanged(path: &Path, bytes: &[u8], read: Stamp) -> Result<Replaced> {
     let dir = parent_dir(path);
     check_regular_or_absent(path)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(&temp_prefix(path))
-        .rand_bytes(12)
-        .permissions(std::fs::Permissions::from_mode(FILE_MODE))
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, &e))?;
-    temp.write_all(bytes)
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| Error::io(path, &e))?;
+    let temp = temp_beside(path, bytes, Durability::Synced)?;
     let ours = Stamp::of(&temp.as_file().metadata().map_err(|e| Error::io(path, &e))?);
     // The last look before the swap, after the slow part (the fsync): a
     // newer file renamed in meanwhile is seen here, without a swap.
@@ -155,6 +147,9 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::super::FILE_MODE;
     use super::*;
 
     #[test]
