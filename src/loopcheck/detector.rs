@@ -155,6 +155,10 @@ pub struct Detector {
     output_run: Option<OutputRun>,
     /// Identity of the tool calls since the last output (a hash chain).
     calls_since_output: String,
+    /// The last event was a (non-blank) output: the next output event is
+    /// another chunk of the same streamed output, not a new output.
+    #[serde(default)]
+    output_open: bool,
     /// The last `cycleMaxLength` calls, oldest first.
     recent: VecDeque<CallRef>,
     /// `periodic[p-2]`: how many consecutive recent calls equalled the call
@@ -219,6 +223,7 @@ impl Detector {
             }
             Event::Turn => {
                 self.repetition.reset();
+                self.output_open = false;
                 self.turns += 1;
                 (self.turns > settings.max_turns).then(|| Pattern {
                     kind: PatternType::TurnLimit,
@@ -254,6 +259,7 @@ impl Detector {
         self.tool_run = None;
         self.output_run = None;
         self.calls_since_output.clear();
+        self.output_open = false;
         self.recent.clear();
         self.periodic.clear();
     }
@@ -265,6 +271,7 @@ impl Detector {
         settings: &Settings,
     ) -> Option<Pattern> {
         self.repetition.reset();
+        self.output_open = false;
         let canonical_args = canonical(args);
         let call = CallRef {
             hash: hash_hex(&[name, &canonical_args]),
@@ -373,20 +380,27 @@ impl Detector {
     }
 
     /// Blank outputs (a turn that only called tools) are ignored. An
-    /// identical output always repeats the previous one (Property 15); a
-    /// merely similar one only when the tool calls before it were the same
-    /// as before the previous output, so templated progress messages about
-    /// different work ("Edited a.rs", "Edited b.rs") are not a loop.
+    /// identical output event always repeats the previous one (Property 15);
+    /// a merely similar one only when it starts an output (a turn, tool call
+    /// or user message came since the previous output event) and the tool
+    /// calls before it were the same as before the previous output. Output
+    /// events in a row are the chunks of one streamed output: chunks of a
+    /// link list or a table look alike without the model repeating itself,
+    /// and what repeats inside one output is the repeated-content rule's.
+    /// Templated progress messages about different work ("Edited a.rs",
+    /// "Edited b.rs") are not a loop either.
     fn push_output_whole(&mut self, text: &str, settings: &Settings) -> Option<Pattern> {
         if text.trim().is_empty() {
             return None;
         }
         let sample = OutputSample::new(text);
         let calls_before = std::mem::take(&mut self.calls_since_output);
+        let continues_output = std::mem::replace(&mut self.output_open, true);
         let count = match &self.output_run {
             Some(run) if run.last.hash == sample.hash => run.count + 1,
             Some(run)
-                if run.calls_before == calls_before
+                if !continues_output
+                    && run.calls_before == calls_before
                     && is_similar(&run.last, &sample, settings.similarity_threshold) =>
             {
                 run.count + 1
@@ -561,11 +575,36 @@ mod tests {
     #[test]
     fn similar_outputs_are_a_loop() {
         let events: Vec<Event> = (0..3)
-            .map(|i| Event::Output {
-                text: format!("Still waiting for the deployment to finish (check {i})"),
+            .flat_map(|i| {
+                [
+                    Event::Turn,
+                    Event::Output {
+                        text: format!("Still waiting for the deployment to finish (check {i})"),
+                    },
+                ]
             })
             .collect();
         assert_eq!(first(&events).unwrap().kind, PatternType::RepeatedOutput);
+    }
+
+    #[test]
+    fn similar_chunks_of_one_streamed_output_are_not_repeated_output() {
+        let link = |n: u32| format!("[#{n}]: https://github.com/tokio-rs/tokio/pull/{n}\n");
+        let chunks: Vec<Event> = (2880..2890)
+            .map(|n| Event::Output { text: link(n) })
+            .collect();
+        let mut streamed = vec![Event::Turn];
+        streamed.extend(chunks.iter().cloned());
+        assert_eq!(first(&streamed), None);
+        // The same texts as outputs of turns in a row are a loop.
+        let turns: Vec<Event> = chunks
+            .into_iter()
+            .flat_map(|chunk| [Event::Turn, chunk])
+            .collect();
+        assert_eq!(first(&turns).unwrap().kind, PatternType::RepeatedOutput);
+        // An identical chunk three times in a row still is (Property 15).
+        let same = vec![Event::Output { text: link(7) }; 3];
+        assert_eq!(first(&same).unwrap().kind, PatternType::RepeatedOutput);
     }
 
     #[test]

@@ -257,7 +257,8 @@ fn numbers_inside_names_are_content_and_numbers_alone_are_counters() {
         .map(|n| format!("- projects/my-cloud-project-12345/locations/us-central1/services/{n}\n"))
         .collect();
     let items: String = (1..40).map(|n| format!("Item {n}\n")).collect();
-    for text in [pulls, services, items] {
+    let chapters: String = (1..40).map(|n| format!("Chapter {n}\n")).collect();
+    for text in [pulls, services, items, chapters] {
         assert_eq!(first_loop(&text), None, "{text}");
     }
     let steps: String = (1..8)
@@ -265,6 +266,11 @@ fn numbers_inside_names_are_content_and_numbers_alone_are_counters() {
         .collect();
     let found = first_loop(&steps).expect("a counter loop");
     assert!(found.counter, "{found:?}");
+    // SmolLM2's own short body around a counter (smollm2-counter-t0.txt).
+    let short: String = (1..41)
+        .map(|n| format!("Step {n}: Learn to Cook\n"))
+        .collect();
+    assert!(first_loop(&short).expect("a short counter loop").counter);
     let verbatim = "I will not give up on finding the answer.\n".repeat(6);
     let found = first_loop(&verbatim).expect("a verbatim loop");
     assert!(!found.counter, "{found:?}");

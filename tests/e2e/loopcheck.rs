@@ -162,9 +162,17 @@ fn polling_like_batch_work_stays_quiet() {
 fn near_identical_outputs_are_a_loop_but_different_file_contents_are_not() {
     let sandbox = Sandbox::new();
     let waiting: Vec<Value> = (0..3)
-        .map(|i| output(&format!("[2026-11-22T04:1{i}:00Z] Deployment still in progress (check {i}); waiting 30 seconds before checking again.")))
+        .flat_map(|i| [json!({"type": "turn"}), output(&format!("[2026-11-22T04:1{i}:00Z] Deployment still in progress (check {i}); waiting 30 seconds before checking again."))])
         .collect();
     assert_loop(&sandbox, &waiting, "repeated-output");
+    // The same lines as chunks of one streamed output: its chunks are not
+    // outputs repeating each other.
+    let streamed: Vec<Value> = waiting
+        .iter()
+        .filter(|e| e["type"] == "output")
+        .cloned()
+        .collect();
+    assert_quiet(&sandbox, &streamed);
     let files = [
         output("[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
         output("fn main() {\n    println!(\"hello\");\n}\n"),
