@@ -13,8 +13,7 @@ use std::process::Command;
 use ollm::loopcheck::{Detector, Event, Settings};
 use serde_json::Value;
 
-use crate::repeated_content::{events, streamed};
-use crate::support::Sandbox;
+use crate::repeated_content::{assert_stream_is_quiet, events, streamed};
 
 /// The longest output a document is cut into, in bytes.
 const OUTPUT_BYTES: usize = 4096;
@@ -400,16 +399,5 @@ fn a_sample_of_real_documents_through_ollm_loopcheck_stream_stays_quiet() {
         }
     }
     assert!(sampled >= 100, "{sampled} outputs");
-    let sandbox = Sandbox::new();
-    let out = sandbox
-        .cmd("ollm-loopcheck")
-        .arg("--stream")
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let verdicts = String::from_utf8_lossy(&out.stdout).to_string();
-    assert_eq!(out.status.code(), Some(0), "{verdicts}");
-    assert_eq!(verdicts.lines().count(), 1, "{verdicts}");
-    let quiet: Value = serde_json::from_str(verdicts.trim()).unwrap();
-    assert_eq!(quiet["loop"], false, "{quiet}");
+    assert_stream_is_quiet(input);
 }

@@ -252,6 +252,12 @@ fn the_quiet_corpus_of_real_technical_text_gives_no_warn_and_no_stop() {
         input.push_str(&events(&pieces));
     }
     assert!(chunks >= 1000, "{chunks} chunks");
+    assert_stream_is_quiet(input);
+}
+
+/// `input` through `ollm-loopcheck --stream` gives one verdict, with no
+/// loop and no warning.
+pub fn assert_stream_is_quiet(input: String) {
     let sandbox = Sandbox::new();
     let out = sandbox
         .cmd(BIN)
