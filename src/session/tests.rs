@@ -377,14 +377,7 @@ fn max_sessions_deletes_the_oldest_but_never_a_locked_one() {
         .unwrap();
     assert_eq!(created.removed, vec![ids[1].clone()]);
     drop(lock);
-    let left: Vec<String> = f
-        .store
-        .list()
-        .unwrap()
-        .sessions
-        .into_iter()
-        .map(|s| s.session_id)
-        .collect();
+    let left = listed_ids(&f.store);
     assert_eq!(
         left,
         vec![created.session_id, ids[2].clone(), ids[0].clone()]
@@ -832,14 +825,7 @@ fn max_sessions_never_deletes_the_ollm_clis_own_sessions() {
         std::fs::write(f.file().plain_path(id), doc.to_string()).unwrap();
     }
     let ours: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
-    let left: Vec<String> = f
-        .store
-        .list()
-        .unwrap()
-        .sessions
-        .into_iter()
-        .map(|s| s.session_id)
-        .collect();
+    let left = listed_ids(&f.store);
     for id in &theirs {
         assert!(left.contains(id), "the CLI's session {id} was deleted");
     }
@@ -848,6 +834,17 @@ fn max_sessions_never_deletes_the_ollm_clis_own_sessions() {
     let file: serde_json::Value =
         serde_json::from_slice(&std::fs::read(f.file().plain_path(&ours[2])).unwrap()).unwrap();
     assert_eq!(file["createdBy"], "ollm");
+}
+
+/// The ids of every session the store lists.
+fn listed_ids(store: &Store) -> Vec<String> {
+    store
+        .list()
+        .unwrap()
+        .sessions
+        .into_iter()
+        .map(|s| s.session_id)
+        .collect()
 }
 
 /// Issue 45: imported sessions keep their original (old) dates, so they
@@ -876,14 +873,7 @@ fn max_sessions_never_deletes_an_imported_session() {
             })
             .collect();
         let ours: Vec<String> = (0..3).map(|_| new_session(&f.store)).collect();
-        let left: Vec<String> = f
-            .store
-            .list()
-            .unwrap()
-            .sessions
-            .into_iter()
-            .map(|s| s.session_id)
-            .collect();
+        let left = listed_ids(&f.store);
         for id in &imported {
             assert!(left.contains(id), "{format:?}: imported {id} was deleted");
         }

@@ -8,13 +8,13 @@ mod python;
 mod tools;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, bin_path, test_path};
+use crate::support::{Sandbox, bin_path};
 
 /// How long one reply may take (a debug build, a busy machine).
 const REPLY: Duration = Duration::from_secs(60);
@@ -36,15 +36,8 @@ pub fn spawn(sb: &Sandbox, args: &[&str]) -> Child {
         "{} is not built: `cargo build -p ollm-mcp` (cargo test --workspace builds it)",
         program.display()
     );
-    Command::new(program)
+    sb.std_cmd("ollm-mcp")
         .args(args)
-        .env_clear()
-        .env("PATH", test_path())
-        .env("HOME", &sb.home)
-        .env("OLLM_HOME", &sb.ollm_home)
-        .env("LANG", "C.UTF-8")
-        .envs(sb.store_env())
-        .current_dir(&sb.work)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
