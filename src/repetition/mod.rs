@@ -37,6 +37,20 @@
 //!   it is at least [`MIN_COUNTER_BODY_CHARS`] long: a body around a
 //!   counter ("Step 7: Learn to Cook"), not a name with a number ("Item 7",
 //!   "Day 7", "Chapter 7").
+//! - An *outline number* at a tracked line's start (`1.1.7:`, `12.1.7.`)
+//!   is a name (a version: "1.0.3: Bug fixes.") unless it *counts*: one
+//!   part up by one from the outline number that started the last such
+//!   line, the parts before it the same and those after it back to 0 or
+//!   1 (`1.1.9` → `1.1.10`, `1.1.20` → `1.2.1`). Then it is a counter,
+//!   and one that adds no characters: the body after it must be long
+//!   enough by itself. A model numbering one sentence counts up ("1.1.12:
+//!   Use `*` to split a list of strings into a tuple of strings" for
+//!   every N, as SmolLM2 wrote it); a changelog lists its versions newest
+//!   first and skips many, and where one counts up its notes are short
+//!   ("1.0.4: Bug fixes.") or different. Across the registry's Markdown,
+//!   every Debian doc, man page and Python source on the development
+//!   machine (28,149 files), 187 places count up three times or more, and
+//!   in none does a body of 16 characters or more come back three times.
 //! - Lines of structure are not read for their words (see [`lines`]):
 //!   fenced and indented code, table rows, dividers, headings, link
 //!   reference definitions, HTML blocks, lines that start with a URL or a
@@ -52,14 +66,18 @@
 //! "In the 24th century, humanity …" for every century; "1. Rust is fast,
 //! safe and productive …" with the number moving; a day log whose heading,
 //! time (`9:01`) and count move while its paragraph and list stay; a
-//! paragraph of any length up to 4 KB repeated verbatim. Not loops:
+//! paragraph of any length up to 4 KB repeated verbatim; "1.1.N: Use
+//! `*` to split a list of strings into a tuple of strings" for N counting
+//! up. Not loops:
 //! `[#2884]: https://github.com/…/pull/2884` lines, `[0.4.31]: …/compare/
 //! 0.4.30...0.4.31` lines, `### 0.6.0 (2017-06-12)` headings over short
 //! bodies, a `<details><summary>` block per release, `- projects/my-
 //! project-12345/locations/us-central1/services/N` for each N, "Released
 //! on 2026-03-01 as build 4.1.1" for each day, "Item N" for each N, a git
 //! log whose commits touch the same files, `### Added` / `### Changed`
-//! sections each holding "TODO".
+//! sections each holding "TODO", "1.0.N: Bug fixes." for N counting up,
+//! "1.0.N: Maintenance release with updated dependencies only." for N
+//! counting down.
 //!
 //! A model also loops less strictly: one sentence comes back again and
 //! again with one or two variations between ("She loved to challenge the
@@ -236,6 +254,10 @@ pub struct ContentTracker {
     word_cut: bool,
     /// The current unit does not start a sentence or a line.
     mid_sentence: bool,
+    /// A word of the current line has ended.
+    line_has_word: bool,
+    /// The last outline number (`1.1.7:`) that started a tracked line.
+    outline: Vec<u32>,
     /// The current unit: its hash so far with its counters read as `#`
     /// and as written, its characters, its words, whether it has a letter
     /// or digit.
@@ -273,7 +295,12 @@ impl PartialEq for ContentTracker {
         let key = |t: &Self| {
             (
                 (t.min_span, t.threshold, t.head.clone(), t.line, t.in_code),
-                (t.started, t.front_matter),
+                (
+                    t.started,
+                    t.front_matter,
+                    t.line_has_word,
+                    t.outline.clone(),
+                ),
                 (
                     t.word.clone(),
                     (t.word_cut, t.mid_sentence),
@@ -417,13 +444,19 @@ impl ContentTracker {
             if line_end {
                 self.end_unit(found);
                 self.mid_sentence = false;
+                self.line_has_word = false;
             }
             return;
         }
         let written = fnv(self.word.as_bytes());
-        // Only a number standing alone is a counter; one inside a name (a
-        // version, a date, a URL, an id) is what the name says.
-        let word = if words::kind(&self.word, self.word_cut) == WordKind::Number {
+        let outline_counter = !std::mem::replace(&mut self.line_has_word, true)
+            && self.tracks()
+            && self.counts_on_outline();
+        // Only a number standing alone, or an outline number counting up
+        // at a line's start, is a counter; one inside a name (a version, a
+        // date, a URL, an id) is what the name says.
+        let word = if outline_counter || words::kind(&self.word, self.word_cut) == WordKind::Number
+        {
             words::numbers_as_marks(&self.word)
         } else {
             Cow::Borrowed(self.word.as_str())
@@ -438,7 +471,11 @@ impl ContentTracker {
             .unit_written
             .wrapping_mul(0x100_0000_01b3)
             .wrapping_add(written);
-        self.unit_chars += word.chars().count() as u64 + 1;
+        // A counting outline number is no part of the body: the body must be
+        // long enough to loop by itself (not "1.0.3: Bug fixes.").
+        if !outline_counter {
+            self.unit_chars += word.chars().count() as u64 + 1;
+        }
         self.unit_words += 1;
         let sentence_end = word
             .trim_end_matches(['"', '\'', ')', ']', '*', '_', '\u{201d}', '\u{2019}'])
@@ -450,6 +487,20 @@ impl ContentTracker {
             self.end_unit(found);
             self.mid_sentence = !(line_end || sentence_end);
         }
+        if line_end {
+            self.line_has_word = false;
+        }
+    }
+
+    /// Whether the current word, the first of a tracked line, is an
+    /// outline number one step after the last one that started a line.
+    fn counts_on_outline(&mut self) -> bool {
+        let Some(parts) = words::outline_number(&self.word) else {
+            return false;
+        };
+        let counts = words::counts_on(&self.outline, &parts);
+        self.outline = parts;
+        counts
     }
 
     fn end_unit(&mut self, found: &mut Option<Repetition>) {
