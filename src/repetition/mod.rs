@@ -37,6 +37,20 @@
 //!   it is at least [`MIN_COUNTER_BODY_CHARS`] long: a body around a
 //!   counter ("Step 7: Learn to Cook"), not a name with a number ("Item 7",
 //!   "Day 7", "Chapter 7").
+//! - An *outline number* at a tracked line's start (`1.1.7:`, `12.1.7.`)
+//!   is a name (a version: "1.0.3: Bug fixes.") unless it *counts*: one
+//!   part up by one from the outline number that started the last such
+//!   line, the parts before it the same and those after it back to 0 or
+//!   1 (`1.1.9` → `1.1.10`, `1.1.20` → `1.2.1`). Then it is a counter,
+//!   and one that adds no characters: the body after it must be long
+//!   enough by itself. A model numbering one sentence counts up ("1.1.12:
+//!   Use `*` to split a list of strings into a tuple of strings" for
+//!   every N, as SmolLM2 wrote it); a changelog lists its versions newest
+//!   first and skips many, and where one counts up its notes are short
+//!   ("1.0.4: Bug fixes.") or different. Across the registry's Markdown,
+//!   every Debian doc, man page and Python source on the development
+//!   machine (28,149 files), 187 places count up three times or more, and
+//!   in none does a body of 16 characters or more come back three times.
 //! - Lines of structure are not read for their words (see [`lines`]):
 //!   fenced and indented code, table rows, dividers, headings, link
 //!   reference definitions, HTML blocks, lines that start with a URL or a
@@ -52,14 +66,18 @@
 //! "In the 24th century, humanity …" for every century; "1. Rust is fast,
 //! safe and productive …" with the number moving; a day log whose heading,
 //! time (`9:01`) and count move while its paragraph and list stay; a
-//! paragraph of any length up to 4 KB repeated verbatim. Not loops:
+//! paragraph of any length up to 4 KB repeated verbatim; "1.1.N: Use
+//! `*` to split a list of strings into a tuple of strings" for N counting
+//! up. Not loops:
 //! `[#2884]: https://github.com/…/pull/2884` lines, `[0.4.31]: …/compare/
 //! 0.4.30...0.4.31` lines, `### 0.6.0 (2017-06-12)` headings over short
 //! bodies, a `<details><summary>` block per release, `- projects/my-
 //! project-12345/locations/us-central1/services/N` for each N, "Released
 //! on 2026-03-01 as build 4.1.1" for each day, "Item N" for each N, a git
 //! log whose commits touch the same files, `### Added` / `### Changed`
-//! sections each holding "TODO".
+//! sections each holding "TODO", "1.0.N: Bug fixes." for N counting up,
+//! "1.0.N: Maintenance release with updated dependencies only." for N
+//! counting down.
 //!
 //! A model also loops less strictly: one sentence comes back again and
 //! again with one or two variations between ("She loved to challenge the
@@ -85,8 +103,14 @@
 //! the raw text. The text is processed one character at a time, so where a
 //! streamed output was cut into chunks changes nothing. The index from hash
 //! to position is rebuilt from the saved hashes after loading a state.
+//!
+//! The parts, in the order a character goes through them: [`lines`] (what
+//! a line is), `units` (characters to words to units, with [`words`]
+//! deciding what a number is), `periods` (each unit's earlier occurrences
+//! and the candidate periods they give, kept in `index`), `checks` (a
+//! period repeated in a row, a sentence coming back) and, here, the state
+//! and its settings.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -94,11 +118,13 @@ use serde::{Deserialize, Serialize};
 mod checks;
 mod index;
 pub(crate) mod lines;
+mod periods;
+mod units;
 mod words;
 
 use self::index::Index;
 use self::lines::LineKind;
-use self::words::{WordKind, fnv, spread};
+use self::periods::Candidate;
 
 /// The longest period found, in normalised characters.
 pub const MAX_PERIOD_CHARS: u64 = 4096;
@@ -202,16 +228,6 @@ pub struct Repetition {
     pub unit: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct Candidate {
-    /// In units.
-    period: u64,
-    /// Consecutive units equal to the unit `period` places before them.
-    run: u64,
-    /// Of those, the last ones also equal as written (numbers included).
-    exact: u64,
-}
-
 /// The tracking state; serializable for `--state`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -236,6 +252,10 @@ pub struct ContentTracker {
     word_cut: bool,
     /// The current unit does not start a sentence or a line.
     mid_sentence: bool,
+    /// A word of the current line has ended.
+    line_has_word: bool,
+    /// The last outline number (`1.1.7:`) that started a tracked line.
+    outline: Vec<u32>,
     /// The current unit: its hash so far with its counters read as `#`
     /// and as written, its characters, its words, whether it has a letter
     /// or digit.
@@ -273,7 +293,12 @@ impl PartialEq for ContentTracker {
         let key = |t: &Self| {
             (
                 (t.min_span, t.threshold, t.head.clone(), t.line, t.in_code),
-                (t.started, t.front_matter),
+                (
+                    t.started,
+                    t.front_matter,
+                    t.line_has_word,
+                    t.outline.clone(),
+                ),
                 (
                     t.word.clone(),
                     (t.word_cut, t.mid_sentence),
@@ -323,296 +348,6 @@ impl ContentTracker {
             self.push_char(c, &mut found);
         }
         found
-    }
-
-    fn push_char(&mut self, c: char, found: &mut Option<Repetition>) {
-        let ended = c == '\n';
-        if self.front_matter {
-            // Until `---`, `...` or a blank line: only the line's start is kept.
-            if ended {
-                let line = self.head.trim_end();
-                self.front_matter = !matches!(line, "---" | "..." | "");
-                self.head.clear();
-            } else if self.head.len() < 8 {
-                self.head.push(c);
-            }
-            return;
-        }
-        if self.line.is_none() {
-            if !ended {
-                self.head.push(c);
-            }
-            if let Some(kind) = lines::classify(&self.head, ended) {
-                self.decide(kind, found);
-            }
-            if !ended {
-                return;
-            }
-        } else if !ended {
-            self.feed(c, found);
-            return;
-        }
-        self.feed('\n', found);
-        self.line = None;
-        self.started = true;
-    }
-
-    /// Whether the current line is prose (tracked word by word), not
-    /// structure (one unit of no length per line).
-    fn tracks(&self) -> bool {
-        !self.in_code && matches!(self.line, Some(LineKind::Prose | LineKind::Element))
-    }
-
-    fn decide(&mut self, kind: LineKind, found: &mut Option<Repetition>) {
-        if kind == LineKind::Fence {
-            self.in_code = !self.in_code;
-        }
-        self.line = Some(kind);
-        let head = std::mem::take(&mut self.head);
-        if !self.started && kind == LineKind::Structure && head.trim_end() == "---" {
-            self.front_matter = true;
-        }
-        for c in head.chars() {
-            self.feed(c, found);
-        }
-    }
-
-    /// One character, lower-cased into the current word.
-    fn feed(&mut self, c: char, found: &mut Option<Repetition>) {
-        if self.tracks() {
-            self.keep_for_preview(c);
-        }
-        if c.is_whitespace() {
-            self.end_word(c == '\n', found);
-            self.word_cut = false;
-        } else {
-            for lower in c.to_lowercase() {
-                self.push_word(lower, found);
-            }
-        }
-    }
-
-    fn push_word(&mut self, c: char, found: &mut Option<Repetition>) {
-        // An opening quote starts a sentence (`she said, "I'm …`).
-        if self.word.is_empty() && matches!(c, '"' | '\u{201c}') && self.tracks() {
-            if self.unit_words > 0 {
-                self.end_unit(found);
-            }
-            self.mid_sentence = false;
-        }
-        self.word.push(c);
-        if c.is_alphanumeric() {
-            self.unit_alnum = true;
-        }
-        // Bytes, not characters: a word of wide characters is cut sooner,
-        // the same way each time.
-        if self.word.len() >= MAX_WORD {
-            self.word_cut = true;
-            self.end_word(false, found);
-        }
-    }
-
-    fn end_word(&mut self, line_end: bool, found: &mut Option<Repetition>) {
-        if self.word.is_empty() {
-            if line_end {
-                self.end_unit(found);
-                self.mid_sentence = false;
-            }
-            return;
-        }
-        let written = fnv(self.word.as_bytes());
-        // Only a number standing alone is a counter; one inside a name (a
-        // version, a date, a URL, an id) is what the name says.
-        let word = if words::kind(&self.word, self.word_cut) == WordKind::Number {
-            words::numbers_as_marks(&self.word)
-        } else {
-            Cow::Borrowed(self.word.as_str())
-        };
-        let hash = if word == self.word.as_str() {
-            written
-        } else {
-            fnv(word.as_bytes())
-        };
-        self.unit = self.unit.wrapping_mul(0x100_0000_01b3).wrapping_add(hash);
-        self.unit_written = self
-            .unit_written
-            .wrapping_mul(0x100_0000_01b3)
-            .wrapping_add(written);
-        self.unit_chars += word.chars().count() as u64 + 1;
-        self.unit_words += 1;
-        let sentence_end = word
-            .trim_end_matches(['"', '\'', ')', ']', '*', '_', '\u{201d}', '\u{2019}'])
-            .ends_with(['.', '!', '?', ';', ':']);
-        self.word.clear();
-        let prose_break =
-            sentence_end || hash.is_multiple_of(BREAK_MODULUS) || self.unit_words >= MAX_UNIT_WORDS;
-        if line_end || (prose_break && self.tracks()) {
-            self.end_unit(found);
-            self.mid_sentence = !(line_end || sentence_end);
-        }
-    }
-
-    fn end_unit(&mut self, found: &mut Option<Repetition>) {
-        if self.unit_alnum {
-            let start = if self.mid_sentence { 0 } else { SENTENCE_START };
-            let hash = spread(self.unit);
-            let written = spread(self.unit_written) & !SENTENCE_START | start;
-            // A line of structure takes part in runs (different headings
-            // or log records between two passages break them) but counts
-            // no characters: it never makes a loop of its own.
-            let chars = if self.tracks() { self.unit_chars } else { 0 };
-            self.push_unit(hash, written, chars, found);
-        }
-        self.unit = 0;
-        self.unit_written = 0;
-        self.unit_chars = 0;
-        self.unit_words = 0;
-        self.unit_alnum = false;
-    }
-
-    fn unit_at(&self, number: u64) -> Option<u64> {
-        let k = number.checked_sub(self.first)?;
-        self.hashes.get(k as usize).copied()
-    }
-
-    fn written_at(&self, number: u64) -> Option<u64> {
-        let k = number.checked_sub(self.first)?;
-        self.written.get(k as usize).copied()
-    }
-
-    /// Normalised characters up to the end of unit `number` (kept).
-    fn end_of(&self, number: u64) -> Option<u64> {
-        let k = number.checked_sub(self.first)?;
-        self.ends.get(k as usize).copied()
-    }
-
-    fn push_unit(&mut self, hash: u64, written: u64, chars: u64, found: &mut Option<Repetition>) {
-        let i = self.first + self.hashes.len() as u64;
-        self.chars += chars;
-        self.hashes.push_back(hash);
-        self.written.push_back(written);
-        self.ends.push_back(self.chars);
-        self.raw_ends.push_back(self.raw_chars);
-        let previous = self.index_unit(hash, i);
-
-        let mut candidates = std::mem::take(&mut self.candidates);
-        candidates.retain_mut(|c| {
-            let at = i.checked_sub(c.period);
-            let same = at
-                .and_then(|at| self.unit_at(at))
-                .is_some_and(|h| h == hash);
-            c.run += 1;
-            c.exact = if at.and_then(|at| self.written_at(at)) == Some(written) {
-                c.exact + 1
-            } else {
-                0
-            };
-            same
-        });
-        let mut q = previous;
-        for _ in 0..CHAIN_DEPTH {
-            if q == NONE {
-                break;
-            }
-            let period = i - q;
-            let too_long = self
-                .end_of(q)
-                .is_none_or(|end| self.chars - end > MAX_PERIOD_CHARS);
-            if too_long {
-                break;
-            }
-            if !candidates.iter().any(|c| c.period == period) {
-                let exact = u64::from(self.written_at(q) == Some(written));
-                let fresh = Candidate {
-                    period,
-                    run: 1,
-                    exact,
-                };
-                if candidates.len() < MAX_CANDIDATES {
-                    candidates.push(fresh);
-                } else if let Some(weakest) = candidates.iter_mut().min_by_key(|c| c.run)
-                    && weakest.run <= 1
-                {
-                    *weakest = fresh;
-                }
-            }
-            q = self.previous_of(q);
-        }
-        candidates.sort_unstable_by_key(|c| c.period);
-        self.candidates = candidates;
-        if found.is_none() {
-            *found = self.check(i).or_else(|| self.check_recurring(i));
-        }
-        self.trim();
-    }
-
-    fn index_unit(&mut self, hash: u64, i: u64) -> u64 {
-        let previous = self
-            .index
-            .newest
-            .insert(hash, i)
-            .filter(|&p| p >= self.first)
-            .unwrap_or(NONE);
-        self.index.previous.push_back(previous);
-        let sum = self.index.sums.back().copied().unwrap_or(0);
-        self.index.sums.push_back(sum.wrapping_add(hash));
-        previous
-    }
-
-    fn previous_of(&self, number: u64) -> u64 {
-        number
-            .checked_sub(self.first)
-            .and_then(|k| self.index.previous.get(k as usize).copied())
-            .filter(|&p| p != NONE && p >= self.first)
-            .unwrap_or(NONE)
-    }
-
-    /// Drops units no period can reach back to, and stale index entries.
-    fn trim(&mut self) {
-        while self.hashes.len() > 1
-            && (self.hashes.len() > MAX_UNITS || self.chars - self.ends[1] > MAX_PERIOD_CHARS)
-        {
-            self.hashes.pop_front();
-            self.written.pop_front();
-            self.ends.pop_front();
-            self.raw_ends.pop_front();
-            self.index.previous.pop_front();
-            self.index.sums.pop_front();
-            self.first += 1;
-        }
-        let first = self.first;
-        self.candidates
-            .retain(|c| c.period <= self.hashes.len() as u64);
-        if self.index.newest.len() > 2 * self.hashes.len() + 64 {
-            self.index.newest.retain(|_, at| *at >= first);
-        }
-    }
-
-    fn keep_for_preview(&mut self, c: char) {
-        self.tail.push(c);
-        self.raw_chars += 1;
-        if self.tail.len() > 2 * PREVIEW_CHARS {
-            let count = self.tail.chars().count();
-            let cut = self
-                .tail
-                .char_indices()
-                .nth(count.saturating_sub(PREVIEW_CHARS))
-                .map_or(0, |(at, _)| at);
-            self.tail.drain(..cut);
-        }
-    }
-
-    /// Builds the index from the hashes (after loading a saved state).
-    fn ensure_index(&mut self) {
-        if self.indexed {
-            return;
-        }
-        self.index = Index::default();
-        self.indexed = true;
-        let hashes: Vec<u64> = self.hashes.iter().copied().collect();
-        for (k, hash) in hashes.into_iter().enumerate() {
-            self.index_unit(hash, self.first + k as u64);
-        }
     }
 }
 

@@ -304,3 +304,28 @@ fn structure_between_passages_breaks_their_run_and_front_matter_is_skipped() {
     );
     assert!(first_loop(&not_front).is_some());
 }
+
+#[test]
+fn an_outline_number_counting_up_at_a_lines_start_is_a_counter() {
+    // SmolLM2's shape (smollm2-tips-t07.txt): the same tip under
+    // `1.1.N:` for N counting up.
+    let tips: String = (1..=12)
+        .map(|n| format!("1.1.{n}: Use `*` to split a list of strings into a tuple of strings\n"))
+        .collect();
+    let found = first_loop(&tips).expect("an outline counter loop");
+    assert!(found.unit.contains("split a list"), "{found:?}");
+    // Versions newest first, as a changelog lists them, with one long body.
+    let newest_first: String = (1..=12)
+        .rev()
+        .map(|n| format!("1.0.{n}: Maintenance release with updated dependencies only.\n"))
+        .collect();
+    // Counting up, but the body alone is a short note, not a sentence.
+    let short_body: String = (1..=12).map(|n| format!("1.0.{n}: Bug fixes.\n")).collect();
+    // Counting up mid-line is a version in a sentence, not a counter.
+    let mid_line: String = (1..=12)
+        .map(|n| format!("Released 1.0.{n}: maintenance release with updated dependencies.\n"))
+        .collect();
+    for text in [newest_first, short_body, mid_line] {
+        assert_eq!(first_loop(&text), None, "{text}");
+    }
+}

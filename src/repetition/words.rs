@@ -91,6 +91,37 @@ pub fn kind(word: &str, cut: bool) -> WordKind {
     }
 }
 
+/// The parts of an outline number (`1.1.7:`, `12.1.7.`, `**2.3**`): two
+/// or more runs of digits joined by single dots, between openers and
+/// closing punctuation.
+pub fn outline_number(word: &str) -> Option<Vec<u32>> {
+    let core = word
+        .trim_start_matches(OPENERS)
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
+    let parts = core
+        .split('.')
+        .map(|part| {
+            let digits = !part.is_empty() && part.chars().all(|c| c.is_ascii_digit());
+            digits.then(|| part.parse().ok()).flatten()
+        })
+        .collect::<Option<Vec<u32>>>()?;
+    (parts.len() >= 2).then_some(parts)
+}
+
+/// Whether outline number `next` is the step after `previous` in a count:
+/// one part up by one, those before it the same, those after it back to
+/// 0 or 1 (`1.1.9` → `1.1.10`, `1.1.20` → `1.2.1`, `1.2.1` → `2.1.1`). A
+/// changelog lists its versions newest first and skips many; a model
+/// numbering the same sentence counts up.
+pub fn counts_on(previous: &[u32], next: &[u32]) -> bool {
+    previous.len() == next.len()
+        && (0..next.len()).any(|j| {
+            previous[..j] == next[..j]
+                && previous[j].checked_add(1) == Some(next[j])
+                && next[j + 1..].iter().all(|&n| n <= 1)
+        })
+}
+
 /// `9:01`, `10:00:01`: hours, then minutes and maybe seconds.
 fn is_time_of_day(core: &str) -> bool {
     let mut parts = core.split(':');
@@ -171,6 +202,43 @@ mod tests {
         }
         assert_eq!(kind("—", false), WordKind::Mark);
         assert_eq!(kind("12345", true), WordKind::Identifier);
+    }
+
+    #[test]
+    fn outline_numbers_count_up_one_step_at_a_time() {
+        assert_eq!(outline_number("1.1.7:"), Some(vec![1, 1, 7]));
+        assert_eq!(outline_number("**12.1.7.**"), Some(vec![12, 1, 7]));
+        assert_eq!(outline_number("(2.3)"), Some(vec![2, 3]));
+        for word in [
+            "7:",
+            "1.5x",
+            "v1.2.3",
+            "1..2",
+            "2017-06-12",
+            "1.2.3-rc1",
+            "a.b",
+        ] {
+            assert_eq!(outline_number(word), None, "{word}");
+        }
+        for (previous, next) in [
+            (&[1, 1, 9][..], &[1, 1, 10][..]),
+            (&[1, 1, 20], &[1, 2, 1]),
+            (&[1, 2, 1], &[2, 1, 1]),
+            (&[0, 9, 3], &[0, 10, 0]),
+        ] {
+            assert!(counts_on(previous, next), "{previous:?} → {next:?}");
+        }
+        for (previous, next) in [
+            // Newest first, as a changelog lists them.
+            (&[1, 0, 3][..], &[1, 0, 2][..]),
+            (&[1, 0, 3], &[1, 0, 3]),
+            (&[1, 0, 3], &[1, 0, 5]),
+            (&[1, 0, 3], &[1, 1, 3]),
+            (&[6, 1, 1], &[7, 1, 2]),
+            (&[1, 2], &[1, 2, 1]),
+        ] {
+            assert!(!counts_on(previous, next), "{previous:?} → {next:?}");
+        }
     }
 
     #[test]
