@@ -27,6 +27,7 @@ mod retention;
 mod session;
 mod session_copy;
 mod session_index;
+mod session_index_damage;
 mod session_keep;
 mod session_keep_trust;
 mod session_pg;
