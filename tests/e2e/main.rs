@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod compress;
+mod compress_full_disk;
 mod context;
 mod discover;
 mod examples;
