@@ -58,10 +58,13 @@ fn not_regular(path: &Path, meta: &Metadata) -> Error {
     }
 }
 
-fn describe_type(meta: &Metadata) -> &'static str {
+/// What kind of entry `meta` describes, in words ("a FIFO").
+pub fn describe_type(meta: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
-    if t.is_symlink() {
+    if t.is_file() {
+        "a file"
+    } else if t.is_symlink() {
         "a symbolic link"
     } else if t.is_dir() {
         "a directory"
@@ -205,6 +208,13 @@ pub fn open_lock_file(path: &Path) -> Result<File> {
     if let Some(dir) = path.parent() {
         create_private_dir_all(dir)?;
     }
+    open_private_rw(path)
+}
+
+/// Opens (creating, 0600) a regular file for reading and writing in place:
+/// never through a link, and a special file (a FIFO, a device) is refused
+/// without blocking on its open.
+pub fn open_private_rw(path: &Path) -> Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -221,6 +231,7 @@ pub fn open_lock_file(path: &Path) -> Result<File> {
     if !meta.file_type().is_file() {
         return Err(not_regular(path, &meta));
     }
+    clear_nonblock(&file);
     Ok(file)
 }
 

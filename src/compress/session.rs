@@ -5,7 +5,9 @@
 //! and is noted in `metadata.compressionHistory` (Property 13). When usage
 //! is at or above `snapshots.autoThreshold`, a snapshot is taken first; a
 //! snapshot that cannot be written is a warning (`snapshotWarning` in the
-//! result), never a failed turn.
+//! result), never a failed turn; so is a compression note that cannot be
+//! stored (`noteWarning`: a full disk, where the OLLM CLI's format needs
+//! room for a whole copy of the file), the count then left as it was.
 
 use serde_json::{Map, Value, json};
 
@@ -66,6 +68,9 @@ pub struct SessionOutcome {
     /// Why the snapshot due before compressing could not be taken: the
     /// compression goes on without it (never failing the turn for that).
     pub snapshot_warning: Option<String>,
+    /// Why the compression could not be noted in the session: the result
+    /// is given all the same.
+    pub note_warning: Option<String>,
 }
 
 /// Compresses session `id` of `store`.
@@ -102,9 +107,18 @@ pub fn compress_session(
             }
             Ok(())
         })?;
+    let mut note_warning = None;
     if outcome.changed() {
         let details = details(&outcome, snapshot_id.as_deref());
-        compression_count = store.record_compression(id, &details)?;
+        match store.record_compression(id, &details) {
+            Ok(count) => compression_count = count,
+            Err(err @ Error::Io { .. }) => {
+                let text = format!("the compression was not noted in the session: {err}");
+                crate::diag::warn(&text);
+                note_warning = Some(text);
+            }
+            Err(err) => return Err(err),
+        }
     }
     Ok(SessionOutcome {
         has_tool_calls: history.has_tool_calls,
@@ -112,6 +126,7 @@ pub fn compress_session(
         compression_count,
         snapshot_id,
         snapshot_warning,
+        note_warning,
     })
 }
 

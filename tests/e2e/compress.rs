@@ -845,7 +845,7 @@ fn config_shows_the_compression_keys() {
 // ---------------------------------------------------------------- --session
 
 /// A stored session holding the fixture's messages and tool calls.
-fn stored_session(sandbox: &Sandbox) -> (String, Value) {
+pub(crate) fn stored_session(sandbox: &Sandbox) -> (String, Value) {
     let out = sandbox
         .cmd("ollm-session")
         .args(["create", "--model", "smollm2", "--provider", "llama.cpp"])

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod compress;
+mod compress_full_disk;
 mod context;
 mod discover;
 mod examples;
@@ -27,6 +28,7 @@ mod retention;
 mod session;
 mod session_copy;
 mod session_index;
+mod session_index_damage;
 mod session_keep;
 mod session_keep_trust;
 mod session_pg;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::support::{Sandbox, json, stderr};
 
-fn listed_ids(sb: &Sandbox) -> Vec<String> {
+pub(crate) fn listed_ids(sb: &Sandbox) -> Vec<String> {
     json(&sb.session_ok(&["list"]))
         .as_array()
         .unwrap()
@@ -135,7 +135,7 @@ fn a_journal_changed_behind_the_index_is_read_again() {
 }
 
 /// The session ids `search PATTERN` (with `args`) finds, each once, sorted.
-fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
+pub(crate) fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
     let out = sb.session_ok(&[&["search", pattern, "--format", "json"], args].concat());
     let mut ids: Vec<String> = json(&out)
         .as_array()
@@ -148,7 +148,7 @@ fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
     ids
 }
 
-fn record(sb: &Sandbox, id: &str, text: &str) {
+pub(crate) fn record(sb: &Sandbox, id: &str, text: &str) {
     let message = json!({"role": "user", "parts": [{"type": "text", "text": text}]});
     let out = sb
         .cmd("ollm-session")
@@ -221,7 +221,7 @@ fn a_search_whose_bits_cannot_be_kept_reads_every_session_and_says_so() {
     assert_eq!(hits[0]["sessionId"], id.as_str(), "{hits}");
     let err = stderr(&out);
     assert!(
-        err.contains("every session is read") && err.lines().count() == 1,
+        err.contains("files are read instead") && err.lines().count() == 1,
         "{err}"
     );
 }

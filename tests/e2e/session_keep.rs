@@ -52,6 +52,13 @@ impl Keeper {
         }
     }
 
+    /// Its process's state letter (`T`: stopped).
+    fn state(&self) -> String {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        let after_name = stat.rsplit(')').next().unwrap();
+        after_name.split_whitespace().next().unwrap().to_string()
+    }
+
     fn signal(&self, signal: i32) {
         // SAFETY: kill(2) on our own child's pid.
         unsafe {
@@ -452,15 +459,7 @@ fn commands_go_on_when_the_keeper_or_its_connection_dies() {
     // Ctrl-Z (SIGTSTP) does not stop it.
     keeper.signal(libc::SIGTSTP);
     std::thread::sleep(Duration::from_millis(200));
-    let stat = std::fs::read_to_string(format!("/proc/{}/stat", keeper.child.id())).unwrap();
-    let state = stat
-        .rsplit(')')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap();
-    if state == "T" {
+    if keeper.state() == "T" {
         keeper.signal(libc::SIGCONT);
         panic!("SIGTSTP stopped the keeper");
     }
@@ -475,4 +474,81 @@ fn commands_go_on_when_the_keeper_or_its_connection_dies() {
     let stopped = keeper.finish();
     assert_eq!(stopped["reason"], "idle", "{stopped}");
     assert!(!socket.exists());
+}
+
+/// The messages of session `id` whose text is `text`.
+fn count_text(sb: &Sandbox, id: &str, text: &str) -> usize {
+    let session = json(&sb.session_ok(&["get", id, "--format", "json"]));
+    session["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["parts"][0]["text"] == text)
+        .count()
+}
+
+#[test]
+fn a_keeper_stopped_mid_command_holds_it_no_longer_than_its_timeout() {
+    let Some(sb) = pg_sandbox() else { return };
+    let id = sb.create_session();
+    let keeper = Keeper::start(&sb, &[]);
+    let mut record = sb.spawn_session(&["record", &id]);
+    let mut stdin = record.stdin.take().unwrap();
+    let mut acks = BufReader::new(record.stdout.take().unwrap());
+    let line = |text: &str| {
+        format!("{{\"role\":\"user\",\"parts\":[{{\"type\":\"text\",\"text\":\"{text}\"}}]}}\n")
+    };
+    stdin.write_all(line("before the stop").as_bytes()).unwrap();
+    let mut ack = String::new();
+    acks.read_line(&mut ack).unwrap();
+    assert!(ack.contains("sessionId"), "{ack}");
+
+    keeper.signal(libc::SIGSTOP);
+    eventually("the keeper is stopped", || keeper.state() == "T");
+    let _ = stdin.write_all(line("while stopped").as_bytes());
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = record.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = record.kill();
+            keeper.signal(libc::SIGCONT);
+            panic!("the command waited for the stopped keeper for 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    record
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    keeper.signal(libc::SIGCONT);
+    // The write the keeper never forwarded fails in one line naming it.
+    assert_eq!(status.code(), Some(4), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("keeper") && err.contains("stopped"), "{err}");
+    assert_eq!(count_text(&sb, &id, "before the stop"), 1);
+    assert!(count_text(&sb, &id, "while stopped") <= 1, "written twice");
+    // The keeper, running again, serves the next command.
+    sb.session_ok(&["record", &id, "--role", "user", "--text", "after"]);
+    assert_eq!(count_text(&sb, &id, "after"), 1);
+    let stopped = keeper.stop(libc::SIGTERM);
+    assert_eq!(stopped["reason"], "signal", "{stopped}");
+}
+
+#[test]
+fn a_signal_right_after_ready_stops_the_keeper_as_any_other() {
+    let Some(sb) = pg_sandbox() else { return };
+    for _ in 0..20 {
+        let keeper = Keeper::start(&sb, &[]);
+        let socket = keeper.socket.clone();
+        let stopped = keeper.stop(libc::SIGTERM);
+        assert_eq!(stopped["event"], "stopped", "{stopped}");
+        assert_eq!(stopped["reason"], "signal", "{stopped}");
+        assert!(!socket.exists(), "the socket was left behind");
+    }
 }

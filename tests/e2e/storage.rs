@@ -858,7 +858,7 @@ fn deeply_nested_yaml_is_refused_before_parsing() {
 
 // ------------------------------------------------ ollm-discover
 
-fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
         .arg(path)
         .status()

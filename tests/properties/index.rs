@@ -239,9 +239,7 @@ impl World {
                 if let Some(id) = pick(p) {
                     let journal_path = self.data().join(&id).join(JOURNAL);
                     if journal_path.is_file() {
-                        Index::new(&self.data())
-                            .note(&Change::Pending(id.clone()))
-                            .unwrap();
+                        Index::new(&self.data()).note(&Change::Pending(id.clone()));
                         let at = self.now();
                         let line = journal::entry_line(&message(&at, 0), &at, Some(1));
                         let mut file = std::fs::OpenOptions::new()
@@ -254,7 +252,7 @@ impl World {
             }
             Op::KilledBeforeWrite(p) => {
                 if let Some(id) = pick(p) {
-                    Index::new(&self.data()).note(&Change::Pending(id)).unwrap();
+                    Index::new(&self.data()).note(&Change::Pending(id));
                 }
             }
         }

@@ -151,6 +151,8 @@ pub(crate) struct SessionReport<'a> {
     pub snapshot_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_warning: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_warning: Option<&'a str>,
 }
 
 pub(crate) fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
@@ -195,6 +197,7 @@ pub(crate) fn run(ctx: &Ctx, args: &CompressArgs) -> Result<ExitCode> {
             compression_count: done.compression_count,
             snapshot_id: done.snapshot_id.as_deref(),
             snapshot_warning: done.snapshot_warning.as_deref(),
+            note_warning: done.note_warning.as_deref(),
         };
         print(ctx, args.format, &report, &report.report)?;
         return Ok(ExitCode::Success);

@@ -336,6 +336,13 @@ fn sentence(s: &Summary) -> String {
             plural(s.skipped.invalid_utf8)
         ));
     }
+    if s.skipped.cut_fields > 0 {
+        text.push_str(&format!(
+            "; {} overlong title, directory or model name{} stored cut",
+            s.skipped.cut_fields,
+            plural(s.skipped.cut_fields)
+        ));
+    }
     if s.failed > 0 {
         text.push_str(&format!("; {} failed", s.failed));
     }

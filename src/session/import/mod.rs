@@ -13,6 +13,7 @@
 //! importing again adds only what the source gained since.
 
 pub(crate) mod batch;
+pub(crate) mod bounds;
 pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod gemini;
@@ -318,6 +319,9 @@ pub struct Skipped {
     /// Codex's harness messages (`<environment_context>`, instructions),
     /// goose's messages that are not `userVisible`.
     pub not_typed: u64,
+    /// A title, working directory, model or provider longer than its
+    /// bound ([`bounds`]), stored cut with a marker.
+    pub cut_fields: u64,
 }
 
 impl Skipped {
@@ -331,6 +335,7 @@ impl Skipped {
         self.other_branches += other.other_branches;
         self.copies += other.copies;
         self.not_typed += other.not_typed;
+        self.cut_fields += other.cut_fields;
     }
 
     /// Lines (and bytes) that could not be read, or of an unknown kind.

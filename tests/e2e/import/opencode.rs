@@ -422,3 +422,70 @@ fn a_single_legacy_session_file_and_a_database_file_can_be_named() {
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["sourceId"], "ses_named");
 }
+
+/// One hostile row: a session whose title and directory are 20 MB each,
+/// answered by a model with a 100 KB name.
+#[test]
+fn a_hostile_title_and_directory_are_stored_cut_and_listings_stay_small() {
+    const HUGE: usize = 20 << 20;
+    let sb = Sandbox::new();
+    let path = sb.work.join("opencode.db");
+    let db = Db(Connection::open(&path).unwrap());
+    db.0.execute_batch(SCHEMA).unwrap();
+    let title = "T".repeat(HUGE);
+    let dir = PathBuf::from(format!("/{}", "d".repeat(HUGE)));
+    db.session("ses_huge", &dir, &title);
+    let model = "m".repeat(100 << 10);
+    db.message(
+        "ses_huge",
+        "msg_0001",
+        0,
+        json!({"role": "user", "time": {"created": T0}}),
+    );
+    db.part(
+        "ses_huge",
+        "msg_0001",
+        "prt_0001",
+        json!({"type": "text", "text": "hello"}),
+    );
+    db.message("ses_huge", "msg_0002", 1000, json!({"role": "assistant", "time": {"created": T0 + 1000}, "modelID": model, "providerID": "anthropic"}));
+    db.part(
+        "ses_huge",
+        "msg_0002",
+        "prt_0002",
+        json!({"type": "text", "text": "hi"}),
+    );
+    drop(db);
+
+    let (lines, summary) = import(&sb, &["--from", "opencode", &path.display().to_string()]);
+    assert_eq!(summary["imported"], 1, "{summary}");
+    let line = by_source(&lines, "ses_huge");
+    assert_eq!(
+        line["skipped"]["cutFields"],
+        3,
+        "{} bytes of title reported",
+        line["title"].as_str().map_or(0, str::len)
+    );
+    assert_eq!(summary["skipped"]["cutFields"], 3, "{summary}");
+    let stored = get(&sb, line["sessionId"].as_str().unwrap());
+    let cut = |field: &str, max: usize| {
+        let text = stored[field].as_str().unwrap_or_else(|| panic!("{field}"));
+        assert!(
+            text.len() <= max && text.ends_with(" …[cut]"),
+            "{field}: {} bytes",
+            text.len()
+        );
+        assert!(text.len() > max / 2, "{field} cut too short");
+    };
+    cut("title", 1024);
+    cut("workspace", 4096);
+    cut("model", 256);
+    // The messages are whole.
+    assert_eq!(stored["messages"].as_array().map(Vec::len), Some(2));
+    let listed = sb.session_ok(&["list"]);
+    assert!(
+        listed.stdout.len() < 16 << 10,
+        "list printed {} bytes",
+        listed.stdout.len()
+    );
+}

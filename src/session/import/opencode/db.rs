@@ -10,6 +10,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Row};
 use serde_json::Value;
 
+use super::super::bounds;
 use super::super::parts::Handing;
 use super::super::sqlite::{self, Snapshot};
 use super::super::{Part, Role, Skipped, Source, Transcript};
@@ -162,9 +163,14 @@ fn heads(conn: &Connection, generation: Generation) -> rusqlite::Result<Vec<Head
         ),
         (dir, false) => dir,
     };
+    // A title or directory is read no longer than the bound it is cut to
+    // (and a byte past it, so that the cut is counted): one hostile row
+    // is not held whole.
+    let bounded = |column: String, max: usize| format!("substr({column}, 1, {})", max + 1);
+    let directory = bounded(directory, bounds::PATH_BYTES);
     let sql = format!(
         "SELECT id, {}, {directory}, {}, {model}, {}, {} FROM {table} s ORDER BY {} , id",
-        col("title"),
+        bounded(col("title"), bounds::TITLE_BYTES),
         col("parent_id"),
         col("time_created"),
         col("time_updated"),

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::{Imported, SOURCE_KEY, Status, counts, entries_of, new_session, stored_key, workspace};
 use crate::error::{Error, Result};
 use crate::session::Store;
-use crate::session::import::{Item, Part, Tool, Transcript, session_id_for};
+use crate::session::import::{Item, Part, Tool, Transcript, bounds, session_id_for};
 use crate::session::model::{Entry, SessionSummary};
 use crate::session::store::RecordKeys;
 use crate::timestamp::{self, Millis};
@@ -74,7 +74,8 @@ impl<'s> SessionWriter<'s> {
     }
 
     /// Writes `part`; returns the session's report after its last part.
-    pub fn part(&mut self, part: Part) -> Result<Option<Imported>> {
+    pub fn part(&mut self, mut part: Part) -> Result<Option<Imported>> {
+        bounds::bound(&mut part.transcript);
         let transcript = &part.transcript;
         self.whole = part.first && part.last;
         if part.first || self.report.is_none() {

@@ -211,7 +211,7 @@ impl FileStore {
         // Held until the index is told, so that no record of the new
         // session reaches the index before its creation does.
         let session_lock = self.lock_session(&id)?;
-        self.index.note(&Change::Pending(id.clone()))?;
+        self.index.note(&Change::Pending(id.clone()));
         match self.options.format {
             NewFormat::Journal => {
                 let mut body = Vec::new();
@@ -410,7 +410,7 @@ impl FileStore {
             lock.remove();
             return Err(not_found(id));
         };
-        self.index.note(&Change::Pending(id.to_string()))?;
+        self.index.note(&Change::Pending(id.to_string()));
         sfs::sweep_all_temps(&dir);
         let size = file.metadata().map_err(io(&path))?.len();
         let (summary, valid_end, covered) =
@@ -448,7 +448,7 @@ impl FileStore {
         }
         // Under the session's lock, so the index learns of its changes in
         // the order they were made.
-        let _ = self.index.note(&Change::Put {
+        self.index.note(&Change::Put {
             summary: Box::new(updated.clone()),
             plain: false,
             stamp: refresh::stamp_of(&path),
@@ -469,7 +469,7 @@ impl FileStore {
     ) -> Result<SessionSummary> {
         let lock = self.lock_session(id)?;
         let path = self.plain_path(id);
-        self.index.note(&Change::Pending(id.to_string()))?;
+        self.index.note(&Change::Pending(id.to_string()));
         sfs::sweep_temps(&path);
         let rewritten = cli::rewrite(id, &path, |document| {
             let previous = timestamp::parse(document.last_activity()).unwrap_or(i64::MIN);
@@ -636,7 +636,7 @@ impl FileStore {
             ));
         }
         // Left pending: the next fold finds the session gone.
-        let _ = self.index.note(&Change::Pending(id.to_string()));
+        self.index.note(&Change::Pending(id.to_string()));
         let base = format!("{id}.corrupt");
         let mut to = self.dir.join(&base);
         let mut n = 2;
@@ -696,7 +696,7 @@ impl FileStore {
     /// stays, and the next fold reads the session itself.
     fn settle(&self, id: &str) {
         if let Some(change) = refresh::settled(self, id) {
-            let _ = self.index.note(&change);
+            self.index.note(&change);
         }
     }
 
@@ -953,7 +953,7 @@ impl FileStore {
             forms.push(plain);
         }
         forms.extend(self.corrupt_of(id)?);
-        self.index.note(&Change::Pending(id.to_string()))?;
+        self.index.note(&Change::Pending(id.to_string()));
         self.bury(id, &forms)?;
         self.settle(id);
         lock.remove();

@@ -88,7 +88,7 @@ impl FileStore {
         {
             return Err(Error::io(&summary_path, &err));
         }
-        self.index.note(&Change::Pending(id.to_string()))?;
+        self.index.note(&Change::Pending(id.to_string()));
         sfs::write_atomic(&path, &scrubbed, Durability::Synced)?;
         let _ = write_summary(&dir, &summary, scrubbed.len() as u64);
         self.settle(id);
@@ -99,7 +99,7 @@ impl FileStore {
     fn scrub_plain(&self, id: &str, scrub: Scrub<'_>) -> Result<u64> {
         let lock = self.lock_session(id)?;
         let path = self.plain_path(id);
-        self.index.note(&Change::Pending(id.to_string()))?;
+        self.index.note(&Change::Pending(id.to_string()));
         sfs::sweep_temps(&path);
         let rewritten = cli::rewrite_if(id, &path, |document| {
             let mut value = Value::Object(std::mem::take(&mut document.fields));

@@ -194,6 +194,8 @@ impl PgStore {
             }
         } else if let Some(hint) = pgtls::hint(&message) {
             message = format!("TLS: {message} ({hint})");
+        } else if let Some(why) = keeper::stalled() {
+            message = why.to_string();
         } else if err.is_closed() || message.contains("error connecting") {
             message = format!("cannot reach the database: {message}");
         }

@@ -12,22 +12,47 @@
 //! session, so a crash leaves a superset: more candidates, never a missed
 //! match. The file starts with a header whose id the database names, so
 //! a file that was replaced or lost is noticed and made again (as it is
-//! after a reboot, since it is never synced: see `prefilter`).
+//! after a reboot, since it is never synced: see `prefilter`). Each row of
+//! a block is followed by its checksum, checked whenever the row is read:
+//! a file cut short, or bits changed by anything but [`GramFile::write`],
+//! is [`Damage`] (the caller makes the bits again), never an answer that
+//! leaves out a session holding a match.
 
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::fs as sfs;
 
 /// Bits per session.
 pub const ROWS: usize = 1 << ROW_BITS;
 const ROW_BITS: u32 = 13;
 pub const SLOTS_PER_BLOCK: usize = 4096;
 const ROW_BYTES: usize = SLOTS_PER_BLOCK / 8;
-const BLOCK_BYTES: usize = ROWS * ROW_BYTES;
+/// A row's bits and their checksum (`xxh3`, little-endian).
+const SUM_BYTES: usize = 8;
+const ROW_STRIDE: usize = ROW_BYTES + SUM_BYTES;
+const BLOCK_BYTES: usize = ROWS * ROW_STRIDE;
 const HEADER_BYTES: u64 = 4096;
-const MAGIC: &[u8; 12] = b"ollm-grams-1";
+const MAGIC: &[u8; 12] = b"ollm-grams-2";
+
+/// What was found wrong with the bits file: it cannot be trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage(pub String);
+
+/// A result whose file may turn out to be damaged.
+pub type Checked<T> = Result<std::result::Result<T, Damage>>;
+
+fn sum_of(row: &[u8]) -> [u8; SUM_BYTES] {
+    xxhash_rust::xxh3::xxh3_64(row).to_le_bytes()
+}
+
+/// Whether a row read with its checksum (`ROW_STRIDE` bytes) is intact.
+fn intact(row_and_sum: &[u8]) -> bool {
+    let (row, sum) = row_and_sum.split_at(ROW_BYTES);
+    sum == sum_of(row)
+}
 
 /// The row the trigram `a b c` sets (ASCII letters taken in lowercase).
 fn row_of(a: u8, b: u8, c: u8) -> usize {
@@ -139,18 +164,11 @@ pub struct GramFile {
 }
 
 impl GramFile {
-    /// Opens the file at `path` (made 0600 when missing) and reads its id:
-    /// `None` when it has none yet (new, or not a file of ours).
+    /// Opens the file at `path` (made 0600 when missing; a link or a
+    /// special file is refused without blocking) and reads its id: `None`
+    /// when it has none yet (new, or not a file of ours).
     pub fn open(path: &Path) -> Result<(GramFile, Option<String>)> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(path)
-            .map_err(|e| Error::io(path, &e))?;
+        let file = sfs::open_private_rw(path)?;
         let grams = GramFile {
             file,
             path: path.to_path_buf(),
@@ -204,49 +222,90 @@ impl GramFile {
         HEADER_BYTES + (block * BLOCK_BYTES) as u64
     }
 
+    fn len(&self) -> Result<u64> {
+        self.file
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| self.error(&e))
+    }
+
     /// Writes `columns` (slot, its rows, whether the slot held another
-    /// session before and is cleared first), a block at a time.
-    pub fn write(&self, columns: &mut [(u32, Column, bool)]) -> Result<()> {
+    /// session before and is cleared first), a block at a time. A block
+    /// already in the file is checked before its bits are added to: bits
+    /// lost there would otherwise be given a new checksum.
+    pub fn write(&self, columns: &mut [(u32, Column, bool)]) -> Checked<()> {
         columns.sort_by_key(|(slot, _, _)| *slot);
+        let len = self.len()?;
         let mut block = vec![0u8; BLOCK_BYTES];
         for group in columns
             .chunk_by(|a, b| a.0 as usize / SLOTS_PER_BLOCK == b.0 as usize / SLOTS_PER_BLOCK)
         {
             let index = group[0].0 as usize / SLOTS_PER_BLOCK;
             let offset = Self::block_offset(index);
-            self.read_at(&mut block, offset)?;
+            if offset < len {
+                self.read_at(&mut block, offset)?;
+                if let Some(row) = block.chunks_exact(ROW_STRIDE).position(|r| !intact(r)) {
+                    return Ok(Err(self.damage(index, row)));
+                }
+            } else {
+                block.fill(0);
+            }
             for (slot, column, clear) in group {
                 let within = *slot as usize % SLOTS_PER_BLOCK;
                 let (byte, bit) = (within / 8, 1u8 << (within % 8));
                 if *clear {
                     for row in 0..ROWS {
-                        block[row * ROW_BYTES + byte] &= !bit;
+                        block[row * ROW_STRIDE + byte] &= !bit;
                     }
                 }
                 for row in column.rows() {
-                    block[row * ROW_BYTES + byte] |= bit;
+                    block[row * ROW_STRIDE + byte] |= bit;
                 }
+            }
+            for row in block.chunks_exact_mut(ROW_STRIDE) {
+                let sum = sum_of(&row[..ROW_BYTES]);
+                row[ROW_BYTES..].copy_from_slice(&sum);
             }
             self.file
                 .write_all_at(&block, offset)
                 .map_err(|e| self.error(&e))?;
         }
-        Ok(())
+        Ok(Ok(()))
     }
 
-    /// The slots below `slots` whose columns `condition` admits.
-    pub fn candidates(&self, condition: &Condition, slots: u32) -> Result<Vec<u32>> {
+    fn damage(&self, block: usize, row: usize) -> Damage {
+        Damage(format!(
+            "{}: row {row} of block {block} does not match its checksum",
+            self.path.display()
+        ))
+    }
+
+    /// The slots below `slots` whose columns `condition` admits; every
+    /// row read is checked first, and a file too short to hold `slots` is
+    /// damaged whatever the rows read.
+    pub fn candidates(&self, condition: &Condition, slots: u32) -> Checked<Vec<u32>> {
         let words = SLOTS_PER_BLOCK / 64;
-        let mut row = vec![0u8; ROW_BYTES];
+        let blocks = (slots as usize).div_ceil(SLOTS_PER_BLOCK);
+        let len = self.len()?;
+        if len < Self::block_offset(blocks) {
+            return Ok(Err(Damage(format!(
+                "{}: {len} bytes cannot hold the bits of {slots} sessions",
+                self.path.display()
+            ))));
+        }
+        let mut row = vec![0u8; ROW_STRIDE];
         let mut found = Vec::new();
-        for block in 0..(slots as usize).div_ceil(SLOTS_PER_BLOCK) {
+        for block in 0..blocks {
             let offset = Self::block_offset(block);
             let mut any = vec![0u64; words];
             for rows in &condition.alternatives {
                 let mut all = vec![u64::MAX; words];
                 for &r in rows {
-                    self.read_at(&mut row, offset + (r * ROW_BYTES) as u64)?;
-                    for (word, bytes) in all.iter_mut().zip(row.chunks_exact(8)) {
+                    self.read_at(&mut row, offset + (r * ROW_STRIDE) as u64)?;
+                    if !intact(&row) {
+                        return Ok(Err(self.damage(block, r)));
+                    }
+                    for (word, bytes) in all.iter_mut().zip(row[..ROW_BYTES].chunks_exact(8)) {
                         let mut b = [0u8; 8];
                         b.copy_from_slice(bytes);
                         *word &= u64::from_le_bytes(b);
@@ -267,7 +326,7 @@ impl GramFile {
                 }
             }
         }
-        Ok(found)
+        Ok(Ok(found))
     }
 }
 
@@ -360,23 +419,82 @@ mod tests {
             (slots - 1, column("ZANZIBAR again"), false),
             (7, column("nothing here"), false),
         ];
-        file.write(&mut columns).unwrap();
+        file.write(&mut columns).unwrap().unwrap();
         let zanzibar = condition("zanzibar", false).unwrap();
         assert_eq!(
             file.candidates(&zanzibar, slots).unwrap(),
-            vec![1, slots - 1]
+            Ok(vec![1, slots - 1])
         );
         // A slot given to another session is cleared first.
-        file.write(&mut [(1, column("other text"), true)]).unwrap();
-        assert_eq!(file.candidates(&zanzibar, slots).unwrap(), vec![slots - 1]);
-        // Bits are only added otherwise.
-        file.write(&mut [(7, column("zanzibar now"), false)])
+        file.write(&mut [(1, column("other text"), true)])
+            .unwrap()
             .unwrap();
         assert_eq!(
             file.candidates(&zanzibar, slots).unwrap(),
-            vec![7, slots - 1]
+            Ok(vec![slots - 1])
+        );
+        // Bits are only added otherwise.
+        file.write(&mut [(7, column("zanzibar now"), false)])
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            file.candidates(&zanzibar, slots).unwrap(),
+            Ok(vec![7, slots - 1])
         );
         let (_, reopened) = GramFile::open(&path).unwrap();
         assert_eq!(reopened, Some(id));
+    }
+
+    /// A file of two blocks, slot 1 and the last slot holding "zanzibar".
+    fn two_blocks(dir: &Path) -> (GramFile, u32, Condition) {
+        let (mut file, _) = GramFile::open(&dir.join("grams")).unwrap();
+        file.reset().unwrap();
+        let slots = SLOTS_PER_BLOCK as u32 + 3;
+        file.write(&mut [
+            (1, column("to zanzibar"), false),
+            (slots - 1, column("zanzibar again"), false),
+        ])
+        .unwrap()
+        .unwrap();
+        (file, slots, condition("zanzibar", false).unwrap())
+    }
+
+    #[test]
+    fn a_file_cut_short_is_damaged_not_an_answer_without_its_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, slots, zanzibar) = two_blocks(dir.path());
+        let len = file.len().unwrap();
+        // Cut after the first block's first row.
+        file.file.set_len(HEADER_BYTES + ROW_STRIDE as u64).unwrap();
+        assert!(file.candidates(&zanzibar, slots).unwrap().is_err());
+        // Bits added past the cut grow the file back to its length; the
+        // rows lost in the first block are still found out, by reading
+        // and by writing.
+        file.write(&mut [(SLOTS_PER_BLOCK as u32, column("zanzibar too"), false)])
+            .unwrap()
+            .unwrap();
+        assert_eq!(file.len().unwrap(), len);
+        assert!(file.candidates(&zanzibar, slots).unwrap().is_err());
+        assert!(
+            file.write(&mut [(2, column("more"), false)])
+                .unwrap()
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn bits_changed_behind_the_file_s_back_fail_their_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, slots, zanzibar) = two_blocks(dir.path());
+        // Clears the bits of every slot of the first block in the rows
+        // "zanzibar" asks for.
+        let Condition { alternatives } = zanzibar.clone();
+        for &row in &alternatives[0] {
+            file.file
+                .write_all_at(&[0u8; ROW_BYTES], HEADER_BYTES + (row * ROW_STRIDE) as u64)
+                .unwrap();
+        }
+        let damage = file.candidates(&zanzibar, slots).unwrap().unwrap_err();
+        assert!(damage.0.contains("block 0"), "{damage:?}");
     }
 }

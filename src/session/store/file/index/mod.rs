@@ -9,6 +9,15 @@
 //! ([`refresh`]), which also notices what other programs changed:
 //! sessions added or removed (the data directory's change time) and the
 //! OLLM CLI's whole-file sessions rewritten (each file's stamp).
+//!
+//! A cache never stops the store, blocks it or answers wrongly: before the
+//! index is opened, each of its entries is looked at without opening it
+//! ([`Index::unusable`]: a link, a FIFO, a device or a file where its
+//! directory belongs makes the command read the sessions' files, with one
+//! warning); a change that cannot be noted (an index that cannot be
+//! written) leaves a mark beside it ([`STALE`]), so the next reader that
+//! can builds it again from the files rather than trusting it; and
+//! `reindex` removes what the index never makes ([`Index::repair`]).
 
 pub(crate) mod db;
 pub(crate) mod grams;
@@ -21,6 +30,7 @@ pub(crate) use stamp::DataDir;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 use crate::fs as sfs;
@@ -31,6 +41,21 @@ pub const DIR: &str = ".index";
 const DB: &str = "sessions.db";
 const LOG: &str = "log";
 const LOCK: &str = "lock";
+const GRAMS: &str = "grams";
+const GRAMS_LOCK: &str = "grams.lock";
+/// Every file the index makes in its directory.
+const FILES: [&str; 7] = [
+    DB,
+    "sessions.db-wal",
+    "sessions.db-shm",
+    LOG,
+    LOCK,
+    GRAMS,
+    GRAMS_LOCK,
+];
+/// Beside the index's directory: a change was made that the index could
+/// not be told of, so it is built again before it is trusted.
+pub const STALE: &str = ".index-stale";
 /// Past this size a writer folds the log itself, so that a store only ever
 /// written to (an agent that never lists) keeps a short log.
 const FOLD_BYTES: u64 = 4 << 20;
@@ -67,12 +92,91 @@ impl Index {
         sfs::open_lock_file(&self.dir.join(LOCK))
     }
 
-    /// Appends `change` to the log (a writer's part of the upkeep).
-    pub fn note(&self, change: &Change) -> Result<()> {
+    /// Appends `change` to the log (a writer's part of the upkeep). When
+    /// it cannot, the store goes on without the index: one warning, and
+    /// the mark that has the next reader build it again ([`STALE`]).
+    pub fn note(&self, change: &Change) {
+        if let Err(err) = self.try_note(change) {
+            warn_once(format_args!(
+                "the session index could not be told of a change ({err}); it is built again from the sessions' files when it can be (`ollm-session reindex`)"
+            ));
+            self.mark_stale();
+        }
+    }
+
+    fn try_note(&self, change: &Change) -> Result<()> {
         let lock = self.lock_file()?;
         let path = self.lock_path_for_errors();
         lock.lock_shared().map_err(|e| Error::io(&path, &e))?;
         log::append(&self.log_path(), change)
+    }
+
+    fn stale_path(&self) -> PathBuf {
+        self.dir.with_file_name(STALE)
+    }
+
+    fn mark_stale(&self) {
+        let _ = sfs::open_append(&self.stale_path(), true);
+    }
+
+    /// Whether a change was made that the index missed; the mark is
+    /// removed (before the index is built again from the files, so that a
+    /// change made meanwhile marks it again).
+    fn take_stale(&self) -> bool {
+        let path = self.stale_path();
+        sfs::is_regular_file(&path) && std::fs::remove_file(&path).is_ok()
+    }
+
+    /// Why the index cannot be opened here, if it cannot: its directory,
+    /// or one of its files, is something the index never makes (a link, a
+    /// FIFO, a device, a file in place of the directory). Looked at, not
+    /// opened, so that nothing there can block a command.
+    pub(crate) fn unusable(&self) -> Option<Error> {
+        if let Err(err) = sfs::check_dir_or_absent(&self.dir) {
+            return Some(err);
+        }
+        FILES
+            .iter()
+            .find_map(|name| sfs::check_regular_or_absent(&self.dir.join(name)).err())
+    }
+
+    /// Removes what [`Index::unusable`] objects to (`reindex`'s repair),
+    /// and says what it removed. A directory found where a file of the
+    /// index belongs is not removed (an error names it).
+    pub(crate) fn repair(&self) -> Result<()> {
+        let mut removed = Vec::new();
+        if let Some(meta) = sfs::entry(&self.dir)?
+            && !meta.is_dir()
+        {
+            std::fs::remove_file(&self.dir).map_err(|e| Error::io(&self.dir, &e))?;
+            removed.push((self.dir.clone(), sfs::describe_type(&meta)));
+        }
+        for name in FILES {
+            let path = self.dir.join(name);
+            if let Some(meta) = sfs::entry(&path)?
+                && !meta.is_file()
+            {
+                if meta.is_dir() {
+                    return Err(Error::io(
+                        &path,
+                        &std::io::Error::other("is a directory, where the index keeps a file"),
+                    ));
+                }
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, &e))?;
+                removed.push((path, sfs::describe_type(&meta)));
+            }
+        }
+        if !removed.is_empty() {
+            let names: Vec<String> = removed
+                .iter()
+                .map(|(p, what)| format!("{} ({what})", p.display()))
+                .collect();
+            crate::diag::warn(format!(
+                "removed what the session index never makes in its place: {}",
+                names.join(", ")
+            ));
+        }
+        Ok(())
     }
 
     /// Whether the log has grown past [`FOLD_BYTES`] since it was last folded.
@@ -93,6 +197,16 @@ impl Index {
             path.push(suffix);
             let _ = std::fs::remove_file(PathBuf::from(path));
         }
+    }
+}
+
+static WARNED: AtomicBool = AtomicBool::new(false);
+
+/// Says what is wrong with the index, once per command: whatever else
+/// goes wrong with it afterwards changes nothing for the user.
+pub(crate) fn warn_once(message: impl std::fmt::Display) {
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        crate::diag::warn(message);
     }
 }
 

@@ -13,17 +13,14 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Index;
 use super::db::{self, Db};
-use super::grams::{Column, Condition, GramFile, SLOTS_PER_BLOCK};
+use super::grams::{Checked, Column, Condition, GramFile, SLOTS_PER_BLOCK};
 use super::refresh::{self, file_of, stamp_of};
+use super::{GRAMS, GRAMS_LOCK, Index};
 use crate::error::{Error, Result};
 use crate::fs::lock::Lock;
 use crate::session::query::{Query, stored_literals};
 use crate::session::store::file::{FileStore, Kind, parallel_map};
-
-const GRAMS: &str = "grams";
-const GRAMS_LOCK: &str = "grams.lock";
 
 /// The sessions that may hold a match of `query`, by id, with how each is
 /// stored; `None` when the index cannot be used here (the caller reads
@@ -37,8 +34,36 @@ pub fn candidates(
         return Ok(None);
     };
     let _lock = Lock::exclusive(&index.dir().join(GRAMS_LOCK))?;
-    let file = bring_up_to_date(&mut db, store, index)?;
     let condition = stored_literals(query).and_then(|l| Condition::of(&l, query.ignore_case));
+    // Bits found damaged are made again once; damaged again, the search
+    // reads every session.
+    let mut remake = false;
+    loop {
+        let answer = match bring_up_to_date(&mut db, store, index, remake)? {
+            Ok(file) => sessions_admitted(&db, &file, condition.as_ref())?,
+            Err(damage) => Err(damage),
+        };
+        match answer {
+            Ok(found) => return Ok(Some(found)),
+            Err(damage) if !remake => {
+                super::warn_once(format_args!(
+                    "the search index was damaged ({}); it is made again from the sessions' files",
+                    damage.0
+                ));
+                remake = true;
+            }
+            Err(damage) => return Err(Error::io(index.dir(), &std::io::Error::other(damage.0))),
+        }
+    }
+}
+
+/// The sessions whose bits in `file` admit `condition` (all of them when
+/// there is none), and those whose bits could not be made.
+fn sessions_admitted(
+    db: &Db,
+    file: &GramFile,
+    condition: Option<&Condition>,
+) -> Checked<Vec<(String, Kind)>> {
     // One snapshot for every statement below (and one read transaction
     // rather than one each).
     let read = db.conn().unchecked_transaction().map_err(db::sql)?;
@@ -47,7 +72,10 @@ pub fn candidates(
         None => select_ids(conn, "SELECT id, plain FROM sessions", [])?,
         Some(condition) => {
             let slots = slot_count(conn)?;
-            let admitted = file.candidates(&condition, slots)?;
+            let admitted = match file.candidates(condition, slots)? {
+                Ok(admitted) => admitted,
+                Err(damage) => return Ok(Err(damage)),
+            };
             let mut found = if admitted.len() > slots as usize / MANY_SLOTS {
                 sessions_in_slots(conn, &admitted, slots)?
             } else {
@@ -66,7 +94,7 @@ pub fn candidates(
     };
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found.dedup_by(|a, b| a.0 == b.0);
-    Ok(Some(found))
+    Ok(Ok(found))
 }
 
 /// Above one slot in this many, the sessions of the admitted slots are
@@ -133,7 +161,12 @@ pub fn refresh_all(store: &FileStore, index: &Index) -> Result<()> {
         return Ok(());
     };
     let _lock = Lock::exclusive(&index.dir().join(GRAMS_LOCK))?;
-    bring_up_to_date(&mut db, store, index).map(drop)
+    if bring_up_to_date(&mut db, store, index, false)?.is_err() {
+        // `reindex`: damaged bits are simply made again.
+        bring_up_to_date(&mut db, store, index, true)?
+            .map_err(|damage| Error::io(index.dir(), &std::io::Error::other(damage.0)))?;
+    }
+    Ok(())
 }
 
 fn kind_of((id, plain): (String, bool)) -> (String, Kind) {
@@ -194,7 +227,14 @@ enum Read {
 
 const BATCH: usize = SLOTS_PER_BLOCK;
 
-fn bring_up_to_date(db: &mut Db, store: &FileStore, index: &Index) -> Result<GramFile> {
+/// Brings the bits of every marked session up to date; `remake` (or a
+/// file that is not the one the rows describe) makes them all again.
+fn bring_up_to_date(
+    db: &mut Db,
+    store: &FileStore,
+    index: &Index,
+    remake: bool,
+) -> Checked<GramFile> {
     let (mut file, file_id) = GramFile::open(&index.dir().join(GRAMS))?;
     let tx = db.begin()?;
     let known = tx
@@ -209,7 +249,7 @@ fn bring_up_to_date(db: &mut Db, store: &FileStore, index: &Index) -> Result<Gra
     // rows describe.
     let this_boot = refresh::boot_id();
     let expected = file_id.map(|id| format!("{id} {this_boot}"));
-    if expected.is_none() || known != expected {
+    if remake || expected.is_none() || known != expected {
         let id = format!("{} {this_boot}", file.reset()?);
         tx.execute_batch(
             "DELETE FROM grams; DELETE FROM gram_free;
@@ -228,14 +268,16 @@ fn bring_up_to_date(db: &mut Db, store: &FileStore, index: &Index) -> Result<Gra
         rows.collect::<rusqlite::Result<_>>().map_err(db::sql)?
     };
     for batch in marked.chunks(BATCH) {
-        update(&tx, store, &file, batch)?;
+        if let Err(damage) = update(&tx, store, &file, batch)? {
+            return Ok(Err(damage));
+        }
     }
     tx.commit().map_err(db::sql)?;
     db.settle()?;
-    Ok(file)
+    Ok(Ok(file))
 }
 
-fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String]) -> Result<()> {
+fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String]) -> Checked<()> {
     let mut work = Vec::with_capacity(ids.len());
     for id in ids {
         let plain: Option<bool> = conn
@@ -322,7 +364,9 @@ fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String])
         }
     }
     // The bits are written before the rows say what they cover.
-    file.write(&mut columns)?;
+    if let Err(damage) = file.write(&mut columns)? {
+        return Ok(Err(damage));
+    }
     for (id, slot, covered, settled) in rows {
         conn.execute(
             "INSERT OR REPLACE INTO grams (id, slot, covered) VALUES (?1, ?2, ?3)",
@@ -333,7 +377,7 @@ fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String])
             unmark(conn, &id)?;
         }
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
 fn unmark(conn: &Connection, id: &str) -> Result<()> {

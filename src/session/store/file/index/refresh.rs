@@ -179,7 +179,7 @@ pub(super) enum Reread {
 /// `derived`, read from the files of session `id` because its row was
 /// stale, noted for the next fold to store.
 pub(super) fn reread(index: &Index, id: String, derived: Derived) -> Reread {
-    let _ = index.note(&Change::Pending(id.clone()));
+    index.note(&Change::Pending(id.clone()));
     match derived {
         Derived::Row { summary, .. } => Reread::Summary(*summary),
         Derived::Problem { why, .. } => Reread::Problem(crate::session::model::Problem {
@@ -295,10 +295,17 @@ fn new_log_bytes() -> Vec<u8> {
 }
 
 /// Opens the index of `store`, up to date, or `None` when it cannot be
-/// used (no data directory yet, or one this user cannot write): the caller
+/// used (no data directory yet, one this user cannot write, or an index
+/// that cannot be opened or brought up to date: said once): the caller
 /// reads the files instead.
 pub fn open_fresh(store: &FileStore, index: &Index) -> Result<Option<Db>> {
     if !sfs::is_real_dir(store.dir()) {
+        return Ok(None);
+    }
+    if let Some(why) = index.unusable() {
+        super::warn_once(format_args!(
+            "the session index cannot be used ({why}); the sessions' files are read instead until `ollm-session reindex` repairs it"
+        ));
         return Ok(None);
     }
     let Ok(lock) = index.lock_file() else {
@@ -306,6 +313,33 @@ pub fn open_fresh(store: &FileStore, index: &Index) -> Result<Option<Db>> {
     };
     lock.lock()
         .map_err(|e| Error::io(index.lock_path_for_errors(), &e))?;
+    let stale = index.take_stale();
+    if stale {
+        super::warn_once(
+            "the session index missed a change; it is built again from the sessions' files",
+        );
+        index.remove_db();
+    }
+    let opened = open_folded(store, index);
+    match opened {
+        Ok(Some(db)) => Ok(Some(db)),
+        Ok(None) | Err(_) if stale => {
+            index.mark_stale();
+            Ok(None)
+        }
+        Ok(None) => Ok(None),
+        Err(err) => {
+            super::warn_once(format_args!(
+                "the session index cannot be brought up to date ({err}); the sessions' files are read instead"
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// [`open_fresh`]'s work under the index's lock: the database opened
+/// (made again when of another version or damaged) and brought up to date.
+fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
     let db = match Db::open(&index.db_path()) {
         Ok(Some(db)) => db,
         Ok(None) => {
@@ -338,12 +372,16 @@ fn damaged(err: &Error) -> bool {
     matches!(err, Error::Io { path, .. } if path.as_os_str() == "session index")
 }
 
-/// Builds the index of `store` anew from its files; returns how many
-/// sessions and problems it holds.
+/// Builds the index of `store` anew from its files, first removing what
+/// the index never makes from its place ([`Index::repair`]); returns how
+/// many sessions and problems it holds.
 pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
+    index.repair()?;
     let lock = index.lock_file()?;
     lock.lock()
         .map_err(|e| Error::io(index.lock_path_for_errors(), &e))?;
+    // Taken before the files are read: a change missed meanwhile marks it again.
+    index.take_stale();
     index.remove_db();
     let Some(mut db) = Db::open(&index.db_path())? else {
         return Err(Error::io(
@@ -359,11 +397,7 @@ pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
 fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let (dir_now, dir_settled) = dir_stamp(store.dir());
     let log_path = index.log_path();
-    let log_bytes = match std::fs::read(&log_path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io(&log_path, &e)),
-    };
+    let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
     let (log_id, body) = log_header(&log_bytes);
     let from = match db.meta("log")?.as_deref().and_then(|v| v.rsplit_once(':')) {
         Some((id, offset)) if id == log_id => offset

@@ -28,6 +28,7 @@
 mod serve;
 mod trust;
 mod upstream;
+mod watchdog;
 mod wire;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -38,6 +39,7 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 pub(crate) use serve::Stopped;
+pub(crate) use watchdog::stalled;
 
 use super::url::PgUrl;
 use crate::error::{Error, Result};
@@ -91,16 +93,22 @@ pub(crate) fn connect_kept(run_dir: &Path, url: &PgUrl) -> Option<postgres::Clie
     }
     // A keeper that accepts but does not answer (stopped: SIGSTOP) must not
     // hold the command: past the deadline it connects directly, and the
-    // waiting thread ends with the process.
+    // waiting thread ends with the process. One stopped later is given up
+    // by the watchdog.
     let (sender, answer) = std::sync::mpsc::channel();
+    let watched = socket.clone();
     std::thread::spawn(move || {
         let _ = sender.send(match trust::listener_is_ours(&socket) {
-            Ok(()) => Ok(config.connect(postgres::NoTls)),
+            Ok(pid) => Ok((pid, config.connect(postgres::NoTls))),
             Err(why) => Err(why),
         });
     });
     match answer.recv_timeout(KEEPER_DEADLINE).ok()? {
-        Ok(connected) => connected.ok(),
+        Ok((pid, connected)) => {
+            let client = connected.ok()?;
+            watchdog::watch(pid, watched);
+            Some(client)
+        }
         Err(why) => {
             crate::diag::warn(format!(
                 "not using the keeper socket {}: {why}; connecting directly",
@@ -185,12 +193,13 @@ pub(crate) fn keep(
         }
         let listener = tokio::net::UnixListener::bind(&socket).map_err(io)?;
         std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+        let signals = serve::Signals::catch().map_err(io)?;
         ready(Ready {
             socket: &socket,
             pid: std::process::id(),
         })?;
         let keeper = Arc::new(serve::Keeper::new(url.clone(), owner, first));
-        let stopped = serve::run(Arc::clone(&keeper), listener, socket.clone(), idle)
+        let stopped = serve::run(Arc::clone(&keeper), listener, socket.clone(), idle, signals)
             .await
             .map_err(io)?;
         Ok((stopped, keeper.served()))

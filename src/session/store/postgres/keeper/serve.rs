@@ -335,6 +335,24 @@ fn identity(socket: &Path) -> Option<(u64, u64)> {
         .map(|m| (m.dev(), m.ino()))
 }
 
+/// SIGTERM and SIGINT, caught from before the keeper says it is ready:
+/// one sent right after `ready` stops it as any other does (its `stopped`
+/// event given, its socket removed), rather than killing it.
+pub(super) struct Signals {
+    terminate: tokio::signal::unix::Signal,
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    /// Installs the handlers (within the runtime).
+    pub(super) fn catch() -> std::io::Result<Signals> {
+        Ok(Signals {
+            terminate: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+        })
+    }
+}
+
 /// Accepts commands until a signal, the idle time, or the socket's
 /// removal; then lets the commands still connected finish.
 pub(super) async fn run(
@@ -342,10 +360,13 @@ pub(super) async fn run(
     listener: UnixListener,
     socket: PathBuf,
     idle: Option<Duration>,
+    signals: Signals,
 ) -> std::io::Result<Stopped> {
     let ours = identity(&socket);
-    let mut terminate = signal(SignalKind::terminate())?;
-    let mut interrupt = signal(SignalKind::interrupt())?;
+    let Signals {
+        mut terminate,
+        mut interrupt,
+    } = signals;
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     let stopped = loop {
         tokio::select! {

@@ -64,8 +64,8 @@ pub(super) fn own_socket(path: &Path) -> Result<(), Distrust> {
 }
 
 /// Connects without sending anything and asks the kernel who listens:
-/// this user's process, or the socket is not used.
-pub(super) fn listener_is_ours(path: &Path) -> Result<(), Distrust> {
+/// this user's process (its pid), or the socket is not used.
+pub(super) fn listener_is_ours(path: &Path) -> Result<i32, Distrust> {
     let probe = UnixStream::connect(path)
         .map_err(|e| format!("cannot connect to {}: {e}", path.display()))?;
     let mut cred = libc::ucred {
@@ -93,7 +93,7 @@ pub(super) fn listener_is_ours(path: &Path) -> Result<(), Distrust> {
         ));
     }
     if cred.uid == euid() {
-        Ok(())
+        Ok(cred.pid)
     } else {
         Err(format!(
             "process {} of uid {} listens on {}, not this user's",
@@ -135,7 +135,10 @@ mod tests {
         let path = tmp.path().join("s");
         let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
         assert_eq!(own_socket(&path), Ok(()));
-        assert_eq!(listener_is_ours(&path), Ok(()));
+        assert_eq!(
+            listener_is_ours(&path),
+            Ok(std::process::id().cast_signed())
+        );
         assert!(listener_is_ours(&tmp.path().join("none")).is_err());
     }
 }
