@@ -103,10 +103,18 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
 /// and checked as the spec's session. A file in another layout is read
 /// whole ([`read`]).
 fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
-    let Some((bytes, meta)) = read_bytes(path)? else {
+    let Some(file) = sfs::open_regular(path)? else {
         return Ok(None);
     };
-    parse::<IgnoredAny>(id, path, &lossless::decode(&bytes).text)?;
+    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
+    let bytes = match splice::recall(path, Stamp::of(&meta)) {
+        Some(written) => written,
+        None => {
+            let bytes = read_all(&file, &meta, path)?;
+            parse::<IgnoredAny>(id, path, &lossless::decode(&bytes).text)?;
+            bytes
+        }
+    };
     let Some((head, kept)) = splice::elide(bytes) else {
         return read(id, path);
     };
@@ -138,9 +146,14 @@ fn read_bytes(path: &Path) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
         return Ok(None);
     };
     let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, &e))?;
+    let bytes = read_all(&file, &meta, path)?;
     Ok(Some((bytes, meta)))
+}
+
+fn read_all(file: &std::fs::File, meta: &std::fs::Metadata, path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::io::Read::read_to_end(&mut &*file, &mut bytes).map_err(|e| Error::io(path, &e))?;
+    Ok(bytes)
 }
 
 /// `text` (a session file's, decoded) parsed as `T`.
@@ -409,7 +422,11 @@ impl Document {
         let Some(read) = self.stamp else {
             return Ok(Replaced::Changed);
         };
-        replace_if_unchanged(path, &bytes, read)
+        let replaced = replace_if_unchanged(path, &bytes, read)?;
+        if let (Replaced::Written(ours), Some(_)) = (replaced, &self.kept) {
+            splice::remember(path, ours, bytes);
+        }
+        Ok(replaced)
     }
 }
 

@@ -16,8 +16,12 @@
 //! is read and rewritten whole as before.
 
 use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use memchr::memmem;
+
+use crate::fs::replace::Stamp;
 
 /// The top-level arrays whose elements are kept as bytes.
 const RECORDS: [&str; 2] = ["messages", "toolCalls"];
@@ -108,6 +112,31 @@ impl Kept {
         }
         out.extend_from_slice(&head[at..]);
         Some(out)
+    }
+}
+
+/// The last document this process wrote by splicing: a streaming record
+/// then neither reads back nor checks again what it wrote itself, as long
+/// as the file there is still the one it wrote (same inode, size and time).
+static LAST_WRITTEN: Mutex<Option<(PathBuf, Stamp, Vec<u8>)>> = Mutex::new(None);
+
+/// Keeps `bytes`, just written at `path` as the file stamped `stamp`.
+pub(super) fn remember(path: &Path, stamp: Stamp, bytes: Vec<u8>) {
+    if let Ok(mut last) = LAST_WRITTEN.lock() {
+        *last = Some((path.to_path_buf(), stamp, bytes));
+    }
+}
+
+/// The bytes [`remember`]ed for `path` when the file there is stamped
+/// `stamp` (taken: the next write remembers its own).
+pub(super) fn recall(path: &Path, stamp: Stamp) -> Option<Vec<u8>> {
+    let mut last = LAST_WRITTEN.lock().ok()?;
+    match last.take() {
+        Some((at, written, bytes)) if at == path && written == stamp => Some(bytes),
+        other => {
+            *last = other;
+            None
+        }
     }
 }
 
@@ -327,6 +356,20 @@ mod tests {
             let (spliced, whole) = both_ways(&document, change);
             prop_assert_eq!(String::from_utf8(spliced).unwrap(), String::from_utf8(whole).unwrap());
         }
+    }
+
+    #[test]
+    fn what_was_written_is_recalled_only_for_that_file_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, b"{}").unwrap();
+        let stamp = Stamp::at(&path).unwrap();
+        remember(&path, stamp, b"{}".to_vec());
+        assert_eq!(recall(&dir.path().join("other.json"), stamp), None);
+        std::fs::write(&path, b"{ }").unwrap();
+        assert_eq!(recall(&path, Stamp::at(&path).unwrap()), None);
+        assert_eq!(recall(&path, stamp), Some(b"{}".to_vec()));
+        assert_eq!(recall(&path, stamp), None, "taken once");
     }
 
     #[test]
