@@ -17,6 +17,7 @@ mod mcp;
 mod modules;
 mod ollm_cli;
 mod ollm_cli_race;
+mod ollm_cli_splice;
 mod package_node;
 mod package_python;
 #[path = "../support/pg.rs"]

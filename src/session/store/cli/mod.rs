@@ -20,6 +20,7 @@
 //! user's), reported with one line and left where it is.
 
 mod in_flight;
+mod splice;
 
 use std::path::Path;
 use std::time::Duration;
@@ -53,6 +54,10 @@ pub struct Document {
     /// Whether another program (the OLLM CLI) wrote the file lately: a
     /// write then watches for a version of its built from an earlier read.
     cli_active: bool,
+    /// The records read, kept as bytes when the document was read for a
+    /// change that only adds records ([`splice`]): `fields` then holds
+    /// the head and the records added since the read.
+    kept: Option<splice::Kept>,
 }
 
 /// Why the document at `path` cannot be used: one line, exit 6, naming the
@@ -76,41 +81,93 @@ pub fn read(id: &str, path: &Path) -> Result<Option<Document>> {
 /// [`read`], and the document as the spec's session: what checking it
 /// built, so a reader parses the file once.
 pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Session)>> {
-    let Some(file) = sfs::open_regular(path)? else {
+    let Some((bytes, meta)) = read_bytes(path)? else {
         return Ok(None);
     };
-    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    std::io::Read::read_to_end(&mut &file, &mut bytes).map_err(|e| Error::io(path, &e))?;
     let decoded = lossless::decode(&bytes);
-    let fields: Map<String, Value> = match serde_json::from_slice(&decoded.text) {
-        Ok(fields) => fields,
-        Err(err) if err.to_string().contains("recursion limit exceeded") => {
-            return Err(Error::Io {
-                path: path.to_path_buf(),
-                message: "nests deeper than the 128 levels ollm reads; left in place".into(),
-            });
-        }
-        Err(err) => {
-            let why = crate::text::one_line(&err.to_string());
-            return Err(unreadable(id, path, &why));
-        }
-    };
+    let fields = parse::<Map<String, Value>>(id, path, &decoded.text)?;
     let document = Document {
         fields,
         exact: decoded.exact,
         stamp: Some(Stamp::of(&meta)),
         cli_active: in_flight::another_is_writing(&meta),
+        kept: None,
     };
-    // Checked as the spec's session, with the path of a field in error.
-    let session = document
-        .session()
-        .map_err(|why| unreadable(id, path, &why))?;
-    if session.session_id != id {
-        let why = format!("the file holds session {:?}", session.session_id);
-        return Err(unreadable(id, path, &why));
-    }
+    let session = document.checked(id, path)?;
     Ok(Some((document, session)))
+}
+
+/// Reads the document of session `id` for a change that only adds records
+/// and changes the head: in the CLI's layout, the records already there
+/// are checked as JSON and kept as bytes ([`splice`]), the head is parsed
+/// and checked as the spec's session. A file in another layout is read
+/// whole ([`read`]).
+fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
+    let Some(file) = sfs::open_regular(path)? else {
+        return Ok(None);
+    };
+    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
+    let bytes = match splice::recall(path, Stamp::of(&meta)) {
+        Some(written) => written,
+        None => {
+            let bytes = read_all(&file, &meta, path)?;
+            parse::<IgnoredAny>(id, path, &lossless::decode(&bytes).text)?;
+            bytes
+        }
+    };
+    let Some((head, kept)) = splice::elide(bytes) else {
+        return read(id, path);
+    };
+    let decoded = lossless::decode(&head);
+    let fields = parse::<Map<String, Value>>(id, path, &decoded.text)?;
+    let document = Document {
+        fields,
+        exact: decoded.exact,
+        stamp: Some(Stamp::of(&meta)),
+        cli_active: in_flight::another_is_writing(&meta),
+        kept: None,
+    };
+    document.checked(id, path)?;
+    // A head laid out other than as it is written (by hand) is read whole,
+    // so that the file comes out as a whole rewrite would write it.
+    if document.to_bytes()? != head {
+        return read(id, path);
+    }
+    Ok(Some(Document {
+        kept: Some(kept),
+        ..document
+    }))
+}
+
+/// The bytes of the regular file at `path` and its metadata (`None`: no
+/// such file).
+fn read_bytes(path: &Path) -> Result<Option<(Vec<u8>, std::fs::Metadata)>> {
+    let Some(file) = sfs::open_regular(path)? else {
+        return Ok(None);
+    };
+    let meta = file.metadata().map_err(|e| Error::io(path, &e))?;
+    let bytes = read_all(&file, &meta, path)?;
+    Ok(Some((bytes, meta)))
+}
+
+fn read_all(file: &std::fs::File, meta: &std::fs::Metadata, path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::io::Read::read_to_end(&mut &*file, &mut bytes).map_err(|e| Error::io(path, &e))?;
+    Ok(bytes)
+}
+
+/// `text` (a session file's, decoded) parsed as `T`.
+fn parse<'a, T: Deserialize<'a>>(id: &str, path: &Path, text: &'a [u8]) -> Result<T> {
+    serde_json::from_slice(text).map_err(|err| {
+        if err.to_string().contains("recursion limit exceeded") {
+            Error::Io {
+                path: path.to_path_buf(),
+                message: "nests deeper than the 128 levels ollm reads; left in place".into(),
+            }
+        } else {
+            unreadable(id, path, &crate::text::one_line(&err.to_string()))
+        }
+    })
 }
 
 impl Document {
@@ -142,7 +199,19 @@ impl Document {
             exact: true,
             stamp: None,
             cli_active: false,
+            kept: None,
         }
+    }
+
+    /// The document checked as the spec's session of `id` (with the path
+    /// of a field in error).
+    fn checked(&self, id: &str, path: &Path) -> Result<Session> {
+        let session = self.session().map_err(|why| unreadable(id, path, &why))?;
+        if session.session_id != id {
+            let why = format!("the file holds session {:?}", session.session_id);
+            return Err(unreadable(id, path, &why));
+        }
+        Ok(session)
     }
 
     /// The document as the spec's session (`lastActivity` defaults to
@@ -178,9 +247,10 @@ impl Document {
             tool_calls: Vec<IgnoredAny>,
         }
         let counted = Counted::deserialize(&self.fields).map_err(|e| e.to_string())?;
+        let kept = |key: &str| self.kept.as_ref().map_or(0, |kept| kept.count(key));
         let mut summary = counted.head.summary();
-        summary.message_count = counted.messages.len() as u64;
-        summary.tool_call_count = counted.tool_calls.len() as u64;
+        summary.message_count = counted.messages.len() as u64 + kept("messages");
+        summary.tool_call_count = counted.tool_calls.len() as u64 + kept("toolCalls");
         Ok(summary)
     }
 
@@ -216,6 +286,11 @@ impl Document {
         holds_in_order("messages")
             && holds_in_order("toolCalls")
             && ours.fields.keys().all(|key| self.fields.contains_key(key))
+    }
+
+    /// The file's identity when it was read (or, after a rewrite, written).
+    pub fn stamp(&self) -> Option<Stamp> {
+        self.stamp
     }
 
     /// The session's `lastActivity` (else `startTime`).
@@ -321,8 +396,14 @@ impl Document {
 
     /// The document as the CLI writes it.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        lossless::to_vec_pretty(&self.fields)
-            .map_err(|e| Error::input(format!("cannot encode the session: {e}")))
+        let head = lossless::to_vec_pretty(&self.fields)
+            .map_err(|e| Error::input(format!("cannot encode the session: {e}")))?;
+        match &self.kept {
+            None => Ok(head),
+            Some(kept) => kept
+                .merge(&head)
+                .ok_or_else(|| Error::input("cannot encode the session: its records were lost")),
+        }
     }
 
     /// Writes the document over the file it was read from, at `path`, and
@@ -341,20 +422,26 @@ impl Document {
         let Some(read) = self.stamp else {
             return Ok(Replaced::Changed);
         };
-        replace_if_unchanged(path, &bytes, read)
+        let replaced = replace_if_unchanged(path, &bytes, read)?;
+        if let (Replaced::Written(ours), Some(_)) = (replaced, &self.kept) {
+            splice::remember(path, ours, bytes);
+        }
+        Ok(replaced)
     }
 }
 
 /// Reads the document of session `id`, changes it with `change` and writes
 /// it back, reading again when another program rewrote the file in
 /// between (the caller holds the session's lock against our own writers).
-/// `change` gets the document and returns what the caller wants back.
+/// `change` gets the document's head and adds records (the records already
+/// there are not in it: [`read_for_adding`]) and returns what the caller
+/// wants back. The document returned is stamped as the file written.
 pub fn rewrite<T>(
     id: &str,
     path: &Path,
     change: impl FnMut(&mut Document) -> Result<T>,
 ) -> Result<Option<(T, Document)>> {
-    rewrite_when(id, path, change, |_| true)
+    rewrite_when(id, path, read_for_adding, change, |_| true)
 }
 
 /// [`rewrite`] for a change that counts what it changed: nothing is
@@ -364,12 +451,13 @@ pub fn rewrite_if(
     path: &Path,
     change: impl FnMut(&mut Document) -> Result<u64>,
 ) -> Result<Option<u64>> {
-    Ok(rewrite_when(id, path, change, |count| *count > 0)?.map(|(count, _)| count))
+    Ok(rewrite_when(id, path, read, change, |count| *count > 0)?.map(|(count, _)| count))
 }
 
 fn rewrite_when<T>(
     id: &str,
     path: &Path,
+    read_document: fn(&str, &Path) -> Result<Option<Document>>,
     mut change: impl FnMut(&mut Document) -> Result<T>,
     changed: impl Fn(&T) -> bool,
 ) -> Result<Option<(T, Document)>> {
@@ -377,7 +465,7 @@ fn rewrite_when<T>(
     for attempt in 0..TRIES {
         // A version the CLI is about to rename in is read, not raced.
         in_flight::wait_for_rename(path);
-        let Some(mut document) = read(id, path)? else {
+        let Some(mut document) = read_document(id, path)? else {
             return Ok(None);
         };
         let out = change(&mut document)?;
@@ -389,6 +477,7 @@ fn rewrite_when<T>(
             back_off(attempt);
             continue;
         };
+        document.stamp = Some(ours);
         let grace = if document.cli_active {
             in_flight::GRACE
         } else {

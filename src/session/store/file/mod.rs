@@ -33,6 +33,7 @@ use super::api::{
 use super::cli::{self, Document};
 use crate::error::{Error, Result};
 use crate::fs::lock::Lock;
+use crate::fs::replace::Stamp;
 use crate::fs::slots::{self, Contents, Slots};
 use crate::fs::{self as sfs, Durability, sync_dir};
 use crate::session::model::{
@@ -481,19 +482,24 @@ impl FileStore {
             document.touch(&at);
             Ok(())
         });
-        self.settle(id);
         let document = match rewritten {
             Ok(Some(((), document))) => document,
             Ok(None) => {
+                self.settle(id);
                 lock.remove();
                 return Err(not_found(id));
             }
-            Err(err) => return Err(err),
+            Err(err) => {
+                self.settle(id);
+                return Err(err);
+            }
         };
-        drop(lock);
-        document
+        let summary = document
             .summary()
-            .map_err(|why| Error::input(format!("the change would leave {why}")))
+            .map_err(|why| Error::input(format!("the change would leave {why}")));
+        self.settle_written(id, &path, document.stamp(), summary.as_ref().ok());
+        drop(lock);
+        summary
     }
 
     // ----- reading --------------------------------------------------------
@@ -697,6 +703,31 @@ impl FileStore {
     fn settle(&self, id: &str) {
         if let Some(change) = refresh::settled(self, id) {
             self.index.note(&change);
+        }
+    }
+
+    /// [`Self::settle`] after a rewrite of the plain file at `path` whose
+    /// result is `written` with `summary`: told without reading the file
+    /// again while the file there is still the one written (stamped
+    /// before that look, so that a version renamed in later makes the
+    /// stamp stale, never the summary).
+    fn settle_written(
+        &self,
+        id: &str,
+        path: &Path,
+        written: Option<Stamp>,
+        summary: Option<&SessionSummary>,
+    ) {
+        let stamp = refresh::stamp_kept(path, true);
+        match (written, summary) {
+            (Some(written), Some(summary)) if written.same_file(Stamp::at(path)) => {
+                let _ = self.index.note(&Change::Put {
+                    summary: Box::new(summary.clone()),
+                    plain: true,
+                    stamp,
+                });
+            }
+            _ => self.settle(id),
         }
     }
 
