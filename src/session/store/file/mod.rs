@@ -721,7 +721,7 @@ impl FileStore {
         let stamp = refresh::stamp_kept(path, true);
         match (written, summary) {
             (Some(written), Some(summary)) if written.same_file(Stamp::at(path)) => {
-                let _ = self.index.note(&Change::Put {
+                self.index.note(&Change::Put {
                     summary: Box::new(summary.clone()),
                     plain: true,
                     stamp,
