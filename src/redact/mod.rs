@@ -27,7 +27,7 @@ pub use names::{
     name_words, secret_word,
 };
 pub(crate) use patterns::{MIN_LITERAL_SECRET, credential_kind, redact_values, whole_value_kind};
-pub use scrub::{Scrubber, SecretValue, Span};
+pub use scrub::{PRECISE_LIMIT, Scrubber, SecretValue, Span, Tally};
 pub use stream::Redactor;
 
 /// What our own diagnostics must never show (Property 28): credential-shaped

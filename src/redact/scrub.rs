@@ -63,6 +63,41 @@ pub struct Scrubber {
     bulk: bool,
     /// The values' finders for raw files, built on first use.
     finders: Arc<OnceLock<Vec<memchr::memmem::Finder<'static>>>>,
+    /// How much of one text the rules read ([`PRECISE_LIMIT`] when none).
+    limit: Option<usize>,
+}
+
+/// How much of one text (a message's text, a tool's result, …) the rules
+/// read: 16 MiB, a third of a second of the slowest input in a release
+/// build. Past it, [`Scrubber::redact`] stores no more of the text but a
+/// marker saying how many bytes were withheld: a backstop, so that no
+/// text, however large or shaped, holds up the turn that records it or
+/// reaches the store unread.
+pub const PRECISE_LIMIT: usize = 16 << 20;
+
+/// What a redaction did: credentials replaced, and the bytes withheld
+/// past the limit ([`PRECISE_LIMIT`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub replaced: u64,
+    pub withheld: u64,
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.replaced += other.replaced;
+        self.withheld += other.withheld;
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(tallies: I) -> Tally {
+        let mut total = Tally::default();
+        for tally in tallies {
+            total += tally;
+        }
+        total
+    }
 }
 
 impl std::fmt::Debug for Scrubber {
@@ -103,6 +138,13 @@ impl Scrubber {
     /// milliseconds to build once, and then search faster.
     pub fn for_bulk(mut self) -> Scrubber {
         self.bulk = true;
+        self
+    }
+
+    /// The same scrubber, reading at most `limit` bytes of one text.
+    #[must_use]
+    pub fn with_limit(mut self, limit: usize) -> Scrubber {
+        self.limit = Some(limit);
         self
     }
 
@@ -168,13 +210,35 @@ impl Scrubber {
     }
 
     /// `text` with every credential replaced, and how many were; `None`
-    /// when there is none (the text is then stored as it is).
+    /// when there is none (the text is then stored as it is). Past the
+    /// limit ([`PRECISE_LIMIT`]), the rest of the text is withheld, one
+    /// marker more.
     pub fn redact(&self, text: &str) -> Option<(String, usize)> {
-        let spans = self.find(text);
-        if spans.is_empty() {
+        self.redact_tallied(text)
+            .map(|(text, tally)| (text, tally.replaced as usize))
+    }
+
+    /// [`Scrubber::redact`], and the bytes withheld.
+    pub fn redact_tallied(&self, text: &str) -> Option<(String, Tally)> {
+        let read = read_end(text, self.limit.unwrap_or(PRECISE_LIMIT));
+        let spans = self.find(&text[..read]);
+        if spans.is_empty() && read == text.len() {
             return None;
         }
-        Some((replace(text, &spans), spans.len()))
+        let mut redacted = replace(&text[..read], &spans);
+        let mut tally = Tally {
+            replaced: spans.len() as u64,
+            withheld: 0,
+        };
+        if read < text.len() {
+            let withheld = text.len() - read;
+            redacted.push_str(&marker(&format!(
+                "withheld {withheld} bytes past the limit"
+            )));
+            tally.replaced += 1;
+            tally.withheld = withheld as u64;
+        }
+        Some((redacted, tally))
     }
 }
 
@@ -182,19 +246,41 @@ impl Scrubber {
     /// Redacts every string inside `value` (object keys stay); returns how
     /// many credentials were replaced.
     pub fn redact_json(&self, value: &mut Value) -> usize {
+        self.redact_json_tallied(value).replaced as usize
+    }
+
+    /// [`Scrubber::redact_json`], and the bytes withheld.
+    pub fn redact_json_tallied(&self, value: &mut Value) -> Tally {
         match value {
-            Value::String(text) => match self.redact(text) {
-                Some((redacted, count)) => {
+            Value::String(text) => match self.redact_tallied(text) {
+                Some((redacted, tally)) => {
                     *text = redacted;
-                    count
+                    tally
                 }
-                None => 0,
+                None => Tally::default(),
             },
-            Value::Array(items) => items.iter_mut().map(|v| self.redact_json(v)).sum(),
-            Value::Object(map) => map.values_mut().map(|v| self.redact_json(v)).sum(),
-            _ => 0,
+            Value::Array(items) => items.iter_mut().map(|v| self.redact_json_tallied(v)).sum(),
+            Value::Object(map) => map.values_mut().map(|v| self.redact_json_tallied(v)).sum(),
+            _ => Tally::default(),
         }
     }
+}
+
+/// How much of `text` the rules read when it is longer than `limit`: up
+/// to its last line end before the limit (its last blank when it has no
+/// line end there, nothing when neither), so that no credential is cut in
+/// two and its first half kept; and room left for the marker, so that the
+/// text stored is within the limit and read whole when redacted again.
+fn read_end(text: &str, limit: usize) -> usize {
+    /// More than `[REDACTED:withheld 18446744073709551615 bytes past the limit]`.
+    const MARKER_ROOM: usize = 64;
+    if text.len() <= limit {
+        return text.len();
+    }
+    let head = &text.as_bytes()[..limit.saturating_sub(MARKER_ROOM)];
+    memchr::memrchr(b'\n', head)
+        .or_else(|| head.iter().rposition(u8::is_ascii_whitespace))
+        .map_or(0, |at| at + 1)
 }
 
 /// The size from which one text is searched as much text is
@@ -502,6 +588,61 @@ mod tests {
                 .redact("hello world: nothing here")
                 .is_none()
         );
+    }
+
+    const TOKEN: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+
+    #[test]
+    fn past_the_limit_the_rest_is_withheld_from_the_last_line_end_and_counted() {
+        let scrubber = Scrubber::default().with_limit(64 + 64);
+        let text = format!(
+            "one {TOKEN}\nclean line\nthe next token {TOKEN} crosses the limit, and more\n"
+        );
+        let (redacted, tally) = scrubber.redact_tallied(&text).unwrap();
+        let kept = "one [REDACTED:github-token]\nclean line\n";
+        let withheld = text.len() - "one \nclean line\n".len() - TOKEN.len();
+        assert_eq!(
+            redacted,
+            format!("{kept}[REDACTED:withheld {withheld} bytes past the limit]")
+        );
+        assert_eq!(
+            tally,
+            Tally {
+                replaced: 2,
+                withheld: withheld as u64
+            }
+        );
+        // Stored again, nothing changes: the marker is not read as new text.
+        assert!(scrubber.redact(&redacted).is_none());
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_cut_at_a_blank_and_never_inside_a_token() {
+        let text = format!("{} {TOKEN}{}", "a".repeat(10), "b".repeat(100));
+        let (redacted, tally) = Scrubber::default()
+            .with_limit(30 + 64)
+            .redact_tallied(&text)
+            .unwrap();
+        assert!(!redacted.contains("ghp_"), "{redacted}");
+        assert!(redacted.starts_with(&format!("{} [REDACTED:withheld ", "a".repeat(10))));
+        assert_eq!(tally.withheld as usize, text.len() - 11);
+        // No blank at all before the limit: nothing of it is kept.
+        let (redacted, _) = Scrubber::default()
+            .with_limit(30 + 64)
+            .redact_tallied(&TOKEN.repeat(3))
+            .unwrap();
+        assert_eq!(redacted, "[REDACTED:withheld 120 bytes past the limit]");
+    }
+
+    #[test]
+    fn a_text_within_the_limit_is_read_whole() {
+        let text = format!("x\n{TOKEN}");
+        let (redacted, tally) = Scrubber::default()
+            .with_limit(text.len())
+            .redact_tallied(&text)
+            .unwrap();
+        assert_eq!(redacted, "x\n[REDACTED:github-token]");
+        assert_eq!(tally.withheld, 0);
     }
 
     /// The credential examples: (public rule, value).
