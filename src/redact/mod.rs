@@ -19,7 +19,7 @@ pub(crate) mod patterns;
 pub mod policy;
 pub(crate) mod scrub;
 pub(crate) mod stream;
-mod work;
+pub(crate) mod work;
 
 pub use names::{
     CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, QUANTITY_WORDS, SECRET_WORDS,
