@@ -43,7 +43,9 @@ fn work(text: &str) -> [u64; 4] {
     stored.record(&id, &entry, None).unwrap();
     let scrubber = Scrubber::default().for_bulk();
     let scanned = counted(|| drop(scan(&stored, &snapshots, &scrubber, &id).unwrap()));
-    let scrubbed = counted(|| drop(scrub(&stored, &snapshots, &scrubber, &id).unwrap()));
+    let scrubbed = counted(|| {
+        scrub(&stored, &snapshots, &scrubber, &id).unwrap();
+    });
 
     let redacting = store_in(&dir.path().join("redacting"), true);
     let id = redacting.create(&NewSession::default()).unwrap().session_id;
