@@ -702,6 +702,52 @@ mod tests {
         table
     }
 
+    /// Issue 47: a token is found wherever its prefix starts, whatever
+    /// comes before it.
+    #[test]
+    fn a_token_is_found_glued_escaped_or_percent_encoded() {
+        let tokens = [
+            ("github-token", "ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+            (
+                "github-token",
+                "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+            ),
+            ("api-key-sk", "sk-proj-abcdefghijklmnopqrstuvwx1234"),
+            (
+                "anthropic-admin-key",
+                "sk-ant-admin01-abcdefghijklmnopqrstuvwx",
+            ),
+            ("api-key-sk", "sk-ant-api03-abcdefghijklmnopqrstuvwx"),
+            ("aws-access-key-id", "AKIAIOSFODNN7ABCDEFG"),
+            ("slack-token", "xoxb-1234567890-abcdefghij"),
+            ("gitlab-token", "glpat-abcdefghij0123456789"),
+            ("npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ];
+        let before = [
+            "x",
+            "1",
+            "MY_",
+            "\\n",
+            "\\t",
+            "line1\\n",
+            "%20",
+            "Bearer%20",
+            "token%3D",
+            "key%3D",
+            "id%3D",
+        ];
+        for (kind, token) in tokens {
+            for context in before {
+                let text = format!("{context}{token}&next=1");
+                assert_eq!(
+                    redact(&text),
+                    format!("{context}[REDACTED:{kind}]&next=1"),
+                    "{text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_example_is_caught_no_look_alike_is_and_the_docs_say_so() {
         let table = coverage_table();
