@@ -12,6 +12,7 @@
 
 pub(crate) mod assignments;
 pub(crate) mod bulk;
+pub(crate) mod decoded;
 pub mod environment;
 pub(crate) mod literals;
 pub(crate) mod names;

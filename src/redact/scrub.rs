@@ -164,9 +164,27 @@ impl Scrubber {
     }
 
     /// Every credential in `text`, in order, none overlapping (overlapping
-    /// finds are merged, keeping the kind of the one that starts first).
+    /// finds are merged, keeping the kind of the one that starts first):
+    /// in the text as it is, and in a copy with its JSON escapes and
+    /// percent-codes decoded ([`super::decoded`]), each span found there
+    /// mapped back to the bytes it came from.
     pub fn find(&self, text: &str) -> Vec<Span> {
         let mut spans = Vec::new();
+        self.find_in(text, &mut spans);
+        if let Some(decoded) = super::decoded::Decoded::of(text) {
+            let mut found = Vec::new();
+            self.find_in(&decoded.text, &mut found);
+            spans.extend(found.into_iter().map(|span| {
+                let (start, end) = decoded.original(span.start, span.end);
+                Span { start, end, ..span }
+            }));
+        }
+        drop_redacted(text, &mut spans);
+        merge(spans)
+    }
+
+    /// The spans every rule finds in `text`, unsorted, perhaps overlapping.
+    fn find_in(&self, text: &str, spans: &mut Vec<Span>) {
         let bulk = self.bulk || text.len() >= BULK_TEXT;
         let shapes = if bulk {
             super::bulk::for_each_shape_match
@@ -187,8 +205,8 @@ impl Scrubber {
                 });
             }
         });
-        private_key_blocks(text, &mut spans);
-        assignments(text, bulk, &mut spans);
+        private_key_blocks(text, spans);
+        assignments(text, bulk, spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -205,8 +223,6 @@ impl Scrubber {
                 });
             }
         }
-        drop_redacted(text, &mut spans);
-        merge(spans)
     }
 
     /// `text` with every credential replaced, and how many were; `None`
@@ -738,13 +754,38 @@ mod tests {
         ];
         for (kind, token) in tokens {
             for context in before {
-                let text = format!("{context}{token}&next=1");
+                let text = format!("{context}{token} next");
                 assert_eq!(
                     redact(&text),
-                    format!("{context}[REDACTED:{kind}]&next=1"),
+                    format!("{context}[REDACTED:{kind}] next"),
                     "{text}"
                 );
             }
+        }
+    }
+
+    /// Issue 47: credentials inside JSON-escaped and percent-encoded text.
+    #[test]
+    fn escaped_and_percent_encoded_credentials_are_redacted_in_place() {
+        for (text, kept) in [
+            (
+                r"url: https:\/\/admin:S3cretPassw0rdX@db.example.com\/app",
+                r"url: https:\/\/[REDACTED:url-password]@db.example.com\/app",
+            ),
+            (
+                r#"{\"password\": \"Tr0ub4dor-and-3\"}"#,
+                r#"{\"password\": \"[REDACTED:secret-assignment]\"}"#,
+            ),
+            (
+                "user=bob&password=S3cret%21Passw0rd&next=1",
+                "user=bob&password=[REDACTED:password-parameter]&next=1",
+            ),
+            (
+                "q=1&password%3DS3cret%21Passw0rd%26next%3D1",
+                "q=1&password%3D[REDACTED:password-parameter]%26next%3D1",
+            ),
+        ] {
+            assert_eq!(redact(text), kept, "{text}");
         }
     }
 
