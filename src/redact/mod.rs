@@ -6,7 +6,8 @@
 //! (`scrub`).
 //!
 //! What redaction cannot catch: a secret in an encoded form (base64, hex,
-//! URL-encoding, split by the tool into pieces, or reversed) is not the
+//! split by the tool into pieces, or reversed; JSON escapes and ASCII
+//! percent-codes are decoded by `scrub`, `decoded`) is not the
 //! text it looks for; nor is a credential whose shape is not listed, unless
 //! it is the value of a variable that was removed.
 

@@ -12,7 +12,8 @@
 //!   (`<your token>`, `$API_KEY`, `xxxx`) or a path;
 //! - the exact value of a secret variable of the environment (`env:NAME`).
 //!
-//! What it cannot catch: a secret encoded (base64, hex, URL-encoding),
+//! What it cannot catch: a secret encoded (base64, hex; JSON escapes and
+//! ASCII percent-codes are decoded, [`super::decoded`]),
 //! split into pieces, or of a shape no rule knows, unless it is the value
 //! of a secret variable.
 
