@@ -46,15 +46,21 @@ class Created(TypedDict):
     sessionId: str
 
 
-class RecordAck(TypedDict):
-    """One record on disk: `recorded` is "message" or "toolCall"."""
-
+class _RecordAckBase(TypedDict):
     sessionId: str
     recorded: str
     index: int
     lastActivity: str
     tokenCount: int
     redacted: int
+
+
+class RecordAck(_RecordAckBase, total=False):
+    """One record on disk: `recorded` is "message" or "toolCall";
+    `withheld`, only when a text was past redaction's limit: the bytes not
+    stored."""
+
+    withheld: int
 
 
 class _SessionSummaryBase(TypedDict):

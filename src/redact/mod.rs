@@ -6,12 +6,14 @@
 //! (`scrub`).
 //!
 //! What redaction cannot catch: a secret in an encoded form (base64, hex,
-//! URL-encoding, split by the tool into pieces, or reversed) is not the
+//! split by the tool into pieces, or reversed; JSON escapes and ASCII
+//! percent-codes are decoded by `scrub`, `decoded`) is not the
 //! text it looks for; nor is a credential whose shape is not listed, unless
 //! it is the value of a variable that was removed.
 
 pub(crate) mod assignments;
 pub(crate) mod bulk;
+pub(crate) mod decoded;
 pub mod environment;
 pub(crate) mod literals;
 pub(crate) mod names;
@@ -19,7 +21,7 @@ pub(crate) mod patterns;
 pub mod policy;
 pub(crate) mod scrub;
 pub(crate) mod stream;
-mod work;
+pub(crate) mod work;
 
 pub use names::{
     CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY, QUANTITY_WORDS, SECRET_WORDS,
@@ -27,7 +29,7 @@ pub use names::{
     name_words, secret_word,
 };
 pub(crate) use patterns::{MIN_LITERAL_SECRET, credential_kind, redact_values, whole_value_kind};
-pub use scrub::{Scrubber, SecretValue, Span};
+pub use scrub::{PRECISE_LIMIT, Scrubber, SecretValue, Span, Tally};
 pub use stream::Redactor;
 
 /// What our own diagnostics must never show (Property 28): credential-shaped

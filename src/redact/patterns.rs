@@ -109,6 +109,14 @@ const fn shape(
 }
 
 /// The credential shapes checked in values.
+///
+/// A shape whose prefix is distinctive (`ghp_`, `github_pat_`, `glpat-`,
+/// `sk-proj-`, `AKIA`, `xoxb-`, `npm_`, …) is anchored on that prefix
+/// alone, not on a word boundary: tools print tokens glued to what is
+/// around them (`MY_ghp_…`, a JSON-escaped `\nghp_…`, a URL's
+/// `Bearer%20ghp_…` or `key%3Dsk-proj-…`). A short or common prefix
+/// (`sk-`, `key-`, `SK`) keeps its word boundary, so that `risk-…` or a
+/// word ending in `sk` stays.
 pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "private-key",
@@ -125,12 +133,12 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
         &[
             "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA", "A3T",
         ],
-        r"(?-u:\b)(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[0-9A-Z]{16}(?-u:\b)",
+        r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[0-9A-Z]{16}(?-u:\b)",
     ),
     shape(
         "github-token",
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-        r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
     ),
     shape(
         "gitlab-token",
@@ -138,7 +146,7 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
             "glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-",
             "glagent-", "glwt-", "glffct-",
         ],
-        r"(?-u:\b)(?:glpat|gldt|glrt|glptt|glcbt|gloas|glsoat|glft|glimt|glagent|glwt|glffct)-[A-Za-z0-9_\-]{20,}",
+        r"(?:glpat|gldt|glrt|glptt|glcbt|gloas|glsoat|glft|glimt|glagent|glwt|glffct)-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "gitlab-runner-registration",
@@ -148,49 +156,33 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "anthropic-admin-key",
         &["sk-ant-admin01-"],
-        r"(?-u:\b)sk-ant-admin01-[A-Za-z0-9_\-]{20,}",
+        r"sk-ant-admin01-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "api-key-sk",
         &["sk-"],
-        r"(?-u:\b)sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}",
+        r"(?-u:\b)sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_\-]{20,}",
     ),
     shape(
         "slack-token",
         &["xox", "xapp-"],
-        r"(?-u:\b)(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}|(?-u:\b)xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}",
+        r"(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}|xoxe\.xox[bp]-[A-Za-z0-9\-]{10,}",
     ),
     shape(
         "stripe-key",
         &["_live_", "_test_", "whsec_"],
-        r"(?-u:\b)(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?-u:\b)whsec_[A-Za-z0-9]{16,}",
+        r"(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{16,}",
     ),
-    shape(
-        "google-api-key",
-        &["AIza"],
-        r"(?-u:\b)AIza[0-9A-Za-z_\-]{35}",
-    ),
-    shape("npm-token", &["npm_"], r"(?-u:\b)npm_[A-Za-z0-9]{36}"),
-    shape(
-        "pypi-token",
-        &["pypi-"],
-        r"(?-u:\b)pypi-AgE[A-Za-z0-9_\-]{16,}",
-    ),
-    shape(
-        "digitalocean-token",
-        &["_v1_"],
-        r"(?-u:\b)do[opr]_v1_[a-f0-9]{64}",
-    ),
+    shape("google-api-key", &["AIza"], r"AIza[0-9A-Za-z_\-]{35}"),
+    shape("npm-token", &["npm_"], r"npm_[A-Za-z0-9]{36}"),
+    shape("pypi-token", &["pypi-"], r"pypi-AgE[A-Za-z0-9_\-]{16,}"),
+    shape("digitalocean-token", &["_v1_"], r"do[opr]_v1_[a-f0-9]{64}"),
     shape(
         "jwt",
         &["eyJ"],
-        r"(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.(?:eyJ[A-Za-z0-9_\-]*|e30)\.[A-Za-z0-9_\-]*",
+        r"eyJ[A-Za-z0-9_\-]{8,}\.(?:eyJ[A-Za-z0-9_\-]*|e30)\.[A-Za-z0-9_\-]*",
     ),
-    shape(
-        "huggingface-token",
-        &["hf_"],
-        r"(?-u:\b)hf_[A-Za-z0-9]{30,}",
-    ),
+    shape("huggingface-token", &["hf_"], r"hf_[A-Za-z0-9]{30,}"),
     shape(
         "sendgrid-key",
         &["SG."],
@@ -219,10 +211,10 @@ pub const VALUE_PATTERNS: &[ValuePattern] = &[
     shape(
         "docker-hub-token",
         &["dckr_pat_"],
-        r"(?-u:\b)dckr_pat_[A-Za-z0-9_\-]{20,}",
+        r"dckr_pat_[A-Za-z0-9_\-]{20,}",
     ),
     shape("databricks-token", &["dapi"], r"(?-u:\b)dapi[a-f0-9]{32}"),
-    shape("groq-key", &["gsk_"], r"(?-u:\b)gsk_[A-Za-z0-9]{40,}"),
+    shape("groq-key", &["gsk_"], r"gsk_[A-Za-z0-9]{40,}"),
     shape(
         "linear-key",
         &["lin_api_"],

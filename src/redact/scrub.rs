@@ -12,7 +12,8 @@
 //!   (`<your token>`, `$API_KEY`, `xxxx`) or a path;
 //! - the exact value of a secret variable of the environment (`env:NAME`).
 //!
-//! What it cannot catch: a secret encoded (base64, hex, URL-encoding),
+//! What it cannot catch: a secret encoded (base64, hex; JSON escapes and
+//! ASCII percent-codes are decoded, [`super::decoded`]),
 //! split into pieces, or of a shape no rule knows, unless it is the value
 //! of a secret variable.
 
@@ -63,6 +64,41 @@ pub struct Scrubber {
     bulk: bool,
     /// The values' finders for raw files, built on first use.
     finders: Arc<OnceLock<Vec<memchr::memmem::Finder<'static>>>>,
+    /// How much of one text the rules read ([`PRECISE_LIMIT`] when none).
+    limit: Option<usize>,
+}
+
+/// How much of one text (a message's text, a tool's result, …) the rules
+/// read: 16 MiB, about a second of the slowest input known in a release
+/// build (`password=` repeated: 749 ms for 10 MB, issue 54's figures). Past it, [`Scrubber::redact`] stores no more of the text but a
+/// marker saying how many bytes were withheld: a backstop, so that no
+/// text, however large or shaped, holds up the turn that records it or
+/// reaches the store unread.
+pub const PRECISE_LIMIT: usize = 16 << 20;
+
+/// What a redaction did: credentials replaced, and the bytes withheld
+/// past the limit ([`PRECISE_LIMIT`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub replaced: u64,
+    pub withheld: u64,
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.replaced += other.replaced;
+        self.withheld += other.withheld;
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(tallies: I) -> Tally {
+        let mut total = Tally::default();
+        for tally in tallies {
+            total += tally;
+        }
+        total
+    }
 }
 
 impl std::fmt::Debug for Scrubber {
@@ -106,6 +142,13 @@ impl Scrubber {
         self
     }
 
+    /// The same scrubber, reading at most `limit` bytes of one text.
+    #[must_use]
+    pub fn with_limit(mut self, limit: usize) -> Scrubber {
+        self.limit = Some(limit);
+        self
+    }
+
     /// Whether any rule might find a credential in the strings of the
     /// JSON text `raw` (a stored file, not parsed): `false` only when none
     /// could, so a scan can skip it.
@@ -122,9 +165,27 @@ impl Scrubber {
     }
 
     /// Every credential in `text`, in order, none overlapping (overlapping
-    /// finds are merged, keeping the kind of the one that starts first).
+    /// finds are merged, keeping the kind of the one that starts first):
+    /// in the text as it is, and in a copy with its JSON escapes and
+    /// percent-codes decoded ([`super::decoded`]), each span found there
+    /// mapped back to the bytes it came from.
     pub fn find(&self, text: &str) -> Vec<Span> {
         let mut spans = Vec::new();
+        self.find_in(text, &mut spans);
+        if let Some(decoded) = super::decoded::Decoded::of(text) {
+            let mut found = Vec::new();
+            self.find_in(&decoded.text, &mut found);
+            spans.extend(found.into_iter().map(|span| {
+                let (start, end) = decoded.original(span.start, span.end);
+                Span { start, end, ..span }
+            }));
+        }
+        drop_redacted(text, &mut spans);
+        merge(spans)
+    }
+
+    /// The spans every rule finds in `text`, unsorted, perhaps overlapping.
+    fn find_in(&self, text: &str, spans: &mut Vec<Span>) {
         let bulk = self.bulk || text.len() >= BULK_TEXT;
         let shapes = if bulk {
             super::bulk::for_each_shape_match
@@ -145,8 +206,8 @@ impl Scrubber {
                 });
             }
         });
-        private_key_blocks(text, &mut spans);
-        assignments(text, bulk, &mut spans);
+        private_key_blocks(text, spans);
+        assignments(text, bulk, spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -163,18 +224,38 @@ impl Scrubber {
                 });
             }
         }
-        drop_redacted(text, &mut spans);
-        merge(spans)
     }
 
     /// `text` with every credential replaced, and how many were; `None`
-    /// when there is none (the text is then stored as it is).
+    /// when there is none (the text is then stored as it is). Past the
+    /// limit ([`PRECISE_LIMIT`]), the rest of the text is withheld, one
+    /// marker more.
     pub fn redact(&self, text: &str) -> Option<(String, usize)> {
-        let spans = self.find(text);
-        if spans.is_empty() {
+        self.redact_tallied(text)
+            .map(|(text, tally)| (text, tally.replaced as usize))
+    }
+
+    /// [`Scrubber::redact`], and the bytes withheld.
+    pub fn redact_tallied(&self, text: &str) -> Option<(String, Tally)> {
+        let read = read_end(text, self.limit.unwrap_or(PRECISE_LIMIT));
+        let spans = self.find(&text[..read]);
+        if spans.is_empty() && read == text.len() {
             return None;
         }
-        Some((replace(text, &spans), spans.len()))
+        let mut redacted = replace(&text[..read], &spans);
+        let mut tally = Tally {
+            replaced: spans.len() as u64,
+            withheld: 0,
+        };
+        if read < text.len() {
+            let withheld = text.len() - read;
+            redacted.push_str(&marker(&format!(
+                "withheld {withheld} bytes past the limit"
+            )));
+            tally.replaced += 1;
+            tally.withheld = withheld as u64;
+        }
+        Some((redacted, tally))
     }
 }
 
@@ -182,19 +263,41 @@ impl Scrubber {
     /// Redacts every string inside `value` (object keys stay); returns how
     /// many credentials were replaced.
     pub fn redact_json(&self, value: &mut Value) -> usize {
+        self.redact_json_tallied(value).replaced as usize
+    }
+
+    /// [`Scrubber::redact_json`], and the bytes withheld.
+    pub fn redact_json_tallied(&self, value: &mut Value) -> Tally {
         match value {
-            Value::String(text) => match self.redact(text) {
-                Some((redacted, count)) => {
+            Value::String(text) => match self.redact_tallied(text) {
+                Some((redacted, tally)) => {
                     *text = redacted;
-                    count
+                    tally
                 }
-                None => 0,
+                None => Tally::default(),
             },
-            Value::Array(items) => items.iter_mut().map(|v| self.redact_json(v)).sum(),
-            Value::Object(map) => map.values_mut().map(|v| self.redact_json(v)).sum(),
-            _ => 0,
+            Value::Array(items) => items.iter_mut().map(|v| self.redact_json_tallied(v)).sum(),
+            Value::Object(map) => map.values_mut().map(|v| self.redact_json_tallied(v)).sum(),
+            _ => Tally::default(),
         }
     }
+}
+
+/// How much of `text` the rules read when it is longer than `limit`: up
+/// to its last line end before the limit (its last blank when it has no
+/// line end there, nothing when neither), so that no credential is cut in
+/// two and its first half kept; and room left for the marker, so that the
+/// text stored is within the limit and read whole when redacted again.
+fn read_end(text: &str, limit: usize) -> usize {
+    /// More than `[REDACTED:withheld 18446744073709551615 bytes past the limit]`.
+    const MARKER_ROOM: usize = 64;
+    if text.len() <= limit {
+        return text.len();
+    }
+    let head = &text.as_bytes()[..limit.saturating_sub(MARKER_ROOM)];
+    memchr::memrchr(b'\n', head)
+        .or_else(|| head.iter().rposition(u8::is_ascii_whitespace))
+        .map_or(0, |at| at + 1)
 }
 
 /// The size from which one text is searched as much text is
@@ -504,6 +607,61 @@ mod tests {
         );
     }
 
+    const TOKEN: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+
+    #[test]
+    fn past_the_limit_the_rest_is_withheld_from_the_last_line_end_and_counted() {
+        let scrubber = Scrubber::default().with_limit(64 + 64);
+        let text = format!(
+            "one {TOKEN}\nclean line\nthe next token {TOKEN} crosses the limit, and more\n"
+        );
+        let (redacted, tally) = scrubber.redact_tallied(&text).unwrap();
+        let kept = "one [REDACTED:github-token]\nclean line\n";
+        let withheld = text.len() - "one \nclean line\n".len() - TOKEN.len();
+        assert_eq!(
+            redacted,
+            format!("{kept}[REDACTED:withheld {withheld} bytes past the limit]")
+        );
+        assert_eq!(
+            tally,
+            Tally {
+                replaced: 2,
+                withheld: withheld as u64
+            }
+        );
+        // Stored again, nothing changes: the marker is not read as new text.
+        assert!(scrubber.redact(&redacted).is_none());
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_cut_at_a_blank_and_never_inside_a_token() {
+        let text = format!("{} {TOKEN}{}", "a".repeat(10), "b".repeat(100));
+        let (redacted, tally) = Scrubber::default()
+            .with_limit(30 + 64)
+            .redact_tallied(&text)
+            .unwrap();
+        assert!(!redacted.contains("ghp_"), "{redacted}");
+        assert!(redacted.starts_with(&format!("{} [REDACTED:withheld ", "a".repeat(10))));
+        assert_eq!(tally.withheld as usize, text.len() - 11);
+        // No blank at all before the limit: nothing of it is kept.
+        let (redacted, _) = Scrubber::default()
+            .with_limit(30 + 64)
+            .redact_tallied(&TOKEN.repeat(3))
+            .unwrap();
+        assert_eq!(redacted, "[REDACTED:withheld 120 bytes past the limit]");
+    }
+
+    #[test]
+    fn a_text_within_the_limit_is_read_whole() {
+        let text = format!("x\n{TOKEN}");
+        let (redacted, tally) = Scrubber::default()
+            .with_limit(text.len())
+            .redact_tallied(&text)
+            .unwrap();
+        assert_eq!(redacted, "x\n[REDACTED:github-token]");
+        assert_eq!(tally.withheld, 0);
+    }
+
     /// The credential examples: (public rule, value).
     fn credential_examples() -> Vec<(&'static str, &'static str)> {
         include_str!("../../tests/data/credential-values.txt")
@@ -559,6 +717,77 @@ mod tests {
             look_alikes.len()
         ));
         table
+    }
+
+    /// Issue 47: a token is found wherever its prefix starts, whatever
+    /// comes before it.
+    #[test]
+    fn a_token_is_found_glued_escaped_or_percent_encoded() {
+        let tokens = [
+            ("github-token", "ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+            (
+                "github-token",
+                "github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+            ),
+            ("api-key-sk", "sk-proj-abcdefghijklmnopqrstuvwx1234"),
+            (
+                "anthropic-admin-key",
+                "sk-ant-admin01-abcdefghijklmnopqrstuvwx",
+            ),
+            ("api-key-sk", "sk-ant-api03-abcdefghijklmnopqrstuvwx"),
+            ("aws-access-key-id", "AKIAIOSFODNN7ABCDEFG"),
+            ("slack-token", "xoxb-1234567890-abcdefghij"),
+            ("gitlab-token", "glpat-abcdefghij0123456789"),
+            ("npm-token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ];
+        let before = [
+            "x",
+            "1",
+            "MY_",
+            "\\n",
+            "\\t",
+            "line1\\n",
+            "%20",
+            "Bearer%20",
+            "token%3D",
+            "key%3D",
+            "id%3D",
+        ];
+        for (kind, token) in tokens {
+            for context in before {
+                let text = format!("{context}{token} next");
+                assert_eq!(
+                    redact(&text),
+                    format!("{context}[REDACTED:{kind}] next"),
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    /// Issue 47: credentials inside JSON-escaped and percent-encoded text.
+    #[test]
+    fn escaped_and_percent_encoded_credentials_are_redacted_in_place() {
+        for (text, kept) in [
+            (
+                r"url: https:\/\/admin:S3cretPassw0rdX@db.example.com\/app",
+                r"url: https:\/\/[REDACTED:url-password]@db.example.com\/app",
+            ),
+            (
+                r#"{\"password\": \"Tr0ub4dor-and-3\"}"#,
+                r#"{\"password\": \"[REDACTED:secret-assignment]\"}"#,
+            ),
+            (
+                "user=bob&password=S3cret%21Passw0rd&next=1",
+                "user=bob&password=[REDACTED:password-parameter]&next=1",
+            ),
+            (
+                "q=1&password%3DS3cret%21Passw0rd%26next%3D1",
+                "q=1&password%3D[REDACTED:password-parameter]%26next%3D1",
+            ),
+        ] {
+            assert_eq!(redact(text), kept, "{text}");
+        }
     }
 
     #[test]

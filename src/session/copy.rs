@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::model::{Loaded, Problem};
 use super::snapshot::Snapshots;
 use super::store::Store;
+use super::store::api::is_zero;
 use crate::config::Config;
 use crate::error::{Error, Result};
 
@@ -55,10 +56,6 @@ pub fn open_location(location: &str, config: &Config, target: bool) -> Result<St
     }
     options.max_sessions = 0;
     Ok(Store::new(dir, options))
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// Copies `ids` (every session of `from` when `None`) into `to`, with

@@ -92,6 +92,8 @@ pub mod model;
 pub(crate) mod option;
 pub mod pages;
 pub mod query;
+#[cfg(test)]
+mod redaction_work_tests;
 pub mod rendered_hits;
 pub(crate) mod secrets;
 pub mod select;

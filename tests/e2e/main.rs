@@ -24,6 +24,7 @@ mod package_python;
 mod pg;
 mod quiet_corpus;
 mod redaction;
+mod redaction_limit;
 mod repeated_content;
 mod retention;
 mod session;

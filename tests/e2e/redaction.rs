@@ -471,3 +471,22 @@ fn an_untrusted_workspace_cannot_switch_redaction_off() {
     let out = record("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
     assert_eq!(json(&out)["redacted"], 0, "{}", stderr(&out));
 }
+
+/// Issue 47: a store whose one session cannot be read is not "clean".
+#[test]
+fn scan_and_redact_name_a_session_they_cannot_read_and_fail() {
+    let sb = Sandbox::new();
+    let good = sb.create_session();
+    let broken = "0d6c3b7e-1f2a-4c5d-8e9f-a0b1c2d3e4f5";
+    std::fs::write(
+        sb.sessions_dir().join(format!("{broken}.json")),
+        "{\"sessionId\": \"ghp_0123456789abcdefghijABCDEFGHIJ012345\", ",
+    )
+    .unwrap();
+    for args in [["scan", "--all"], ["redact", "--all"]] {
+        let out = session(&sb, &args);
+        assert_eq!(out.status.code(), Some(6), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(broken), "{args:?}: {}", stderr(&out));
+        assert!(!stdout(&out).contains(&good), "{args:?}");
+    }
+}

@@ -80,6 +80,8 @@ export interface RecordAck {
   tokenCount: number;
   /** Credentials replaced by `[REDACTED:<kind>]` before writing. */
   redacted: number;
+  /** Only when a text was longer than redaction reads: the bytes not stored. */
+  withheld?: number;
   [field: string]: unknown;
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Context, ListFormat, SessionRef};
 use crate::cli::footer;
-use crate::error::{ExitCode, Result};
+use crate::error::{Error, ExitCode, Result};
 use crate::output::Tabular;
 use crate::redact::policy::environment_scrubber;
 use crate::session::secrets::{self, Finding};
@@ -68,19 +68,33 @@ struct Target {
 }
 
 impl Target {
-    fn ids(&self, store: &Store) -> Result<Vec<String>> {
+    /// The sessions named, and those of `--all` that could not be read
+    /// (each said on stderr).
+    fn ids(&self, store: &Store) -> Result<(Vec<String>, usize)> {
         if self.all {
             let listing = store.list()?;
             super::report_problems(&listing.problems);
-            return Ok(listing.sessions.into_iter().map(|s| s.session_id).collect());
+            let ids = listing.sessions.into_iter().map(|s| s.session_id);
+            return Ok((ids.collect(), listing.problems.len()));
         }
         let session = SessionRef {
             id: self.id.clone(),
             last: self.last,
             here: self.here,
         };
-        Ok(vec![session.resolve(store)?])
+        Ok((vec![session.resolve(store)?], 0))
     }
+}
+
+/// A store with sessions that could not be read is not clean: exit 6
+/// after what could be done, the sessions named on stderr above.
+fn unread(command: &str, count: usize) -> Result<()> {
+    if count == 0 {
+        return Ok(());
+    }
+    Err(Error::Corrupt(format!(
+        "{command}: {count} session(s) could not be read (named above) and were not searched"
+    )))
 }
 
 impl Tabular for Finding {
@@ -127,24 +141,26 @@ fn format_of(ctx: &Context, format: Option<ListFormat>) -> Option<ListFormat> {
     format.or((!ctx.printer().is_terminal()).then_some(ListFormat::Ndjson))
 }
 
-fn findings(ctx: &Context, target: &Target) -> Result<Vec<Finding>> {
+/// The findings, and how many sessions could not be read.
+fn findings(ctx: &Context, target: &Target) -> Result<(Vec<Finding>, usize)> {
     let (store, config) = ctx.store()?;
     let snapshots = Snapshots::from_config(config);
     let scrubber = environment_scrubber(&config.services.environment, |message| {
         crate::diag::warn(message);
     })
     .for_bulk();
-    let ids = target.ids(&store)?;
+    let (ids, unread) = target.ids(&store)?;
     let mut all = Vec::new();
     for found in parallel_map(&ids, |id| secrets::scan(&store, &snapshots, &scrubber, id)) {
         all.extend(found?);
     }
-    Ok(all)
+    Ok((all, unread))
 }
 
 pub(crate) fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
-    let found = findings(ctx, &args.target)?;
+    let (found, not_read) = findings(ctx, &args.target)?;
     ctx.list(format_of(ctx, args.format), &found, "no credentials found")?;
+    unread("scan", not_read)?;
     Ok(if found.is_empty() {
         ExitCode::Success
     } else {
@@ -154,8 +170,9 @@ pub(crate) fn scan(ctx: &Context, args: ScanArgs) -> Result<ExitCode> {
 
 pub(crate) fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     if args.dry_run {
-        let found = findings(ctx, &args.target)?;
+        let (found, not_read) = findings(ctx, &args.target)?;
         ctx.list(format_of(ctx, args.format), &found, "nothing to redact")?;
+        unread("redact", not_read)?;
         return Ok(ExitCode::Success);
     }
     let (store, config) = ctx.store()?;
@@ -165,7 +182,8 @@ pub(crate) fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     })
     .for_bulk();
     let mut done = Vec::new();
-    for id in args.target.ids(&store)? {
+    let (ids, not_read) = args.target.ids(&store)?;
+    for id in ids {
         let redacted = secrets::scrub(&store, &snapshots, &scrubber, &id)?;
         if redacted > 0 {
             done.push(Scrubbed {
@@ -175,5 +193,6 @@ pub(crate) fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
         }
     }
     ctx.list(format_of(ctx, args.format), &done, "nothing to redact")?;
+    unread("redact", not_read)?;
     Ok(ExitCode::Success)
 }

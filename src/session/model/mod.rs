@@ -277,14 +277,15 @@ impl Entry {
     }
 
     /// Replaces the credentials in every string of the record (keys
-    /// stay); returns how many were replaced.
-    pub fn redact(&mut self, scrubber: &crate::redact::Scrubber) -> u64 {
+    /// stay); returns how many were replaced, and the bytes withheld past
+    /// the redaction's limit.
+    pub fn redact(&mut self, scrubber: &crate::redact::Scrubber) -> crate::redact::Tally {
         let map = match self {
             Entry::Message(m) => &mut m.0,
             Entry::ToolCall(t) => &mut t.0,
         };
         map.values_mut()
-            .map(|value| scrubber.redact_json(value) as u64)
+            .map(|value| scrubber.redact_json_tallied(value))
             .sum()
     }
 

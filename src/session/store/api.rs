@@ -133,6 +133,17 @@ pub struct Ack {
     /// How many credentials were replaced in the record before it was
     /// stored (never what they were).
     pub redacted: u64,
+    /// The bytes not stored because a text of the record was longer than
+    /// redaction reads ([`crate::redact::PRECISE_LIMIT`]); left out when
+    /// none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub withheld: u64,
+}
+
+/// For `skip_serializing_if` (serde passes a reference).
+#[allow(clippy::trivially_copy_pass_by_ref)]
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Every readable session's summary, and the ones that were not readable.

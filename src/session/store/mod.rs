@@ -50,6 +50,7 @@ use super::model::{
 use super::query::{Found, Query};
 use super::rendered_hits::{Render, RenderedHits};
 use crate::error::{Error, Result};
+use crate::redact::Tally;
 use crate::timestamp;
 
 /// How far "(branch N)" counts before a branch shares a title.
@@ -122,14 +123,22 @@ impl Store {
     }
 
     /// `entry` as it is stored: its credentials replaced (unless redaction
-    /// is off), and how many were.
-    pub fn redacted(&self, entry: &Entry) -> (Entry, u64) {
+    /// is off), and how many were. A text past the redaction's limit is
+    /// stored cut, with one warning.
+    pub fn redacted(&self, entry: &Entry) -> (Entry, Tally) {
         let mut entry = entry.clone();
-        let count = match &self.options().redaction {
+        let tally = match &self.options().redaction {
             Some(redaction) => entry.redact(redaction.scrubber()),
-            None => 0,
+            None => Tally::default(),
         };
-        (entry, count)
+        if tally.withheld > 0 {
+            crate::diag::warn(format!(
+                "a text of the record is longer than redaction reads ({} MiB): its last {} bytes were not stored",
+                crate::redact::PRECISE_LIMIT >> 20,
+                tally.withheld
+            ));
+        }
+        (entry, tally)
     }
 
     /// Replaces the credentials in every string of `value` (unless
@@ -323,7 +332,7 @@ impl Store {
     pub fn record(&self, id: &str, entry: &Entry, tokens: Option<u64>) -> Result<Ack> {
         check_id(id, "session")?;
         let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
-        let (entry, redacted) = self.redacted(entry);
+        let (entry, tally) = self.redacted(entry);
         let entry = &entry;
         let summary = self.inner.append(id, Append::Entry { entry, tokens })?;
         let (recorded, index) = match entry {
@@ -336,7 +345,8 @@ impl Store {
             index,
             last_activity: summary.last_activity,
             token_count: summary.token_count,
-            redacted,
+            redacted: tally.replaced,
+            withheld: tally.withheld,
         })
     }
 
@@ -357,8 +367,8 @@ impl Store {
             .iter()
             .map(|entry| {
                 let tokens = entry.estimated_tokens();
-                let (entry, count) = self.redacted(entry);
-                redacted += count;
+                let (entry, tally) = self.redacted(entry);
+                redacted += tally.replaced;
                 (entry, tokens)
             })
             .collect();
