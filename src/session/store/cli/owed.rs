@@ -158,9 +158,9 @@ struct Pending {
 /// puts back, before each write, what an earlier one of its writes lost.
 static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
 
-/// How long a record stays owed without a CLI version seen to hold it: a
-/// CLI write comes this long after its read at most (beyond it, its temp
-/// file is taken for one a killed CLI left).
+/// How long a record stays owed, since it was last put back, without a CLI
+/// version seen to hold it: a CLI write comes this long after its read at
+/// most (beyond it, its temp file is taken for one a killed CLI left).
 const OWED_FOR: Duration = Duration::from_secs(2);
 
 /// Notes that the file at `path` must hold `owed` (until a version the CLI
@@ -203,6 +203,14 @@ pub(super) fn settle(path: &Path, fields: &mut Map<String, Value>, theirs: Optio
         .collect();
     if owed.is_empty() {
         return 0;
+    }
+    // Put back again, a record is owed anew: a CLI writing back to back
+    // can keep dropping it for longer than OWED_FOR.
+    let now = Instant::now();
+    for p in pending.iter_mut().filter(|p| p.path == path) {
+        if !holds_record(records(fields, p.owed.list), &p.owed.record) {
+            p.since = now;
+        }
     }
     if let Some(stamp) = theirs {
         pending.retain(|p| {
