@@ -11,9 +11,9 @@
 //! the other program's own: it may rename over our version a file it
 //! built from a read made before ours went in (see docs/ollm-cli.md).
 
-use std::fs::Metadata;
-use std::io;
-use std::os::unix::fs::MetadataExt;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use rustix::fs::{CWD, RenameFlags, renameat_with};
@@ -55,13 +55,19 @@ impl Stamp {
 }
 
 /// Whether [`replace_if_unchanged`] put the new version in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replaced {
     /// In: the new version is the file stamped so.
     Written(Stamp),
     /// What is at the path is no longer the file that was read (or is
     /// gone): nothing was changed; read it again.
     Changed,
+    /// A newer file came in between the last look and the swap: the new
+    /// version was at the path for a moment, long enough for the other
+    /// program to read it, and the files swapped out by mistake (their
+    /// stamps and contents, oldest first) were put back. Read again, and
+    /// keep what these held: a version built from ours lacks it.
+    Displaced(Vec<(Stamp, Vec<u8>)>),
 }
 
 /// How many times a newer file swapped out by mistake is swapped back in
@@ -99,38 +105,95 @@ pub fn replace_if_unchanged(path: &Path, bytes: &[u8], read: Stamp) -> Result<Re
         Err(e) => return Err(Error::io(path, &e)),
     }
     // Under the temp file's name now: what the swap displaced.
-    if Stamp::at(temp.path()) == Some(read) {
+    let displaced = Swapped::open(temp.path());
+    if displaced.stamp == Some(read) {
         sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
         // Dropping `temp` removes the name, which holds the old version.
         return Ok(Replaced::Written(ours));
     }
-    put_back(temp.path(), path, ours)?;
-    Ok(Replaced::Changed)
+    let put_back = put_back(temp.path(), path, ours, displaced)?;
+    // Read once every file is back where it belongs, not while ours is
+    // still visible at the path.
+    Ok(Replaced::Displaced(
+        put_back.into_iter().filter_map(Swapped::contents).collect(),
+    ))
 }
 
-/// Swaps the file displaced by mistake (under `temp`) back in over
-/// `placed`, the version that went in: swapped again while another
+/// A file under the temp name, about to be swapped (or just swapped out):
+/// its stamp, and the file held open so its contents can be read later,
+/// once the swaps are done, wherever it ends up.
+struct Swapped {
+    stamp: Option<Stamp>,
+    file: Option<File>,
+}
+
+impl Swapped {
+    fn open(path: &Path) -> Swapped {
+        let opened = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(path)
+            .and_then(|file| file.metadata().map(|meta| (file, meta)));
+        match opened {
+            Ok((file, meta)) => Swapped {
+                stamp: Some(Stamp::of(&meta)),
+                file: meta.file_type().is_file().then_some(file),
+            },
+            // A link, or gone: only what `lstat` says of it.
+            Err(_) => Swapped {
+                stamp: Stamp::at(path),
+                file: None,
+            },
+        }
+    }
+
+    /// The file's stamp and what it holds (`None`: not a regular file, or
+    /// unreadable).
+    fn contents(self) -> Option<(Stamp, Vec<u8>)> {
+        let mut bytes = Vec::new();
+        self.file?.read_to_end(&mut bytes).ok()?;
+        Some((self.stamp?, bytes))
+    }
+}
+
+/// Swaps the file displaced by mistake (under `temp`, `displaced`) back in
+/// over `placed`, the version that went in: swapped again while another
 /// version came in between, until what comes out is what went in. The
-/// caller's temp file, removed when it drops, then holds that.
-fn put_back(temp: &Path, path: &Path, mut placed: Stamp) -> Result<()> {
+/// caller's temp file, removed when it drops, then holds that. Returns
+/// every file swapped out of the path meanwhile but ours, oldest first.
+fn put_back(
+    temp: &Path,
+    path: &Path,
+    mut placed: Stamp,
+    displaced: Swapped,
+) -> Result<Vec<Swapped>> {
+    let mut going_in = displaced;
+    let mut swapped_out = Vec::new();
     for _ in 0..PUT_BACK_TRIES {
-        let going_in = Stamp::at(temp);
         match exchange(temp, path) {
             Ok(()) => {}
             // The file was removed meanwhile: gone is its newest state.
-            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return Ok(()),
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {
+                swapped_out.push(going_in);
+                return Ok(swapped_out);
+            }
             Err(e) => return Err(Error::io(path, &e)),
         }
-        if placed.same_file(Stamp::at(temp)) {
+        let going_in_stamp = going_in.stamp;
+        swapped_out.push(going_in);
+        let out = Swapped::open(temp);
+        if placed.same_file(out.stamp) {
             let dir = parent_dir(path);
-            return sync_dir(dir).map_err(|e| Error::io(dir, &e));
+            sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
+            return Ok(swapped_out);
         }
         // Another version was renamed in over what we placed: it is newer
         // than the one just swapped in, so it goes back in turn.
-        match going_in {
+        match going_in_stamp {
             Some(stamp) => placed = stamp,
-            None => return Ok(()),
+            None => return Ok(swapped_out),
         }
+        going_in = out;
     }
     Err(Error::Io {
         path: path.to_path_buf(),
@@ -196,9 +259,14 @@ mod tests {
         std::fs::write(&path, "ours").unwrap();
         std::fs::write(&temp, "newer").unwrap();
         let ours = Stamp::at(&path).unwrap();
-        put_back(&temp, &path, ours).unwrap();
+        let swapped_out = put_back(&temp, &path, ours, Swapped::open(&temp)).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"newer");
         assert_eq!(std::fs::read(&temp).unwrap(), b"ours");
+        let contents: Vec<_> = swapped_out
+            .into_iter()
+            .map(|file| file.contents().map(|(_, bytes)| bytes))
+            .collect();
+        assert_eq!(contents, [Some(b"newer".to_vec())]);
     }
 
     #[test]
@@ -214,8 +282,19 @@ mod tests {
         std::fs::write(path.with_extension("third"), "third").unwrap();
         std::fs::rename(path.with_extension("third"), &path).unwrap();
         std::fs::write(&temp, "second").unwrap();
-        put_back(&temp, &path, ours).unwrap();
+        let swapped_out = put_back(&temp, &path, ours, Swapped::open(&temp)).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"third");
         assert_eq!(std::fs::read(&temp).unwrap(), b"second");
+        // Both were swapped out of the path once: a program that read ours
+        // meanwhile may have built the third from it, without the second's
+        // last change.
+        let contents: Vec<_> = swapped_out
+            .into_iter()
+            .map(|file| file.contents().map(|(_, bytes)| bytes))
+            .collect();
+        assert_eq!(
+            contents,
+            [Some(b"second".to_vec()), Some(b"third".to_vec())]
+        );
     }
 }

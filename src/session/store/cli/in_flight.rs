@@ -19,8 +19,11 @@ use crate::fs::replace::Stamp;
 /// for one a killed CLI left behind.
 const RENAME_DUE: Duration = Duration::from_secs(2);
 /// How long, after ours went in, a CLI that is writing the session may
-/// take from its read to its temp file (measured: docs/ollm-cli.md).
-pub(super) const GRACE: Duration = Duration::from_millis(50);
+/// take from its read to its temp file (measured: docs/ollm-cli.md), when
+/// this process has not seen it write often enough to know its pace.
+const GRACE: Duration = Duration::from_millis(50);
+/// The longest watch after a write, however slowly the CLI writes.
+const LONGEST_WATCH: Duration = Duration::from_secs(1);
 /// A session the CLI wrote this recently is one it is writing now.
 const ACTIVE: Duration = Duration::from_secs(2);
 const POLL: Duration = Duration::from_millis(1);
@@ -67,6 +70,50 @@ pub(super) fn saw_another() {
     }
 }
 
+/// The CLI versions this process saw come in: the last (when, inode) and
+/// the gaps between one and the next within [`ACTIVE`].
+struct Pace {
+    last: Option<(Instant, u64)>,
+    gaps: Vec<(Instant, Duration)>,
+}
+
+static PACE: Mutex<Pace> = Mutex::new(Pace {
+    last: None,
+    gaps: Vec::new(),
+});
+
+/// Notes a CLI version (its inode) seen at the path.
+fn saw_version(ino: u64) {
+    let Ok(mut pace) = PACE.lock() else {
+        return;
+    };
+    let now = Instant::now();
+    match pace.last {
+        Some((_, last)) if last == ino => return,
+        Some((at, _)) if now - at < ACTIVE => pace.gaps.push((now, now - at)),
+        _ => {}
+    }
+    pace.last = Some((now, ino));
+    pace.gaps.retain(|(at, _)| now - *at < ACTIVE);
+}
+
+/// How long to watch after a write into a session the CLI is writing:
+/// twice the longest gap between two of its versions lately (a CLI that
+/// writes back to back takes less than that from its read to its rename;
+/// one preempted on a busy machine is slow in both), at least [`GRACE`],
+/// at most [`LONGEST_WATCH`]. A version the CLI renames in ends the watch
+/// sooner.
+pub(super) fn watch_for() -> Duration {
+    let longest = PACE.lock().ok().and_then(|pace| {
+        pace.gaps
+            .iter()
+            .filter(|(at, _)| at.elapsed() < ACTIVE)
+            .map(|(_, gap)| *gap)
+            .max()
+    });
+    longest.map_or(GRACE, |gap| (gap * 2).clamp(GRACE, LONGEST_WATCH))
+}
+
 /// Whether another program is writing the session now: the file read
 /// (`meta`) is not ollm's (whose files are all 0600) and was written
 /// within [`ACTIVE`], or this process saw such a write within it.
@@ -78,6 +125,7 @@ pub(super) fn another_is_writing(meta: &std::fs::Metadata) -> bool {
         .is_some_and(|age| age < ACTIVE);
     if recent && meta.mode() & 0o777 != crate::fs::FILE_MODE {
         saw_another();
+        saw_version(meta.ino());
         return true;
     }
     LAST_SEEN

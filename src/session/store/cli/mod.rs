@@ -20,6 +20,7 @@
 //! user's), reported with one line and left where it is.
 
 mod in_flight;
+mod owed;
 mod splice;
 
 use std::path::Path;
@@ -58,6 +59,11 @@ pub struct Document {
     /// change that only adds records ([`splice`]): `fields` then holds
     /// the head and the records added since the read.
     kept: Option<splice::Kept>,
+    /// Whether the file read is another program's (not ollm's 0600).
+    theirs: bool,
+    /// The bytes read (empty when `kept` holds them): what a version
+    /// swapped out by mistake added is told from them.
+    read_bytes: Vec<u8>,
 }
 
 /// Why the document at `path` cannot be used: one line, exit 6, naming the
@@ -86,12 +92,16 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
     };
     let decoded = lossless::decode(&bytes);
     let fields = parse::<Map<String, Value>>(id, path, &decoded.text)?;
+    let exact = decoded.exact;
+    drop(decoded);
     let document = Document {
         fields,
-        exact: decoded.exact,
+        exact,
         stamp: Some(Stamp::of(&meta)),
         cli_active: in_flight::another_is_writing(&meta),
         kept: None,
+        theirs: is_theirs(&meta),
+        read_bytes: bytes,
     };
     let session = document.checked(id, path)?;
     Ok(Some((document, session)))
@@ -126,7 +136,14 @@ fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
         stamp: Some(Stamp::of(&meta)),
         cli_active: in_flight::another_is_writing(&meta),
         kept: None,
+        theirs: is_theirs(&meta),
+        read_bytes: Vec::new(),
     };
+    // A file another program is writing now is read whole: what a race
+    // with it dropped is told from its records.
+    if document.cli_active {
+        return read(id, path);
+    }
     document.checked(id, path)?;
     // A head laid out other than as it is written (by hand) is read whole,
     // so that the file comes out as a whole rewrite would write it.
@@ -137,6 +154,11 @@ fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
         kept: Some(kept),
         ..document
     }))
+}
+
+/// Whether the file is another program's (not ollm's 0600).
+fn is_theirs(meta: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::MetadataExt::mode(meta) & 0o777 != sfs::FILE_MODE
 }
 
 /// The bytes of the regular file at `path` and its metadata (`None`: no
@@ -200,6 +222,8 @@ impl Document {
             stamp: None,
             cli_active: false,
             kept: None,
+            theirs: false,
+            read_bytes: Vec::new(),
         }
     }
 
@@ -423,8 +447,8 @@ impl Document {
             return Ok(Replaced::Changed);
         };
         let replaced = replace_if_unchanged(path, &bytes, read)?;
-        if let (Replaced::Written(ours), Some(_)) = (replaced, &self.kept) {
-            splice::remember(path, ours, bytes);
+        if let (Replaced::Written(ours), Some(_)) = (&replaced, &self.kept) {
+            splice::remember(path, *ours, bytes);
         }
         Ok(replaced)
     }
@@ -441,7 +465,7 @@ pub fn rewrite<T>(
     path: &Path,
     change: impl FnMut(&mut Document) -> Result<T>,
 ) -> Result<Option<(T, Document)>> {
-    rewrite_when(id, path, read_for_adding, change, |_| true)
+    rewrite_when(id, path, true, change, |_| true)
 }
 
 /// [`rewrite`] for a change that counts what it changed: nothing is
@@ -451,52 +475,125 @@ pub fn rewrite_if(
     path: &Path,
     change: impl FnMut(&mut Document) -> Result<u64>,
 ) -> Result<Option<u64>> {
-    Ok(rewrite_when(id, path, read, change, |count| *count > 0)?.map(|(count, _)| count))
+    Ok(rewrite_when(id, path, false, change, |count| *count > 0)?.map(|(count, _)| count))
 }
 
 fn rewrite_when<T>(
     id: &str,
     path: &Path,
-    read_document: fn(&str, &Path) -> Result<Option<Document>>,
+    adding: bool,
     mut change: impl FnMut(&mut Document) -> Result<T>,
     changed: impl Fn(&T) -> bool,
 ) -> Result<Option<(T, Document)>> {
     const TRIES: u32 = 64;
+    // The change's result and the records it added, once made.
+    let mut made: Option<(T, Vec<owed::Owed>)> = None;
+    // Whether a version holding the change was at the path, if only for a
+    // moment: the CLI may have built on it, so the change is looked for
+    // before it is made again.
+    let mut shown = false;
     for attempt in 0..TRIES {
         // A version the CLI is about to rename in is read, not raced.
         in_flight::wait_for_rename(path);
+        // The first look of a change that only adds records, with nothing
+        // owed to the file, reads the head alone; a race with the CLI is
+        // settled on whole records.
+        let read_document = if adding && made.is_none() && !owed::owes(path) {
+            read_for_adding
+        } else {
+            read
+        };
         let Some(mut document) = read_document(id, path)? else {
             return Ok(None);
         };
-        let out = change(&mut document)?;
-        if !changed(&out) {
-            return Ok(Some((out, document)));
-        }
-        let Replaced::Written(ours) = document.write(id, path)? else {
-            in_flight::saw_another();
-            back_off(attempt);
-            continue;
+        let theirs = document.stamp.filter(|_| document.theirs);
+        let restored = owed::settle(path, &mut document.fields, theirs);
+        let (out, added) = match made.take() {
+            Some((out, added))
+                if shown && !added.is_empty() && owed::holds(&document.fields, &added) =>
+            {
+                if restored == 0 {
+                    return Ok(Some((out, document)));
+                }
+                (out, added)
+            }
+            _ => {
+                let before = owed::lengths(&document.fields);
+                let out = change(&mut document)?;
+                if !changed(&out) && restored == 0 {
+                    return Ok(Some((out, document)));
+                }
+                let added = owed::added_since(&document.fields, before);
+                (out, added)
+            }
+        };
+        let ours = match document.write(id, path)? {
+            Replaced::Written(ours) => ours,
+            Replaced::Changed => {
+                in_flight::saw_another();
+                made = Some((out, added));
+                back_off(attempt);
+                continue;
+            }
+            Replaced::Displaced(versions) => {
+                in_flight::saw_another();
+                let held_by: Vec<Stamp> = versions.iter().map(|(stamp, _)| *stamp).collect();
+                owed::owe(path, displaced_records(&document, &versions), &held_by);
+                shown = true;
+                made = Some((out, added));
+                back_off(attempt);
+                continue;
+            }
         };
         document.stamp = Some(ours);
-        let grace = if document.cli_active {
-            in_flight::GRACE
+        shown = true;
+        let watch = if document.cli_active {
+            in_flight::watch_for()
         } else {
             Duration::ZERO
         };
-        if !in_flight::replaced_after(path, ours, grace) {
-            return Ok(Some((out, document)));
-        }
         // The CLI renamed a version in over ours: built from a read made
         // before ours went in, it lacks our change, which is made again.
-        match read(id, path)? {
-            Some(now) if !now.keeps(&document) => back_off(attempt),
-            _ => return Ok(Some((out, document))),
+        let kept = !in_flight::replaced_after(path, ours, watch)
+            || read(id, path)?.is_none_or(|now| now.keeps(&document));
+        if kept {
+            if document.cli_active {
+                // Checked again by this process's next write into the
+                // session: the CLI may rename a version built from an
+                // earlier read in later still.
+                owed::owe(path, added, &[]);
+            }
+            return Ok(Some((out, document)));
         }
+        made = Some((out, added));
+        back_off(attempt);
     }
     Err(Error::Io {
         path: path.to_path_buf(),
         message: format!("another program kept rewriting the file; {TRIES} tries"),
     })
+}
+
+/// What the versions swapped out by mistake (their bytes) added to the
+/// one `document` was read from: the CLI's records that a version it built
+/// from ours, while ours was at the path, lacks. A version that does not
+/// parse adds nothing.
+fn displaced_records(document: &Document, versions: &[(Stamp, Vec<u8>)]) -> Vec<owed::Owed> {
+    let fields = |bytes: &[u8]| {
+        serde_json::from_slice::<Map<String, Value>>(&lossless::decode(bytes).text).ok()
+    };
+    let read_bytes = document
+        .kept
+        .as_ref()
+        .map_or(&document.read_bytes[..], splice::Kept::raw);
+    let Some(read) = fields(read_bytes) else {
+        return Vec::new();
+    };
+    versions
+        .iter()
+        .filter_map(|(_, bytes)| fields(bytes))
+        .flat_map(|version| owed::newer_records(&version, &read))
+        .collect()
 }
 
 /// A pause before trying again, longer each time (to 32 ms) and varied,
@@ -633,5 +730,70 @@ mod tests {
         let bad = serde_json::json!({"model": 3});
         assert!(document.apply_patch(bad.as_object().unwrap()).is_err());
         assert_eq!(document.fields["model"], "llama3.2:3b");
+    }
+
+    /// The texts of the file's messages after the CLI file's first.
+    fn texts_at(path: &Path) -> Vec<String> {
+        let document = read(ID, path).unwrap().unwrap();
+        document.fields["messages"].as_array().unwrap()[1..]
+            .iter()
+            .map(|m| m["parts"][0]["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// What the CLI writes: `fields` as its own file (0644), renamed in.
+    fn cli_writes(path: &Path, fields: &Map<String, Value>) {
+        use std::os::unix::fs::PermissionsExt;
+        let temp = path.with_extension("json.tmp");
+        std::fs::write(&temp, lossless::to_vec_pretty(fields).unwrap()).unwrap();
+        std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::rename(&temp, path).unwrap();
+    }
+
+    fn record(path: &Path, text: &str, at: &str) {
+        let entry = Entry::Message(Message::text("assistant", text, at));
+        rewrite(ID, path, |d| {
+            d.push_entry(&entry, 1);
+            Ok(())
+        })
+        .unwrap()
+        .unwrap();
+    }
+
+    #[test]
+    fn a_record_lost_to_a_cli_version_from_an_earlier_read_is_put_back_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        cli_writes(&path, &read(ID, &path).unwrap().unwrap().fields);
+        // The CLI reads, then is slow: ours goes in and its watch ends.
+        let mut cli = read(ID, &path).unwrap().unwrap().fields;
+        record(&path, "ours 1", "2026-01-27T10:00:06.000Z");
+        let message = Message::text("user", "TS", "2026-01-27T10:00:07.000Z");
+        if let Some(Value::Array(messages)) = cli.get_mut("messages") {
+            messages.push(Value::Object(message.as_map().clone()));
+        }
+        cli_writes(&path, &cli);
+        assert_eq!(texts_at(&path), ["TS"]);
+        record(&path, "ours 2", "2026-01-27T10:00:08.000Z");
+        assert_eq!(texts_at(&path), ["ours 1", "TS", "ours 2"]);
+    }
+
+    #[test]
+    fn what_a_version_swapped_out_by_mistake_added_to_the_read_is_owed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_cli_file(dir.path());
+        let document = read(ID, &path).unwrap().unwrap();
+        let mut newer = document.fields.clone();
+        let message = Message::text("user", "M", "2026-01-27T10:00:07.000Z");
+        if let Some(Value::Array(messages)) = newer.get_mut("messages") {
+            messages.push(Value::Object(message.as_map().clone()));
+        }
+        cli_writes(&path, &newer);
+        let stamp = Stamp::at(&path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let owed = displaced_records(&document, &[(stamp, bytes), (stamp, b"{".to_vec())]);
+        let mut without = document.fields.clone();
+        assert_eq!(owed::restore(&mut without, &owed), 1);
+        assert_eq!(without, newer);
     }
 }

@@ -77,6 +77,11 @@ pub(super) fn elide(raw: Vec<u8>) -> Option<(Vec<u8>, Kept)> {
 }
 
 impl Kept {
+    /// The whole document as it was read.
+    pub(super) fn raw(&self) -> &[u8] {
+        &self.raw
+    }
+
     /// How many elements the kept array `key` holds.
     pub(super) fn count(&self, key: &str) -> u64 {
         self.lists
