@@ -30,7 +30,12 @@ impl ContentTracker {
             if !ended {
                 self.head.push(c);
             }
-            if let Some(kind) = lines::classify(&self.head, ended) {
+            // A decision taken on a line's first characters is the one a
+            // longer head gets (lines.rs): asked only where a word ends (or
+            // the head is whole), the same kind comes a few characters later
+            // at a fraction of the cost, the head being read whole each time.
+            let ask = ended || !c.is_alphanumeric() || self.head.len() >= lines::HEAD_LIMIT;
+            if let Some(kind) = ask.then(|| lines::classify(&self.head, ended)).flatten() {
                 self.decide(kind, found);
             }
             if !ended {
