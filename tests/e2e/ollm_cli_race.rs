@@ -147,7 +147,6 @@ fn every_message_of_both_writers_in_every_round(sb: &Sandbox) {
 }
 
 #[test]
-#[ignore = "an idle run still loses one CLI message in 1 of 50 rounds (docs/ollm-cli.md); run with --ignored"]
 fn the_clis_writes_and_ours_into_one_session_all_stay() {
     if !have_node() {
         return;
@@ -186,7 +185,6 @@ impl Drop for Load {
 }
 
 #[test]
-#[ignore = "an idle run still loses one CLI message in 1 of 50 rounds (docs/ollm-cli.md); run with --ignored"]
 fn the_clis_writes_and_ours_into_one_session_all_stay_under_load() {
     if !have_node() {
         return;
