@@ -325,7 +325,7 @@ fn sentence(s: &Summary) -> String {
     let left_out = s.skipped.left_out();
     if left_out > 0 {
         text.push_str(&format!(
-            "; {left_out} record{} left out (other branches, copies, text not typed)",
+            "; {left_out} record{} left out (other branches, copies, text not typed, commands)",
             plural(left_out)
         ));
     }

@@ -319,6 +319,9 @@ pub struct Skipped {
     /// Codex's harness messages (`<environment_context>`, instructions),
     /// goose's messages that are not `userVisible`.
     pub not_typed: u64,
+    /// A command to the tool itself that its own resume leaves out of the
+    /// conversation (gemini-cli's `/…` and `?` prompts).
+    pub commands: u64,
     /// A title, working directory, model or provider longer than its
     /// bound ([`bounds`]), stored cut with a marker.
     pub cut_fields: u64,
@@ -335,6 +338,7 @@ impl Skipped {
         self.other_branches += other.other_branches;
         self.copies += other.copies;
         self.not_typed += other.not_typed;
+        self.commands += other.commands;
         self.cut_fields += other.cut_fields;
     }
 
@@ -349,7 +353,7 @@ impl Skipped {
 
     /// Records read and left out on purpose.
     pub fn left_out(&self) -> u64 {
-        self.other_branches + self.copies + self.not_typed
+        self.other_branches + self.copies + self.not_typed + self.commands
     }
 }
 

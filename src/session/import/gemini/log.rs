@@ -139,6 +139,17 @@ pub struct Message {
     text: String,
     model: Option<String>,
     calls: Vec<(Option<String>, Call)>,
+    /// User text gemini-cli does not resume, left out (and why).
+    left_out: Option<LeftOut>,
+}
+
+/// Why a user's text is left out, as gemini-cli's resume leaves it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LeftOut {
+    /// A command to gemini-cli (`/stats`, `?`).
+    Command,
+    /// Context the tool added (`<session_context>`, `<hook_context>`).
+    NotTyped,
 }
 
 impl Conversation {
@@ -195,7 +206,11 @@ impl Conversation {
     pub fn into_transcript(self, path: &Path) -> Transcript {
         let mut transcript = self.meta.header(path);
         for message in self.messages {
-            message.into_items(&mut transcript.model, &mut transcript.items);
+            message.into_items(
+                &mut transcript.model,
+                &mut transcript.skipped,
+                &mut transcript.items,
+            );
         }
         transcript
     }
@@ -205,10 +220,20 @@ impl Message {
     /// The message's items (its text, then its calls), added to `items`;
     /// `model` becomes the one it names. A message of a kind that is not
     /// imported adds nothing.
-    pub fn into_items(self, model: &mut Option<String>, items: &mut Vec<Item>) {
+    pub fn into_items(
+        self,
+        model: &mut Option<String>,
+        skipped: &mut Skipped,
+        items: &mut Vec<Item>,
+    ) {
         let Some(role) = self.role else {
             return;
         };
+        match self.left_out {
+            Some(LeftOut::Command) => skipped.commands += 1,
+            Some(LeftOut::NotTyped) => skipped.not_typed += 1,
+            None => {}
+        }
         if self.model.is_some() {
             *model = self.model;
         }
@@ -247,7 +272,10 @@ pub fn message_of(mut record: Map<String, Value>) -> Message {
         _ => None,
     };
     let mut text = text_of(&content);
-    if role == Some(Role::User) && is_ignored_user_text(&text) {
+    let left_out = (role == Some(Role::User))
+        .then(|| left_out_user_text(&text))
+        .flatten();
+    if left_out.is_some() {
         text.clear();
     }
     let mut calls: Vec<(Option<String>, Call)> = match record.remove("toolCalls") {
@@ -282,16 +310,20 @@ pub fn message_of(mut record: Map<String, Value>) -> Message {
         text,
         model: model.filter(|_| role == Some(Role::Assistant)),
         calls,
+        left_out,
     }
 }
 
-/// User text gemini-cli does not resume (`isIgnoredUserContent`).
-fn is_ignored_user_text(text: &str) -> bool {
+/// User text gemini-cli does not resume (`isIgnoredUserContent`), and why.
+fn left_out_user_text(text: &str) -> Option<LeftOut> {
     let text = text.trim();
-    text.starts_with('/')
-        || text.starts_with('?')
-        || text.starts_with("<session_context>")
-        || text.starts_with("<hook_context>")
+    if text.starts_with('/') || text.starts_with('?') {
+        Some(LeftOut::Command)
+    } else if text.starts_with("<session_context>") || text.starts_with("<hook_context>") {
+        Some(LeftOut::NotTyped)
+    } else {
+        None
+    }
 }
 
 fn call_of(call: Value) -> Option<(Option<String>, Call)> {

@@ -142,7 +142,7 @@ impl Index {
             let Some(message) = reader.message(slot)? else {
                 continue;
             };
-            log::message_of(message).into_items(&mut header.model, &mut items);
+            log::message_of(message).into_items(&mut header.model, &mut header.skipped, &mut items);
             for item in items.drain(..) {
                 if let Some(full) = parts.push(item) {
                     parts.hand_over(&header, full, false, each)?;
