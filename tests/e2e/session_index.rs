@@ -137,7 +137,12 @@ fn a_journal_changed_behind_the_index_is_read_again() {
 /// The session ids `search PATTERN` (with `args`) finds, each once, sorted.
 pub(crate) fn found(sb: &Sandbox, pattern: &str, args: &[&str]) -> Vec<String> {
     let out = sb.session_ok(&[&["search", pattern, "--format", "json"], args].concat());
-    let mut ids: Vec<String> = json(&out)
+    hit_ids(&out)
+}
+
+/// The session ids of a `search --format json`'s hits, each once, sorted.
+pub(crate) fn hit_ids(out: &std::process::Output) -> Vec<String> {
+    let mut ids: Vec<String> = json(out)
         .as_array()
         .unwrap()
         .iter()

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::session_index::{found, listed_ids, record};
+use crate::session_index::{found, hit_ids, listed_ids, record};
 use crate::storage::mkfifo;
 use crate::support::{Sandbox, json, stderr, tree};
 
@@ -62,15 +62,7 @@ fn a_search_over_bits_cut_to_half_finds_every_session_and_warns_once() {
     let (out, warning) = answers(&sb, &["search", "zanzibar", "--format", "json"]);
     let warning = warning.expect("a warning about the damaged index");
     assert!(warning.contains("damaged"), "{warning}");
-    let mut ids: Vec<String> = json(&out)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|hit| hit["sessionId"].as_str().unwrap().to_string())
-        .collect();
-    ids.sort();
-    ids.dedup();
-    assert_eq!(ids, holding);
+    assert_eq!(hit_ids(&out), holding);
     // Made again: a session recorded afterwards is found, with no warning.
     let later = sb.create_session_as(Some("journal"), &[]);
     record(&sb, &later, "zanzibar again, later");
