@@ -14,10 +14,12 @@ impl ContentTracker {
     /// now installed in …", "the changelog file is now installed in …").
     fn shared_sentence(&self, newer: u64, older: u64) -> u64 {
         let mut shared = 0;
-        for k in 0..MAX_SENTENCE_UNITS.min(older) {
+        // Back to the older sentence's start, the output's first unit included.
+        let reach = older.checked_sub(self.first).map_or(0, |kept| kept + 1);
+        for k in 0..MAX_SENTENCE_UNITS.min(reach) {
             let (a, b) = (newer - k, older - k);
             let written = self.written_at(a);
-            if a <= older || a <= self.first || written.is_none() || written != self.written_at(b) {
+            if a <= older || written.is_none() || written != self.written_at(b) {
                 break;
             }
             let start = self.end_of(a - 1).unwrap_or(self.chars);

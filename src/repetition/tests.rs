@@ -329,3 +329,87 @@ fn an_outline_number_counting_up_at_a_lines_start_is_a_counter() {
         assert_eq!(first_loop(&text), None, "{text}");
     }
 }
+
+#[test]
+fn a_reset_forgets_the_output_before_it() {
+    let passage = "The cache keeps every token it reads before the window moves on. ";
+    let mut t = ContentTracker::default();
+    assert_eq!(t.push(&passage.repeat(3), DEFAULT), None);
+    t.reset();
+    assert_eq!(t, {
+        let mut fresh = ContentTracker::default();
+        fresh.push("", DEFAULT);
+        fresh
+    });
+    assert_eq!(t.push(&passage.repeat(3), DEFAULT), None, "three, not six");
+    assert!(t.push(passage, DEFAULT).is_some(), "the fourth in a row");
+}
+
+#[test]
+fn trackers_that_read_different_text_are_not_equal() {
+    let read = |text: &str| {
+        let mut t = ContentTracker::default();
+        t.push(text, DEFAULT);
+        t
+    };
+    assert_eq!(
+        read("The parser reads a line."),
+        read("The parser reads a line.")
+    );
+    assert_ne!(
+        read("The parser reads a line."),
+        read("The parser reads a word.")
+    );
+    assert_ne!(read("The parser reads"), read("The parser reads "));
+}
+
+#[test]
+fn a_report_names_the_passage_as_written_and_its_length() {
+    let passage = "The Cache keeps every token it reads. ";
+    let text = format!("Sure, here it is.\n{}", passage.repeat(6));
+    let found = find(&text, DEFAULT).expect("a loop");
+    assert_eq!(found, first_loop(&text).unwrap());
+    assert_eq!(found.count, 4);
+    assert!(!found.counter);
+    assert_eq!(found.unit.trim(), passage.trim(), "{found:?}");
+    // Normalised: lower-cased words, each with one space after it.
+    let words: Vec<&str> = passage.split_whitespace().collect();
+    let normalised: usize = words.iter().map(|w| w.chars().count() + 1).sum();
+    assert_eq!(found.period, normalised as u64, "{found:?}");
+}
+
+#[test]
+fn a_passage_without_punctuation_repeated_is_a_loop() {
+    let passage = "and then the little robot walked along the river bank looking for its friend ";
+    for intro in ["", "Once ", "Once upon a time far away "] {
+        let text = format!("{intro}{}", passage.repeat(6));
+        assert!(first_loop(&text).is_some(), "{intro:?}");
+    }
+}
+
+#[test]
+fn a_sentence_coming_back_far_apart_is_not_a_loop() {
+    let again = "I hope this helps you with your question. ";
+    let filler = |n: usize| paragraph(n);
+    let (a, b) = (filler(200), paragraph(460)[260..].to_string());
+    let far = format!("{again}{a}{again}{b}{again}{a}{again}");
+    assert_eq!(first_loop(&far), None, "about 300 characters apart");
+    let (a, b) = ("Ask me anything else. ", "Good luck with the rest of it. ");
+    let near = format!("{again}{a}{again}{b}{again}{a}{again}");
+    let found = first_loop(&near).expect("about 60 characters apart");
+    assert!(
+        found.period < 140,
+        "the last two occurrences' distance: {found:?}"
+    );
+}
+
+#[test]
+fn the_state_stays_bounded_on_wide_characters() {
+    let mut t = ContentTracker::default();
+    let text: String = (0..30_000)
+        .map(|i| format!("é{}ü ", i * 7919 % 100_003))
+        .collect();
+    t.push(&text, DEFAULT);
+    assert!(t.tail.len() <= 2 * PREVIEW_CHARS + 4, "{}", t.tail.len());
+    assert!(t.index.newest.len() <= 2 * t.hashes.len() + 64);
+}

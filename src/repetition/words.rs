@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn a_number_standing_alone_is_a_counter_and_one_inside_a_name_is_not() {
         for word in [
-            "7", "7:", "7.", "(24th", "21st,", "**3.**", "12)", "9:01,", "$5", "-3",
+            "7", "7:", "7.", "(24th", "21st,", "**3.**", "12)", "9:01,", "10:00:01", "$5", "-3",
         ] {
             assert_eq!(kind(word, false), WordKind::Number, "{word}");
         }
@@ -187,6 +187,12 @@ mod tests {
             "1.5",
             "x86_64",
             "std::io",
+            "123:45",
+            "9:1",
+            "9:0a",
+            "1a:23",
+            "9:01:02:03",
+            "John:3",
         ] {
             assert_eq!(kind(word, false), WordKind::Identifier, "{word}");
         }
