@@ -102,6 +102,20 @@ pub fn entry(path: &Path) -> Result<Option<Metadata>> {
     }
 }
 
+/// Whether this process's user may write to `path` (and, for a
+/// directory, enter it): false for another user's directory or file of
+/// mode 0755/0644, always true for root. (The real ids, which are the
+/// effective ones: no program here is set-user-id.)
+pub fn writable(path: &Path) -> bool {
+    use rustix::fs::{Access, access};
+    let mode = if path.is_dir() {
+        Access::WRITE_OK | Access::EXEC_OK
+    } else {
+        Access::WRITE_OK
+    };
+    access(path, mode).is_ok()
+}
+
 /// Whether a regular file (not a link to one) is at `path`.
 pub fn is_regular_file(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
