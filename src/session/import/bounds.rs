@@ -1,7 +1,8 @@
 //! The longest a field an import stores about a session (besides its
 //! records) may be: a source's title, working directory, model or
 //! provider is cut there, with [`MARKER`] at the end, and counted in
-//! `skipped.cutFields`. Every listing and search shows these fields, so
+//! `skipped.cutFields` (as is a start or update time that is not one,
+//! dropped). Every listing and search shows these fields, so
 //! one hostile row (an opencode session titled with 100 MB) would
 //! otherwise make every later command slow; records are not cut.
 //!
@@ -81,6 +82,17 @@ pub fn bound(transcript: &mut Transcript) -> u64 {
     cuts += u64::from(bound_id(&mut transcript.source_id));
     if let Some(parent) = transcript.parent_source_id.as_mut() {
         cuts += u64::from(bound_id(parent));
+    }
+    // A time is shown by every listing too; one that is not a time (a
+    // 1 MB string) is dropped, and the records' times are used instead.
+    for time in [&mut transcript.started, &mut transcript.updated] {
+        if time
+            .as_deref()
+            .is_some_and(|t| crate::timestamp::parse(t).is_none())
+        {
+            *time = None;
+            cuts += 1;
+        }
     }
     let mut ids = 0;
     for item in &mut transcript.items {
@@ -170,6 +182,22 @@ mod tests {
             panic!("a call")
         };
         assert_eq!(call.call_id, id(&long));
+    }
+
+    #[test]
+    fn a_start_or_update_that_is_not_a_time_is_dropped_and_counted() {
+        let mut transcript = Transcript {
+            started: Some("2025-10-01T10:00:00.123456Z".into()),
+            updated: Some("x".repeat(1 << 20)),
+            ..Transcript::default()
+        };
+        bound(&mut transcript);
+        assert_eq!(
+            transcript.started.as_deref(),
+            Some("2025-10-01T10:00:00.123456Z")
+        );
+        assert_eq!(transcript.updated, None);
+        assert_eq!(transcript.skipped.cut_fields, 1);
     }
 
     #[test]

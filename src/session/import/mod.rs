@@ -325,7 +325,8 @@ pub struct Skipped {
     /// A title, working directory, model, provider or where it was read
     /// longer than its bound ([`bounds`]), stored cut with a marker; or an
     /// id (of the session, its parent, a record, a tool call), stored as
-    /// its head and a digest.
+    /// its head and a digest; or a start or update time that is not a time,
+    /// dropped (the records' times are used).
     pub cut_fields: u64,
 }
 
