@@ -30,7 +30,7 @@ pub(crate) mod replace;
 pub(crate) mod slots;
 mod store_dir;
 
-pub use store_dir::create_store_dir;
+pub use store_dir::{create_store_dir, writable};
 
 /// The mode of every directory a store creates.
 pub const DIR_MODE: u32 = 0o700;
@@ -100,20 +100,6 @@ pub fn entry(path: &Path) -> Result<Option<Metadata>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(path, &e)),
     }
-}
-
-/// Whether this process's user may write to `path` (and, for a
-/// directory, enter it): false for another user's directory or file of
-/// mode 0755/0644, always true for root. (The real ids, which are the
-/// effective ones: no program here is set-user-id.)
-pub fn writable(path: &Path) -> bool {
-    use rustix::fs::{Access, access};
-    let mode = if path.is_dir() {
-        Access::WRITE_OK | Access::EXEC_OK
-    } else {
-        Access::WRITE_OK
-    };
-    access(path, mode).is_ok()
 }
 
 /// Whether a regular file (not a link to one) is at `path`.
