@@ -30,7 +30,7 @@ pub(crate) mod replace;
 pub(crate) mod slots;
 mod store_dir;
 
-pub use store_dir::create_store_dir;
+pub use store_dir::{create_store_dir, writable};
 
 /// The mode of every directory a store creates.
 pub const DIR_MODE: u32 = 0o700;

@@ -56,13 +56,23 @@ async fn serve(server: server::Server) -> Result<ExitCode> {
     }
 }
 
+/// The longest request line read; a longer one is dropped (by rmcp,
+/// unanswered). rmcp's own default, 16 MiB, is what redaction reads of one
+/// text ([`ollm::redact::PRECISE_LIMIT`]), so a message the CLI stores whole
+/// could not arrive once JSON had escaped its line ends, and a longer one
+/// never reached the store to be cut and counted (`withheld`). Twice that
+/// leaves room for the escaping; memory stays bounded by it times
+/// [`bounded::IN_FLIGHT`].
+const MAX_REQUEST_LINE: usize = 2 * ollm::redact::PRECISE_LIMIT;
+
 /// How long requests already sent are still answered once stdin closes.
 const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 async fn serve_until_closed(server: server::Server) -> Result<ExitCode> {
     let (stdin, stdout) = rmcp::transport::stdio();
     let transport = bounded::Bounded::new(
-        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, stdout),
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, stdout)
+            .with_max_line_length(MAX_REQUEST_LINE),
         bounded::IN_FLIGHT,
     );
     let running = match server.serve(transport).await {

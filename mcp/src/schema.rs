@@ -245,6 +245,23 @@ pub struct Recorded {
     pub last_activity: String,
     /// How many credentials were replaced before the text was stored.
     pub redacted: u64,
+    /// The bytes not stored because the text was longer than redaction
+    /// reads (16 MiB), as `ollm session record` says; left out when none.
+    #[serde(skip_serializing_if = "ollm::session::store::is_zero")]
+    pub withheld: u64,
+}
+
+/// `record`'s acknowledgement as this tool gives it: the same counts.
+impl From<ollm::session::store::Ack> for Recorded {
+    fn from(ack: ollm::session::store::Ack) -> Recorded {
+        Recorded {
+            session_id: ack.session_id,
+            index: ack.index,
+            last_activity: ack.last_activity,
+            redacted: ack.redacted,
+            withheld: ack.withheld,
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]

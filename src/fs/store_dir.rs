@@ -71,6 +71,20 @@ fn write_gitignore(dir: &Path) -> Result<()> {
     }
 }
 
+/// Whether this process's user may write to `path` (and, for a
+/// directory, enter it): false for another user's directory or file of
+/// mode 0755/0644, always true for root. (The real ids, which are the
+/// effective ones: no program here is set-user-id.)
+pub fn writable(path: &Path) -> bool {
+    use rustix::fs::{Access, access};
+    let mode = if path.is_dir() {
+        Access::WRITE_OK | Access::EXEC_OK
+    } else {
+        Access::WRITE_OK
+    };
+    access(path, mode).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -247,3 +247,198 @@ fn a_change_the_index_missed_is_not_hidden_once_it_works_again() {
     let (_, warning) = answers(&sb, &["list"]);
     assert_eq!(warning, None);
 }
+
+/// A user who is not root (root passes every permission check), by number:
+/// the store's owner in the test below.
+const USER: &str = "64000";
+
+/// `ollm-session ARGS` run as [`USER`], which must end and succeed with at
+/// most one warning line; that line, if any.
+fn answers_as_user(sb: &Sandbox, args: &[&str]) -> (std::process::Output, Option<String>) {
+    let out = sb
+        .program("setpriv")
+        .args([
+            &format!("--reuid={USER}"),
+            &format!("--regid={USER}"),
+            "--clear-groups",
+        ])
+        .arg(crate::support::bin_path("ollm-session"))
+        .args(args)
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines.len() <= 1, "{args:?}: more than one line: {err}");
+    (out, lines.first().map(|l| (*l).to_string()))
+}
+
+/// The sandbox's home and work tree, which [`USER`] must enter.
+fn open_to_others(sb: &Sandbox) {
+    use std::os::unix::fs::PermissionsExt;
+    for dir in [sb.home.parent().unwrap(), &sb.home, &sb.work] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+fn chown(owner: &str, path: &Path) {
+    let status = std::process::Command::new("chown")
+        .args(["-R", owner])
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Another user (`nobody`) made the index, so the store's owner can read
+/// it but not write it: `record` and `create` still succeed, saying so
+/// once, search reads the files meanwhile, and `reindex` moves the index
+/// aside, untouched, and builds the user's own.
+#[test]
+fn an_index_another_user_made_stops_no_write_and_reindex_moves_it_aside() {
+    use std::os::unix::fs::MetadataExt;
+    if !crate::support::is_root() {
+        println!("SKIPPED: a second user is played with setpriv, which needs root");
+        return;
+    }
+    let sb = Sandbox::new();
+    let mut holding = three_of_four(&sb);
+    open_to_others(&sb);
+    chown(&format!("{USER}:{USER}"), &sb.ollm_home);
+    let index = sb.sessions_dir().join(".index");
+    // As `nobody` leaves it, having made it while the data directory was
+    // open to them: theirs, readable by all, writable by them alone.
+    chown("nobody:nogroup", &index);
+    let status = std::process::Command::new("chmod")
+        .args(["-R", "u=rwX,go=rX"])
+        .arg(&index)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let theirs = tree(&index);
+
+    let (_, warning) = answers_as_user(
+        &sb,
+        &[
+            "record",
+            &holding[0],
+            "--role",
+            "user",
+            "--text",
+            "zanzibar again",
+        ],
+    );
+    assert!(warning.is_some_and(|w| w.contains("index")));
+    let (out, _) = answers_as_user(&sb, &["create", "--model", "m", "--provider", "p"]);
+    let made = json(&out)["sessionId"].as_str().unwrap().to_string();
+    answers_as_user(
+        &sb,
+        &[
+            "record",
+            &made,
+            "--role",
+            "user",
+            "--text",
+            "a zanzibar of its own",
+        ],
+    );
+    holding.push(made);
+    holding.sort();
+    let (out, _) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
+    assert_eq!(hit_ids(&out), holding);
+    assert_eq!(tree(&index), theirs, "their index was written");
+
+    let (out, warning) = answers_as_user(&sb, &["reindex"]);
+    assert_eq!(json(&out)["sessions"], 5);
+    let warning = warning.expect("reindex says what it did");
+    assert!(warning.contains("aside"), "{warning}");
+    let meta = std::fs::symlink_metadata(&index).unwrap();
+    assert!(meta.is_dir());
+    assert_eq!(meta.uid().to_string(), USER, "the new index is the user's");
+    let aside: Vec<_> = std::fs::read_dir(sb.sessions_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".index-not-writable")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert!(
+        warning.contains(&aside[0].display().to_string()),
+        "{warning}"
+    );
+    assert_eq!(tree(&aside[0]), theirs, "their index was changed");
+    let (out, warning) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
+    assert_eq!(warning, None);
+    assert_eq!(hit_ids(&out), holding);
+}
+
+/// The index's directory is the user's, but its files were left by root
+/// (`sudo ollm-session list` once): the user's commands go on without it,
+/// and `reindex` removes those files and builds the index anew.
+#[test]
+fn index_files_root_left_stop_no_write_and_reindex_replaces_them() {
+    use std::os::unix::fs::MetadataExt;
+    if !crate::support::is_root() {
+        println!("SKIPPED: a second user is played with setpriv, which needs root");
+        return;
+    }
+    let sb = Sandbox::new();
+    let mut holding = three_of_four(&sb);
+    open_to_others(&sb);
+    let index = sb.sessions_dir().join(".index");
+    let root_files: Vec<_> = std::fs::read_dir(&index)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    chown(&format!("{USER}:{USER}"), &sb.ollm_home);
+    for file in &root_files {
+        chown("root:root", file);
+    }
+
+    let (_, warning) = answers_as_user(
+        &sb,
+        &[
+            "record",
+            &holding[0],
+            "--role",
+            "user",
+            "--text",
+            "zanzibar again",
+        ],
+    );
+    assert!(warning.is_some_and(|w| w.contains("index")));
+    let (out, _) = answers_as_user(&sb, &["create", "--model", "m", "--provider", "p"]);
+    let made = json(&out)["sessionId"].as_str().unwrap().to_string();
+    answers_as_user(
+        &sb,
+        &[
+            "record",
+            &made,
+            "--role",
+            "user",
+            "--text",
+            "a zanzibar of its own",
+        ],
+    );
+    holding.push(made);
+    holding.sort();
+    let (out, _) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
+    assert_eq!(hit_ids(&out), holding);
+
+    let (out, warning) = answers_as_user(&sb, &["reindex"]);
+    assert_eq!(json(&out)["sessions"], 5);
+    assert!(warning.is_some_and(|w| w.contains("removed")));
+    for entry in std::fs::read_dir(&index).unwrap() {
+        let path = entry.unwrap().path();
+        let owner = std::fs::symlink_metadata(&path).unwrap().uid();
+        assert_eq!(owner.to_string(), USER, "{}", path.display());
+    }
+    let (out, warning) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
+    assert_eq!(warning, None);
+    assert_eq!(hit_ids(&out), holding);
+}

@@ -30,12 +30,7 @@ pub fn record_message(loaded: &Loaded, args: RecordMessageArgs) -> Result<Record
     )?;
     store.exists(&id)?;
     let ack = store.record(&id, &ingest::text_message(&args.role, &args.text), None)?;
-    Ok(Recorded {
-        session_id: ack.session_id,
-        index: ack.index,
-        last_activity: ack.last_activity,
-        redacted: ack.redacted,
-    })
+    Ok(Recorded::from(ack))
 }
 
 /// Into the workspace's store, as `ollm context add` (source `extension`:

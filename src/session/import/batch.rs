@@ -202,7 +202,7 @@ fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mps
         let (last, source_name, source_id) = (
             part.last,
             part.transcript.source.clone(),
-            part.transcript.source_id.clone(),
+            super::bounds::id(&part.transcript.source_id).into_owned(),
         );
         let written = match (&mut writing, failed) {
             (Some((writer, _)), false) => writer.part(part),

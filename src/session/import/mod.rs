@@ -322,8 +322,11 @@ pub struct Skipped {
     /// A command to the tool itself that its own resume leaves out of the
     /// conversation (gemini-cli's `/…` and `?` prompts).
     pub commands: u64,
-    /// A title, working directory, model or provider longer than its
-    /// bound ([`bounds`]), stored cut with a marker.
+    /// A title, working directory, model, provider or where it was read
+    /// longer than its bound ([`bounds`]), stored cut with a marker; or an
+    /// id (of the session, its parent, a record, a tool call), stored as
+    /// its head and a digest; or a start or update time that is not a time,
+    /// dropped (the records' times are used).
     pub cut_fields: u64,
 }
 
@@ -411,7 +414,9 @@ pub(crate) const MAX_WALK_DEPTH: usize = 8;
 /// import finds the first.
 pub(crate) fn session_id_for(tool: Tool, source_id: &str) -> String {
     const NAMESPACE: uuid::Uuid = uuid::Uuid::from_u128(0x6f6c_6c6d_2d69_6d70_6f72_742d_7631_0000);
-    let name = format!("{}:{source_id}", tool.name());
+    // The bounded form, as the writer stores it: the batch holds a session
+    // by the id made from the source's own, the writer after bounding.
+    let name = format!("{}:{}", tool.name(), bounds::id(source_id));
     uuid::Uuid::new_v5(&NAMESPACE, name.as_bytes()).to_string()
 }
 

@@ -140,9 +140,11 @@ pub struct Ack {
     pub withheld: u64,
 }
 
-/// For `skip_serializing_if` (serde passes a reference).
+/// For `skip_serializing_if` (serde passes a reference); the MCP server's
+/// answers use it too.
 #[allow(clippy::trivially_copy_pass_by_ref)]
-pub(crate) fn is_zero(n: &u64) -> bool {
+#[must_use]
+pub fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 

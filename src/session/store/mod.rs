@@ -38,7 +38,7 @@ use serde_json::{Map, Value};
 pub use api::{
     Ack, Append, CleanupReport, Clock, Created, JsonLines, ListQuery, Listing, Naming, NewFormat,
     NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots,
-    StoreOptions,
+    StoreOptions, is_zero,
 };
 pub(crate) use file::{FileStore, parallel_map};
 pub use file::{JOURNAL, SUMMARY};

@@ -603,3 +603,54 @@ fn a_dry_run_writes_nothing_and_the_default_root_is_found() {
     assert_eq!(support::json(&list), json!([]));
     assert_eq!(support::tree(&sb.home.join(".claude")), before);
 }
+
+/// A transcript whose session id, line uuids and tool_use ids are 1 MB
+/// each is stored with every id bounded, and importing it again adds
+/// nothing.
+#[test]
+fn hostile_ids_are_stored_bounded_and_found_again() {
+    let sb = Sandbox::new();
+    let cwd = project(&sb);
+    let session = super::hostile_id("0b7e3c1a-", "");
+    let uuid = |tail: &str| super::hostile_id("5d2f-", tail);
+    let call = super::hostile_id("toolu_", "");
+    let line = |n: u32, parent: Option<String>, kind: &str, message: Value| {
+        json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
+               "cwd": cwd, "sessionId": session, "version": "2.1.3", "type": kind,
+               "uuid": uuid(&n.to_string()), "message": message,
+               "timestamp": format!("2026-02-03T10:00:{n:02}.000Z")})
+        .to_string()
+    };
+    let text = [
+        line(
+            1,
+            None,
+            "user",
+            json!({"role": "user", "content": "list it"}),
+        ),
+        line(
+            2,
+            Some(uuid("1")),
+            "assistant",
+            json!({"id": "msg_1", "type": "message", "role": "assistant",
+            "model": "claude-opus-4-5-20251101", "content": [bash(&call, "ls")],
+            "usage": {"input_tokens": 1, "output_tokens": 1}}),
+        ),
+        line(
+            3,
+            Some(uuid("2")),
+            "user",
+            json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": call, "content": "a b", "is_error": false}]}),
+        ),
+    ]
+    .join("\n");
+    let dir = sb.home.join(".claude/projects/hostile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("not-a-uuid.jsonl");
+    std::fs::write(&file, text + "\n").unwrap();
+    let args = [file.to_str().unwrap()];
+    let (found, summary) = import(&sb, &args);
+    assert_eq!(summary["imported"], 1, "{summary}");
+    super::assert_ids_bounded(&sb, &found[0], 4, || import(&sb, &args).0[0].clone());
+}

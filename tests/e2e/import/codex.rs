@@ -443,3 +443,82 @@ fn a_rollout_that_grew_adds_only_its_new_records() {
     );
     assert_eq!(support::tree(&fx.codex_home), before);
 }
+
+/// A rollout whose session id, fork origin and call ids are 1 MB each is
+/// stored with every id bounded, and importing it again adds nothing.
+#[test]
+fn hostile_ids_are_stored_bounded_and_found_again() {
+    let sb = Sandbox::new();
+    let id = super::hostile_id("0199a1b2-", "");
+    let call = super::hostile_id("call_", "");
+    let mut meta_line: Value =
+        serde_json::from_str(&meta(&id, &sb.work, "codex_cli_rs", "cli")).unwrap();
+    meta_line["payload"]["forked_from_id"] = super::hostile_id("0199a1b3-", "").into();
+    let lines = [
+        meta_line.to_string(),
+        item(
+            "2025-10-01T10:00:01.000Z",
+            text("user", "input_text", "run it"),
+        ),
+        item(
+            "2025-10-01T10:00:02.000Z",
+            json!({"type": "function_call", "name": "shell",
+            "arguments": "{\"command\":[\"true\"]}", "call_id": call}),
+        ),
+        item(
+            "2025-10-01T10:00:03.000Z",
+            json!({"type": "function_call_output", "call_id": call,
+            "output": "{\"output\":\"done\",\"metadata\":{\"exit_code\":0}}"}),
+        ),
+    ];
+    let codex_home = sb.home.join("codex-home");
+    write(
+        &codex_home.join(format!(
+            "sessions/2025/10/01/rollout-2025-10-01T10-00-00-{A}.jsonl"
+        )),
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let (found, summary) = import(&sb, &codex_home, &[]);
+    assert_eq!(summary["imported"], 1, "{summary}");
+    super::assert_ids_bounded(&sb, &found[0], 4, || {
+        import(&sb, &codex_home, &[]).0[0].clone()
+    });
+}
+
+/// A rollout whose start time is a 1 MB string: the session's times come
+/// from its records, and listings stay small.
+#[test]
+fn a_start_time_that_is_not_a_time_is_not_stored() {
+    let sb = Sandbox::new();
+    let mut meta_line: Value =
+        serde_json::from_str(&meta(A, &sb.work, "codex_cli_rs", "cli")).unwrap();
+    meta_line["payload"]["timestamp"] = "2025-10-01T10:00:00Z".repeat(50_000).into();
+    let lines = [
+        meta_line.to_string(),
+        item(
+            "2025-10-01T10:00:01.000Z",
+            text("user", "input_text", "hello"),
+        ),
+    ];
+    let codex_home = sb.home.join("codex-home");
+    write(
+        &codex_home.join(format!(
+            "sessions/2025/10/01/rollout-2025-10-01T10-00-00-{A}.jsonl"
+        )),
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let (found, _) = import(&sb, &codex_home, &[]);
+    assert_eq!(
+        found[0]["skipped"]["cutFields"], 1,
+        "{}",
+        found[0]["skipped"]
+    );
+    let session = super::get(&sb, found[0]["sessionId"].as_str().unwrap());
+    assert_eq!(session["startTime"], "2025-10-01T10:00:01.000Z");
+    let listed = sb.session_ok(&["list"]);
+    assert!(
+        listed.stdout.len() < 16 << 10,
+        "list printed {} bytes",
+        listed.stdout.len()
+    );
+}

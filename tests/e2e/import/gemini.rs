@@ -374,3 +374,35 @@ fn a_chat_log_that_grew_adds_only_its_new_messages() {
     );
     assert_eq!(support::tree(&fx.gemini_dir), before);
 }
+
+/// A chat log whose session id is 16 KB and message and call ids 1 MB is
+/// stored with every id bounded, and importing it again adds nothing.
+#[test]
+fn hostile_ids_are_stored_bounded_and_found_again() {
+    let sb = Sandbox::new();
+    let root = sb.work.canonicalize().unwrap();
+    let slug = sb.home.join(".gemini/tmp/work");
+    write(&slug.join(".project_root"), &root.display().to_string());
+    let t = |s: u32| format!("2026-05-01T09:00:{s:02}.000Z");
+    let call_id = super::hostile_id("c", "");
+    let chat = slug.join("chats/session-2026-05-01T09-00-5c3e8f2a.jsonl");
+    write(
+        &chat,
+        &lines(&[
+            // 16 KB: a first line longer than gemini's peek (64 KB) is not
+            // taken for a chat at all.
+            header(&format!("5c3e8f2a-{}", "i".repeat(16 << 10)), &root),
+            user(&super::hostile_id("u", ""), &t(1), "build the shop"),
+            gemini(
+                &super::hostile_id("g", ""),
+                &t(2),
+                "Building.",
+                json!([call(&call_id, &t(3), "success", Some("built"))]),
+            ),
+        ]),
+    );
+    let args = [chat.to_str().unwrap()];
+    let (found, summary) = import(&sb, &args);
+    assert_eq!(summary["imported"], 1, "{summary}");
+    super::assert_ids_bounded(&sb, &found[0], 4, || import(&sb, &args).0[0].clone());
+}

@@ -377,3 +377,50 @@ fn auto_finds_goose_in_its_data_directory_and_claims_nothing_else() {
     assert_eq!(lines[0]["tool"], "goose");
     assert_eq!(lines[0]["sourceId"], "20251115_170000");
 }
+
+/// A session whose id, message ids and tool request ids are 1 MB each is
+/// stored with every id bounded, and importing it again adds nothing.
+#[test]
+fn hostile_ids_are_stored_bounded_and_found_again() {
+    let sb = Sandbox::new();
+    let sessions = sb.home.join(".local/share/goose/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let db = Db(Connection::open(sessions.join("sessions.db")).unwrap());
+    db.0.execute_batch(SCHEMA).unwrap();
+    let id = super::hostile_id("20260101_", "");
+    let call = super::hostile_id("tc_", "");
+    db.session(&id, "hostile ids", &sb.work);
+    let message = |tail: &str| super::hostile_id("msg_", tail);
+    db.message(
+        &id,
+        &message("1"),
+        "user",
+        0,
+        json!([text("list it")]),
+        true,
+    );
+    db.message(
+        &id,
+        &message("2"),
+        "assistant",
+        10,
+        json!([request(&call, "developer__shell", json!({"command": "ls"}))]),
+        true,
+    );
+    db.message(
+        &id,
+        &message("3"),
+        "user",
+        20,
+        json!([response(
+            &call,
+            json!({"status": "success", "value": [{"type": "text", "text": "a b"}]})
+        )]),
+        true,
+    );
+    drop(db);
+    let args = ["--from", "goose", &sessions.display().to_string()];
+    let (found, summary) = import(&sb, &args);
+    assert_eq!(summary["imported"], 1, "{summary}");
+    super::assert_ids_bounded(&sb, &found[0], 3, || import(&sb, &args).0[0].clone());
+}

@@ -73,3 +73,55 @@ pub fn source_keys(session: &Value) -> Vec<String> {
     keyed.sort();
     keyed.into_iter().map(|(_, key)| key).collect()
 }
+
+/// A hostile id: far past the bound of 256 bytes an id is stored within.
+pub fn hostile_id(prefix: &str, tail: &str) -> String {
+    format!("{prefix}{}{tail}", "i".repeat(1 << 20))
+}
+
+/// The most bytes a bounded id takes (256), and a key of a tool call seen
+/// without its result (`#no-result` after it).
+const ID_BYTES: usize = 256;
+
+/// Asserts that the session `line` reports was stored with every id
+/// bounded (its source id, its parent's, each record's key, each tool
+/// call's id), the bounded ones counted in `cutFields` (at least `cut`),
+/// and that importing `again` finds every record already stored.
+pub fn assert_ids_bounded(sb: &Sandbox, line: &Value, cut: u64, again: impl FnOnce() -> Value) {
+    let bounded = |what: &str, id: &Value| {
+        let id = id.as_str().unwrap_or_else(|| panic!("{what}: {id}"));
+        assert!(
+            id.len() <= ID_BYTES + "#no-result".len(),
+            "{what}: {} bytes",
+            id.len()
+        );
+    };
+    bounded("sourceId", &line["sourceId"]);
+    assert!(
+        line["skipped"]["cutFields"].as_u64().unwrap() >= cut,
+        "{}",
+        line["skipped"]
+    );
+    let session = get(sb, line["sessionId"].as_str().unwrap());
+    let from = &session["metadata"]["importedFrom"];
+    bounded("sourceSessionId", &from["sourceSessionId"]);
+    if !from["parentSourceSessionId"].is_null() {
+        bounded("parentSourceSessionId", &from["parentSourceSessionId"]);
+    }
+    for key in source_keys(&session) {
+        bounded("sourceKey", &Value::from(key));
+    }
+    for call in session["toolCalls"].as_array().unwrap() {
+        bounded("a tool call's id", &call["id"]);
+    }
+    let listed = sb.session_ok(&["list"]);
+    assert!(
+        listed.stdout.len() < 64 << 10,
+        "list printed {} bytes",
+        listed.stdout.len()
+    );
+    let again = again();
+    assert_eq!(again["sessionId"], line["sessionId"], "{again}");
+    assert_eq!(again["status"], "unchanged", "{again}");
+    assert_eq!(again["added"], 0, "{again}");
+}

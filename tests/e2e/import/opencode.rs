@@ -489,3 +489,68 @@ fn a_hostile_title_and_directory_are_stored_cut_and_listings_stay_small() {
         listed.stdout.len()
     );
 }
+
+/// Hostile ids: two sessions whose 1 MB ids differ only at their end, the
+/// second a child of the first, with 1 MB message, part and call ids. Each
+/// is stored apart with every id bounded, and importing again adds nothing.
+#[test]
+fn hostile_ids_are_stored_bounded_apart_and_found_again() {
+    let sb = Sandbox::new();
+    let path = sb.work.join("opencode.db");
+    let db = Db(Connection::open(&path).unwrap());
+    db.0.execute_batch(SCHEMA).unwrap();
+    let ids = [
+        super::hostile_id("ses_", "1"),
+        super::hostile_id("ses_", "2"),
+    ];
+    for (n, id) in ids.iter().enumerate() {
+        db.session(id, &sb.work, "hostile ids");
+        let user = super::hostile_id("msg_", &format!("{n}u"));
+        let answer = super::hostile_id("msg_", &format!("{n}a"));
+        db.message(
+            id,
+            &user,
+            0,
+            json!({"role": "user", "time": {"created": T0}}),
+        );
+        db.part(
+            id,
+            &user,
+            &super::hostile_id("prt_", &format!("{n}1")),
+            json!({"type": "text", "text": "hello"}),
+        );
+        db.message(id, &answer, 1000, json!({"role": "assistant", "time": {"created": T0 + 1000}, "modelID": "m", "providerID": "p"}));
+        let done = super::hostile_id("call_", "done");
+        let running = super::hostile_id("call_", "running");
+        db.part(id, &answer, &super::hostile_id("prt_", &format!("{n}2")), tool(&done, "read", json!({"status": "completed", "input": {}, "output": "ok", "metadata": {}, "time": {"start": T0 + 2000, "end": T0 + 2100}})));
+        db.part(id, &answer, &super::hostile_id("prt_", &format!("{n}3")), tool(&running, "bash", json!({"status": "running", "input": {}, "metadata": {}, "time": {"start": T0 + 3000}})));
+    }
+    db.0.execute(
+        "UPDATE session SET parent_id = ?1 WHERE id = ?2",
+        params![ids[0], ids[1]],
+    )
+    .unwrap();
+    drop(db);
+
+    let args = ["--from", "opencode", &path.display().to_string()];
+    let (lines, summary) = import(&sb, &args);
+    assert_eq!(summary["imported"], 2, "{summary}");
+    assert_ne!(lines[0]["sessionId"], lines[1]["sessionId"]);
+    assert_ne!(lines[0]["sourceId"], lines[1]["sourceId"]);
+    let (again, _) = import(&sb, &args);
+    for (line, again) in lines.iter().zip(&again) {
+        super::assert_ids_bounded(&sb, line, 3, || again.clone());
+    }
+    let parents: Vec<Value> = lines
+        .iter()
+        .map(|line| {
+            let session = get(&sb, line["sessionId"].as_str().unwrap());
+            session["metadata"]["importedFrom"]["parentSourceSessionId"].clone()
+        })
+        .collect();
+    assert!(
+        parents == [Value::Null, lines[0]["sourceId"].clone()]
+            || parents == [lines[1]["sourceId"].clone(), Value::Null],
+        "the child names its parent by its bounded id: {parents:?}"
+    );
+}

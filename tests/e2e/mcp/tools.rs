@@ -342,3 +342,35 @@ fn hostile_stored_text_comes_back_redacted_with_its_controls_visible() {
         assert!(whole.contains("[REDACTED"), "{whole}");
     }
 }
+
+/// A message longer than redaction reads (16 MiB) is stored cut, and
+/// `record_message` says how many bytes were withheld, as `ollm session
+/// record` does; no credential past the limit reaches the store.
+#[test]
+fn record_message_says_what_was_withheld_past_the_redaction_limit() {
+    const TOKEN: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+    let sb = Sandbox::new();
+    let id = recorded(&sb, "long", &[("user", "first")]);
+    let line = format!("{}\n", "cargo build output ".repeat(6));
+    let head = line.repeat((16 << 20) / line.len() - 8);
+    let tail = format!("{} {TOKEN} past the limit\n{}", "x".repeat(8192), line);
+    let mut mcp = Mcp::start(&sb, &["--allow-write"]);
+    mcp.initialize();
+    let recorded = mcp.call_ok(
+        "record_message",
+        json!({"session": id, "role": "user", "text": format!("{head}{tail}")}),
+    );
+    assert_eq!(recorded["withheld"], tail.len(), "{recorded}");
+    assert_eq!(recorded["redacted"], 1, "the withheld rest: {recorded}");
+    let short = mcp.call_ok(
+        "record_message",
+        json!({"session": id, "role": "user", "text": "short"}),
+    );
+    assert!(short.get("withheld").is_none(), "{short}");
+    drop(mcp);
+    let on_disk = crate::support::tree(&sb.home)
+        .into_values()
+        .flatten()
+        .any(|bytes| memchr::memmem::find(&bytes, TOKEN.as_bytes()).is_some());
+    assert!(!on_disk, "the token is on disk");
+}

@@ -58,6 +58,8 @@ pub struct SessionWriter<'s> {
     /// Whether the session came in one part (made from it, its head is
     /// already the source's final one).
     whole: bool,
+    /// The records' ids bounded so far ([`bounds::bound`]).
+    ids_bounded: u64,
 }
 
 impl<'s> SessionWriter<'s> {
@@ -70,17 +72,20 @@ impl<'s> SessionWriter<'s> {
             stored: Stored::Absent,
             last: None,
             whole: false,
+            ids_bounded: 0,
         }
     }
 
     /// Writes `part`; returns the session's report after its last part.
     pub fn part(&mut self, mut part: Part) -> Result<Option<Imported>> {
-        bounds::bound(&mut part.transcript);
+        let ids_bounded = bounds::bound(&mut part.transcript);
         let transcript = &part.transcript;
         self.whole = part.first && part.last;
         if part.first || self.report.is_none() {
             self.begin(transcript)?;
+            self.ids_bounded = 0;
         }
+        self.ids_bounded += ids_bounded;
         let (messages, calls) = counts(&transcript.items);
         if let Some(report) = self.report.as_mut() {
             report.messages += messages;
@@ -232,6 +237,7 @@ impl<'s> SessionWriter<'s> {
             return Ok(());
         };
         report.skipped = transcript.skipped;
+        report.skipped.cut_fields += self.ids_bounded;
         report.title.clone_from(&transcript.title);
         report.workspace = workspace(transcript.cwd.as_deref());
         let made_whole = self.whole && matches!(self.stored, Stored::Made);

@@ -17,7 +17,8 @@
 //! warning); a change that cannot be noted (an index that cannot be
 //! written) leaves a mark beside it ([`STALE`]), so the next reader that
 //! can builds it again from the files rather than trusting it; and
-//! `reindex` removes what the index never makes ([`Index::repair`]).
+//! `reindex` removes what the index never makes or this user cannot
+//! write ([`Index::repair`]).
 
 pub(crate) mod db;
 pub(crate) mod grams;
@@ -140,9 +141,10 @@ impl Index {
             .find_map(|name| sfs::check_regular_or_absent(&self.dir.join(name)).err())
     }
 
-    /// Removes what [`Index::unusable`] objects to (`reindex`'s repair),
-    /// and says what it removed. A directory found where a file of the
-    /// index belongs is not removed (an error names it).
+    /// Removes what [`Index::unusable`] objects to and the files this user
+    /// cannot write, moves aside an index directory it cannot write
+    /// (`reindex`'s repair), and says what it did. A directory found where
+    /// a file of the index belongs is not removed (an error names it).
     pub(crate) fn repair(&self) -> Result<()> {
         let mut removed = Vec::new();
         if let Some(meta) = sfs::entry(&self.dir)?
@@ -151,20 +153,29 @@ impl Index {
             std::fs::remove_file(&self.dir).map_err(|e| Error::io(&self.dir, &e))?;
             removed.push((self.dir.clone(), sfs::describe_type(&meta)));
         }
+        self.move_aside_if_not_ours()?;
         for name in FILES {
             let path = self.dir.join(name);
-            if let Some(meta) = sfs::entry(&path)?
-                && !meta.is_file()
-            {
-                if meta.is_dir() {
-                    return Err(Error::io(
-                        &path,
-                        &std::io::Error::other("is a directory, where the index keeps a file"),
-                    ));
-                }
-                std::fs::remove_file(&path).map_err(|e| Error::io(&path, &e))?;
-                removed.push((path, sfs::describe_type(&meta)));
+            let Some(meta) = sfs::entry(&path)? else {
+                continue;
+            };
+            if meta.is_dir() {
+                return Err(Error::io(
+                    &path,
+                    &std::io::Error::other("is a directory, where the index keeps a file"),
+                ));
             }
+            let what = if !meta.is_file() {
+                sfs::describe_type(&meta)
+            } else if !sfs::writable(&path) {
+                // Another user's (a `sudo` run made it): the directory is
+                // ours, so the file can go, and a new one is made.
+                "a file this user cannot write"
+            } else {
+                continue;
+            };
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, &e))?;
+            removed.push((path, what));
         }
         if !removed.is_empty() {
             let names: Vec<String> = removed
@@ -172,10 +183,30 @@ impl Index {
                 .map(|(p, what)| format!("{} ({what})", p.display()))
                 .collect();
             crate::diag::warn(format!(
-                "removed what the session index never makes in its place: {}",
+                "removed from the session index's place what it cannot use: {}",
                 names.join(", ")
             ));
         }
+        Ok(())
+    }
+
+    /// An index directory this user cannot write (another user made it)
+    /// can be neither used nor emptied, but it lies in the user's data
+    /// directory, so it can be renamed: it is moved aside, named in one
+    /// warning, and left as it was for its owner to remove.
+    fn move_aside_if_not_ours(&self) -> Result<()> {
+        if !sfs::entry(&self.dir)?.is_some_and(|m| m.is_dir()) || sfs::writable(&self.dir) {
+            return Ok(());
+        }
+        let aside = self.dir.with_file_name(format!(
+            "{DIR}-not-writable-{}",
+            crate::timestamp::now_millis()
+        ));
+        std::fs::rename(&self.dir, &aside).map_err(|e| Error::io(&self.dir, &e))?;
+        crate::diag::warn(format!(
+            "moved the session index, which this user cannot write, aside to {} (remove it as its owner); a new one is built",
+            aside.display()
+        ));
         Ok(())
     }
 
