@@ -260,7 +260,8 @@ impl Scrubber {
 }
 
 impl Scrubber {
-    /// Redacts every string inside `value` (object keys stay); returns how
+    /// Redacts every string inside `value`, by its text and by the key it
+    /// is under, and every object key ([`super::structure`]); returns how
     /// many credentials were replaced.
     pub fn redact_json(&self, value: &mut Value) -> usize {
         self.redact_json_tallied(value).replaced as usize
@@ -268,18 +269,7 @@ impl Scrubber {
 
     /// [`Scrubber::redact_json`], and the bytes withheld.
     pub fn redact_json_tallied(&self, value: &mut Value) -> Tally {
-        match value {
-            Value::String(text) => match self.redact_tallied(text) {
-                Some((redacted, tally)) => {
-                    *text = redacted;
-                    tally
-                }
-                None => Tally::default(),
-            },
-            Value::Array(items) => items.iter_mut().map(|v| self.redact_json_tallied(v)).sum(),
-            Value::Object(map) => map.values_mut().map(|v| self.redact_json_tallied(v)).sum(),
-            _ => Tally::default(),
-        }
+        super::structure::redact_value(self, None, value)
     }
 }
 
