@@ -13,6 +13,8 @@
 
 pub(crate) mod assignments;
 pub(crate) mod bulk;
+#[cfg(test)]
+mod contexts_tests;
 pub(crate) mod decoded;
 pub mod environment;
 pub(crate) mod literals;
