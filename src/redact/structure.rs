@@ -12,7 +12,9 @@
 //!   1234`);
 //! - an object's keys are read like its strings (`{"ghp_…": 1}`): a key
 //!   holding a credential is stored redacted, made unique among its
-//!   object's keys (` (2)`, …) so that no value is lost.
+//!   object's keys (` (2)`, …) so that no value is lost;
+//! - a text that is itself JSON (a tool's output) is read the same way
+//!   ([`fields_in_json_text`]), as is JSON held in its strings.
 //!
 //! `scan` ([`for_each_credential`]) and `redact` ([`redact_value`]) take
 //! the same decisions, so a scan reports everything a redaction changes.
@@ -58,6 +60,73 @@ fn field_spans(scrubber: &Scrubber, key: Option<&str>, text: &str) -> Vec<Span> 
         }];
     }
     scrubber.find(text)
+}
+
+/// How deep [`fields_in_json_text`] reads JSON held in strings of JSON.
+const JSON_TEXT_DEPTH: usize = 3;
+
+/// The strings under secret-named keys of a text that is itself JSON (a
+/// tool's output, `{"client_secrets": ["…"]}`), and of JSON held in its
+/// strings, as spans of the text: each found where its JSON encoding
+/// (escaped once per level) occurs, so a value a tool encoded otherwise
+/// (`\u0041`) is left to the text rules.
+pub(crate) fn fields_in_json_text(text: &str, spans: &mut Vec<Span>) {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return;
+    }
+    let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
+        return;
+    };
+    let mut needles = Vec::new();
+    secret_strings(&value, None, 1, &mut needles);
+    for needle in needles {
+        for (at, _) in text.match_indices(needle.as_str()) {
+            spans.push(Span {
+                start: at,
+                end: at + needle.len(),
+                kind: Cow::Borrowed(FIELD_KIND),
+            });
+        }
+    }
+}
+
+/// Collects, escaped `depth` times, the strings of `value` (under `key`)
+/// that are secrets whole; a string that is JSON is read one level down.
+fn secret_strings(value: &Value, key: Option<&str>, depth: usize, needles: &mut Vec<String>) {
+    match value {
+        Value::String(text) => {
+            if is_secret_field(key, text) {
+                let mut needle = text.clone();
+                for _ in 0..depth {
+                    needle = escaped(&needle);
+                }
+                needles.push(needle);
+            } else if depth < JSON_TEXT_DEPTH
+                && matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
+                && let Ok(inner) = serde_json::from_str::<Value>(text)
+            {
+                secret_strings(&inner, None, depth + 1, needles);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                secret_strings(item, key, depth, needles);
+            }
+        }
+        Value::Object(map) => {
+            for (name, item) in map {
+                secret_strings(item, Some(name), depth, needles);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `text` as it stands inside a JSON string, without the quotes.
+fn escaped(text: &str) -> String {
+    let quoted = Value::from(text).to_string();
+    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// Redacts `value`, found under `key` (`None`: a value of its own), and
@@ -300,6 +369,31 @@ mod tests {
             && !field.contains("sk-proj")));
         assert!(scanned(&redacted_value).is_empty());
         assert_eq!(redacted(redacted_value.clone()).1, 0);
+    }
+
+    #[test]
+    fn a_text_that_is_json_has_its_secret_fields_found_even_in_json_inside_it() {
+        let text =
+            r#"{"action": "rotate", "client_secrets": ["first-Secret-4q9", "second-Secret-7x2"]}"#;
+        let nested = r#"{"output": "{\"api_keys\": [\"inner-Secret-9z8\"]}", "code": 0}"#;
+        let scrubber = Scrubber::default();
+        for (text, secrets) in [
+            (text, vec!["first-Secret-4q9", "second-Secret-7x2"]),
+            (nested, vec!["inner-Secret-9z8"]),
+        ] {
+            let (redacted, count) = scrubber.redact(text).unwrap();
+            assert_eq!(count, secrets.len(), "{redacted}");
+            for secret in secrets {
+                assert!(!redacted.contains(secret), "{redacted}");
+            }
+            assert!(
+                serde_json::from_str::<Value>(&redacted).is_ok(),
+                "{redacted}"
+            );
+            assert!(scrubber.redact(&redacted).is_none());
+        }
+        let usage = r#"{"usage": {"input_tokens": 12, "token": "$TOKEN"}, "text": "[1, 2]"}"#;
+        assert!(scrubber.redact(usage).is_none());
     }
 
     #[test]

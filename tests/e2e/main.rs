@@ -7,6 +7,8 @@
 mod compress;
 mod compress_full_disk;
 mod context;
+#[path = "../support/credential_contexts.rs"]
+mod credential_contexts;
 mod discover;
 mod examples;
 mod import;
