@@ -26,6 +26,7 @@ mod package_python;
 mod pg;
 mod quiet_corpus;
 mod redaction;
+mod redaction_contexts;
 mod redaction_limit;
 mod repeated_content;
 mod retention;
