@@ -25,6 +25,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::assignments::{is_non_secret_value, is_secret_word_name};
+use super::patterns::MIN_LITERAL_SECRET;
 use super::scrub::{Scrubber, Span, Tally, marker, replace};
 
 /// The kind a string under a secret-named key is withheld as: that of the
@@ -164,8 +165,16 @@ fn redact_object(scrubber: &Scrubber, map: &mut Map<String, Value>) -> Tally {
         .iter_mut()
         .map(|(key, item)| redact_value(scrubber, Some(key), item))
         .sum();
-    let renamed: Vec<Option<(String, Tally)>> =
-        map.keys().map(|key| scrubber.redact_tallied(key)).collect();
+    let renamed: Vec<Option<(String, Tally)>> = map
+        .keys()
+        .map(|key| {
+            if key_may_hold(key) {
+                scrubber.redact_tallied(key)
+            } else {
+                None
+            }
+        })
+        .collect();
     if renamed.iter().all(Option::is_none) {
         return tally;
     }
@@ -191,6 +200,14 @@ fn redact_object(scrubber: &Scrubber, map: &mut Map<String, Value>) -> Tally {
         map.insert(key, item);
     }
     tally
+}
+
+/// Whether a key is long enough to hold what a rule finds: every
+/// credential shape, secret value and assignment is at least
+/// [`MIN_LITERAL_SECRET`] bytes, and a record's own keys (`id`, `args`,
+/// `result`, `parts`, …) are shorter, so they are not searched at all.
+fn key_may_hold(key: &str) -> bool {
+    key.len() >= MIN_LITERAL_SECRET
 }
 
 /// `key`, or `key (2)`, `key (3)`, …: the first not in `taken`.
@@ -232,7 +249,11 @@ pub(crate) fn for_each_credential(
         }
         Value::Object(map) => {
             for (name, item) in map {
-                let spans = scrubber.find(name);
+                let spans = if key_may_hold(name) {
+                    scrubber.find(name)
+                } else {
+                    Vec::new()
+                };
                 let shown = if spans.is_empty() {
                     Cow::Borrowed(name.as_str())
                 } else {
