@@ -377,7 +377,7 @@ pub fn is_reference(value: &str) -> bool {
 /// Whether a name's words say it holds a secret: the environment policy's
 /// word rule (`DB_PASSWORD`, `apiKey`, not `AUTH_TYPE`), and a last word
 /// `PASS` or `PWD` (`db_pass: …`), which in an assignment is a password.
-fn is_secret_word_name(name: &str) -> bool {
+pub(crate) fn is_secret_word_name(name: &str) -> bool {
     names::secret_word(name).is_some()
         || names::name_words(name).last().is_some_and(|last| {
             last.eq_ignore_ascii_case("PASS") || last.eq_ignore_ascii_case("PWD")

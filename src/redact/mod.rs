@@ -2,8 +2,8 @@
 //! (`diag`), `ollm-env` and the session store: credential shapes in values
 //! (`patterns`; `bulk` for much text), names that hold secrets (`names`),
 //! the environment policy (`policy`), the streaming redactor of
-//! `--redact-output` (`stream`), and the redaction of stored text
-//! (`scrub`).
+//! `--redact-output` (`stream`), the redaction of stored text
+//! (`scrub`) and of the structure of stored JSON (`structure`).
 //!
 //! What redaction cannot catch: a secret in an encoded form (base64, hex,
 //! split by the tool into pieces, or reversed; JSON escapes and ASCII
@@ -13,6 +13,8 @@
 
 pub(crate) mod assignments;
 pub(crate) mod bulk;
+#[cfg(test)]
+mod contexts_tests;
 pub(crate) mod decoded;
 pub mod environment;
 pub(crate) mod literals;
@@ -21,6 +23,7 @@ pub(crate) mod patterns;
 pub mod policy;
 pub(crate) mod scrub;
 pub(crate) mod stream;
+pub(crate) mod structure;
 pub(crate) mod work;
 
 pub use names::{

@@ -172,11 +172,26 @@ impl Scrubber {
     pub fn find(&self, text: &str) -> Vec<Span> {
         let mut spans = Vec::new();
         self.find_in(text, &mut spans);
-        if let Some(decoded) = super::decoded::Decoded::of(text) {
+        // Each level decodes the one before: a tool's JSON output kept as
+        // a string in an agent's JSON (Codex's `function_call_output`) is
+        // escaped twice.
+        let mut levels: Vec<super::decoded::Decoded> = Vec::new();
+        while levels.len() < DECODED_LEVELS {
+            let next = match levels.last() {
+                Some(level) => super::decoded::Decoded::of(&level.text),
+                None => super::decoded::Decoded::of(text),
+            };
+            let Some(next) = next else { break };
             let mut found = Vec::new();
-            self.find_in(&decoded.text, &mut found);
+            self.find_in(&next.text, &mut found);
+            levels.push(next);
             spans.extend(found.into_iter().map(|span| {
-                let (start, end) = decoded.original(span.start, span.end);
+                let (start, end) = levels
+                    .iter()
+                    .rev()
+                    .fold((span.start, span.end), |(start, end), level| {
+                        level.original(start, end)
+                    });
                 Span { start, end, ..span }
             }));
         }
@@ -208,6 +223,7 @@ impl Scrubber {
         });
         private_key_blocks(text, spans);
         assignments(text, bulk, spans);
+        super::structure::fields_in_json_text(text, spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -260,7 +276,8 @@ impl Scrubber {
 }
 
 impl Scrubber {
-    /// Redacts every string inside `value` (object keys stay); returns how
+    /// Redacts every string inside `value`, by its text and by the key it
+    /// is under, and every object key ([`super::structure`]); returns how
     /// many credentials were replaced.
     pub fn redact_json(&self, value: &mut Value) -> usize {
         self.redact_json_tallied(value).replaced as usize
@@ -268,18 +285,7 @@ impl Scrubber {
 
     /// [`Scrubber::redact_json`], and the bytes withheld.
     pub fn redact_json_tallied(&self, value: &mut Value) -> Tally {
-        match value {
-            Value::String(text) => match self.redact_tallied(text) {
-                Some((redacted, tally)) => {
-                    *text = redacted;
-                    tally
-                }
-                None => Tally::default(),
-            },
-            Value::Array(items) => items.iter_mut().map(|v| self.redact_json_tallied(v)).sum(),
-            Value::Object(map) => map.values_mut().map(|v| self.redact_json_tallied(v)).sum(),
-            _ => Tally::default(),
-        }
+        super::structure::redact_value(self, None, value)
     }
 }
 
@@ -299,6 +305,10 @@ fn read_end(text: &str, limit: usize) -> usize {
         .or_else(|| head.iter().rposition(u8::is_ascii_whitespace))
         .map_or(0, |at| at + 1)
 }
+
+/// How many times a text is decoded ([`super::decoded`]) for the rules:
+/// JSON in a string in JSON in a string, and no deeper.
+const DECODED_LEVELS: usize = 3;
 
 /// The size from which one text is searched as much text is
 /// ([`Scrubber::for_bulk`]): the automata's few milliseconds are then a
@@ -787,6 +797,23 @@ mod tests {
             ),
         ] {
             assert_eq!(redact(text), kept, "{text}");
+        }
+    }
+
+    /// Issue 47: a tool's JSON output kept as a string in an agent's
+    /// JSON (Codex's `function_call_output`) is escaped twice.
+    #[test]
+    fn a_credential_escaped_twice_is_found_and_redacted_in_place() {
+        let once = r#"{\"password\": \"Tr0ub4dor-and-3-more\"}"#;
+        let twice =
+            r#"{"output":"{\"config\": \"{\\\"password\\\": \\\"Tr0ub4dor-and-3-more\\\"}\"}"}"#;
+        for text in [once, twice] {
+            let redacted = redact(text);
+            assert!(!redacted.contains("Tr0ub4dor"), "{text} -> {redacted}");
+            assert!(
+                redacted.contains("[REDACTED:secret-assignment]"),
+                "{redacted}"
+            );
         }
     }
 

@@ -3,11 +3,12 @@
 //! and head, whatever the store, and in its snapshots.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::snapshot::Snapshots;
 use super::store::Store;
 use crate::error::{Error, Result};
+use crate::redact::structure::for_each_credential;
 use crate::redact::{Scrubber, Span};
 
 /// One credential found in a stored session. Never holds the credential:
@@ -95,51 +96,23 @@ fn scan_document(
         });
     };
     for (key, value) in fields {
-        match (key.as_str(), value) {
-            (_, Value::Array(records)) if records.iter().all(Value::is_object) => {
+        match value {
+            Value::Array(records) if records.iter().all(Value::is_object) => {
                 for (index, record) in records.iter().enumerate() {
-                    walk(scrubber, record, String::new(), &mut |field, text, span| {
+                    for_each_credential(scrubber, None, record, "", &mut |field, text, span| {
                         found(format!("{key}[{index}]"), field, text, span);
                     });
                 }
             }
-            _ => walk(scrubber, value, key.clone(), &mut |field, text, span| {
-                found("session".into(), field, text, span);
-            }),
-        }
-    }
-}
-
-/// Calls `found(path, text, span)` for every credential in the strings of
-/// `value`, `path` naming where (`parts[0].text`).
-fn walk(
-    scrubber: &Scrubber,
-    value: &Value,
-    path: String,
-    found: &mut dyn FnMut(String, &str, &Span),
-) {
-    match value {
-        Value::String(text) => {
-            for span in scrubber.find(text) {
-                found(path.clone(), text, &span);
+            _ => {
+                // The field with its key, as `redact` reads it: the key is
+                // scanned too, and the value under it.
+                let field = Value::Object(Map::from_iter([(key.clone(), value.clone())]));
+                for_each_credential(scrubber, None, &field, "", &mut |field, text, span| {
+                    found("session".into(), field, text, span);
+                });
             }
         }
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                walk(scrubber, item, format!("{path}[{index}]"), found);
-            }
-        }
-        Value::Object(map) => {
-            for (key, item) in map {
-                let path = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                walk(scrubber, item, path, found);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -7,6 +7,8 @@
 mod compress;
 mod compress_full_disk;
 mod context;
+#[path = "../support/credential_contexts.rs"]
+mod credential_contexts;
 mod discover;
 mod examples;
 mod import;
@@ -24,6 +26,7 @@ mod package_python;
 mod pg;
 mod quiet_corpus;
 mod redaction;
+mod redaction_contexts;
 mod redaction_limit;
 mod repeated_content;
 mod retention;

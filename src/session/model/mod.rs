@@ -276,17 +276,20 @@ impl Entry {
         }
     }
 
-    /// Replaces the credentials in every string of the record (keys
-    /// stay); returns how many were replaced, and the bytes withheld past
-    /// the redaction's limit.
+    /// Replaces the credentials in every string and key of the record, a
+    /// string under a secret-named key whole; returns how many were
+    /// replaced, and the bytes withheld past the redaction's limit.
     pub fn redact(&mut self, scrubber: &crate::redact::Scrubber) -> crate::redact::Tally {
         let map = match self {
             Entry::Message(m) => &mut m.0,
             Entry::ToolCall(t) => &mut t.0,
         };
-        map.values_mut()
-            .map(|value| scrubber.redact_json_tallied(value))
-            .sum()
+        let mut record = Value::Object(std::mem::take(map));
+        let tally = scrubber.redact_json_tallied(&mut record);
+        if let Value::Object(fields) = record {
+            *map = fields;
+        }
+        tally
     }
 
     /// The estimated token count of this record; see [`estimate_tokens`].

@@ -155,6 +155,33 @@ impl Store {
         value.as_str().map(str::to_string)
     }
 
+    /// `head` with the credentials of what a source may have written into
+    /// it replaced (model, provider, title, workspace, metadata, other
+    /// fields): an imported transcript's `cwd` or model name is text a
+    /// tool chose. Its ids and times are the store's own.
+    fn redacted_head(&self, mut head: SessionHead) -> SessionHead {
+        if self.options().redaction.is_none() {
+            return head;
+        }
+        let redact_map = |map: &mut Map<String, Value>| {
+            let mut value = Value::Object(std::mem::take(map));
+            self.redact_json(&mut value);
+            if let Value::Object(fields) = value {
+                *map = fields;
+            }
+        };
+        head.model = self.redact_text(Some(head.model)).unwrap_or_default();
+        head.provider = self.redact_text(Some(head.provider)).unwrap_or_default();
+        head.title = self.redact_text(head.title);
+        head.workspace = self.redact_text(head.workspace);
+        redact_map(&mut head.metadata.extra);
+        redact_map(&mut head.extra);
+        for entry in &mut head.metadata.compression_history {
+            self.redact_json(entry);
+        }
+        head
+    }
+
     /// Keeps a PostgreSQL store's connections open between commands
     /// (`ollm-session keep`); the file store has none to keep.
     pub(crate) fn keep(
@@ -233,19 +260,20 @@ impl Store {
 
     fn new_head(&self, new: &NewSession, parent: Option<&str>) -> SessionHead {
         let now = self.now();
-        SessionHead {
+        let head = SessionHead {
             session_id: new_id(),
             start_time: now.clone(),
             last_activity: now,
             model: new.model.clone(),
             provider: new.provider.clone(),
-            title: self.redact_text(new.title.clone()),
+            title: new.title.clone(),
             parent_session_id: parent.map(str::to_string),
             branch_point: None,
             workspace: new.workspace.clone(),
             metadata: Metadata::default(),
             extra: Map::new(),
-        }
+        };
+        self.redacted_head(head)
     }
 
     /// Creates a session and enforces `maxSessions` (oldest by
@@ -312,7 +340,7 @@ impl Store {
         // Records copied without their tokens are counted in the head.
         let recorded: u64 = loaded.tokens.iter().flatten().sum();
         head.metadata.token_count = head.metadata.token_count.saturating_sub(recorded);
-        head.title = self.redact_text(head.title);
+        let head = self.redacted_head(head);
         let entries = loaded
             .entries()
             .into_iter()

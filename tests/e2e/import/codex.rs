@@ -14,19 +14,19 @@ const A: &str = "0199a1b2-c3d4-7e5f-8a9b-00000000000a";
 const B: &str = "0199a1b2-c3d4-7e5f-8a9b-00000000000b";
 const C: &str = "0199a1b2-c3d4-7e5f-8a9b-00000000000c";
 
-fn line(at: &str, kind: &str, payload: Value) -> String {
+pub(super) fn line(at: &str, kind: &str, payload: Value) -> String {
     json!({"timestamp": at, "type": kind, "payload": payload}).to_string()
 }
 
-fn item(at: &str, payload: Value) -> String {
+pub(super) fn item(at: &str, payload: Value) -> String {
     line(at, "response_item", payload)
 }
 
-fn text(role: &str, kind: &str, text: &str) -> Value {
+pub(super) fn text(role: &str, kind: &str, text: &str) -> Value {
     json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]})
 }
 
-fn meta(id: &str, cwd: &Path, originator: &str, source: &str) -> String {
+pub(super) fn meta(id: &str, cwd: &Path, originator: &str, source: &str) -> String {
     line(
         "2025-10-01T10:00:00.000Z",
         "session_meta",

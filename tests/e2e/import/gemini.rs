@@ -17,23 +17,23 @@ const B: &str = "5c3e8f2a-1b4d-4e6f-9a0b-00000000000b";
 const C: &str = "5c3e8f2a-1b4d-4e6f-9a0b-00000000000c";
 const SUB: &str = "5c3e8f2a-1b4d-4e6f-9a0b-0000000000aa";
 
-fn hash(path: &Path) -> String {
+pub(super) fn hash(path: &Path) -> String {
     Sha256::digest(path.as_os_str().as_encoded_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
 }
 
-fn header(id: &str, project: &Path) -> Value {
+pub(super) fn header(id: &str, project: &Path) -> Value {
     json!({"sessionId": id, "projectHash": hash(project),
            "startTime": "2026-05-01T09:00:00.000Z", "lastUpdated": "2026-05-01T09:00:00.000Z"})
 }
 
-fn user(id: &str, at: &str, text: &str) -> Value {
+pub(super) fn user(id: &str, at: &str, text: &str) -> Value {
     json!({"id": id, "timestamp": at, "type": "user", "content": [{"text": text}]})
 }
 
-fn gemini(id: &str, at: &str, text: &str, calls: Value) -> Value {
+pub(super) fn gemini(id: &str, at: &str, text: &str, calls: Value) -> Value {
     json!({"id": id, "timestamp": at, "type": "gemini", "content": [{"text": text}],
            "model": "gemini-2.5-pro", "toolCalls": calls,
            "thoughts": [{"subject": "Plan", "description": "private musing", "timestamp": at}],
@@ -48,7 +48,7 @@ fn call(id: &str, at: &str, status: &str, output: Option<&str>) -> Value {
            "status": status, "timestamp": at, "resultDisplay": "shown in the UI"})
 }
 
-fn lines(records: &[Value]) -> String {
+pub(super) fn lines(records: &[Value]) -> String {
     records.iter().map(|r| format!("{r}\n")).collect()
 }
 

@@ -12,7 +12,7 @@ use crate::support::{self, Sandbox};
 
 const T0: i64 = 1_767_225_600; // 2026-01-01T00:00:00Z, in seconds as goose keeps them
 
-const SCHEMA: &str = "
+pub(super) const SCHEMA: &str = "
 CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
 INSERT INTO schema_version (version) VALUES (13);
 CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', description TEXT NOT NULL DEFAULT '',
@@ -27,26 +27,26 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT
   timestamp TIMESTAMP DEFAULT CURRENT_TIMESTAMP, tokens INTEGER, metadata_json TEXT, message_id TEXT);
 CREATE INDEX idx_messages_session ON messages(session_id);";
 
-fn text(t: &str) -> Value {
+pub(super) fn text(t: &str) -> Value {
     json!({"type": "text", "text": t})
 }
 
-fn request(id: &str, name: &str, args: Value) -> Value {
+pub(super) fn request(id: &str, name: &str, args: Value) -> Value {
     json!({"type": "toolRequest", "id": id, "toolCall": {"status": "success", "value": {"name": name, "arguments": args}}})
 }
 
-fn response(id: &str, result: Value) -> Value {
+pub(super) fn response(id: &str, result: Value) -> Value {
     json!({"type": "toolResponse", "id": id, "toolResult": result})
 }
 
-fn ok(text: &str) -> Value {
+pub(super) fn ok(text: &str) -> Value {
     json!({"status": "success", "value": {"content": [{"type": "text", "text": text}], "isError": false}})
 }
 
-struct Db(Connection);
+pub(super) struct Db(pub(super) Connection);
 
 impl Db {
-    fn session(&self, id: &str, name: &str, cwd: &Path) {
+    pub(super) fn session(&self, id: &str, name: &str, cwd: &Path) {
         self.0
             .execute(
                 "INSERT INTO sessions (id, name, description, working_dir, created_at, updated_at, provider_name, model_config_json)
@@ -56,7 +56,7 @@ impl Db {
             .unwrap();
     }
 
-    fn message(
+    pub(super) fn message(
         &self,
         session: &str,
         id: &str,

@@ -3,8 +3,9 @@
 //! built binary.
 
 mod claude;
-mod cli;
+pub(crate) mod cli;
 mod codex;
+mod contexts;
 mod gemini;
 mod goose;
 mod large;

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use super::{by_source, get, import, source_keys};
 use crate::support::{self, Sandbox};
 
-const T0: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+pub(super) const T0: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
 
-const SCHEMA: &str = "
+pub(super) const SCHEMA: &str = "
 CREATE TABLE project (id TEXT PRIMARY KEY, worktree TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL);
 CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT NOT NULL,
   directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, share_url TEXT,
@@ -28,10 +28,10 @@ CREATE TABLE session_v2 (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, workspac
 CREATE TABLE session_message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL,
   time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);";
 
-struct Db(Connection);
+pub(super) struct Db(pub(super) Connection);
 
 impl Db {
-    fn session(&self, id: &str, dir: &Path, title: &str) {
+    pub(super) fn session(&self, id: &str, dir: &Path, title: &str) {
         self.0
             .execute(
                 "INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated)
@@ -41,7 +41,7 @@ impl Db {
             .unwrap();
     }
 
-    fn message(&self, session: &str, id: &str, at: i64, data: Value) {
+    pub(super) fn message(&self, session: &str, id: &str, at: i64, data: Value) {
         self.0
             .execute(
                 "INSERT INTO message VALUES (?1, ?2, ?3, ?3, ?4)",
@@ -50,7 +50,7 @@ impl Db {
             .unwrap();
     }
 
-    fn part(&self, session: &str, message: &str, id: &str, data: Value) {
+    pub(super) fn part(&self, session: &str, message: &str, id: &str, data: Value) {
         self.0
             .execute(
                 "INSERT INTO part VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
@@ -69,7 +69,7 @@ impl Db {
     }
 }
 
-fn tool(call: &str, name: &str, state: Value) -> Value {
+pub(super) fn tool(call: &str, name: &str, state: Value) -> Value {
     json!({"type": "tool", "callID": call, "tool": name, "state": state})
 }
 

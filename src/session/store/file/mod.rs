@@ -746,6 +746,16 @@ impl FileStore {
         Ok(counts)
     }
 
+    /// [`Self::reindex`] from the files alone, the change log emptied:
+    /// what the index kept of the sessions before `redact` scrubbed them
+    /// is gone from the disk.
+    pub fn reindex_forgetting(&self) -> Result<(usize, usize)> {
+        self.ensure_dir()?;
+        let counts = refresh::rebuild_forgetting(self, &self.index)?;
+        index::prefilter::refresh_all(self, &self.index)?;
+        Ok(counts)
+    }
+
     pub(crate) fn index(&self) -> &Index {
         &self.index
     }

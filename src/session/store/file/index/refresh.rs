@@ -376,6 +376,17 @@ fn damaged(err: &Error) -> bool {
 /// the index never makes from its place ([`Index::repair`]); returns how
 /// many sessions and problems it holds.
 pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
+    rebuild_from(store, index, false)
+}
+
+/// [`rebuild`], with the change log emptied first: after `redact`, whose
+/// log and database still hold the summaries (titles, workspaces) of the
+/// sessions as they were before they were scrubbed.
+pub fn rebuild_forgetting(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
+    rebuild_from(store, index, true)
+}
+
+fn rebuild_from(store: &FileStore, index: &Index, forget: bool) -> Result<(usize, usize)> {
     index.repair()?;
     let lock = index.lock_file()?;
     lock.lock()
@@ -383,6 +394,9 @@ pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
     // Taken before the files are read: a change missed meanwhile marks it again.
     index.take_stale();
     index.remove_db();
+    if forget {
+        sfs::write_atomic(&index.log_path(), &new_log_bytes(), sfs::Durability::Cache)?;
+    }
     let Some(mut db) = Db::open(&index.db_path())? else {
         return Err(Error::io(
             index.db_path(),

@@ -1,0 +1,427 @@
+//! Redaction that reads a JSON value's structure (issue 47), on top of the
+//! rules that read its texts ([`Scrubber::find`]):
+//! - a string under a secret-named key, at any depth (`{"env":
+//!   {"AWS_SECRET_ACCESS_KEY": "…"}}`, `{"password": "…"}`, the items of an
+//!   array under such a key), is a secret whole, withheld as the same value
+//!   written as text is (`secret-assignment`). "Secret-named" is the rule of
+//!   an assignment in text, the environment policy's word rule
+//!   ([`super::names::secret_word`]); the values an assignment keeps (a
+//!   sample, a reference, a path, a URL, a number written as text, a value
+//!   shorter than six characters) are kept here too, and numbers, booleans
+//!   and `null` are never secrets (`"max_tokens": 512`, `"input_tokens":
+//!   1234`);
+//! - an object's keys are read like its strings (`{"ghp_…": 1}`): a key
+//!   holding a credential is stored redacted, made unique among its
+//!   object's keys (` (2)`, …) so that no value is lost;
+//! - a text that is itself JSON (a tool's output) is read the same way
+//!   ([`fields_in_json_text`]), as is JSON held in its strings.
+//!
+//! `scan` ([`for_each_credential`]) and `redact` ([`redact_value`]) take
+//! the same decisions, so a scan reports everything a redaction changes.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::assignments::{is_non_secret_value, is_secret_word_name};
+use super::patterns::MIN_LITERAL_SECRET;
+use super::scrub::{Scrubber, Span, Tally, marker, replace};
+
+/// The kind a string under a secret-named key is withheld as: that of the
+/// same value written as text (`"api_key": "…"`).
+const FIELD_KIND: &str = "secret-assignment";
+
+/// Where earlier redactions left their marker.
+const MARKER_OPEN: &str = "[REDACTED:";
+
+/// The toolkit's own fields whose names hold a secret word: what it writes
+/// there is its own id, never a credential (an imported record's
+/// `sourceKey` names the source's record; withheld, a second import could
+/// not match it).
+const OWN_FIELDS: &[&str] = &[crate::session::import::write::SOURCE_KEY];
+
+/// Whether the string `text` under `key` is a secret whole: the key is
+/// secret-named (and not one of [`OWN_FIELDS`]) and the value is not one
+/// an assignment keeps, nor holds the marker of an earlier redaction
+/// (redacting twice changes nothing).
+fn is_secret_field(key: Option<&str>, text: &str) -> bool {
+    key.is_some_and(|key| is_secret_word_name(key) && !OWN_FIELDS.contains(&key))
+        && !is_non_secret_value(text)
+        && !text.contains(MARKER_OPEN)
+}
+
+/// The credentials of the string `text` found under `key`.
+fn field_spans(scrubber: &Scrubber, key: Option<&str>, text: &str) -> Vec<Span> {
+    if is_secret_field(key, text) {
+        return vec![Span {
+            start: 0,
+            end: text.len(),
+            kind: Cow::Borrowed(FIELD_KIND),
+        }];
+    }
+    scrubber.find(text)
+}
+
+/// How deep [`fields_in_json_text`] reads JSON held in strings of JSON.
+const JSON_TEXT_DEPTH: usize = 3;
+
+/// The strings under secret-named keys of a text that is itself JSON (a
+/// tool's output, `{"client_secrets": ["…"]}`), and of JSON held in its
+/// strings, as spans of the text: each found where its JSON encoding
+/// (escaped once per level) occurs, so a value a tool encoded otherwise
+/// (`\u0041`) is left to the text rules.
+pub(crate) fn fields_in_json_text(text: &str, spans: &mut Vec<Span>) {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return;
+    }
+    let Ok(value) = serde_json::from_str::<Value>(trimmed) else {
+        return;
+    };
+    let mut needles = Vec::new();
+    secret_strings(&value, None, 1, &mut needles);
+    for needle in needles {
+        for (at, _) in text.match_indices(needle.as_str()) {
+            spans.push(Span {
+                start: at,
+                end: at + needle.len(),
+                kind: Cow::Borrowed(FIELD_KIND),
+            });
+        }
+    }
+}
+
+/// Collects, escaped `depth` times, the strings of `value` (under `key`)
+/// that are secrets whole; a string that is JSON is read one level down.
+fn secret_strings(value: &Value, key: Option<&str>, depth: usize, needles: &mut Vec<String>) {
+    match value {
+        Value::String(text) => {
+            if is_secret_field(key, text) {
+                let mut needle = text.clone();
+                for _ in 0..depth {
+                    needle = escaped(&needle);
+                }
+                needles.push(needle);
+            } else if depth < JSON_TEXT_DEPTH
+                && matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
+                && let Ok(inner) = serde_json::from_str::<Value>(text)
+            {
+                secret_strings(&inner, None, depth + 1, needles);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                secret_strings(item, key, depth, needles);
+            }
+        }
+        Value::Object(map) => {
+            for (name, item) in map {
+                secret_strings(item, Some(name), depth, needles);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `text` as it stands inside a JSON string, without the quotes.
+fn escaped(text: &str) -> String {
+    let quoted = Value::from(text).to_string();
+    quoted[1..quoted.len() - 1].to_string()
+}
+
+/// Redacts `value`, found under `key` (`None`: a value of its own), and
+/// says what was replaced and withheld.
+pub(crate) fn redact_value(scrubber: &Scrubber, key: Option<&str>, value: &mut Value) -> Tally {
+    match value {
+        Value::String(text) => {
+            if is_secret_field(key, text) {
+                *text = marker(FIELD_KIND);
+                return Tally {
+                    replaced: 1,
+                    withheld: 0,
+                };
+            }
+            match scrubber.redact_tallied(text) {
+                Some((redacted, tally)) => {
+                    *text = redacted;
+                    tally
+                }
+                None => Tally::default(),
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .map(|item| redact_value(scrubber, key, item))
+            .sum(),
+        Value::Object(map) => redact_object(scrubber, map),
+        _ => Tally::default(),
+    }
+}
+
+/// Redacts an object's values, each under its key, and its keys.
+fn redact_object(scrubber: &Scrubber, map: &mut Map<String, Value>) -> Tally {
+    let mut tally: Tally = map
+        .iter_mut()
+        .map(|(key, item)| redact_value(scrubber, Some(key), item))
+        .sum();
+    let renamed: Vec<Option<(String, Tally)>> = map
+        .keys()
+        .map(|key| {
+            if key_may_hold(key) {
+                scrubber.redact_tallied(key)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if renamed.iter().all(Option::is_none) {
+        return tally;
+    }
+    // The keys that stay are taken first: a redacted key never replaces
+    // one of them, nor another redacted key.
+    let mut taken: HashSet<String> = map
+        .keys()
+        .zip(&renamed)
+        .filter(|(_, renamed)| renamed.is_none())
+        .map(|(key, _)| key.clone())
+        .collect();
+    let old = std::mem::take(map);
+    for ((key, item), renamed) in old.into_iter().zip(renamed) {
+        let key = match renamed {
+            Some((redacted, counted)) => {
+                tally += counted;
+                let unique = unique_key(&taken, redacted);
+                taken.insert(unique.clone());
+                unique
+            }
+            None => key,
+        };
+        map.insert(key, item);
+    }
+    tally
+}
+
+/// Whether a key is long enough to hold what a rule finds: every
+/// credential shape, secret value and assignment is at least
+/// [`MIN_LITERAL_SECRET`] bytes, and a record's own keys (`id`, `args`,
+/// `result`, `parts`, …) are shorter, so they are not searched at all.
+fn key_may_hold(key: &str) -> bool {
+    key.len() >= MIN_LITERAL_SECRET
+}
+
+/// `key`, or `key (2)`, `key (3)`, …: the first not in `taken`.
+fn unique_key(taken: &HashSet<String>, key: String) -> String {
+    if !taken.contains(&key) {
+        return key;
+    }
+    let mut n = 2;
+    loop {
+        let candidate = format!("{key} ({n})");
+        if !taken.contains(&candidate) {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// Calls `found(field, text, span)` for every credential [`redact_value`]
+/// would replace in `value` (found under `key`): `field` names where, from
+/// `path` on (`args.env.TOKEN`, `args.items[2]`); a key holding a
+/// credential is named redacted, and its own finding is `….<key> (key)`.
+pub(crate) fn for_each_credential(
+    scrubber: &Scrubber,
+    key: Option<&str>,
+    value: &Value,
+    path: &str,
+    found: &mut dyn FnMut(String, &str, &Span),
+) {
+    match value {
+        Value::String(text) => {
+            for span in field_spans(scrubber, key, text) {
+                found(path.to_string(), text, &span);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                for_each_credential(scrubber, key, item, &format!("{path}[{index}]"), found);
+            }
+        }
+        Value::Object(map) => {
+            for (name, item) in map {
+                let spans = if key_may_hold(name) {
+                    scrubber.find(name)
+                } else {
+                    Vec::new()
+                };
+                let shown = if spans.is_empty() {
+                    Cow::Borrowed(name.as_str())
+                } else {
+                    Cow::Owned(replace(name, &spans))
+                };
+                let path = if path.is_empty() {
+                    shown.into_owned()
+                } else {
+                    format!("{path}.{shown}")
+                };
+                for span in &spans {
+                    found(format!("{path} (key)"), name, span);
+                }
+                for_each_credential(scrubber, Some(name), item, &path, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const TOKEN: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+
+    fn redacted(mut value: Value) -> (Value, u64) {
+        let tally = redact_value(&Scrubber::default(), None, &mut value);
+        (value, tally.replaced)
+    }
+
+    /// What a scan reports of `value`: (field, kind).
+    fn scanned(value: &Value) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        for_each_credential(
+            &Scrubber::default(),
+            None,
+            value,
+            "",
+            &mut |field, _, span| {
+                found.push((field, span.kind.to_string()));
+            },
+        );
+        found
+    }
+
+    #[test]
+    fn a_string_under_a_secret_named_key_is_withheld_at_any_depth() {
+        let args = json!({
+            "password": "S3cret-but-no-shape",
+            "api_key": "plainwords",
+            "env": {"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG", "HOME": "/root"},
+            "deep": [{"clientSecret": "a b c d e f"}],
+            "tokens": ["first-value-1a2b", "second-value-3c4d"],
+            "user": "bob",
+        });
+        let (value, replaced) = redacted(args.clone());
+        let field = "[REDACTED:secret-assignment]";
+        assert_eq!(
+            value,
+            json!({
+                "password": field,
+                "api_key": field,
+                "env": {"AWS_SECRET_ACCESS_KEY": field, "HOME": "/root"},
+                "deep": [{"clientSecret": field}],
+                "tokens": [field, field],
+                "user": "bob",
+            })
+        );
+        assert_eq!(replaced, 6);
+        assert_eq!(scanned(&args).len(), 6);
+        assert_eq!(scanned(&args)[2].0, "env.AWS_SECRET_ACCESS_KEY");
+        // Redacted, nothing is left to find or change.
+        assert!(scanned(&value).is_empty());
+        assert_eq!(redacted(value.clone()), (value, 0));
+    }
+
+    #[test]
+    fn numbers_samples_and_look_alike_names_stay() {
+        let usage = json!({
+            "max_tokens": 512,
+            "input_tokens": 1234,
+            "tokens": {"input": 4512, "output": 31},
+            "token_count": "1234",
+            "keyboard": "dvorak-layout",
+            "auth_type": "oauth-device",
+            "key_name": "production-signing",
+            "password": "$DB_PASSWORD",
+            "api_key": "<your key here>",
+            "private_key_file": "/etc/ssl/private/x.pem",
+            "secret": true,
+            "token": null,
+            "credentials_url": "https://example.com/creds",
+            "keynote_speaker": "Ada Lovelace",
+            "sourceKey": "claude:msg_01AbCdEf",
+        });
+        assert_eq!(redacted(usage.clone()), (usage.clone(), 0));
+        assert!(scanned(&usage).is_empty());
+    }
+
+    #[test]
+    fn keys_are_read_like_values_and_stay_unique() {
+        let value = json!({
+            TOKEN: 1,
+            "Authorization: Bearer sk-proj-abcdefghijklmnopqrstuvwx1234": true,
+            "[REDACTED:github-token]": "was here before",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789": 3,
+        });
+        let (redacted_value, replaced) = redacted(value.clone());
+        assert_eq!(replaced, 3);
+        let text = redacted_value.to_string();
+        assert!(
+            !text.contains("ghp_") && !text.contains("sk-proj-"),
+            "{text}"
+        );
+        let map = redacted_value.as_object().unwrap();
+        assert_eq!(map.len(), 4, "{text}");
+        assert_eq!(map["[REDACTED:github-token]"], "was here before");
+        assert_eq!(map["Authorization: [REDACTED:authorization-header]"], true);
+        let numbers: HashSet<String> = [
+            &map["[REDACTED:github-token] (2)"],
+            &map["[REDACTED:github-token] (3)"],
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        assert_eq!(numbers, HashSet::from(["1".into(), "3".into()]));
+        let found = scanned(&value);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found.iter().all(|(field, _)| field.ends_with(" (key)")
+            && !field.contains("ghp_")
+            && !field.contains("sk-proj")));
+        assert!(scanned(&redacted_value).is_empty());
+        assert_eq!(redacted(redacted_value.clone()).1, 0);
+    }
+
+    #[test]
+    fn a_text_that_is_json_has_its_secret_fields_found_even_in_json_inside_it() {
+        let text =
+            r#"{"action": "rotate", "client_secrets": ["first-Secret-4q9", "second-Secret-7x2"]}"#;
+        let nested = r#"{"output": "{\"api_keys\": [\"inner-Secret-9z8\"]}", "code": 0}"#;
+        let scrubber = Scrubber::default();
+        for (text, secrets) in [
+            (text, vec!["first-Secret-4q9", "second-Secret-7x2"]),
+            (nested, vec!["inner-Secret-9z8"]),
+        ] {
+            let (redacted, count) = scrubber.redact(text).unwrap();
+            assert_eq!(count, secrets.len(), "{redacted}");
+            for secret in secrets {
+                assert!(!redacted.contains(secret), "{redacted}");
+            }
+            assert!(
+                serde_json::from_str::<Value>(&redacted).is_ok(),
+                "{redacted}"
+            );
+            assert!(scrubber.redact(&redacted).is_none());
+        }
+        let usage = r#"{"usage": {"input_tokens": 12, "token": "$TOKEN"}, "text": "[1, 2]"}"#;
+        assert!(scrubber.redact(usage).is_none());
+    }
+
+    #[test]
+    fn a_credential_inside_a_field_is_found_by_the_text_rules_whatever_its_key() {
+        let value = json!({"command": format!("git push https://x:{TOKEN}@github.com/o/r")});
+        let (value, replaced) = redacted(value);
+        assert_eq!(replaced, 1);
+        assert!(!value.to_string().contains(TOKEN));
+    }
+}
