@@ -11,12 +11,27 @@ WORDS = ("the model reads the file and writes a patch for the failing test "
          "then runs the suite again to check the build passes on every target").split()
 
 def text(rng, n):
-    return " ".join(rng.choice(WORDS) for _ in range(n))
+    return " ".join(rng.choices(WORDS, k=n))
 
 def stamp(ms):
     import datetime
     t = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+def pretty(value, indent=""):
+    """json.dumps(value, indent=2), as fast as the C encoder: Python's
+    indenting encoder took 4 minutes for 100,000 sessions."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = (f"{inner}{json.dumps(k)}: {pretty(v, inner)}" for k, v in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + pretty(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value)
 
 def main():
     p = argparse.ArgumentParser()
@@ -49,7 +64,7 @@ def main():
                    "model": "llama3.2:3b", "provider": "ollama", **place, "messages": msgs, "toolCalls": [],
                    "metadata": {"tokenCount": sum(tokens), "compressionCount": 0}}
             with open(os.path.join(a.dir, sid + ".json"), "w") as f:
-                json.dump(doc, f, indent=2)
+                f.write(pretty(doc))
             continue
         d = os.path.join(a.dir, sid)
         os.makedirs(d, exist_ok=True)

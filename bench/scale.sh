@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# How the cost of finding a session grows with the store (issue 31): at
-# each size in SCALES, sessions of MESSAGES messages are generated
+# How the cost of finding a session grows with the store (issues 31 and
+# 48): at each size in SCALES, in each store format of FORMATS (the
+# default store, sessions in the OLLM CLI's format, `<id>.json`; and
+# ollm's journals), sessions of MESSAGES messages are generated
 # (bench/gen_sessions.py: one in 100 holds the word "zanzibar"), then
 # each command is timed (the best of RUNS runs, warm cache):
 #   list --limit 20, get --last, record --last, get <6-character prefix>,
@@ -9,18 +11,20 @@
 #   a --regex with a literal and a common word (each beside rg over the
 #   same files, the index left out), a search right after a record (it
 #   reads what the record added), record into a session by its id, and
-#   the rebuild of the index with search's bits (reindex) in MB of
-#   journal per second.
-# The sessions are journals (a session in the OLLM CLI's format is
-# rewritten whole through a rename in the data directory, and the next
-# read then compares the directory with the index: see docs/ollm-session.md).
-# Environment: SCALES ("100 10000 100000"), MESSAGES (20), RUNS (5),
-# BIN (an ollm-session binary; default: a release build), BASE_BIN (an
-# older ollm-session to compare `record` with, optional), BENCH_DIR.
+#   the first command on the unindexed store (`list --limit 1`, which
+#   builds the index) and the rebuild of the index with search's bits
+#   (reindex), each in MB of session files per second. The two formats of
+#   one size run one after the other, and a table of both side by side
+#   ends the run.
+# Environment: SCALES ("100 10000 100000"), FORMATS ("cli journal"),
+# MESSAGES (20), RUNS (5), BIN (an ollm-session binary; default: a
+# release build), BASE_BIN (an older ollm-session to compare `record`
+# with, optional), BENCH_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCALES=${SCALES:-"100 10000 100000"}
+FORMATS=${FORMATS:-"cli journal"}
 MESSAGES=${MESSAGES:-20}
 RUNS=${RUNS:-5}
 
@@ -56,35 +60,48 @@ best_ms() {
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'inf')" "$1" "$2"; }
 message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinary chat text"}]}'
 
+# row FORMAT N LABEL MS [REST]: one row of the block, kept for the table.
+declare -A TABLE
+row() {
+  printf '   %-40s %10s ms%s\n' "$3" "$4" "${5:+   $5}"
+  TABLE["$3|$1|$2"]=$4
+}
+
 echo "scale: sessions of $MESSAGES messages; the best of $RUNS runs each"
 for n in $SCALES; do
-  data=$WORK/s$n
+ for fmt in $FORMATS; do
+  data=$WORK/s$n-$fmt
+  plain=(); [[ $fmt == cli ]] && plain=(--plain)
   # One in 100 made in the project (what --here finds).
-  python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$project" >/dev/null
+  python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$project" "${plain[@]}" >/dev/null
   chmod -R go-rwx "$data"
+  mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
   s=(env -C "$WORK" "$BIN" --data-dir "$data")
+  sync
+  # The first command on a store with no index builds it.
+  first_ms=$(best_ms 1 "${s[@]}" list --limit 1 --format json)
   # A titled session in the middle.
   mid=$("${s[@]}" list --format ndjson --offset $((n / 2)) --limit 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')
   "${s[@]}" rename "$mid" "retry logic" >/dev/null
-  mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
-  sync
   reindex_ms=$(best_ms 1 "${s[@]}" reindex)
   sleep 2.1 # past the index's racy window for the data directory's change time
-  echo "== $n sessions ($mb MB)"
-  printf '   %-40s %10s ms   %s MB/s\n' "reindex" "$reindex_ms" "$(python3 -c "print(round($mb / max($reindex_ms, 0.1) * 1000))")"
-  printf '   %-40s %10s ms\n' "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"
-  printf '   %-40s %10s ms\n' "get --last" "$(best_ms "$RUNS" "${s[@]}" get --last --format json)"
-  printf '   %-40s %10s ms\n' "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
-  printf '   %-40s %10s ms\n' "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "${mid:0:6}" --format json)"
-  printf '   %-40s %10s ms\n' "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
-  printf '   %-40s %10s ms\n' "get --here" "$(best_ms "$RUNS" env -C "$WORK/project" "$BIN" --data-dir "$data" get --here --format json)"
-  printf '   %-40s %10s ms\n' "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
+  echo "== $n sessions, $fmt format ($mb MB)"
+  mbs() { python3 -c "print(round($mb / max($1, 0.1) * 1000))"; }
+  row "$fmt" "$n" "first command, no index" "$first_ms" "$(mbs "$first_ms") MB/s"
+  row "$fmt" "$n" "reindex" "$reindex_ms" "$(mbs "$reindex_ms") MB/s"
+  row "$fmt" "$n" "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"
+  row "$fmt" "$n" "get --last" "$(best_ms "$RUNS" "${s[@]}" get --last --format json)"
+  row "$fmt" "$n" "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
+  row "$fmt" "$n" "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "${mid:0:6}" --format json)"
+  row "$fmt" "$n" "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
+  row "$fmt" "$n" "get --here" "$(best_ms "$RUNS" env -C "$WORK/project" "$BIN" --data-dir "$data" get --here --format json)"
+  row "$fmt" "$n" "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
   # Until a reader has the first row (and the listing, writing its second
   # page into a closed pipe, stops): what a picker's first screen waits for.
-  printf '   %-40s %10s ms\n' "list (all, ndjson), first row" "$(best_ms "$RUNS" sh -c '"$@" list --format ndjson | head -n 1' sh "${s[@]}")"
-  printf '   %-40s %10s ms\n' "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
+  row "$fmt" "$n" "list (all, ndjson), first row" "$(best_ms "$RUNS" sh -c '"$@" list --format ndjson | head -n 1' sh "${s[@]}")"
+  row "$fmt" "$n" "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
   if [[ -n ${BASE_BIN:-} ]]; then
-    printf '   %-40s %10s ms\n' "record <id>, BASE_BIN" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh env -C "$WORK" "$BASE_BIN" --data-dir "$data")"
+    row "$fmt" "$n" "record <id>, BASE_BIN" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh env -C "$WORK" "$BASE_BIN" --data-dir "$data")"
   fi
   for q in "rare:zanzibar" "regex:zanzi[a-z]+" "common:patch"; do
     kind=${q%%:*} word=${q#*:}
@@ -98,6 +115,7 @@ for n in $SCALES; do
       theirs=$(best_ms "$runs" rg -uu -g '!.index' -F "$word" "$data")
     fi
     printf '   %-40s %10s ms   rg: %8s ms   ratio %sx\n' "search ($kind) $word" "$ours" "$theirs" "$(ratio "$ours" "$theirs")"
+    TABLE["search ($kind) $word|$fmt|$n"]="$ours (rg $theirs)"
   done
   # A search right after a record pays for the bits of what it added.
   best=""
@@ -106,6 +124,34 @@ for n in $SCALES; do
     t=$(best_ms 1 "${s[@]}" search zanzibar --format json)
     if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
   done
-  printf '   %-40s %10s ms\n' "search after a record" "$best"
+  row "$fmt" "$n" "search after a record" "$best"
+  # A read right after a record into the CLI format pays for the renamed
+  # file: the data directory changed, so its entries are compared with
+  # the index (and every whole-file session's stamp with its row's).
+  best=""
+  for _ in $(seq "$RUNS"); do
+    echo "$message" | "${s[@]}" record "$mid" >/dev/null
+    t=$(best_ms 1 "${s[@]}" get --last --format json)
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
+  done
+  row "$fmt" "$n" "get --last after a record" "$best"
   rm -rf "$data"
+ done
+done
+
+# Both formats side by side, in ms (rg's time over the same files beside
+# each search).
+labels=("first command, no index" "reindex" "list --limit 20" "get --last" "record --last"
+  "get <6-character prefix>" "get <title>" "get --here" "list (all, ndjson)"
+  "list (all, ndjson), first row" "record <id>" "search (rare) zanzibar"
+  "search (regex) zanzi[a-z]+" "search (common) patch" "search after a record"
+  "get --last after a record")
+echo "== side by side (ms)"
+header="   | command |"
+for n in $SCALES; do for fmt in $FORMATS; do header+=" $fmt $n |"; done; done
+echo "$header"
+for label in "${labels[@]}"; do
+  line="   | $label |"
+  for n in $SCALES; do for fmt in $FORMATS; do line+=" ${TABLE["$label|$fmt|$n"]:-} |"; done; done
+  echo "$line"
 done

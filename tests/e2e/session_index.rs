@@ -18,19 +18,29 @@ pub(crate) fn listed_ids(sb: &Sandbox) -> Vec<String> {
         .collect()
 }
 
-/// A session as the OLLM CLI writes it, in place.
+/// A session as the OLLM CLI writes it: `<id>.json.tmp`, renamed into place.
 fn write_cli_session(sb: &Sandbox, id: &str, title: &str, at: &str) {
+    let path = sb.sessions_dir().join(format!("{id}.json"));
+    let tmp = sb.sessions_dir().join(format!("{id}.json.tmp"));
+    std::fs::write(&tmp, cli_document(id, title, at)).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+}
+
+/// A session as a person with an editor writes it: in place, the
+/// directory unchanged.
+fn edit_cli_session_in_place(sb: &Sandbox, id: &str, title: &str, at: &str) {
+    let path = sb.sessions_dir().join(format!("{id}.json"));
+    std::fs::write(path, cli_document(id, title, at)).unwrap();
+}
+
+fn cli_document(id: &str, title: &str, at: &str) -> String {
     let doc = json!({
         "sessionId": id, "startTime": at, "lastActivity": at,
         "model": "gemma3:1b", "provider": "ollama", "title": title,
         "messages": [{"role": "user", "parts": [{"type": "text", "text": "hi"}], "timestamp": at}],
         "toolCalls": [], "metadata": {"tokenCount": 1, "compressionCount": 0}
     });
-    std::fs::write(
-        sb.sessions_dir().join(format!("{id}.json")),
-        serde_json::to_string_pretty(&doc).unwrap(),
-    )
-    .unwrap();
+    serde_json::to_string_pretty(&doc).unwrap()
 }
 
 #[test]
@@ -94,14 +104,15 @@ fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
     assert_eq!(listed_ids(&sb), vec![theirs.to_string(), ours.clone()]);
     let last = json(&sb.session_ok(&["get", "--last"]));
     assert_eq!(last["sessionId"], theirs);
-    // Rewritten in place (the directory does not change): a new title.
-    write_cli_session(
-        &sb,
-        theirs,
-        "renamed by the cli",
-        "2099-01-01T00:00:01.000Z",
-    );
-    let got = json(&sb.session_ok(&["get", "renamed by the cli"]));
+    // Rewritten twice (ext4 gives the file its first inode back at the
+    // second rename), each time with a new title.
+    for (title, at) in [
+        ("renamed by the cli", "2099-01-01T00:00:01.000Z"),
+        ("renamed again", "2099-01-01T00:00:02.000Z"),
+    ] {
+        write_cli_session(&sb, theirs, title, at);
+    }
+    let got = json(&sb.session_ok(&["get", "renamed again"]));
     assert_eq!(got["sessionId"], theirs);
     let out = sb
         .cmd("ollm-session")
@@ -109,6 +120,16 @@ fn what_the_ollm_cli_writes_rewrites_and_removes_is_seen_at_once() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "the old title still names it");
+    // An edit in place leaves the directory as it was: a read of the
+    // session itself shows it, and `reindex` brings the index up to date.
+    edit_cli_session_in_place(&sb, theirs, "edited by hand", "2099-01-01T00:00:03.000Z");
+    assert_eq!(
+        json(&sb.session_ok(&["get", theirs]))["title"],
+        "edited by hand"
+    );
+    sb.session_ok(&["reindex"]);
+    let got = json(&sb.session_ok(&["get", "edited by hand"]));
+    assert_eq!(got["sessionId"], theirs);
     std::fs::remove_file(sb.sessions_dir().join(format!("{theirs}.json"))).unwrap();
     assert_eq!(listed_ids(&sb), vec![ours.clone()]);
     // A session directory removed by hand is gone from the listing too.
@@ -183,14 +204,16 @@ fn search_through_the_index_finds_what_every_writer_added_since() {
     let mut both = vec![journal.clone(), plain.clone()];
     both.sort();
     assert_eq!(found(&sb, "zanzibar", &["-i"]), both);
-    // The OLLM CLI rewrites its file in place, and adds one of its own.
+    // The OLLM CLI adds a session of its own, and rewrites it.
     let theirs = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
     write_cli_session(&sb, theirs, "theirs", "2099-01-01T00:00:00.000Z");
     let doc = sb.sessions_dir().join(format!("{theirs}.json"));
     let text = std::fs::read_to_string(&doc)
         .unwrap()
         .replace("\"hi\"", "\"off to Zanzibar\"");
-    std::fs::write(&doc, text).unwrap();
+    let tmp = sb.sessions_dir().join(format!("{theirs}.json.tmp"));
+    std::fs::write(&tmp, text).unwrap();
+    std::fs::rename(&tmp, &doc).unwrap();
     assert_eq!(found(&sb, "zanzibar", &["-i"]).len(), 3);
     // Gone sessions are not found, and their slots serve new ones.
     sb.session_ok(&["delete", &journal]);
@@ -291,4 +314,29 @@ fn a_search_of_thousands_of_hits_is_written_whole_and_in_one_order_in_every_form
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "newest first");
     let first = json(&sb.session_ok(&["search", "needle", "--limit", "10", "--format", "json"]));
     assert_eq!(first.as_array().unwrap()[..], hits[..10]);
+}
+
+#[test]
+fn the_first_build_of_a_large_store_shows_its_progress_at_a_terminal_only() {
+    let sb = Sandbox::new();
+    sb.write_cli_sessions(2_000, "");
+    // Piped: the index is built without a word.
+    let out = sb.session_ok(&["list", "--limit", "1"]);
+    assert_eq!(stderr(&out), "");
+    std::fs::remove_dir_all(sb.sessions_dir().join(".index")).unwrap();
+    let argv = format!(
+        "{} list --limit 1 --format json >/dev/null",
+        crate::support::bin_path("ollm-session").display()
+    );
+    let Some((seen, code)) = crate::support::at_a_terminal(&sb, &argv) else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{seen}");
+    assert!(
+        seen.contains("building the session index of 2000 sessions (once; about "),
+        "{seen:?}"
+    );
+    // Built: the next command has nothing to say.
+    let (seen, _) = crate::support::at_a_terminal(&sb, &argv).unwrap();
+    assert!(!seen.contains("building"), "{seen:?}");
 }

@@ -2,8 +2,10 @@
 //! branch lookup and search exactly as a full scan of the sessions' files does,
 //! after any sequence of changes: ours (create, record, rename, branch,
 //! delete, cleanup), another program's (the OLLM CLI writing, rewriting
-//! in place and removing its whole-file sessions; a person removing a
-//! session by hand), and writers killed before or after their write.
+//! and removing its whole-file sessions by its write protocol, a `.tmp`
+//! it left behind; a person removing a session by hand, or editing one in
+//! place and then running `reindex`), and writers killed before or after
+//! their write.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -51,8 +53,15 @@ enum Op {
         title: Option<usize>,
         workspace: Option<usize>,
     },
-    /// The OLLM CLI rewrites one of the whole-file sessions in place.
-    CliRewrites(prop::sample::Index, Option<usize>),
+    /// The OLLM CLI rewrites one of the whole-file sessions, once or more
+    /// times in a row (ext4 hands the first inode back at the second).
+    CliRewrites(prop::sample::Index, Option<usize>, usize),
+    /// The OLLM CLI was stopped while writing: a part of a document is
+    /// left in `<id>.json.tmp`, of a session of its own or a new one.
+    CliLeavesTmp(prop::sample::Index, bool),
+    /// A person edits a whole-file session in place (the directory does
+    /// not change), then runs `reindex`.
+    EditedInPlaceThenReindex(prop::sample::Index, Option<usize>),
     /// A person removes a session's directory or file by hand.
     RemovedByHand(prop::sample::Index),
     /// A writer killed after its record reached the journal, before the
@@ -76,7 +85,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => pick().prop_map(Op::Delete),
         1 => (0u64..4).prop_map(Op::Cleanup),
         2 => (title(), workspace()).prop_map(|(title, workspace)| Op::CliWrites { title, workspace }),
-        2 => (pick(), title()).prop_map(|(p, t)| Op::CliRewrites(p, t)),
+        2 => (pick(), title(), 1usize..4).prop_map(|(p, t, n)| Op::CliRewrites(p, t, n)),
+        1 => (pick(), any::<bool>()).prop_map(|(p, new)| Op::CliLeavesTmp(p, new)),
+        1 => (pick(), title()).prop_map(|(p, t)| Op::EditedInPlaceThenReindex(p, t)),
         1 => pick().prop_map(Op::RemovedByHand),
         1 => pick().prop_map(Op::KilledAfterWrite),
         1 => pick().prop_map(Op::KilledBeforeWrite),
@@ -155,6 +166,22 @@ impl World {
         serde_json::to_string_pretty(&doc).unwrap()
     }
 
+    /// Writes `doc` as the OLLM CLI does: `<id>.json.tmp`, renamed into place.
+    fn cli_write(&self, id: &str, doc: &str) {
+        let tmp = self.data().join(format!("{id}.json.tmp"));
+        std::fs::write(&tmp, doc).unwrap();
+        std::fs::rename(&tmp, self.data().join(format!("{id}.json"))).unwrap();
+    }
+
+    /// One of the whole-file sessions, if there is one.
+    fn pick_plain(&self, ids: &[String], p: &prop::sample::Index) -> Option<String> {
+        let plain: Vec<&String> = ids
+            .iter()
+            .filter(|id| self.data().join(format!("{id}.json")).is_file())
+            .collect();
+        (!plain.is_empty()).then(|| plain[p.index(plain.len())].clone())
+    }
+
     fn apply(&mut self, op: &Op) {
         let store = self.store(NewFormat::Journal);
         let ids = self.ids();
@@ -215,18 +242,34 @@ impl World {
                 let id = self.new_id();
                 let doc = self.cli_document(&id, *title, *workspace);
                 std::fs::create_dir_all(self.data()).unwrap();
-                std::fs::write(self.data().join(format!("{id}.json")), doc).unwrap();
+                self.cli_write(&id, &doc);
             }
-            Op::CliRewrites(p, title) => {
-                let plain: Vec<&String> = ids
-                    .iter()
-                    .filter(|id| self.data().join(format!("{id}.json")).is_file())
-                    .collect();
-                if !plain.is_empty() {
-                    let id = plain[p.index(plain.len())].clone();
-                    let doc = self.cli_document(&id, *title, Some(1));
-                    // In place, as the CLI writes: the directory does not change.
+            Op::CliRewrites(p, title, times) => {
+                if let Some(id) = self.pick_plain(&ids, p) {
+                    for _ in 0..*times {
+                        let doc = self.cli_document(&id, *title, Some(1));
+                        self.cli_write(&id, &doc);
+                    }
+                }
+            }
+            Op::CliLeavesTmp(p, new) => {
+                let id = if *new {
+                    Some(self.new_id())
+                } else {
+                    self.pick_plain(&ids, p)
+                };
+                if let Some(id) = id {
+                    let doc = self.cli_document(&id, None, None);
+                    std::fs::create_dir_all(self.data()).unwrap();
+                    let tmp = self.data().join(format!("{id}.json.tmp"));
+                    std::fs::write(tmp, &doc[..doc.len() / 2]).unwrap();
+                }
+            }
+            Op::EditedInPlaceThenReindex(p, title) => {
+                if let Some(id) = self.pick_plain(&ids, p) {
+                    let doc = self.cli_document(&id, *title, Some(0));
                     std::fs::write(self.data().join(format!("{id}.json")), doc).unwrap();
+                    store.as_file().unwrap().reindex().unwrap();
                 }
             }
             Op::RemovedByHand(p) => {
@@ -260,15 +303,30 @@ impl World {
 
     /// Dates the data directory's change time back (a distinct time each
     /// call), so that the next read trusts it and only a change after
-    /// that is noticed by its change time.
+    /// that is noticed by its change time; and the whole-file sessions'
+    /// too, so that their rows keep their stamps (a file changed very
+    /// recently is read again whatever its inode): a rewrite is then
+    /// told by its inode, or, when the file system gave the old inode
+    /// back, by its stamp.
     fn settle_directory(&mut self) {
         self.seed += 1;
         let data = self.data();
-        if let Ok(dir) = std::fs::File::open(&data) {
-            let back = SystemTime::now() - Duration::from_secs(3_600 + self.seed);
-            dir.set_times(std::fs::FileTimes::new().set_modified(back))
-                .unwrap();
+        let back = SystemTime::now() - Duration::from_secs(3_600 + self.seed);
+        let Ok(entries) = std::fs::read_dir(&data) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json")
+                && let Ok(file) = std::fs::File::options().append(true).open(&path)
+            {
+                file.set_times(std::fs::FileTimes::new().set_modified(back))
+                    .unwrap();
+            }
         }
+        let dir = std::fs::File::open(&data).unwrap();
+        dir.set_times(std::fs::FileTimes::new().set_modified(back))
+            .unwrap();
     }
 
     /// Every question the index answers, compared with the full scan.

@@ -665,6 +665,17 @@ impl FileStore {
     /// both a directory and a plain file (an import cut short) is the
     /// directory's.
     pub fn ids(&self) -> Result<Vec<(String, Kind)>> {
+        Ok(self
+            .entries()?
+            .into_iter()
+            .map(|(id, kind, _)| (id, kind))
+            .collect())
+    }
+
+    /// [`FileStore::ids`] with each entry's inode number, as the directory
+    /// gives it (no `stat`): a plain file replaced by a rename has another.
+    pub(crate) fn entries(&self) -> Result<Vec<(String, Kind, u64)>> {
+        use std::os::unix::fs::DirEntryExt;
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -678,22 +689,22 @@ impl FileStore {
             let Some(name) = name.to_str() else { continue };
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
             if is_dir && is_uuid(name) {
-                dirs.push(name.to_string());
+                dirs.push((name.to_string(), entry.ino()));
             } else if let Some(id) = name.strip_suffix(".json")
                 && is_uuid(id)
                 && !is_dir
             {
-                plain.push(id.to_string());
+                plain.push((id.to_string(), entry.ino()));
             }
         }
         dirs.sort_unstable();
-        let mut ids: Vec<(String, Kind)> = Vec::with_capacity(plain.len() + dirs.len());
-        for id in plain {
-            if dirs.binary_search(&id).is_err() {
-                ids.push((id, Kind::Plain));
+        let mut ids = Vec::with_capacity(plain.len() + dirs.len());
+        for (id, ino) in plain {
+            if dirs.binary_search_by(|(dir, _)| dir.cmp(&id)).is_err() {
+                ids.push((id, Kind::Plain, ino));
             }
         }
-        ids.extend(dirs.into_iter().map(|id| (id, Kind::Journal)));
+        ids.extend(dirs.into_iter().map(|(id, ino)| (id, Kind::Journal, ino)));
         Ok(ids)
     }
 

@@ -391,20 +391,6 @@ impl Db {
         self.summaries(&text, [id])
     }
 
-    /// Every row's id, whether it is plain, and its stamp.
-    pub fn stamps(&self, plain_only: bool) -> Result<Vec<(String, bool, String)>> {
-        let text = if plain_only {
-            "SELECT id, plain, stamp FROM sessions WHERE plain = 1"
-        } else {
-            "SELECT id, plain, stamp FROM sessions"
-        };
-        let mut statement = self.conn.prepare_cached(text).map_err(sql)?;
-        let rows = statement
-            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0, r.get(2)?)))
-            .map_err(sql)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(sql)
-    }
-
     pub fn problems(&self) -> Result<Vec<Problem>> {
         let mut statement = self
             .conn

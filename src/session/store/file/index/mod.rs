@@ -7,8 +7,9 @@
 //! missing, of another version or damaged (`ollm session reindex` does it
 //! on demand), and every reader first folds the log into the database
 //! ([`refresh`]), which also notices what other programs changed:
-//! sessions added or removed (the data directory's change time) and the
-//! OLLM CLI's whole-file sessions rewritten (each file's stamp).
+//! sessions added, removed or rewritten through a rename, as the OLLM CLI
+//! rewrites its whole-file sessions (the data directory's change time,
+//! then its entries' names and inodes).
 //!
 //! A cache never stops the store, blocks it or answers wrongly: before the
 //! index is opened, each of its entries is looked at without opening it

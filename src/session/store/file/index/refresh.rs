@@ -3,9 +3,9 @@
 //! unanswered is read from the session's files (and kept for the next
 //! fold while a writer still holds the session); when the data directory
 //! changed since the last look, its entries are compared with the rows
-//! (sessions another program added or removed); the OLLM CLI's
-//! whole-file sessions are compared with their stamps on every fold, as
-//! that program rewrites them without our lock. After a reboot (a
+//! (sessions another program added, removed, or, as the OLLM CLI does
+//! without our lock, rewrote through a rename); a directory unchanged
+//! costs no look at any session file. After a reboot (a
 //! transaction lost to a power failure is possible: commits do not wait
 //! for an fsync) every row is checked against its files once. An index
 //! with no complete build is built from the files.
@@ -251,6 +251,31 @@ fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()
     Ok(())
 }
 
+/// A first build of at least this many sessions says what it is doing.
+const PROGRESS_FROM: usize = 2_000;
+/// The sessions read before the rest's time is estimated.
+const SAMPLE: usize = 400;
+const _: () = assert!(SAMPLE < PROGRESS_FROM);
+
+/// Reads every session of `ids` into the index being built; a store large
+/// enough to keep a person waiting shows a progress line (at a terminal
+/// only) with the count and the time its first sessions say the rest takes.
+fn build(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
+    if ids.len() < PROGRESS_FROM {
+        return derive_all(conn, store, ids);
+    }
+    let started = std::time::Instant::now();
+    let (first, rest) = ids.split_at(SAMPLE);
+    derive_all(conn, store, first)?;
+    #[allow(clippy::cast_precision_loss)]
+    let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
+    let _progress = crate::output::progress::Progress::start(&format!(
+        "building the session index of {} sessions (once; about {estimate:.0} s)",
+        ids.len()
+    ));
+    derive_all(conn, store, rest)
+}
+
 /// The running kernel's boot id (a reboot changes it).
 pub fn boot_id() -> String {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
@@ -431,20 +456,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         .and_then(|v| serde_json::from_str(&v).ok())
         .unwrap_or_default();
     let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
-    let plain_rows = db.stamps(true)?;
-    let plain_changed: Vec<String> = parallel_map(&plain_rows, |(id, _, stamp)| {
-        (stamp_of(&store.plain_path(id)) != *stamp).then(|| id.clone())
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    if built
-        && !rebooted
-        && !dir_changed
-        && changes.is_empty()
-        && kept.is_empty()
-        && plain_changed.is_empty()
-    {
+    if built && !rebooted && !dir_changed && changes.is_empty() && kept.is_empty() {
         return Ok(());
     }
     let tx = db.begin()?;
@@ -480,15 +492,13 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         }
         if rebooted || dir_changed {
             reconcile(&tx, store, rebooted)?;
-        } else {
-            derive_all(&tx, store, &plain_changed)?;
         }
     } else {
         // Built from the files, which are newer than any change logged so
         // far; only what may still be under way is looked at again.
         db::clear(&tx)?;
         let ids: Vec<String> = store.ids()?.into_iter().map(|(id, _)| id).collect();
-        derive_all(&tx, store, &ids)?;
+        build(&tx, store, &ids)?;
         unresolved.extend(
             changes
                 .iter()
@@ -542,11 +552,19 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
 
 /// Compares the rows with the data directory's entries: removes the rows
 /// of sessions gone, reads the sessions that are new, changed from one
-/// form to the other, or (`all_stamps`, else plain files only) whose file
-/// changed.
+/// form to the other, or whose file changed. A plain file whose inode is
+/// not its row's was replaced (the OLLM CLI writes by a rename); one
+/// whose inode is its row's is still `stat`ed, as the file system hands a
+/// freed inode out again (ext4 gives `<id>.json` its old inode back at
+/// every second rename), and so is, after a reboot (`all_stamps`), every
+/// journal.
 fn reconcile(conn: &Connection, store: &FileStore, all_stamps: bool) -> Result<()> {
     // What is left of it once every row has taken its own: the new ones.
-    let mut on_disk: HashMap<String, Kind> = store.ids()?.into_iter().collect();
+    let mut on_disk: HashMap<String, (Kind, u64)> = store
+        .entries()?
+        .into_iter()
+        .map(|(id, kind, ino)| (id, (kind, ino)))
+        .collect();
     let mut statement = conn
         .prepare("SELECT id, plain, CASE WHEN plain OR ?1 THEN stamp END FROM sessions")
         .map_err(db::sql)?;
@@ -557,18 +575,40 @@ fn reconcile(conn: &Connection, store: &FileStore, all_stamps: bool) -> Result<(
         .and_then(|rows| rows.collect())
         .map_err(db::sql)?;
     let mut redo = Vec::new();
+    let mut to_stat = Vec::new();
     for (id, plain, stamp) in rows {
         match on_disk.remove(&id) {
             None => db::remove(conn, &id)?,
-            Some(kind) => {
-                let changed = (kind == Kind::Plain) != plain
-                    || stamp.is_some_and(|stamp| stamp_of(&file_of(store, &id, kind)) != stamp);
-                if changed {
-                    redo.push(id);
-                }
-            }
+            Some((kind, _)) if (kind == Kind::Plain) != plain => redo.push(id),
+            Some((_, ino)) => match stamp {
+                Some(stamp) if plain && !stamp_has_inode(&stamp, ino) => redo.push(id),
+                Some(stamp) => to_stat.push((id, plain, stamp)),
+                None => {}
+            },
+        }
+    }
+    let data_dir = DataDir::open(store.dir());
+    let current = parallel_map(&to_stat, |(id, plain, stamp)| match &data_dir {
+        Some(dir) if *plain => dir.plain_stamp_is(id, stamp),
+        Some(dir) => dir.journal_stamp_is(id, stamp),
+        None => {
+            let kind = if *plain { Kind::Plain } else { Kind::Journal };
+            stamp_of(&file_of(store, id, kind)) == *stamp
+        }
+    });
+    for ((id, _, _), current) in to_stat.into_iter().zip(current) {
+        if !current {
+            redo.push(id);
         }
     }
     redo.extend(on_disk.into_keys());
     derive_all(conn, store, &redo)
+}
+
+/// Whether `stamp` ([`stamp_of`]) is of the inode numbered `ino`.
+fn stamp_has_inode(stamp: &str, ino: u64) -> bool {
+    stamp
+        .split_once(':')
+        .and_then(|(of, _)| of.parse::<u64>().ok())
+        == Some(ino)
 }

@@ -53,13 +53,19 @@ impl DataDir {
     /// Whether session `id`'s journal has `stamp` ([`stamp_of`]), compared
     /// without building the stamp's text.
     pub(super) fn journal_stamp_is(&self, id: &str, stamp: &str) -> bool {
+        self.stamp_is(&format!("{id}/{JOURNAL}"), stamp)
+    }
+
+    /// Whether session `id`'s whole-file (OLLM CLI format) session has
+    /// `stamp`.
+    pub(super) fn plain_stamp_is(&self, id: &str, stamp: &str) -> bool {
+        self.stamp_is(&format!("{id}.json"), stamp)
+    }
+
+    fn stamp_is(&self, path: &str, stamp: &str) -> bool {
         use std::io::Write;
-        let path = format!("{id}/{JOURNAL}");
-        let Ok(stat) = rustix::fs::statat(
-            &self.0,
-            path.as_str(),
-            rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
-        ) else {
+        let Ok(stat) = rustix::fs::statat(&self.0, path, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+        else {
             return stamp.is_empty();
         };
         let mut text = [0u8; 96];
@@ -97,5 +103,9 @@ mod tests {
         assert_eq!(stamp_of(&dir.path().join("gone").join(JOURNAL)), "");
         assert!(data_dir.journal_stamp_is("gone", ""));
         assert!(!data_dir.journal_stamp_is("gone", &stamp));
+        let plain = dir.path().join("abc.json");
+        std::fs::write(&plain, b"{}").unwrap();
+        assert!(data_dir.plain_stamp_is("abc", &stamp_of(&plain)));
+        assert!(!data_dir.plain_stamp_is("abc", &stamp));
     }
 }
