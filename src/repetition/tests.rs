@@ -196,16 +196,28 @@ fn a_saved_state_continues_exactly() {
 
 #[test]
 fn the_state_stays_bounded() {
-    let mut t = ContentTracker::default();
-    let text: String = (0..50_000)
-        .map(|i| format!("word{} ", i * 7919 % 100_003))
-        .collect();
-    t.push(&text, DEFAULT);
-    assert!(t.hashes.len() <= MAX_UNITS, "{}", t.hashes.len());
-    assert!(t.chars - t.ends[0] <= MAX_PERIOD_CHARS + 2 * MAX_WORD as u64 * 8);
-    assert!(t.index.newest.len() <= 2 * MAX_UNITS + 64);
-    assert!(t.candidates.len() <= MAX_CANDIDATES);
-    assert!(serde_json::to_string(&t).unwrap().len() < 200_000);
+    // ASCII words, and words of two-byte characters (the preview's cut
+    // must hold when a character's bytes step over its limit).
+    for (words, wide) in [(50_000, false), (30_000, true)] {
+        let text: String = (0..words)
+            .map(|i| {
+                let n = i * 7919 % 100_003;
+                if wide {
+                    format!("é{n}ü ")
+                } else {
+                    format!("word{n} ")
+                }
+            })
+            .collect();
+        let mut t = ContentTracker::default();
+        t.push(&text, DEFAULT);
+        assert!(t.hashes.len() <= MAX_UNITS, "{}", t.hashes.len());
+        assert!(t.chars - t.ends[0] <= MAX_PERIOD_CHARS + 2 * MAX_WORD as u64 * 8);
+        assert!(t.index.newest.len() <= 2 * t.hashes.len() + 64);
+        assert!(t.candidates.len() <= MAX_CANDIDATES);
+        assert!(t.tail.len() <= 2 * PREVIEW_CHARS + 4, "{}", t.tail.len());
+        assert!(serde_json::to_string(&t).unwrap().len() < 200_000);
+    }
 }
 
 #[test]
@@ -401,15 +413,4 @@ fn a_sentence_coming_back_far_apart_is_not_a_loop() {
         found.period < 140,
         "the last two occurrences' distance: {found:?}"
     );
-}
-
-#[test]
-fn the_state_stays_bounded_on_wide_characters() {
-    let mut t = ContentTracker::default();
-    let text: String = (0..30_000)
-        .map(|i| format!("é{}ü ", i * 7919 % 100_003))
-        .collect();
-    t.push(&text, DEFAULT);
-    assert!(t.tail.len() <= 2 * PREVIEW_CHARS + 4, "{}", t.tail.len());
-    assert!(t.index.newest.len() <= 2 * t.hashes.len() + 64);
 }

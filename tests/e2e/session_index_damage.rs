@@ -295,6 +295,39 @@ fn chown(owner: &str, path: &Path) {
 /// it but not write it: `record` and `create` still succeed, saying so
 /// once, search reads the files meanwhile, and `reindex` moves the index
 /// aside, untouched, and builds the user's own.
+/// As the user, with an index they cannot write: a record (which says
+/// once that the index is not used), a create and a record into it; a
+/// search then finds every session holding the word.
+fn writes_and_searches_go_on_as_user(sb: &Sandbox, holding: &mut Vec<String>) {
+    let again = [
+        "record",
+        &holding[0],
+        "--role",
+        "user",
+        "--text",
+        "zanzibar again",
+    ];
+    let (_, warning) = answers_as_user(sb, &again);
+    assert!(warning.is_some_and(|w| w.contains("index")));
+    let (out, _) = answers_as_user(sb, &["create", "--model", "m", "--provider", "p"]);
+    let made = json(&out)["sessionId"].as_str().unwrap().to_string();
+    answers_as_user(
+        sb,
+        &[
+            "record",
+            &made,
+            "--role",
+            "user",
+            "--text",
+            "a zanzibar of its own",
+        ],
+    );
+    holding.push(made);
+    holding.sort();
+    let (out, _) = answers_as_user(sb, &["search", "zanzibar", "--format", "json"]);
+    assert_eq!(&hit_ids(&out), holding);
+}
+
 #[test]
 fn an_index_another_user_made_stops_no_write_and_reindex_moves_it_aside() {
     use std::os::unix::fs::MetadataExt;
@@ -318,35 +351,7 @@ fn an_index_another_user_made_stops_no_write_and_reindex_moves_it_aside() {
     assert!(status.success());
     let theirs = tree(&index);
 
-    let (_, warning) = answers_as_user(
-        &sb,
-        &[
-            "record",
-            &holding[0],
-            "--role",
-            "user",
-            "--text",
-            "zanzibar again",
-        ],
-    );
-    assert!(warning.is_some_and(|w| w.contains("index")));
-    let (out, _) = answers_as_user(&sb, &["create", "--model", "m", "--provider", "p"]);
-    let made = json(&out)["sessionId"].as_str().unwrap().to_string();
-    answers_as_user(
-        &sb,
-        &[
-            "record",
-            &made,
-            "--role",
-            "user",
-            "--text",
-            "a zanzibar of its own",
-        ],
-    );
-    holding.push(made);
-    holding.sort();
-    let (out, _) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
-    assert_eq!(hit_ids(&out), holding);
+    writes_and_searches_go_on_as_user(&sb, &mut holding);
     assert_eq!(tree(&index), theirs, "their index was written");
 
     let (out, warning) = answers_as_user(&sb, &["reindex"]);
@@ -400,35 +405,7 @@ fn index_files_root_left_stop_no_write_and_reindex_replaces_them() {
         chown("root:root", file);
     }
 
-    let (_, warning) = answers_as_user(
-        &sb,
-        &[
-            "record",
-            &holding[0],
-            "--role",
-            "user",
-            "--text",
-            "zanzibar again",
-        ],
-    );
-    assert!(warning.is_some_and(|w| w.contains("index")));
-    let (out, _) = answers_as_user(&sb, &["create", "--model", "m", "--provider", "p"]);
-    let made = json(&out)["sessionId"].as_str().unwrap().to_string();
-    answers_as_user(
-        &sb,
-        &[
-            "record",
-            &made,
-            "--role",
-            "user",
-            "--text",
-            "a zanzibar of its own",
-        ],
-    );
-    holding.push(made);
-    holding.sort();
-    let (out, _) = answers_as_user(&sb, &["search", "zanzibar", "--format", "json"]);
-    assert_eq!(hit_ids(&out), holding);
+    writes_and_searches_go_on_as_user(&sb, &mut holding);
 
     let (out, warning) = answers_as_user(&sb, &["reindex"]);
     assert_eq!(json(&out)["sessions"], 5);
