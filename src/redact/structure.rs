@@ -35,11 +35,14 @@ const FIELD_KIND: &str = "secret-assignment";
 /// Where earlier redactions left their marker.
 const MARKER_OPEN: &str = "[REDACTED:";
 
+/// The field in which an imported record names its source's record
+/// (written by `session::import`; declared here, below it).
+pub(crate) const SOURCE_KEY: &str = "sourceKey";
+
 /// The toolkit's own fields whose names hold a secret word: what it writes
-/// there is its own id, never a credential (an imported record's
-/// `sourceKey` names the source's record; withheld, a second import could
-/// not match it).
-const OWN_FIELDS: &[&str] = &[crate::session::import::write::SOURCE_KEY];
+/// there is its own id, never a credential (withheld, a second import
+/// could not match its records).
+const OWN_FIELDS: &[&str] = &[SOURCE_KEY];
 
 /// Whether the string `text` under `key` is a secret whole: the key is
 /// secret-named (and not one of [`OWN_FIELDS`]) and the value is not one

@@ -22,8 +22,9 @@ pub use writer::SessionWriter;
 #[cfg(test)]
 pub use writer::store_transcript;
 
-/// The field of an imported record that names what it came from.
-pub const SOURCE_KEY: &str = "sourceKey";
+/// The field of an imported record that names what it came from
+/// (redaction, a layer below, keeps it as the toolkit's own).
+pub(crate) use crate::redact::structure::SOURCE_KEY;
 
 /// What importing one source session did (one NDJSON line of `import`).
 #[derive(Debug, Clone, Serialize)]
