@@ -16,7 +16,7 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// `ollm-session ARGS`, which must end (within [`PATIENCE`]) and succeed
 /// with at most one warning line; that line, if any.
-fn answers(sb: &Sandbox, args: &[&str]) -> (std::process::Output, Option<String>) {
+pub(crate) fn answers(sb: &Sandbox, args: &[&str]) -> (std::process::Output, Option<String>) {
     let out = sb
         .cmd("ollm-session")
         .args(args)

@@ -298,23 +298,31 @@ fn dir_stamp(dir: &Path) -> (String, bool) {
     }
 }
 
-/// A log's id (its first line, when it has one) and where its changes start.
-fn log_header(bytes: &[u8]) -> (String, usize) {
+/// A log's id (its first line, when it has one), where its changes start,
+/// and whether its lines carry checksums ([`log::CHECKED`]).
+fn log_header(bytes: &[u8]) -> (String, usize, bool) {
     #[derive(serde::Deserialize)]
     struct Header {
         log: String,
+        #[serde(default)]
+        v: u32,
     }
     let end = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
     match serde_json::from_slice::<Header>(&bytes[..end]) {
-        Ok(header) => (header.log, (end + 1).min(bytes.len())),
-        Err(_) => (String::new(), 0),
+        Ok(header) => (
+            header.log,
+            (end + 1).min(bytes.len()),
+            header.v >= log::CHECKED,
+        ),
+        Err(_) => (String::new(), 0, false),
     }
 }
 
 fn new_log_bytes() -> Vec<u8> {
-    let mut bytes = serde_json::json!({ "log": uuid::Uuid::new_v4().to_string() })
-        .to_string()
-        .into_bytes();
+    let mut bytes =
+        serde_json::json!({ "log": uuid::Uuid::new_v4().to_string(), "v": log::CHECKED })
+            .to_string()
+            .into_bytes();
     bytes.push(b'\n');
     bytes
 }
@@ -437,7 +445,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let (dir_now, dir_settled) = dir_stamp(store.dir());
     let log_path = index.log_path();
     let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
-    let (log_id, body) = log_header(&log_bytes);
+    let (log_id, body, checked) = log_header(&log_bytes);
     let from = match db.meta("log")?.as_deref().and_then(|v| v.rsplit_once(':')) {
         Some((id, offset)) if id == log_id => offset
             .parse::<usize>()
@@ -446,7 +454,16 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
             .unwrap_or(body),
         _ => body,
     };
-    let changes = log::parse(&log_bytes[from..]);
+    let log::Parsed {
+        changes,
+        damaged,
+        named,
+    } = log::parse(&log_bytes[from..], checked);
+    if damaged > 0 {
+        super::warn_once(format_args!(
+            "the session index's change log has {damaged} damaged line(s), skipped; the sessions they may name are read from their files"
+        ));
+    }
     let built = db.meta("built")?.is_some();
     let boot = boot_id();
     let rebooted = db.meta("boot")?.as_deref() != Some(boot.as_str());
@@ -456,11 +473,18 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         .and_then(|v| serde_json::from_str(&v).ok())
         .unwrap_or_default();
     let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
-    if built && !rebooted && !dir_changed && changes.is_empty() && kept.is_empty() {
+    if built
+        && checked
+        && !rebooted
+        && !dir_changed
+        && changes.is_empty()
+        && kept.is_empty()
+        && named.is_empty()
+    {
         return Ok(());
     }
     let tx = db.begin()?;
-    let mut unresolved: BTreeSet<String> = kept.into_iter().collect();
+    let mut unresolved: BTreeSet<String> = kept.into_iter().chain(named).collect();
     if built {
         for change in changes {
             match change {
@@ -542,9 +566,11 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     } else {
         db.checkpoint()?;
     }
-    if log_bytes.len() > COMPACT_BYTES {
+    if log_bytes.len() > COMPACT_BYTES || !checked {
         // Everything in it is in the database: an empty log with a new id
-        // replaces it (writers wait on the lock this fold holds).
+        // replaces it (writers wait on the lock this fold holds). A log of
+        // an older ollm, whose lines carry no checksum, is folded once and
+        // replaced by one whose header says they do.
         let _ = sfs::write_atomic(&log_path, &new_log_bytes(), sfs::Durability::Cache);
     }
     Ok(())
