@@ -328,16 +328,26 @@ fn writes_and_searches_go_on_as_user(sb: &Sandbox, holding: &mut Vec<String>) {
     assert_eq!(&hit_ids(&out), holding);
 }
 
+/// A store of four sessions (three holding "zanzibar") that a second
+/// user may read, or `None` (and a visible SKIPPED line) when not root:
+/// the second user is played with setpriv.
+fn store_open_to_a_second_user() -> Option<(Sandbox, Vec<String>)> {
+    if !crate::support::is_root() {
+        println!("SKIPPED: a second user is played with setpriv, which needs root");
+        return None;
+    }
+    let sb = Sandbox::new();
+    let holding = three_of_four(&sb);
+    open_to_others(&sb);
+    Some((sb, holding))
+}
+
 #[test]
 fn an_index_another_user_made_stops_no_write_and_reindex_moves_it_aside() {
     use std::os::unix::fs::MetadataExt;
-    if !crate::support::is_root() {
-        println!("SKIPPED: a second user is played with setpriv, which needs root");
+    let Some((sb, mut holding)) = store_open_to_a_second_user() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let mut holding = three_of_four(&sb);
-    open_to_others(&sb);
+    };
     chown(&format!("{USER}:{USER}"), &sb.ollm_home);
     let index = sb.sessions_dir().join(".index");
     // As `nobody` leaves it, having made it while the data directory was
@@ -388,13 +398,9 @@ fn an_index_another_user_made_stops_no_write_and_reindex_moves_it_aside() {
 #[test]
 fn index_files_root_left_stop_no_write_and_reindex_replaces_them() {
     use std::os::unix::fs::MetadataExt;
-    if !crate::support::is_root() {
-        println!("SKIPPED: a second user is played with setpriv, which needs root");
+    let Some((sb, mut holding)) = store_open_to_a_second_user() else {
         return;
-    }
-    let sb = Sandbox::new();
-    let mut holding = three_of_four(&sb);
-    open_to_others(&sb);
+    };
     let index = sb.sessions_dir().join(".index");
     let root_files: Vec<_> = std::fs::read_dir(&index)
         .unwrap()
