@@ -71,6 +71,7 @@ struct Span {
     stamp: Range<usize>,
     json: Range<usize>,
     plain: bool,
+    damaged: bool,
 }
 
 impl Rows {
@@ -85,6 +86,7 @@ impl Rows {
             stamp: add(row.stamp()?),
             json: add(row.json()?),
             plain: row.plain()?,
+            damaged: !row.intact()?,
         };
         self.spans.push(span);
         Ok(())
@@ -103,10 +105,14 @@ impl Rows {
         query: &ListQuery,
     ) -> Result<JsonLines> {
         let field = |range: &Range<usize>| &self.text[range.clone()];
+        if self.spans.iter().any(|span| span.damaged) {
+            store.index().damaged_row();
+        }
         let stale = parallel_map(&self.spans, |span| {
             let id = field(&span.id);
-            (!refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
-                .then(|| refresh::derive(store, id))
+            (span.damaged
+                || !refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
+            .then(|| refresh::derive(store, id))
         });
         let mut lines = JsonLines {
             text: Vec::with_capacity(self.text.len()),

@@ -113,6 +113,16 @@ impl Index {
         log::append(&self.log_path(), change)
     }
 
+    /// A row was read whose bytes are not those written: the session is
+    /// read from its files, and the index is built again by the next
+    /// command (or `reindex`).
+    pub(crate) fn damaged_row(&self) {
+        warn_once(
+            "the session index has a damaged row; that session is read from its files, and the index is built again",
+        );
+        self.mark_stale();
+    }
+
     fn stale_path(&self) -> PathBuf {
         self.dir.with_file_name(STALE)
     }

@@ -145,9 +145,12 @@ pub fn checked(
     rows: Vec<db::Found>,
 ) -> (Vec<SessionSummary>, Vec<crate::session::model::Problem>) {
     let data_dir = DataDir::open(store.dir());
+    if rows.iter().any(|row| row.damaged) {
+        index.damaged_row();
+    }
     let fresh = parallel_map(&rows, |row| {
         let id = &row.summary.session_id;
-        if is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
+        if !row.damaged && is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
             None
         } else {
             Some(derive(store, id))
