@@ -116,3 +116,37 @@ fn a_database_row_whose_fields_changed_is_not_answered_from() {
         assert_eq!(std::fs::read(&file).unwrap(), stored, "{column}");
     }
 }
+
+#[test]
+fn a_database_sqlite_finds_malformed_is_bypassed_then_built_again() {
+    let sb = Sandbox::new();
+    let (first, second) = two_listed(&sb);
+    // Built anew and written back whole (its WAL emptied), then every page
+    // but the first overwritten.
+    answers(&sb, &["reindex"]);
+    let path = sb.sessions_dir().join(".index/sessions.db");
+    let mut bytes = std::fs::read(&path).unwrap();
+    for page in bytes.chunks_mut(4096).skip(1) {
+        page[8..].fill(0xa5);
+    }
+    std::fs::write(&path, bytes).unwrap();
+
+    let mut both = vec![first, second.clone()];
+    both.sort();
+    let (out, warning) = answers(&sb, &["list", "--format", "json"]);
+    let warning = warning.expect("a warning about the damaged database");
+    assert!(warning.contains("damaged"), "{warning}");
+    let mut listed: Vec<String> = json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, both);
+    answers(&sb, &["list"]);
+    let (out, warning) = answers(&sb, &["get", "--last", "--format", "json"]);
+    assert_eq!(warning, None);
+    assert_eq!(json(&out)["sessionId"], second.as_str());
+    assert_eq!(found(&sb, "zanzibar", &[]), both);
+}

@@ -190,12 +190,26 @@ fn failed(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::io(path, &std::io::Error::other(format!("session index: {e}")))
 }
 
+/// The path of an error of the index's database ([`sql`]), and of one that
+/// says the database is damaged (SQLite's `SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+pub const SQL_ERROR: &str = "session index";
+pub const DAMAGED: &str = "session index (damaged)";
+
 /// An error of the index's database.
 pub fn sql(e: rusqlite::Error) -> Error {
+    let corrupt = matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    );
     Error::Io {
-        path: "session index".into(),
+        path: if corrupt { DAMAGED } else { SQL_ERROR }.into(),
         message: e.to_string(),
     }
+}
+
+/// Whether `err` says the index's database is damaged.
+pub fn is_damaged(err: &Error) -> bool {
+    matches!(err, Error::Io { path, .. } if path.as_os_str() == DAMAGED)
 }
 
 /// A row of the index as written.

@@ -30,12 +30,19 @@ pub fn json_pages(
         return Ok(());
     };
     let data_dir = DataDir::open(store.dir());
-    let mut problems = db.problems()?;
+    let from_files = || JsonLines::of(query.page(store.scan()?));
+    let mut problems = match db.problems() {
+        Ok(problems) => problems,
+        Err(err) => {
+            page(store.index().or_files(Err(err), from_files)?);
+            return Ok(());
+        }
+    };
     let mut rows = Rows::default();
     let mut size = first.max(1);
     let mut given = false;
     let mut go_on = true;
-    db.each_listed(query, |row| {
+    let listed = db.each_listed(query, |row| {
         rows.push(&row).map_err(db::sql)?;
         if rows.spans.len() < size {
             return Ok(true);
@@ -47,7 +54,15 @@ pub fn json_pages(
         given = true;
         go_on = page(lines);
         Ok(go_on)
-    })?;
+    });
+    if let Err(err) = listed {
+        // Said from the files only while no page was given.
+        if given {
+            return Err(err);
+        }
+        page(store.index().or_files(Err(err), from_files)?);
+        return Ok(());
+    }
     if go_on && (!given || !rows.spans.is_empty()) {
         let mut lines = rows.checked(store, data_dir.as_ref(), query)?;
         lines.problems.splice(0..0, problems);

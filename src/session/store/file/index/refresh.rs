@@ -405,7 +405,8 @@ fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
 }
 
 fn damaged(err: &Error) -> bool {
-    matches!(err, Error::Io { path, .. } if path.as_os_str() == "session index")
+    db::is_damaged(err)
+        || matches!(err, Error::Io { path, .. } if path.as_os_str() == db::SQL_ERROR)
 }
 
 /// Builds the index of `store` anew from its files, first removing what
