@@ -49,3 +49,104 @@ fn a_log_line_whose_bytes_changed_is_not_trusted() {
     let (out, _) = answers(&sb, &["get", &id, "--format", "json"]);
     assert_eq!(json(&out)["messages"].as_array().unwrap().len(), 1);
 }
+
+/// Two sessions recorded and listed (the index built); the second's id.
+fn two_listed(sb: &Sandbox) -> (String, String) {
+    let first = sb.create_session_as(Some("journal"), &[]);
+    record(sb, &first, "we sailed to zanzibar");
+    // A journal: a file in the OLLM CLI's format written this instant is
+    // read again by the next fold (its stamp is racy), which hides the damage.
+    let second = sb.create_session_as(Some("journal"), &[]);
+    record(sb, &second, "a voyage to zanzibar");
+    answers(sb, &["list"]);
+    (first, second)
+}
+
+/// Runs `statement` on the index's database, as damage would.
+fn alter_db(sb: &Sandbox, statement: &str, id: &str) {
+    let db = rusqlite::Connection::open(sb.sessions_dir().join(".index/sessions.db")).unwrap();
+    assert_eq!(db.execute(statement, [id]).unwrap(), 1);
+}
+
+#[test]
+fn a_database_row_whose_fields_changed_is_not_answered_from() {
+    for (column, statement) in [
+        (
+            "model",
+            "UPDATE sessions SET model = 'forged' WHERE id = ?1",
+        ),
+        (
+            "json",
+            "UPDATE sessions SET json = replace(json, '\"messageCount\":1', '\"messageCount\":7') WHERE id = ?1",
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let (first, second) = two_listed(&sb);
+        let file = sb.sessions_dir().join(&second).join("journal.ndjson");
+        let stored = std::fs::read(&file).unwrap();
+        alter_db(&sb, statement, &second);
+
+        let (out, warning) = answers(&sb, &["list", "--format", "json"]);
+        let warning = warning.unwrap_or_else(|| panic!("{column}: no warning"));
+        assert!(warning.contains("damaged"), "{column}: {warning}");
+        let row = listed_row(&out, &second);
+        assert_eq!(row["model"], "m", "{column}");
+        assert_eq!(row["messageCount"], 1, "{column}");
+        // Not found under what the damaged row says.
+        let (out, _) = answers(&sb, &["list", "--model", "forged", "--format", "json"]);
+        assert_eq!(json(&out), serde_json::json!([]), "{column}");
+        let (out, _) = answers(&sb, &["get", "--last", "--format", "json"]);
+        assert_eq!(json(&out)["sessionId"], second.as_str(), "{column}");
+        assert_eq!(json(&out)["model"], "m", "{column}");
+        let mut both = vec![first.clone(), second.clone()];
+        both.sort();
+        assert_eq!(found(&sb, "zanzibar", &[]), both, "{column}");
+        // Built again by now: the row is whole, and no command warns.
+        let (out, warning) = answers(&sb, &["list", "--format", "json"]);
+        assert_eq!(warning, None, "{column}");
+        assert_eq!(listed_row(&out, &second)["messageCount"], 1, "{column}");
+        let db = rusqlite::Connection::open(sb.sessions_dir().join(".index/sessions.db")).unwrap();
+        let model: String = db
+            .query_row("SELECT model FROM sessions WHERE id = ?1", [&second], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(model, "m", "{column}");
+        // Nothing stored was touched.
+        assert_eq!(std::fs::read(&file).unwrap(), stored, "{column}");
+    }
+}
+
+#[test]
+fn a_database_sqlite_finds_malformed_is_bypassed_then_built_again() {
+    let sb = Sandbox::new();
+    let (first, second) = two_listed(&sb);
+    // Built anew and written back whole (its WAL emptied), then every page
+    // but the first overwritten.
+    answers(&sb, &["reindex"]);
+    let path = sb.sessions_dir().join(".index/sessions.db");
+    let mut bytes = std::fs::read(&path).unwrap();
+    for page in bytes.chunks_mut(4096).skip(1) {
+        page[8..].fill(0xa5);
+    }
+    std::fs::write(&path, bytes).unwrap();
+
+    let mut both = vec![first, second.clone()];
+    both.sort();
+    let (out, warning) = answers(&sb, &["list", "--format", "json"]);
+    let warning = warning.expect("a warning about the damaged database");
+    assert!(warning.contains("damaged"), "{warning}");
+    let mut listed: Vec<String> = json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, both);
+    answers(&sb, &["list"]);
+    let (out, warning) = answers(&sb, &["get", "--last", "--format", "json"]);
+    assert_eq!(warning, None);
+    assert_eq!(json(&out)["sessionId"], second.as_str());
+    assert_eq!(found(&sb, "zanzibar", &[]), both);
+}

@@ -786,7 +786,14 @@ impl FileStore {
     pub fn list_where(&self, query: &ListQuery) -> Result<Listing> {
         match self.index_db()? {
             Some(db) => {
-                let (rows, mut problems) = db.list(query)?;
+                let (rows, mut problems) = match db.list(query) {
+                    Ok(found) => found,
+                    Err(err) => {
+                        return self
+                            .index
+                            .or_files(Err(err), || Ok(query.page(self.scan()?)));
+                    }
+                };
                 let (mut sessions, found) = refresh::checked(self, &self.index, rows);
                 sessions.retain(|s| query.keeps(s));
                 problems.extend(found);
@@ -812,9 +819,18 @@ impl FileStore {
             page(listing);
             return Ok(());
         };
-        let mut problems = Some(db.problems()?);
+        let mut problems = match db.problems() {
+            Ok(problems) => Some(problems),
+            Err(err) => {
+                let listing = self
+                    .index
+                    .or_files(Err(err), || Ok(query.page(self.scan()?)))?;
+                page(listing);
+                return Ok(());
+            }
+        };
         let mut given = false;
-        db.list_pages(query, first, |rows| {
+        let listed = db.list_pages(query, first, |rows| {
             let (mut sessions, found) = refresh::checked(self, &self.index, rows);
             sessions.retain(|s| query.keeps(s));
             let mut all_problems = problems.take().unwrap_or_default();
@@ -824,7 +840,18 @@ impl FileStore {
                 sessions,
                 problems: all_problems,
             })
-        })?;
+        });
+        if let Err(err) = listed {
+            // Said from the files only while no page was given.
+            if given {
+                return Err(err);
+            }
+            let listing = self
+                .index
+                .or_files(Err(err), || Ok(query.page(self.scan()?)))?;
+            page(listing);
+            return Ok(());
+        }
         if !given {
             page(Listing {
                 sessions: Vec::new(),
@@ -849,7 +876,17 @@ impl FileStore {
     pub fn named(&self, naming: &Naming<'_>) -> Result<Vec<SessionSummary>> {
         match self.index_db()? {
             Some(db) => {
-                let (mut sessions, _) = refresh::checked(self, &self.index, db.named(naming)?);
+                let rows = match db.named(naming) {
+                    Ok(rows) => rows,
+                    Err(err) => {
+                        return self.index.or_files(Err(err), || {
+                            let mut sessions = self.scan()?.sessions;
+                            sessions.retain(|s| naming.keeps(s));
+                            Ok(sessions)
+                        });
+                    }
+                };
+                let (mut sessions, _) = refresh::checked(self, &self.index, rows);
                 sessions.retain(|s| naming.keeps(s));
                 Ok(sessions)
             }

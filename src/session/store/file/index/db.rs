@@ -4,10 +4,13 @@
 //! order (newest first is its primary key), so a listing or a page of one
 //! reads consecutive rows, with no lookup per row; indexed for each other
 //! way a session is found: by id (and prefix), workspace, title, model and
-//! parent.
+//! parent. Each row holds the `xxh3` of what it stores (`sum`), checked
+//! whenever the row is read: a row whose bytes changed while SQLite's pages
+//! stayed valid is not answered from ([`Found::damaged`]).
 
 use std::path::Path;
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::{Error, Result};
@@ -17,7 +20,7 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 5;
+pub const VERSION: i64 = 6;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -44,6 +47,8 @@ CREATE TABLE sessions (
     -- The row as `list` writes it in NDJSON (the summary's compact JSON),
     -- written out as it is stored by a long listing.
     json TEXT NOT NULL,
+    -- The xxh3 of the columns read back (`row_sum`).
+    sum INTEGER NOT NULL,
     PRIMARY KEY (last_key DESC, start_key DESC, id)
 ) WITHOUT ROWID;
 -- A row's place changes with its lastActivity: `INSERT OR REPLACE` finds
@@ -71,12 +76,15 @@ CREATE TRIGGER sessions_gone AFTER DELETE ON sessions
 
 const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \
      token_count, tool_call_count, compression_count, title, parent, branch_point, workspace, \
-     plain, stamp, last_key, start_key, json";
+     plain, stamp, last_key, start_key, json, problem, sum";
 /// Where [`COLUMNS`] put what [`Listed`] reads without the summary.
 const ID: usize = 0;
 const PLAIN: usize = 13;
 const STAMP: usize = 14;
 const JSON: usize = 17;
+/// The columns of [`COLUMNS`] that `sum` covers, and where it is.
+const SUMMED: usize = 19;
+const SUM: usize = 19;
 const NEWEST_FIRST: &str = "ORDER BY last_key DESC, start_key DESC, id";
 
 /// The most rows in a page of [`Db::list_pages`]: a page is kept in
@@ -94,6 +102,9 @@ pub struct Found {
     pub summary: SessionSummary,
     pub plain: bool,
     pub stamp: String,
+    /// Its bytes are not those written (its checksum does not match): the
+    /// session is read from its files instead.
+    pub damaged: bool,
 }
 
 /// Past this size the WAL is emptied once a transaction commits
@@ -130,6 +141,43 @@ impl Listed<'_> {
     pub fn found(&self) -> rusqlite::Result<Found> {
         found_of(self.0)
     }
+
+    /// Whether the row's bytes are those written ([`row_sum`]).
+    pub fn intact(&self) -> rusqlite::Result<bool> {
+        intact(self.0)
+    }
+}
+
+/// The checksum of a row's values in [`COLUMNS`] order (the first
+/// [`SUMMED`]), each with its type, so that no two rows share their bytes.
+fn row_sum<'v>(values: impl IntoIterator<Item = ValueRef<'v>>) -> i64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for value in values {
+        match value {
+            ValueRef::Null => hasher.update(&[0]),
+            ValueRef::Integer(n) => {
+                hasher.update(&[1]);
+                hasher.update(&n.to_le_bytes());
+            }
+            ValueRef::Real(x) => {
+                hasher.update(&[2]);
+                hasher.update(&x.to_bits().to_le_bytes());
+            }
+            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
+                hasher.update(&[3]);
+                hasher.update(&(bytes.len() as u64).to_le_bytes());
+                hasher.update(bytes);
+            }
+        }
+    }
+    signed(hasher.digest())
+}
+
+fn intact(r: &Row<'_>) -> rusqlite::Result<bool> {
+    let values = (0..SUMMED)
+        .map(|i| r.get_ref(i))
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(r.get::<_, i64>(SUM)? == row_sum(values))
 }
 
 /// An open index database.
@@ -142,12 +190,26 @@ fn failed(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |e| Error::io(path, &std::io::Error::other(format!("session index: {e}")))
 }
 
+/// The path of an error of the index's database ([`sql`]), and of one that
+/// says the database is damaged (SQLite's `SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+pub const SQL_ERROR: &str = "session index";
+pub const DAMAGED: &str = "session index (damaged)";
+
 /// An error of the index's database.
 pub fn sql(e: rusqlite::Error) -> Error {
+    let corrupt = matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    );
     Error::Io {
-        path: "session index".into(),
+        path: if corrupt { DAMAGED } else { SQL_ERROR }.into(),
         message: e.to_string(),
     }
+}
+
+/// Whether `err` says the index's database is damaged.
+pub fn is_damaged(err: &Error) -> bool {
+    matches!(err, Error::Io { path, .. } if path.as_os_str() == DAMAGED)
 }
 
 /// A row of the index as written.
@@ -419,8 +481,9 @@ impl Db {
 fn found_of(r: &Row<'_>) -> rusqlite::Result<Found> {
     Ok(Found {
         summary: summary_of(r)?,
-        plain: r.get::<_, i64>(13)? != 0,
-        stamp: r.get(14)?,
+        plain: r.get::<_, i64>(PLAIN)? != 0,
+        stamp: r.get(STAMP)?,
+        damaged: !intact(r)?,
     })
 }
 
@@ -455,6 +518,14 @@ fn unsigned(n: i64) -> u64 {
     u64::from_ne_bytes(n.to_ne_bytes())
 }
 
+fn text(t: &str) -> ValueRef<'_> {
+    ValueRef::Text(t.as_bytes())
+}
+
+fn optional(t: Option<&String>) -> ValueRef<'_> {
+    t.map_or(ValueRef::Null, |t| text(t))
+}
+
 /// Stores session `row.summary`'s row, replacing what was there.
 pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
     let s = row.summary;
@@ -463,13 +534,37 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
     let json =
         String::from_utf8(crate::lossless::to_vec(s).map_err(|e| Error::input(e.to_string()))?)
             .map_err(|e| Error::input(e.to_string()))?;
+    let last_key = last_ms.unwrap_or(i64::MIN);
+    let sum = row_sum([
+        text(&s.session_id),
+        text(&s.start_time),
+        text(&s.last_activity),
+        text(&s.model),
+        text(&s.provider),
+        ValueRef::Integer(signed(s.message_count)),
+        ValueRef::Integer(signed(s.token_count)),
+        ValueRef::Integer(signed(s.tool_call_count)),
+        ValueRef::Integer(signed(s.compression_count)),
+        optional(s.title.as_ref()),
+        optional(s.parent_session_id.as_ref()),
+        s.branch_point
+            .map_or(ValueRef::Null, |b| ValueRef::Integer(signed(b))),
+        optional(s.workspace.as_ref()),
+        ValueRef::Integer(i64::from(row.plain)),
+        text(row.stamp),
+        ValueRef::Integer(last_key),
+        ValueRef::Integer(start_key),
+        text(&json),
+        ValueRef::Null,
+    ]);
     let mut statement = conn
         .prepare_cached(
             "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
                  last_ms, start_time, last_activity, model, provider, message_count, token_count,
-                 tool_call_count, compression_count, title, parent, branch_point, workspace, json)
+                 tool_call_count, compression_count, title, parent, branch_point, workspace, json,
+                 sum)
              VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                 ?16, ?17, ?18, ?19)",
+                 ?16, ?17, ?18, ?19, ?20)",
         )
         .map_err(sql)?;
     statement
@@ -477,7 +572,7 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
             s.session_id,
             row.plain,
             row.stamp,
-            last_ms.unwrap_or(i64::MIN),
+            last_key,
             start_key,
             last_ms,
             s.start_time,
@@ -493,6 +588,7 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
             s.branch_point.map(signed),
             s.workspace,
             json,
+            sum,
         ])
         .map(drop)
         .map_err(sql)
@@ -500,13 +596,36 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
 
 /// Stores that session `id` could not be read, and why.
 pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &str) -> Result<()> {
+    let empty = ValueRef::Text(b"");
+    let zero = ValueRef::Integer(0);
+    let sum = row_sum([
+        ValueRef::Text(id.as_bytes()),
+        empty,
+        empty,
+        empty,
+        empty,
+        zero,
+        zero,
+        zero,
+        zero,
+        ValueRef::Null,
+        ValueRef::Null,
+        ValueRef::Null,
+        ValueRef::Null,
+        ValueRef::Integer(i64::from(plain)),
+        ValueRef::Text(stamp.as_bytes()),
+        ValueRef::Integer(i64::MIN),
+        ValueRef::Integer(i64::MIN),
+        empty,
+        ValueRef::Text(why.as_bytes()),
+    ]);
     conn.prepare_cached(
         "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
              start_time, last_activity, model, provider, message_count, token_count,
-             tool_call_count, compression_count, json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0, '')",
+             tool_call_count, compression_count, json, sum)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0, '', ?6)",
     )
-    .and_then(|mut s| s.execute(params![id, plain, stamp, why, i64::MIN]))
+    .and_then(|mut s| s.execute(params![id, plain, stamp, why, i64::MIN, sum]))
     .map(drop)
     .map_err(sql)
 }

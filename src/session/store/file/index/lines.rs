@@ -30,12 +30,19 @@ pub fn json_pages(
         return Ok(());
     };
     let data_dir = DataDir::open(store.dir());
-    let mut problems = db.problems()?;
+    let from_files = || JsonLines::of(query.page(store.scan()?));
+    let mut problems = match db.problems() {
+        Ok(problems) => problems,
+        Err(err) => {
+            page(store.index().or_files(Err(err), from_files)?);
+            return Ok(());
+        }
+    };
     let mut rows = Rows::default();
     let mut size = first.max(1);
     let mut given = false;
     let mut go_on = true;
-    db.each_listed(query, |row| {
+    let listed = db.each_listed(query, |row| {
         rows.push(&row).map_err(db::sql)?;
         if rows.spans.len() < size {
             return Ok(true);
@@ -47,7 +54,15 @@ pub fn json_pages(
         given = true;
         go_on = page(lines);
         Ok(go_on)
-    })?;
+    });
+    if let Err(err) = listed {
+        // Said from the files only while no page was given.
+        if given {
+            return Err(err);
+        }
+        page(store.index().or_files(Err(err), from_files)?);
+        return Ok(());
+    }
     if go_on && (!given || !rows.spans.is_empty()) {
         let mut lines = rows.checked(store, data_dir.as_ref(), query)?;
         lines.problems.splice(0..0, problems);
@@ -71,6 +86,7 @@ struct Span {
     stamp: Range<usize>,
     json: Range<usize>,
     plain: bool,
+    damaged: bool,
 }
 
 impl Rows {
@@ -85,6 +101,7 @@ impl Rows {
             stamp: add(row.stamp()?),
             json: add(row.json()?),
             plain: row.plain()?,
+            damaged: !row.intact()?,
         };
         self.spans.push(span);
         Ok(())
@@ -103,10 +120,14 @@ impl Rows {
         query: &ListQuery,
     ) -> Result<JsonLines> {
         let field = |range: &Range<usize>| &self.text[range.clone()];
+        if self.spans.iter().any(|span| span.damaged) {
+            store.index().damaged_row();
+        }
         let stale = parallel_map(&self.spans, |span| {
             let id = field(&span.id);
-            (!refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
-                .then(|| refresh::derive(store, id))
+            (span.damaged
+                || !refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
+            .then(|| refresh::derive(store, id))
         });
         let mut lines = JsonLines {
             text: Vec::with_capacity(self.text.len()),

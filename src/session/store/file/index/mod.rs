@@ -113,6 +113,36 @@ impl Index {
         log::append(&self.log_path(), change)
     }
 
+    /// A row was read whose bytes are not those written: the session is
+    /// read from its files, and the index is built again by the next
+    /// command (or `reindex`).
+    pub(crate) fn damaged_row(&self) {
+        warn_once(
+            "the session index has a damaged row; that session is read from its files, and the index is built again",
+        );
+        self.mark_stale();
+    }
+
+    /// `read`'s answer from the index, or when SQLite says the database
+    /// is damaged, `files`' (with one warning, and the index marked to be
+    /// built again by the next command).
+    pub(crate) fn or_files<T>(
+        &self,
+        read: Result<T>,
+        files: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        match read {
+            Err(err) if db::is_damaged(&err) => {
+                warn_once(format_args!(
+                    "the session index is damaged ({err}); the sessions' files are read instead, and the index is built again"
+                ));
+                self.mark_stale();
+                files()
+            }
+            other => other,
+        }
+    }
+
     fn stale_path(&self) -> PathBuf {
         self.dir.with_file_name(STALE)
     }

@@ -145,9 +145,12 @@ pub fn checked(
     rows: Vec<db::Found>,
 ) -> (Vec<SessionSummary>, Vec<crate::session::model::Problem>) {
     let data_dir = DataDir::open(store.dir());
+    if rows.iter().any(|row| row.damaged) {
+        index.damaged_row();
+    }
     let fresh = parallel_map(&rows, |row| {
         let id = &row.summary.session_id;
-        if is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
+        if !row.damaged && is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
             None
         } else {
             Some(derive(store, id))
@@ -402,7 +405,8 @@ fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
 }
 
 fn damaged(err: &Error) -> bool {
-    matches!(err, Error::Io { path, .. } if path.as_os_str() == "session index")
+    db::is_damaged(err)
+        || matches!(err, Error::Io { path, .. } if path.as_os_str() == db::SQL_ERROR)
 }
 
 /// Builds the index of `store` anew from its files, first removing what
