@@ -150,3 +150,42 @@ fn a_database_sqlite_finds_malformed_is_bypassed_then_built_again() {
     assert_eq!(json(&out)["sessionId"], second.as_str());
     assert_eq!(found(&sb, "zanzibar", &[]), both);
 }
+
+/// A row whose `problem` was set, or whose `last_ms` (not one of the
+/// columns its checksum covers) was changed, is neither left out of a
+/// listing nor reported as a session that could not be read: only columns
+/// a checksum vouches for decide what a listing keeps.
+#[test]
+fn a_changed_row_is_not_left_out_by_the_conditions_of_a_listing() {
+    for (column, statement, list) in [
+        (
+            "problem",
+            "UPDATE sessions SET problem = 'forged' WHERE id = ?1",
+            &["list", "--format", "json"][..],
+        ),
+        (
+            "last_ms",
+            "UPDATE sessions SET last_ms = 0 WHERE id = ?1",
+            &["list", "--since", "1d", "--format", "json"][..],
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let (first, second) = two_listed(&sb);
+        alter_db(&sb, statement, &second);
+
+        let out = sb.session_ok(list);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("forged"), "{column}: {stderr}");
+        let mut listed: Vec<String> = json(&out)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["sessionId"].as_str().unwrap().to_string())
+            .collect();
+        listed.sort();
+        let mut both = vec![first.clone(), second.clone()];
+        both.sort();
+        assert_eq!(listed, both, "{column}");
+        assert_eq!(listed_row(&out, &second)["messageCount"], 1, "{column}");
+    }
+}

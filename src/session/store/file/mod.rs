@@ -786,7 +786,10 @@ impl FileStore {
     pub fn list_where(&self, query: &ListQuery) -> Result<Listing> {
         match self.index_db()? {
             Some(db) => {
-                let (rows, mut problems) = match db.list(query) {
+                let listed = db
+                    .list(query)
+                    .and_then(|rows| Ok((rows, self.index.problems(&db)?)));
+                let (rows, mut problems) = match listed {
                     Ok(found) => found,
                     Err(err) => {
                         return self
@@ -819,7 +822,7 @@ impl FileStore {
             page(listing);
             return Ok(());
         };
-        let mut problems = match db.problems() {
+        let mut problems = match self.index.problems(&db) {
             Ok(problems) => Some(problems),
             Err(err) => {
                 let listing = self

@@ -77,11 +77,17 @@ CREATE TRIGGER sessions_gone AFTER DELETE ON sessions
 const COLUMNS: &str = "id, start_time, last_activity, model, provider, message_count, \
      token_count, tool_call_count, compression_count, title, parent, branch_point, workspace, \
      plain, stamp, last_key, start_key, json, problem, sum";
-/// Where [`COLUMNS`] put what [`Listed`] reads without the summary.
+/// Where [`COLUMNS`] put what is read without the summary.
 const ID: usize = 0;
+const MODEL: usize = 3;
+const TITLE: usize = 9;
+const PARENT: usize = 10;
+const WORKSPACE: usize = 12;
 const PLAIN: usize = 13;
 const STAMP: usize = 14;
+const LAST_KEY: usize = 15;
 const JSON: usize = 17;
+const PROBLEM: usize = 18;
 /// The columns of [`COLUMNS`] that `sum` covers, and where it is.
 const SUMMED: usize = 19;
 const SUM: usize = 19;
@@ -118,33 +124,60 @@ const SETTLE_WAL_BYTES: u64 = 1 << 20;
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A row of a listing as the statement holds it ([`Db::each_listed`]).
-pub struct Listed<'r>(&'r Row<'r>);
+pub struct Listed<'r> {
+    row: &'r Row<'r>,
+    intact: bool,
+}
 
 impl Listed<'_> {
     pub fn id(&self) -> rusqlite::Result<&str> {
-        self.0.get_ref(ID)?.as_str().map_err(Into::into)
+        self.row.get_ref(ID)?.as_str().map_err(Into::into)
     }
 
     pub fn plain(&self) -> rusqlite::Result<bool> {
-        Ok(self.0.get::<_, i64>(PLAIN)? != 0)
+        Ok(self.row.get::<_, i64>(PLAIN)? != 0)
     }
 
     pub fn stamp(&self) -> rusqlite::Result<&str> {
-        self.0.get_ref(STAMP)?.as_str().map_err(Into::into)
+        self.row.get_ref(STAMP)?.as_str().map_err(Into::into)
     }
 
     /// The summary's compact JSON, as `list` writes it.
     pub fn json(&self) -> rusqlite::Result<&str> {
-        self.0.get_ref(JSON)?.as_str().map_err(Into::into)
+        self.row.get_ref(JSON)?.as_str().map_err(Into::into)
     }
 
     pub fn found(&self) -> rusqlite::Result<Found> {
-        found_of(self.0)
+        Ok(Found {
+            summary: summary_of(self.row)?,
+            plain: self.plain()?,
+            stamp: self.stamp()?.to_string(),
+            damaged: !self.intact,
+        })
     }
 
     /// Whether the row's bytes are those written ([`row_sum`]).
-    pub fn intact(&self) -> rusqlite::Result<bool> {
-        intact(self.0)
+    pub fn intact(&self) -> bool {
+        self.intact
+    }
+}
+
+fn feed(hasher: &mut xxhash_rust::xxh3::Xxh3, value: ValueRef<'_>) {
+    match value {
+        ValueRef::Null => hasher.update(&[0]),
+        ValueRef::Integer(n) => {
+            hasher.update(&[1]);
+            hasher.update(&n.to_le_bytes());
+        }
+        ValueRef::Real(x) => {
+            hasher.update(&[2]);
+            hasher.update(&x.to_bits().to_le_bytes());
+        }
+        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
+            hasher.update(&[3]);
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        }
     }
 }
 
@@ -153,31 +186,46 @@ impl Listed<'_> {
 fn row_sum<'v>(values: impl IntoIterator<Item = ValueRef<'v>>) -> i64 {
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     for value in values {
-        match value {
-            ValueRef::Null => hasher.update(&[0]),
-            ValueRef::Integer(n) => {
-                hasher.update(&[1]);
-                hasher.update(&n.to_le_bytes());
-            }
-            ValueRef::Real(x) => {
-                hasher.update(&[2]);
-                hasher.update(&x.to_bits().to_le_bytes());
-            }
-            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
-                hasher.update(&[3]);
-                hasher.update(&(bytes.len() as u64).to_le_bytes());
-                hasher.update(bytes);
-            }
-        }
+        feed(&mut hasher, value);
     }
     signed(hasher.digest())
 }
 
 fn intact(r: &Row<'_>) -> rusqlite::Result<bool> {
-    let values = (0..SUMMED)
-        .map(|i| r.get_ref(i))
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(r.get::<_, i64>(SUM)? == row_sum(values))
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for i in 0..SUMMED {
+        feed(&mut hasher, r.get_ref(i)?);
+    }
+    Ok(r.get::<_, i64>(SUM)? == signed(hasher.digest()))
+}
+
+/// Whether an intact row is a session's (not a problem's) and `query`
+/// keeps it. Only the condition an index answers is asked of SQLite: the
+/// others are checked here, on bytes the checksum vouched for, so that a
+/// row whose bytes changed is handed on as damaged, never silently left
+/// out by a `WHERE` that read a changed column.
+fn kept(r: &Row<'_>, query: &ListQuery) -> rusqlite::Result<bool> {
+    if r.get_ref(PROBLEM)? != ValueRef::Null {
+        return Ok(false);
+    }
+    if let Some(model) = &query.model
+        && r.get_ref(MODEL)?.as_str()? != model
+    {
+        return Ok(false);
+    }
+    if let Some(workspace) = &query.workspace
+        && r.get_ref(WORKSPACE)?.as_str_or_null()? != Some(workspace.as_str())
+    {
+        return Ok(false);
+    }
+    // `last_key` is the last activity in ms, or `i64::MIN` when unknown.
+    if let Some(since) = query.since {
+        let last = r.get::<_, i64>(LAST_KEY)?;
+        if last == i64::MIN || last < since {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// An open index database.
@@ -347,13 +395,14 @@ impl Db {
     // ----- reading --------------------------------------------------------
 
     /// The sessions `query` keeps, newest first, and every problem.
-    pub fn list(&self, query: &ListQuery) -> Result<(Vec<Found>, Vec<Problem>)> {
+    /// The sessions `query` keeps, newest first.
+    pub fn list(&self, query: &ListQuery) -> Result<Vec<Found>> {
         let mut sessions = Vec::new();
         self.list_pages(query, usize::MAX, |page| {
             sessions.extend(page);
             true
         })?;
-        Ok((sessions, self.problems()?))
+        Ok(sessions)
     }
 
     /// The sessions `query` keeps, newest first, handed to `page` in pages
@@ -392,36 +441,36 @@ impl Db {
         query: &ListQuery,
         mut visit: impl FnMut(Listed<'_>) -> Result<bool>,
     ) -> Result<()> {
-        let mut conditions = vec!["problem IS NULL"];
-        let mut values: Vec<rusqlite::types::Value> = Vec::new();
-        if let Some(model) = &query.model {
-            conditions.push("model = ?");
-            values.push(model.clone().into());
-        }
-        if let Some(since) = query.since {
-            conditions.push("last_ms >= ?");
-            values.push(since.into());
-        }
-        if let Some(workspace) = &query.workspace {
-            conditions.push("workspace = ?");
-            values.push(workspace.clone().into());
-        }
-        let conditions = conditions.join(" AND ");
-        let limit = query
-            .limit
-            .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-        let offset = i64::try_from(query.offset).unwrap_or(i64::MAX);
-        values.push(limit.into());
-        values.push(offset.into());
-        let text = format!(
-            "SELECT {COLUMNS} FROM sessions WHERE {conditions} {NEWEST_FIRST} LIMIT ? OFFSET ?"
-        );
+        // One equality, answered by its column's index ([`kept`] checks
+        // the rest); a damaged row counts towards the page like any other.
+        let (condition, value) = match (&query.model, &query.workspace) {
+            (Some(model), _) => ("WHERE model = ?1", Some(model)),
+            (None, Some(workspace)) => ("WHERE workspace = ?1", Some(workspace)),
+            (None, None) => ("", None),
+        };
+        let text = format!("SELECT {COLUMNS} FROM sessions {condition} {NEWEST_FIRST}");
         let mut statement = self.conn.prepare_cached(&text).map_err(sql)?;
-        let mut rows = statement
-            .query(rusqlite::params_from_iter(values))
-            .map_err(sql)?;
-        while let Some(row) = rows.next().map_err(sql)? {
-            if !visit(Listed(row))? {
+        let mut rows = match value {
+            Some(value) => statement.query([value]),
+            None => statement.query([]),
+        }
+        .map_err(sql)?;
+        let mut skip = query.offset;
+        let mut left = query.limit.unwrap_or(usize::MAX);
+        while left > 0 {
+            let Some(row) = rows.next().map_err(sql)? else {
+                break;
+            };
+            let intact = intact(row).map_err(sql)?;
+            if intact && !kept(row, query).map_err(sql)? {
+                continue;
+            }
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            left -= 1;
+            if !visit(Listed { row, intact })? {
                 break;
             }
         }
@@ -437,54 +486,78 @@ impl Db {
             None => (String::new(), String::new()),
         };
         let text = format!(
-            "SELECT {COLUMNS} FROM sessions WHERE problem IS NULL AND id IN (
+            "SELECT {COLUMNS} FROM sessions WHERE id IN (
                  SELECT id FROM sessions WHERE title = ?1
-                 UNION SELECT id FROM sessions WHERE id >= ?2 AND id < ?3)
-             AND (?4 IS NULL OR workspace = ?4) {NEWEST_FIRST}"
+                 UNION SELECT id FROM sessions WHERE id >= ?2 AND id < ?3) {NEWEST_FIRST}"
         );
-        self.summaries(&text, params![naming.title, low, high, naming.workspace])
+        self.summaries(&text, params![naming.title, low, high], |r| {
+            let title = r.get_ref(TITLE)?.as_str_or_null()?;
+            let id = r.get_ref(ID)?.as_str()?;
+            let workspace = r.get_ref(WORKSPACE)?.as_str_or_null()?;
+            Ok(
+                (title == Some(naming.title) || naming.prefix.is_some_and(|p| id.starts_with(p)))
+                    && naming.workspace.is_none_or(|w| workspace == Some(w)),
+            )
+        })
     }
 
     /// The sessions whose parent is `id`, newest first.
     pub fn children(&self, id: &str) -> Result<Vec<Found>> {
-        let text = format!(
-            "SELECT {COLUMNS} FROM sessions WHERE problem IS NULL AND parent = ?1 {NEWEST_FIRST}"
-        );
-        self.summaries(&text, [id])
+        let text = format!("SELECT {COLUMNS} FROM sessions WHERE parent = ?1 {NEWEST_FIRST}");
+        self.summaries(&text, [id], |r| {
+            Ok(r.get_ref(PARENT)?.as_str_or_null()? == Some(id))
+        })
     }
 
-    pub fn problems(&self) -> Result<Vec<Problem>> {
+    /// The sessions that could not be read, as their intact rows say, and
+    /// whether a row was damaged (left out here: a whole listing hands it
+    /// on as damaged, and its session is read from its files there).
+    pub fn problems(&self) -> Result<(Vec<Problem>, bool)> {
         let mut statement = self
             .conn
-            .prepare_cached(
-                "SELECT id, problem FROM sessions WHERE problem IS NOT NULL ORDER BY id",
-            )
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM sessions WHERE problem IS NOT NULL ORDER BY id"
+            ))
             .map_err(sql)?;
-        let rows = statement
-            .query_map([], |r| {
-                Ok(Problem {
-                    session_id: r.get(0)?,
-                    message: r.get(1)?,
-                })
-            })
-            .map_err(sql)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(sql)
+        let mut rows = statement.query([]).map_err(sql)?;
+        let mut problems = Vec::new();
+        let mut damaged = false;
+        while let Some(row) = rows.next().map_err(sql)? {
+            if !intact(row).map_err(sql)? {
+                damaged = true;
+                continue;
+            }
+            if let Some(message) = row.get::<_, Option<String>>(PROBLEM).map_err(sql)? {
+                problems.push(Problem {
+                    session_id: row.get(ID).map_err(sql)?,
+                    message,
+                });
+            }
+        }
+        Ok((problems, damaged))
     }
 
-    fn summaries(&self, text: &str, values: impl rusqlite::Params) -> Result<Vec<Found>> {
+    /// The rows `text` selects ([`COLUMNS`]) that are damaged, or intact,
+    /// a session's, and kept by `keep` (see [`kept`]).
+    fn summaries(
+        &self,
+        text: &str,
+        values: impl rusqlite::Params,
+        keep: impl Fn(&Row<'_>) -> rusqlite::Result<bool>,
+    ) -> Result<Vec<Found>> {
         let mut statement = self.conn.prepare_cached(text).map_err(sql)?;
-        let rows = statement.query_map(values, found_of).map_err(sql)?;
-        rows.collect::<rusqlite::Result<_>>().map_err(sql)
+        let mut rows = statement.query(values).map_err(sql)?;
+        let mut found = Vec::new();
+        while let Some(row) = rows.next().map_err(sql)? {
+            let intact = intact(row).map_err(sql)?;
+            let session = || Ok(row.get_ref(PROBLEM)? == ValueRef::Null && keep(row)?);
+            if intact && !session().map_err(sql)? {
+                continue;
+            }
+            found.push(Listed { row, intact }.found().map_err(sql)?);
+        }
+        Ok(found)
     }
-}
-
-fn found_of(r: &Row<'_>) -> rusqlite::Result<Found> {
-    Ok(Found {
-        summary: summary_of(r)?,
-        plain: r.get::<_, i64>(PLAIN)? != 0,
-        stamp: r.get(STAMP)?,
-        damaged: !intact(r)?,
-    })
 }
 
 fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {

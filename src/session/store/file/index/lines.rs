@@ -31,7 +31,7 @@ pub fn json_pages(
     };
     let data_dir = DataDir::open(store.dir());
     let from_files = || JsonLines::of(query.page(store.scan()?));
-    let mut problems = match db.problems() {
+    let mut problems = match store.index().problems(&db) {
         Ok(problems) => problems,
         Err(err) => {
             page(store.index().or_files(Err(err), from_files)?);
@@ -101,7 +101,7 @@ impl Rows {
             stamp: add(row.stamp()?),
             json: add(row.json()?),
             plain: row.plain()?,
-            damaged: !row.intact()?,
+            damaged: !row.intact(),
         };
         self.spans.push(span);
         Ok(())

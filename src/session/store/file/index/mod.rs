@@ -36,6 +36,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 use crate::fs as sfs;
+use crate::session::model::Problem;
+use db::Db;
 use log::Change;
 
 /// The index's directory inside the data directory.
@@ -121,6 +123,16 @@ impl Index {
             "the session index has a damaged row; that session is read from its files, and the index is built again",
         );
         self.mark_stale();
+    }
+
+    /// The sessions that could not be read, as `db`'s intact rows say
+    /// ([`Db::problems`]); a damaged row is said once.
+    pub(crate) fn problems(&self, db: &Db) -> Result<Vec<Problem>> {
+        let (problems, damaged) = db.problems()?;
+        if damaged {
+            self.damaged_row();
+        }
+        Ok(problems)
     }
 
     /// `read`'s answer from the index, or when SQLite says the database

@@ -441,8 +441,8 @@ fn rebuild_from(store: &FileStore, index: &Index, forget: bool) -> Result<(usize
         ));
     };
     fold(&mut db, store, index)?;
-    let (sessions, problems) = db.list(&ListQuery::default())?;
-    Ok((sessions.len(), problems.len()))
+    let sessions = db.list(&ListQuery::default())?;
+    Ok((sessions.len(), db.problems()?.0.len()))
 }
 
 fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
