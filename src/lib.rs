@@ -33,5 +33,6 @@ pub mod session;
 pub(crate) mod suggest;
 pub(crate) mod text;
 pub mod timestamp;
+pub mod wire;
 
 pub use error::{Error, ExitCode, Result};

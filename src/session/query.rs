@@ -30,7 +30,8 @@ pub struct Query {
 }
 
 /// One match.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
+#[schemars(rename = "SearchHit")]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
     pub session_id: String,
