@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Union, cast
 from ._program import Program, StrPath, dumps
 
 if TYPE_CHECKING:
-    from .types import CompressionCheck, CompressionResult, Message, SessionDoc, TokenCount
+    from .types import CompressionCheck, CompressionResult, Message, SessionDocument, TokenCount
     # What a history is: messages, a whole session document, a file holding
     # either, or a stored session (`session_id=`).
-    History = Union[Sequence[Message], SessionDoc, StrPath, None]
+    History = Union[Sequence[Message], SessionDocument, StrPath, None]
 
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 from ._program import Program, Stream, StrPath, dumps
 
 if TYPE_CHECKING:
-    from .types import Event, Verdict
+    from .types import LoopEvent, LoopVerdict
 
 
 
@@ -23,31 +23,31 @@ class LoopCheck(Program):
 
     def check(
         self,
-        events: Iterable[Event] | StrPath,
+        events: Iterable[LoopEvent] | StrPath,
         *,
         state: StrPath | None = None,
         warnings_before_stop: int | None = None,
-    ) -> Verdict:
+    ) -> LoopVerdict:
         """The verdict on `events` (or on an events or session file). With
         `state`, the detector continues from that file and saves it: one
         call per step of a turn."""
         argv = _options(state, warnings_before_stop)
         if isinstance(events, (str, os.PathLike)):
-            return cast("Verdict", self._json([*argv, os.fspath(events)], ok=(0, 1)))
+            return cast("LoopVerdict", self._json([*argv, os.fspath(events)], ok=(0, 1)))
         lines = "".join(dumps(e) + "\n" for e in events)
-        return cast("Verdict", self._json(argv, lines, ok=(0, 1)))
+        return cast("LoopVerdict", self._json(argv, lines, ok=(0, 1)))
 
     def stream(
         self,
-        events: Iterable[Event],
+        events: Iterable[LoopEvent],
         *,
         warnings_before_stop: int | None = None,
-    ) -> Stream[Verdict]:
+    ) -> Stream[LoopVerdict]:
         """A verdict as soon as a loop is found in `events` (which may be a
         generator fed as the agent runs), then the quiet verdict at the end
         when nothing was found."""
         argv = ["--stream", *_options(None, warnings_before_stop)]
-        return cast("Stream[Verdict]", self._stream(argv, events, ok=(0, 1)))
+        return cast("Stream[LoopVerdict]", self._stream(argv, events, ok=(0, 1)))
 
 
 def _options(state: StrPath | None, warnings_before_stop: int | None) -> list[str]:

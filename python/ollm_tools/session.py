@@ -18,15 +18,15 @@ if TYPE_CHECKING:
         Record,
         RecordAck,
         Renamed,
+        Role,
         SearchHit,
-        SessionDoc,
+        SessionDocument,
         SessionSummary,
-        ToolCall,
     )
 
 
 
-def text_message(role: str, text: str) -> Message:
+def text_message(role: Role, text: str) -> Message:
     """A plain text message of the spec's format."""
     return {"role": role, "parts": [{"type": "text", "text": text}]}
 
@@ -39,16 +39,29 @@ class Session(Program):
 
     name = "ollm-session"
 
-    def create(self, model: str, provider: str) -> str:
-        """A new session's id."""
-        created = cast("Created", self._json(["create", "--model", model, "--provider", provider]))
+    def create(
+        self,
+        model: str,
+        provider: str,
+        *,
+        title: str | None = None,
+        max_sessions: int | None = None,
+    ) -> str:
+        """A new session's id. With `max_sessions`, the oldest sessions past
+        that many are deleted."""
+        argv = ["create", "--model", model, "--provider", provider]
+        if title is not None:
+            argv += ["--title", title]
+        if max_sessions is not None:
+            argv += ["--max-sessions", str(max_sessions)]
+        created = cast("Created", self._json(argv))
         return created["sessionId"]
 
     def record(self, session_id: str, record: Record) -> RecordAck:
         """Records one message or tool call (sent on stdin, any size)."""
         return cast("RecordAck", self._json(["record", session_id, "-"], dumps(record)))
 
-    def record_message(self, session_id: str, role: str, text: str) -> RecordAck:
+    def record_message(self, session_id: str, role: Role, text: str) -> RecordAck:
         return self.record(session_id, text_message(role, text))
 
     def record_tool_call(
@@ -80,10 +93,10 @@ class Session(Program):
         yielding each acknowledgement once that record is on disk."""
         return cast("Stream[RecordAck]", self._stream(["record", session_id, "-"], records))
 
-    def get(self, session_id: str | None = None, *, here: bool = False) -> SessionDoc:
+    def get(self, session_id: str | None = None, *, here: bool = False) -> SessionDocument:
         """A whole session; without an id the latest one (with `here`, the
         latest made in this workspace)."""
-        return cast("SessionDoc", self._json(["get", *_which(session_id, here), "--format", "json"]))
+        return cast("SessionDocument", self._json(["get", *_which(session_id, here), "--format", "json"]))
 
     def list(self) -> builtins.list[SessionSummary]:
         """Every session, newest first."""

@@ -24,7 +24,7 @@ from ollm_tools import (
     find_bin,
     text_message,
 )
-from ollm_tools.types import Event, Record
+from ollm_tools.types import LoopEvent, Record
 
 
 def test_find_bin_finds_every_program_in_the_environment_not_on_path() -> None:
@@ -113,8 +113,8 @@ def test_compress_counts_checks_and_compresses(sb: Sandbox) -> None:
     assert len(result["compressedMessages"]) < 30
 
 
-def repeated_calls(n: int) -> list[Event]:
-    events: list[Event] = [{"type": "turn"}]
+def repeated_calls(n: int) -> list[LoopEvent]:
+    events: list[LoopEvent] = [{"type": "turn"}]
     events += [{"type": "tool", "name": "ls", "args": {"dir": "."}} for _ in range(n)]
     return events
 
@@ -138,7 +138,7 @@ def test_loopcheck_stream_reports_a_loop_while_the_events_still_come(sb: Sandbox
     seen: list[str | None] = []
     done = threading.Event()
 
-    def events() -> Iterator[Event]:
+    def events() -> Iterator[LoopEvent]:
         yield from repeated_calls(3)
         # The warning for the third call arrives before any more input.
         deadline = time.monotonic() + 10

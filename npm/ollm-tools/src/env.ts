@@ -1,6 +1,13 @@
 import { flags } from "./args.js";
 import { commonArgs, run, runJson, type ClientOptions, type Input } from "./process.js";
-import type { EnvExplanation, EnvReport, EnvRunResult } from "./types.js";
+import type { EnvExplanation, EnvReport } from "./types.js";
+
+/** A tool run by `ollm-env run`: its exit code is the tool's own. */
+export interface EnvRunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** What is kept: lists that extend the built-in ones (or replace them). */
 export interface EnvPolicy {

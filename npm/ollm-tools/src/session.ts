@@ -1,11 +1,11 @@
 import { flags, sessionArgs, type SessionRef } from "./args.js";
 import { commonArgs, run, runJson, streamJson, type ClientOptions } from "./process.js";
 import type {
-  BranchResult,
   CleanupResult,
+  Created,
   Message,
   RecordAck,
-  RenameResult,
+  Renamed,
   Role,
   SearchHit,
   SessionDocument,
@@ -108,14 +108,14 @@ export class Session {
   }
 
   /** Gives the session a title (`null` removes it). */
-  async rename(ref: SessionRef, title: string | null): Promise<RenameResult> {
+  async rename(ref: SessionRef, title: string | null): Promise<Renamed> {
     return title === null
       ? this.json(["rename", ...sessionArgs(ref), "--clear"])
       : this.json(["rename", ...sessionArgs(ref)], { "--": [title] });
   }
 
   /** A new session keeping the first `at` messages of this one. */
-  async branch(ref: SessionRef, how: { at: number; title?: string }): Promise<BranchResult> {
+  async branch(ref: SessionRef, how: { at: number; title?: string }): Promise<Created> {
     return this.json(["branch", ...sessionArgs(ref)], { "--at": how.at, "--title": how.title });
   }
 
