@@ -72,7 +72,7 @@ class _CompressionResultBase(TypedDict):
 class CompressionResult(_CompressionResultBase, total=False):
     """What one compression did, as `ollm-compress` prints it."""
 
-    compressedToolCalls: list[ToolCall] | None
+    compressedToolCalls: list[ToolCall]
 
 
 class CompressionVerdict(TypedDict):
@@ -123,7 +123,7 @@ class ContextEntry(_ContextEntryBase, total=False):
     `prompt --json` print."""
 
     # When the entry drops out, if it has a TTL.
-    expiresAt: str | None
+    expiresAt: str
 
 
 class ContextRemoved(TypedDict):
@@ -143,8 +143,8 @@ class _CreatedBase(TypedDict):
 class Created(_CreatedBase, total=False):
     """What `create` and `branch` made, and what `maxSessions` removed."""
 
-    parentSessionId: str | None
-    branchPoint: int | None
+    parentSessionId: str
+    branchPoint: int
     # Sessions deleted to keep within `maxSessions`.
     removed: list[str]
 
@@ -181,7 +181,7 @@ class EnvExplanation(_EnvExplanationBase, total=False):
     """`ollm-env explain NAME`: the decision for one variable and why."""
 
     # For a removed variable: how to pass it to a tool anyway.
-    howToAllow: str | None
+    howToAllow: str
     pattern: str
 
 
@@ -206,8 +206,8 @@ class _FileEntryBase(TypedDict):
 class FileEntry(_FileEntryBase, total=False):
     """A discovered file, directory or symbolic link."""
 
-    pathBytes: list[int] | None
-    relativePathBytes: list[int] | None
+    pathBytes: list[int]
+    relativePathBytes: list[int]
 
 
 class LoopPattern(TypedDict):
@@ -306,9 +306,9 @@ class SearchHit(_SearchHitBase, total=False):
     """One match."""
 
     # The index in `messages` (for a message hit).
-    messageIndex: int | None
+    messageIndex: int
     # The index in `toolCalls` (for a tool call hit).
-    toolCallIndex: int | None
+    toolCallIndex: int
 
 
 class _SessionDocumentBase(TypedDict):
@@ -326,15 +326,15 @@ class SessionDocument(_SessionDocumentBase, total=False):
     """A whole session in the spec's format (Requirement 2)."""
 
     # A person's name for the session. Additive.
-    title: str | None
+    title: str
     # The session this one was branched from. Additive.
-    parentSessionId: str | None
+    parentSessionId: str
     # The parent's message index the branch was cut at (messages before
     # it were copied). Additive.
-    branchPoint: int | None
+    branchPoint: int
     # Where the session was made: the git top-level of the working
     # directory, else the directory itself. Additive.
-    workspace: str | None
+    workspace: str
 
 
 class _SessionMetadataBase(TypedDict):
@@ -365,10 +365,10 @@ class _SessionSummaryBase(TypedDict):
 class SessionSummary(_SessionSummaryBase, total=False):
     """One row of `list`: the spec's `SessionSummary` plus additive fields."""
 
-    title: str | None
-    parentSessionId: str | None
-    branchPoint: int | None
-    workspace: str | None
+    title: str
+    parentSessionId: str
+    branchPoint: int
+    workspace: str
 
 
 class _TokenCountBase(TypedDict):
@@ -383,7 +383,7 @@ class TokenCount(_TokenCountBase, total=False):
     """The counts `count` prints."""
 
     # Only when the input has tool calls.
-    toolCalls: list[ToolCallCount] | None
+    toolCalls: list[ToolCallCount]
 
 
 class _ToolCallBase(TypedDict):
@@ -448,8 +448,8 @@ class WatchEvent(_WatchEventBase, total=False):
     """One change, as printed: `{event, path, relativePath, type}` (plus the
     byte fields for names that are not valid UTF-8)."""
 
-    pathBytes: list[int] | None
-    relativePathBytes: list[int] | None
+    pathBytes: list[int]
+    relativePathBytes: list[int]
 
 
 CompressionStatus = Literal["compressed", "not-needed", "disabled", "fallback-truncate", "rejected-not-smaller"]

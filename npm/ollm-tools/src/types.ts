@@ -61,7 +61,7 @@ export interface CompressionResult {
   tokenizerError: string | null;
   check: CompressionVerdict;
   compressedMessages: Message[];
-  compressedToolCalls?: ToolCall[] | null;
+  compressedToolCalls?: ToolCall[];
   [field: string]: unknown;
 }
 
@@ -119,7 +119,7 @@ export interface ContextEntry {
    */
   timestamp: string;
   /** When the entry drops out, if it has a TTL. */
-  expiresAt?: string | null;
+  expiresAt?: string;
   [field: string]: unknown;
 }
 
@@ -138,8 +138,8 @@ export type ContextSource = "hook" | "extension" | "user" | "system";
 /** What `create` and `branch` made, and what `maxSessions` removed. */
 export interface Created {
   sessionId: string;
-  parentSessionId?: string | null;
-  branchPoint?: number | null;
+  parentSessionId?: string;
+  branchPoint?: number;
   /** Sessions deleted to keep within `maxSessions`. */
   removed?: string[];
   [field: string]: unknown;
@@ -171,7 +171,7 @@ export interface EnvExplanation {
   kept: boolean;
   why: string;
   /** For a removed variable: how to pass it to a tool anyway. */
-  howToAllow?: string | null;
+  howToAllow?: string;
   rule: "allow-name" | "allow-pattern" | "deny-pattern" | "secret-value" | "secret-word" | "path-value" | "no-deny-match" | "set-by-flag" | "duplicate";
   pattern?: string;
   [field: string]: unknown;
@@ -194,8 +194,8 @@ export interface FileEntry {
   size: number;
   /** RFC 3339, UTC, milliseconds. */
   modified: string;
-  pathBytes?: number[] | null;
-  relativePathBytes?: number[] | null;
+  pathBytes?: number[];
+  relativePathBytes?: number[];
   [field: string]: unknown;
 }
 
@@ -303,9 +303,9 @@ export type Role = "user" | "assistant" | "system" | "tool";
 export interface SearchHit {
   sessionId: string;
   /** The index in `messages` (for a message hit). */
-  messageIndex?: number | null;
+  messageIndex?: number;
   /** The index in `toolCalls` (for a tool call hit). */
-  toolCallIndex?: number | null;
+  toolCallIndex?: number;
   /** The message's role; `tool` for a tool call. */
   role: string;
   timestamp: string;
@@ -322,19 +322,19 @@ export interface SessionDocument {
   model: string;
   provider: string;
   /** A person's name for the session. Additive. */
-  title?: string | null;
+  title?: string;
   /** The session this one was branched from. Additive. */
-  parentSessionId?: string | null;
+  parentSessionId?: string;
   /**
    * The parent's message index the branch was cut at (messages before
    * it were copied). Additive.
    */
-  branchPoint?: number | null;
+  branchPoint?: number;
   /**
    * Where the session was made: the git top-level of the working
    * directory, else the directory itself. Additive.
    */
-  workspace?: string | null;
+  workspace?: string;
   messages: Message[];
   toolCalls: ToolCall[];
   metadata: SessionMetadata;
@@ -364,10 +364,10 @@ export interface SessionSummary {
   provider: string;
   toolCallCount: number;
   compressionCount: number;
-  title?: string | null;
-  parentSessionId?: string | null;
-  branchPoint?: number | null;
-  workspace?: string | null;
+  title?: string;
+  parentSessionId?: string;
+  branchPoint?: number;
+  workspace?: string;
   [field: string]: unknown;
 }
 
@@ -379,7 +379,7 @@ export interface TokenCount {
   messageOverhead: number;
   messages: MessageCount[];
   /** Only when the input has tool calls. */
-  toolCalls?: ToolCallCount[] | null;
+  toolCalls?: ToolCallCount[];
   [field: string]: unknown;
 }
 
@@ -438,8 +438,8 @@ export interface WatchEvent {
   path: string;
   relativePath: string;
   type: EntryType;
-  pathBytes?: number[] | null;
-  relativePathBytes?: number[] | null;
+  pathBytes?: number[];
+  relativePathBytes?: number[];
   [field: string]: unknown;
 }
 
