@@ -12,6 +12,7 @@ from ._program import Program, Stream, StrPath, dumps
 
 if TYPE_CHECKING:
     from .types import (
+        CleanupResult,
         Created,
         Deleted,
         Message,
@@ -50,10 +51,7 @@ class Session(Program):
         """A new session's id. With `max_sessions`, the oldest sessions past
         that many are deleted."""
         argv = ["create", "--model", model, "--provider", provider]
-        if title is not None:
-            argv += ["--title", title]
-        if max_sessions is not None:
-            argv += ["--max-sessions", str(max_sessions)]
+        argv += _options(("--title", title), ("--max-sessions", max_sessions))
         created = cast("Created", self._json(argv))
         return created["sessionId"]
 
@@ -98,28 +96,66 @@ class Session(Program):
         latest made in this workspace)."""
         return cast("SessionDocument", self._json(["get", *_which(session_id, here), "--format", "json"]))
 
-    def list(self) -> builtins.list[SessionSummary]:
-        """Every session, newest first."""
-        return cast("builtins.list[SessionSummary]", self._json(["list"]))
+    def list(
+        self,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        model: str | None = None,
+        since: str | None = None,
+        here: bool = False,
+    ) -> builtins.list[SessionSummary]:
+        """Sessions, newest first: with `here`, only those made in this
+        workspace; `since` is a duration back (2h, 3d) or a date."""
+        argv = ["list", "--format", "json"]
+        argv += _options(("--limit", limit), ("--offset", offset), ("--model", model), ("--since", since))
+        if here:
+            argv.append("--here")
+        return cast("builtins.list[SessionSummary]", self._json(argv))
 
-    def search(self, query: str) -> builtins.list[SearchHit]:
-        return cast("builtins.list[SearchHit]", self._json(["search", query]))
+    def search(
+        self,
+        query: str,
+        *,
+        regex: bool = False,
+        ignore_case: bool = False,
+        role: Role | None = None,
+        limit: int | None = None,
+    ) -> builtins.list[SearchHit]:
+        """Every session's titles, messages and tool calls searched for `query`."""
+        argv = ["search", "--format", "json", *_options(("--role", role), ("--limit", limit))]
+        argv += ["--regex"] * regex + ["--ignore-case"] * ignore_case
+        return cast("builtins.list[SearchHit]", self._json([*argv, "--", query]))
 
     def export(self, session_id: str, format: str = "markdown") -> str:
         """The session as `json` or a `markdown` transcript."""
         return self._text(["export", session_id, "--format", format])
 
-    def rename(self, session_id: str, title: str) -> Renamed:
-        return cast("Renamed", self._json(["rename", session_id, title]))
+    def rename(self, session_id: str, title: str | None) -> Renamed:
+        """Gives the session a title (None removes it)."""
+        if title is None:
+            return cast("Renamed", self._json(["rename", session_id, "--clear"]))
+        return cast("Renamed", self._json(["rename", session_id, "--", title]))
 
-    def branch(self, session_id: str, at: int) -> str:
+    def branch(self, session_id: str, at: int, *, title: str | None = None) -> str:
         """A new session keeping the first `at` messages; its id."""
-        created = cast("Created", self._json(["branch", session_id, "--at", str(at)]))
+        argv = ["branch", session_id, "--at", str(at), *_options(("--title", title))]
+        created = cast("Created", self._json(argv))
         return created["sessionId"]
 
     def delete(self, session_id: str) -> builtins.list[str]:
         """Deletes a session with its snapshots; the ids deleted."""
         return cast("Deleted", self._json(["delete", session_id]))["deleted"]
+
+    def cleanup(self, keep: int, *, dry_run: bool = False) -> CleanupResult:
+        """Keeps the `keep` most recently active sessions and deletes the rest."""
+        argv = ["cleanup", "--keep", str(keep)] + ["--dry-run"] * dry_run
+        return cast("CleanupResult", self._json(argv))
+
+
+def _options(*pairs: tuple[str, object | None]) -> builtins.list[str]:
+    """`--flag value` for each pair whose value is given."""
+    return [arg for flag, value in pairs if value is not None for arg in (flag, str(value))]
 
 
 def _which(session_id: str | None, here: bool) -> builtins.list[str]:

@@ -63,6 +63,36 @@ def test_session_lifecycle(sb: Sandbox) -> None:
     assert [x["sessionId"] for x in s.list()] == [sid]
 
 
+def test_session_methods_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    s = Session(cwd=sb.work, env=sb.env)
+    first = s.create("m1", "ollama", title="first")
+    s.record_message(first, "user", "Where is the Retry loop?")
+    s.record_message(first, "assistant", "In a.py.")
+    s.create("m2", "ollama", max_sessions=5)
+    assert s.get(first)["title"] == "first"
+
+    assert [x["sessionId"] for x in s.list(model="m1")] == [first]
+    assert [x["sessionId"] for x in s.list(limit=1, offset=1)] == [first]
+    assert [h["role"] for h in s.search("retry", ignore_case=True)] == ["user"]
+    assert s.search("retry") == []
+    assert [h["messageIndex"] for h in s.search("a\\.py", regex=True, role="assistant")] == [1]
+
+    branch = s.branch(first, 1, title="just the question")
+    summary = next(x for x in s.list() if x["sessionId"] == branch)
+    assert (summary.get("title"), summary.get("parentSessionId"), summary.get("branchPoint")) == (
+        "just the question",
+        first,
+        1,
+    )
+    assert s.rename(branch, None) == {"sessionId": branch, "previousTitle": "just the question", "title": None}
+
+    dry = s.cleanup(1, dry_run=True)
+    assert dry["dryRun"] and len(dry["deleted"]) == 2 and dry["kept"] == 1
+    assert len(s.list()) == 3
+    assert len(s.cleanup(1)["deleted"]) == 2
+    assert len(s.list()) == 1
+
+
 def test_record_stream_acknowledges_each_record_before_the_next_is_sent(sb: Sandbox) -> None:
     s = Session(cwd=sb.work, env=sb.env)
     sid = s.create("m1", "ollama")

@@ -3,6 +3,7 @@ import { commonArgs, run, runJson, streamJson, type ClientOptions } from "./proc
 import type {
   CleanupResult,
   Created,
+  Deleted,
   Message,
   RecordAck,
   Renamed,
@@ -120,7 +121,7 @@ export class Session {
   }
 
   /** Deletes the session with its snapshots. */
-  async delete(ref: SessionRef): Promise<{ deleted: string[] }> {
+  async delete(ref: SessionRef): Promise<Deleted> {
     return this.json(["delete", ...sessionArgs(ref)]);
   }
 
