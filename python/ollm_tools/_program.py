@@ -23,6 +23,18 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def flags(*pairs: tuple[str, object]) -> list[str]:
+    """The command-line flags of the options given: `True` is the flag
+    alone, `None` and `False` leave it out, anything else is its value."""
+    argv: list[str] = []
+    for flag, value in pairs:
+        if value is True:
+            argv.append(flag)
+        elif value is not None and value is not False:
+            argv += [flag, str(value)]
+    return argv
+
+
 class Program:
     """Settings shared by every call of one program.
 

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
-from ._program import Program, Stream, StrPath, dumps
+from ._program import Program, Stream, StrPath, dumps, flags
 
 if TYPE_CHECKING:
     from .types import (
@@ -51,7 +51,7 @@ class Session(Program):
         """A new session's id. With `max_sessions`, the oldest sessions past
         that many are deleted."""
         argv = ["create", "--model", model, "--provider", provider]
-        argv += _options(("--title", title), ("--max-sessions", max_sessions))
+        argv += flags(("--title", title), ("--max-sessions", max_sessions))
         created = cast("Created", self._json(argv))
         return created["sessionId"]
 
@@ -108,9 +108,7 @@ class Session(Program):
         """Sessions, newest first: with `here`, only those made in this
         workspace; `since` is a duration back (2h, 3d) or a date."""
         argv = ["list", "--format", "json"]
-        argv += _options(("--limit", limit), ("--offset", offset), ("--model", model), ("--since", since))
-        if here:
-            argv.append("--here")
+        argv += flags(("--limit", limit), ("--offset", offset), ("--model", model), ("--since", since), ("--here", here))
         return cast("builtins.list[SessionSummary]", self._json(argv))
 
     def search(
@@ -123,8 +121,8 @@ class Session(Program):
         limit: int | None = None,
     ) -> builtins.list[SearchHit]:
         """Every session's titles, messages and tool calls searched for `query`."""
-        argv = ["search", "--format", "json", *_options(("--role", role), ("--limit", limit))]
-        argv += ["--regex"] * regex + ["--ignore-case"] * ignore_case
+        argv = ["search", "--format", "json"]
+        argv += flags(("--regex", regex), ("--ignore-case", ignore_case), ("--role", role), ("--limit", limit))
         return cast("builtins.list[SearchHit]", self._json([*argv, "--", query]))
 
     def export(self, session_id: str, format: str = "markdown") -> str:
@@ -139,7 +137,7 @@ class Session(Program):
 
     def branch(self, session_id: str, at: int, *, title: str | None = None) -> str:
         """A new session keeping the first `at` messages; its id."""
-        argv = ["branch", session_id, "--at", str(at), *_options(("--title", title))]
+        argv = ["branch", session_id, "--at", str(at), *flags(("--title", title))]
         created = cast("Created", self._json(argv))
         return created["sessionId"]
 
@@ -149,13 +147,8 @@ class Session(Program):
 
     def cleanup(self, keep: int, *, dry_run: bool = False) -> CleanupResult:
         """Keeps the `keep` most recently active sessions and deletes the rest."""
-        argv = ["cleanup", "--keep", str(keep)] + ["--dry-run"] * dry_run
+        argv = ["cleanup", "--keep", str(keep), *flags(("--dry-run", dry_run))]
         return cast("CleanupResult", self._json(argv))
-
-
-def _options(*pairs: tuple[str, object | None]) -> builtins.list[str]:
-    """`--flag value` for each pair whose value is given."""
-    return [arg for flag, value in pairs if value is not None for arg in (flag, str(value))]
 
 
 def _which(session_id: str | None, here: bool) -> builtins.list[str]:

@@ -185,6 +185,23 @@ def test_loopcheck_stream_reports_a_loop_while_the_events_still_come(sb: Sandbox
     assert seen == ["warn", "stop"]
 
 
+def test_compress_and_loopcheck_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    c = Compress(cwd=sb.work, env=sb.env)
+    history = [text_message("user", "hello there how are you " * 20)]
+    assert c.count(history, tokenizer="estimate")["tokenizer"] != c.count(history)["tokenizer"]
+    check = c.check(history, token_limit=1000, threshold=0.25, trigger="dynamic")
+    assert (check["trigger"], check["threshold"], check["limit"]) == ("dynamic", 0.25, 1000)
+    result = c.compress(history, token_limit=1000, threshold=0.25, strategy="truncate", preserve_recent=10, force=True)
+    assert (result["strategy"], result["check"]["threshold"]) == ("truncate", 0.25)
+
+    lc = LoopCheck(cwd=sb.work, env=sb.env)
+    assert lc.check(repeated_calls(4))["loop"] is True
+    assert lc.check(repeated_calls(4), repeat_threshold=10)["loop"] is False
+    turns: list[LoopEvent] = [{"type": "turn"}] * 3
+    over = lc.check(turns, max_turns=2)
+    assert over["pattern"] is not None and over["pattern"]["type"] == "turn-limit"
+
+
 def test_context_entries_and_prompt(sb: Sandbox) -> None:
     ctx = Context(cwd=sb.work, env=sb.env)
     added = ctx.add("rules", "Use tabs.", priority=80)
