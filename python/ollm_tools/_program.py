@@ -25,11 +25,15 @@ def dumps(value: object) -> str:
 
 def flags(*pairs: tuple[str, object]) -> list[str]:
     """The command-line flags of the options given: `True` is the flag
-    alone, `None` and `False` leave it out, anything else is its value."""
+    alone, `None` and `False` leave it out, a list or tuple repeats the flag
+    for each of its values, anything else is its value."""
     argv: list[str] = []
     for flag, value in pairs:
         if value is True:
             argv.append(flag)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                argv += [flag, str(item)]
         elif value is not None and value is not False:
             argv += [flag, str(value)]
     return argv

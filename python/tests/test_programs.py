@@ -236,6 +236,23 @@ def test_discover_lists_and_watches(sb: Sandbox) -> None:
     assert (change["event"], change["relativePath"]) == ("add", "src/lib.rs")
 
 
+def test_discover_and_env_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    (sb.work / "src").mkdir()
+    (sb.work / "src" / "main.rs").write_text("fn main() {}\n")
+    (sb.work / "link").symlink_to("src")
+    d = Discover(cwd=sb.work, env=sb.env)
+    assert sorted(x["relativePath"] for x in d.list()) == ["link", "src/main.rs"]
+    assert sorted(x["relativePath"] for x in d.list(follow=True)) == ["link/main.rs", "src/main.rs"]
+    assert [x["relativePath"] for x in d.list(types=["directory"])] == ["src"]
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    e = Env(cwd=sb.work, env=dict(sb.env, BUILD_LABEL=token[:40]))
+    assert "BUILD_LABEL" in [x["name"] for x in e.report()["removed"]]
+    assert "BUILD_LABEL" in [x["name"] for x in e.report(scan_values=False)["kept"]]
+    assert e.explain("BUILD_LABEL", allow=["BUILD_LABEL"])["kept"] is True
+    assert e.run(["sh", "-c", "echo $X"], set=["X=1"]).stdout == b"1\n"
+
+
 def test_env_runs_a_tool_without_secrets(sb: Sandbox) -> None:
     env = dict(sb.env, AWS_SECRET_ACCESS_KEY="wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", EDITOR="vi")
     e = Env(cwd=sb.work, env=env)
