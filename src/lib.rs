@@ -29,6 +29,7 @@ pub mod output;
 pub(crate) mod paths;
 pub mod redact;
 pub(crate) mod repetition;
+pub(crate) mod schema;
 pub mod session;
 pub(crate) mod suggest;
 pub(crate) mod text;

@@ -128,7 +128,7 @@ fn strategy_name(strategy: CompressionStrategy) -> &'static str {
 
 /// What one compression did, as `ollm-compress` prints it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "CompressionResult")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Report<'a> {

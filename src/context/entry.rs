@@ -28,7 +28,7 @@ pub enum Source {
 /// One entry of the store; the JSON form is what `list`, `get` and
 /// `prompt --json` print.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "ContextEntry")]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {

@@ -37,7 +37,7 @@ impl EntryType {
 
 /// A discovered file, directory or symbolic link.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "FileEntry")]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {

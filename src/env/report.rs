@@ -85,7 +85,7 @@ impl Report {
 
 /// `ollm-env explain NAME`: the decision for one variable and why.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "EnvExplanation")]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {

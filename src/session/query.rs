@@ -31,7 +31,7 @@ pub struct Query {
 
 /// One match.
 #[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "SearchHit")]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {

@@ -18,7 +18,7 @@ pub(crate) struct CountArgs {
 
 /// The counts `count` prints.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "TokenCount")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CountReport<'a> {

@@ -31,7 +31,7 @@ pub enum EventKind {
 /// One change, as printed: `{event, path, relativePath, type}` (plus the
 /// byte fields for names that are not valid UTF-8).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "WatchEvent")]
 #[serde(rename_all = "camelCase")]
 pub struct Event {

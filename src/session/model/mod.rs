@@ -360,7 +360,7 @@ pub struct Problem {
 
 /// A whole session in the spec's format (Requirement 2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "SessionDocument")]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
@@ -513,7 +513,7 @@ impl Session {
 
 /// One row of `list`: the spec's `SessionSummary` plus additive fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionSummary {
     pub session_id: String,

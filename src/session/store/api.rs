@@ -97,7 +97,7 @@ impl Default for StoreOptions {
 
 /// What `create` and `branch` made, and what `maxSessions` removed.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-#[schemars(transform = crate::wire::skipped_when_none)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[serde(rename_all = "camelCase")]
 pub struct Created {
     pub session_id: String,
