@@ -73,12 +73,15 @@ class Program:
             self._path = find_bin(self.name, self.bin_dir)
         return self._path
 
+    def _global_flags(self) -> list[str]:
+        """The options every call of this program takes."""
+        return flags(("--config", None if self.config is None else os.fspath(self.config)))
+
     def _argv(self, args: Sequence[str]) -> list[str]:
         argv = [self.path, *args]
-        if self.config is not None:
-            # A global option: after the subcommand, before any `--`.
-            at = argv.index("--") if "--" in argv else len(argv)
-            argv[at:at] = ["--config", os.fspath(self.config)]
+        # Global options: after the subcommand, before any `--`.
+        at = argv.index("--") if "--" in argv else len(argv)
+        argv[at:at] = self._global_flags()
         return argv
 
     def _start(self, argv: list[str], start: Callable[[], T]) -> T:

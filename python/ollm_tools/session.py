@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, cast
 
 from ._program import Program, Stream, StrPath, dumps, flags
@@ -39,6 +39,31 @@ class Session(Program):
     works too."""
 
     name = "ollm-session"
+
+    def __init__(
+        self,
+        *,
+        store: str | None = None,
+        data_dir: StrPath | None = None,
+        no_redact: bool = False,
+        cwd: StrPath | None = None,
+        env: Mapping[str, str] | None = None,
+        config: StrPath | None = None,
+        bin_dir: StrPath | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        """`store`: `file` (the data directory) or a postgres:// URL;
+        `data_dir`: the file store's directory; `no_redact`: store
+        credentials as they are instead of `[REDACTED:<kind>]`."""
+        super().__init__(cwd=cwd, env=env, config=config, bin_dir=bin_dir, timeout=timeout)
+        self._store = flags(
+            ("--store", store),
+            ("--data-dir", None if data_dir is None else os.fspath(data_dir)),
+            ("--no-redact", no_redact),
+        )
+
+    def _global_flags(self) -> builtins.list[str]:
+        return [*super()._global_flags(), *self._store]
 
     def create(
         self,

@@ -93,6 +93,20 @@ def test_session_methods_take_the_flags_the_node_client_takes(sb: Sandbox) -> No
     assert len(s.list()) == 1
 
 
+def test_session_takes_the_store_options_the_node_client_takes(sb: Sandbox) -> None:
+    store = sb.work / "elsewhere"
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    s = Session(cwd=sb.work, env=sb.env, store="file", data_dir=store)
+    sid = s.create("m1", "ollama")
+    assert any(sid in p.name for p in store.rglob("*")), "the session is in data_dir"
+    assert Session(cwd=sb.work, env=sb.env).list() == []
+    assert s.record_message(sid, "user", f"my token is {token[:40]}")["redacted"] == 1
+    raw = Session(cwd=sb.work, env=sb.env, data_dir=store, no_redact=True)
+    assert raw.record_message(sid, "user", f"again {token[:40]}")["redacted"] == 0
+    texts = [m["parts"][0].get("text", "") for m in raw.get(sid)["messages"]]
+    assert token[:40] not in texts[0] and token[:40] in texts[1]
+
+
 def test_record_stream_acknowledges_each_record_before_the_next_is_sent(sb: Sandbox) -> None:
     s = Session(cwd=sb.work, env=sb.env)
     sid = s.create("m1", "ollama")
