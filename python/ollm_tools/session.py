@@ -121,6 +121,11 @@ class Session(Program):
         latest made in this workspace)."""
         return cast("SessionDocument", self._json(["get", *_which(session_id, here), "--format", "json"]))
 
+    def messages(self, session_id: str | None = None, *, here: bool = False) -> builtins.list[Message]:
+        """The session's messages only (`get --messages`)."""
+        argv = ["get", *_which(session_id, here), "--messages", "--format", "json"]
+        return cast("builtins.list[Message]", self._json(argv))
+
     def list(
         self,
         *,

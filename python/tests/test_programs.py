@@ -49,6 +49,7 @@ def test_session_lifecycle(sb: Sandbox) -> None:
     assert (call["id"], call["name"], call["args"]) == ("c1", "read_file", {"path": "a.py"})
     assert call["result"] == {"llmContent": "def retry(): ...", "returnDisplay": "Read a.py"}
     assert s.get(here=True)["sessionId"] == sid
+    assert s.messages(sid) == doc["messages"] == s.messages(here=True)
 
     [summary] = s.list()
     assert (summary["sessionId"], summary["model"], summary["messageCount"]) == (sid, "m1", 2)

@@ -56,6 +56,24 @@ export class Session {
   }
 
   /**
+   * Records a tool call from flags: its result from `result` (on stdin) or
+   * from `resultFile` (read by the program), never on the command line.
+   */
+  async recordToolCall(
+    ref: SessionRef,
+    call: { name: string; args: Record<string, unknown>; display?: string; callId?: string } & (
+      | { result: string; resultFile?: never }
+      | { resultFile: string; result?: never }
+    ),
+  ): Promise<RecordAck> {
+    const spec = { "--tool": call.name, "--args": JSON.stringify(call.args), "--display": call.display, "--call-id": call.callId };
+    if (call.resultFile !== undefined) {
+      return this.json(["record", ...sessionArgs(ref)], { ...spec, "--result-file": call.resultFile });
+    }
+    return this.json(["record", ...sessionArgs(ref)], { ...spec, "--result": "-" }, call.result);
+  }
+
+  /**
    * Records each record of `records` as it comes (NDJSON on stdin) and yields
    * each acknowledgement as soon as that record is on disk.
    */
