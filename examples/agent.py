@@ -77,7 +77,7 @@ from ollm_tools import (
     Session,
     text_message,
 )
-from ollm_tools.types import Event, LoopPattern, Message, ToolCall
+from ollm_tools.types import LoopEvent, LoopPattern, Message, ToolCall
 
 TOOLS = ["list_files", "read_file", "run"]
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -445,7 +445,7 @@ class Agent:
             parts.append("# Summary of the earlier conversation\n\n" + "\n\n".join(summaries))
         return "\n\n".join(parts)
 
-    def loopcheck(self, events: list[Event]) -> LoopPattern | None:
+    def loopcheck(self, events: list[LoopEvent]) -> LoopPattern | None:
         """The pattern of a `warn` verdict, None when quiet; a `stop` ends the program."""
         verdict = self.programs.loopcheck.check(events, state=self.loop_state)
         pattern = verdict["pattern"]
@@ -466,7 +466,7 @@ class Agent:
         sessions.record_message(self.sid, "user", prompt)
         chat, summaries = self.history()
         messages: Chat = [{"role": "system", "content": self.system_prompt(summaries)}] + chat
-        events: list[Event] = [{"type": "user", "text": prompt}]
+        events: list[LoopEvent] = [{"type": "user", "text": prompt}]
         warned = None
         for step in range(1, self.opts.max_steps + 1):
             if warned is not None or step == self.opts.max_steps:

@@ -29,9 +29,11 @@ pub mod output;
 pub(crate) mod paths;
 pub mod redact;
 pub(crate) mod repetition;
+pub(crate) mod schema;
 pub mod session;
 pub(crate) mod suggest;
 pub(crate) mod text;
 pub mod timestamp;
+pub mod wire;
 
 pub use error::{Error, ExitCode, Result};

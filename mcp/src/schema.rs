@@ -71,22 +71,9 @@ pub struct SearchSessionsArgs {
     pub limit: Option<usize>,
 }
 
-/// A place a search matched.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchHit {
-    pub session_id: String,
-    /// The message matched, when it was a message.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_index: Option<u64>,
-    /// The tool call matched, when it was a tool call.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_index: Option<u64>,
-    pub role: String,
-    pub timestamp: String,
-    /// The matching text with some context around it.
-    pub snippet: String,
-}
+/// A place a search matched: the wire type `ollm-session search` prints
+/// (and the clients' `SearchHit`), with its schema from the same derive.
+pub use ollm::session::query::Hit as SearchHit;
 
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

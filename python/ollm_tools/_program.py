@@ -23,6 +23,22 @@ def dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def flags(*pairs: tuple[str, object]) -> list[str]:
+    """The command-line flags of the options given: `True` is the flag
+    alone, `None` and `False` leave it out, a list or tuple repeats the flag
+    for each of its values, anything else is its value."""
+    argv: list[str] = []
+    for flag, value in pairs:
+        if value is True:
+            argv.append(flag)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                argv += [flag, str(item)]
+        elif value is not None and value is not False:
+            argv += [flag, str(value)]
+    return argv
+
+
 class Program:
     """Settings shared by every call of one program.
 
@@ -57,12 +73,15 @@ class Program:
             self._path = find_bin(self.name, self.bin_dir)
         return self._path
 
+    def _global_flags(self) -> list[str]:
+        """The options every call of this program takes."""
+        return flags(("--config", None if self.config is None else os.fspath(self.config)))
+
     def _argv(self, args: Sequence[str]) -> list[str]:
         argv = [self.path, *args]
-        if self.config is not None:
-            # A global option: after the subcommand, before any `--`.
-            at = argv.index("--") if "--" in argv else len(argv)
-            argv[at:at] = ["--config", os.fspath(self.config)]
+        # Global options: after the subcommand, before any `--`.
+        at = argv.index("--") if "--" in argv else len(argv)
+        argv[at:at] = self._global_flags()
         return argv
 
     def _start(self, argv: list[str], start: Callable[[], T]) -> T:

@@ -8,10 +8,10 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
-from ._program import Program, StrPath
+from ._program import Program, StrPath, flags
 
 if TYPE_CHECKING:
-    from .types import ContextAdded, ContextEntry, ContextRemoved
+    from .types import ContextAdded, ContextEntry, ContextRemoved, ContextSource
 
 
 
@@ -46,7 +46,7 @@ class Context(Program):
         *,
         from_file: StrPath | None = None,
         priority: int | None = None,
-        source: str | None = None,
+        source: ContextSource | None = None,
         ttl: str | None = None,
     ) -> ContextAdded:
         """Adds (or replaces) an entry; `content` goes through stdin, or the
@@ -58,18 +58,16 @@ class Context(Program):
         else:
             argv.append("-")
             stdin = content or ""
-        for flag, value in (("--priority", priority), ("--source", source), ("--ttl", ttl)):
-            if value is not None:
-                argv += [flag, str(value)]
+        argv += flags(("--priority", priority), ("--source", source), ("--ttl", ttl))
         return cast("ContextAdded", self._json(argv, stdin))
 
     def remove(self, key: str, *, missing_ok: bool = False) -> ContextRemoved:
         """Removes an entry (NotFound when there is none, unless missing_ok)."""
-        argv = ["remove", *self._store, key] + (["--missing-ok"] if missing_ok else [])
+        argv = ["remove", *self._store, key, *flags(("--missing-ok", missing_ok))]
         return cast("ContextRemoved", self._json(argv))
 
-    def clear(self, *, source: str | None = None) -> ContextRemoved:
-        argv = ["clear", *self._store] + (["--source", source] if source is not None else [])
+    def clear(self, *, source: ContextSource | None = None) -> ContextRemoved:
+        argv = ["clear", *self._store, *flags(("--source", source))]
         return cast("ContextRemoved", self._json(argv))
 
     def list(self) -> builtins.list[ContextEntry]:

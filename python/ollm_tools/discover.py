@@ -9,10 +9,10 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from ._program import Program, Stream, StrPath
+from ._program import Program, Stream, StrPath, flags
 
 if TYPE_CHECKING:
-    from .types import FileEntry, WatchEvent
+    from .types import EntryType, FileEntry, WatchEvent
 
 
 
@@ -28,12 +28,14 @@ class Discover(Program):
         max_depth: int | None = None,
         include: Sequence[str] = (),
         exclude: Sequence[str] = (),
-        types: Sequence[str] = (),
+        types: Sequence[EntryType] = (),
         hidden: bool = True,
+        follow: bool = False,
     ) -> builtins.list[FileEntry]:
         """Every entry below `root` (default: cwd); `types` of file,
-        directory, symlink (default file and symlink)."""
-        argv = _filters(root, max_depth, include, exclude, types, hidden)
+        directory, symlink (default file and symlink); with `follow`,
+        symbolic links to directories are entered."""
+        argv = _filters(root, max_depth, include, exclude, types, hidden, follow)
         out = self._run(argv).stdout
         return [cast("FileEntry", json.loads(line)) for line in out.splitlines() if line.strip()]
 
@@ -50,15 +52,16 @@ class Discover(Program):
         exclude: Sequence[str] = (),
         debounce_ms: int | None = None,
         ready: bool = True,
+        max_depth: int | None = None,
+        types: Sequence[EntryType] = (),
+        hidden: bool = True,
+        follow: bool = False,
     ) -> Stream[WatchEvent]:
         """Change events (add, change, unlink) as they happen, until the
         stream is closed; with `ready`, the first event is "ready", once the
         watch is in place."""
-        argv = ["watch", *_filters(root, None, include, exclude, (), True)]
-        if debounce_ms is not None:
-            argv += ["--debounce-ms", str(debounce_ms)]
-        if ready:
-            argv.append("--ready")
+        argv = ["watch", *flags(("--debounce-ms", debounce_ms), ("--ready", ready))]
+        argv += _filters(root, max_depth, include, exclude, types, hidden, follow)
         return cast("Stream[WatchEvent]", self._stream(argv, None))
 
 
@@ -71,18 +74,16 @@ def _filters(
     max_depth: int | None,
     include: Sequence[str],
     exclude: Sequence[str],
-    types: Sequence[str],
+    types: Sequence[EntryType],
     hidden: bool,
+    follow: bool,
 ) -> builtins.list[str]:
-    argv: list[str] = []
-    if max_depth is not None:
-        argv += ["--max-depth", str(max_depth)]
-    for glob in include:
-        argv += ["--include", glob]
-    for glob in exclude:
-        argv += ["--exclude", glob]
-    for kind in types:
-        argv += ["--type", kind]
-    if not hidden:
-        argv.append("--no-hidden")
+    argv = flags(
+        ("--max-depth", max_depth),
+        ("--include", tuple(include)),
+        ("--exclude", tuple(exclude)),
+        ("--follow", follow),
+        ("--type", tuple(types)),
+        ("--no-hidden", not hidden),
+    )
     return argv + _root(root)

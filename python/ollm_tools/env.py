@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from ._find import ProgramNotFound
-from ._program import Program
+from ._program import Program, flags
 from .errors import error_for
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ class Env(Program):
         input: str | bytes | None = None,
         allow: Sequence[str] = (),
         deny: Sequence[str] = (),
+        replace_defaults: bool = False,
+        scan_values: bool = True,
         set: Sequence[str] = (),
         redact_output: bool = False,
         stderr_to_stdout: bool = False,
@@ -45,15 +47,8 @@ class Env(Program):
         in a process group of its own: after `timeout` seconds the whole
         group is killed and subprocess.TimeoutExpired raised, with the
         output so far."""
-        argv = ["run"]
-        for name in allow:
-            argv += ["--allow", name]
-        for pattern in deny:
-            argv += ["--deny", pattern]
-        for assignment in set:
-            argv += ["--set", assignment]
-        if redact_output:
-            argv.append("--redact-output")
+        argv = ["run", *_policy(allow, deny, replace_defaults, scan_values)]
+        argv += flags(("--set", tuple(set)), ("--redact-output", redact_output))
         argv = self._argv([*argv, "--", *command])
         data = input.encode() if isinstance(input, str) else input
         try:
@@ -82,14 +77,39 @@ class Env(Program):
             raise error_for(self.name, argv, proc.returncode, said)
         return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
-    def report(self, *, allow: Sequence[str] = (), deny: Sequence[str] = ()) -> EnvReport:
-        """Every variable name kept and removed, with the rule that decided."""
-        argv = ["report"]
-        for name in allow:
-            argv += ["--allow", name]
-        for pattern in deny:
-            argv += ["--deny", pattern]
+    def report(
+        self,
+        *,
+        allow: Sequence[str] = (),
+        deny: Sequence[str] = (),
+        replace_defaults: bool = False,
+        scan_values: bool = True,
+    ) -> EnvReport:
+        """Every variable name kept and removed, with the rule that decided.
+        `allow` and `deny` extend the built-in lists (`replace_defaults`:
+        only they and the configured ones count); `scan_values=False` keeps
+        variables whose value merely looks like a credential."""
+        argv = ["report", *_policy(allow, deny, replace_defaults, scan_values)]
         return cast("EnvReport", self._json(argv))
 
-    def explain(self, variable: str) -> EnvExplanation:
-        return cast("EnvExplanation", self._json(["explain", variable]))
+    def explain(
+        self,
+        variable: str,
+        *,
+        allow: Sequence[str] = (),
+        deny: Sequence[str] = (),
+        replace_defaults: bool = False,
+        scan_values: bool = True,
+    ) -> EnvExplanation:
+        """The decision for one variable, and for a removed one how to pass it anyway."""
+        argv = ["explain", *_policy(allow, deny, replace_defaults, scan_values), "--", variable]
+        return cast("EnvExplanation", self._json(argv))
+
+
+def _policy(allow: Sequence[str], deny: Sequence[str], replace_defaults: bool, scan_values: bool) -> list[str]:
+    return flags(
+        ("--allow", tuple(allow)),
+        ("--deny", tuple(deny)),
+        ("--replace-defaults", replace_defaults),
+        ("--no-scan-values", not scan_values),
+    )

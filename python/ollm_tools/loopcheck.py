@@ -6,10 +6,10 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, cast
 
-from ._program import Program, Stream, StrPath, dumps
+from ._program import Program, Stream, StrPath, dumps, flags
 
 if TYPE_CHECKING:
-    from .types import Event, Verdict
+    from .types import LoopEvent, LoopVerdict
 
 
 
@@ -23,37 +23,79 @@ class LoopCheck(Program):
 
     def check(
         self,
-        events: Iterable[Event] | StrPath,
+        events: Iterable[LoopEvent] | StrPath,
         *,
         state: StrPath | None = None,
         warnings_before_stop: int | None = None,
-    ) -> Verdict:
+        max_turns: int | None = None,
+        repeat_threshold: int | None = None,
+        similarity_threshold: float | None = None,
+        content_chunk_size: int | None = None,
+        content_repeat_threshold: int | None = None,
+    ) -> LoopVerdict:
         """The verdict on `events` (or on an events or session file). With
         `state`, the detector continues from that file and saves it: one
-        call per step of a turn."""
-        argv = _options(state, warnings_before_stop)
+        call per step of a turn. The other options override the configured
+        detector's settings."""
+        argv = _detector_flags(
+            state,
+            warnings_before_stop,
+            max_turns,
+            repeat_threshold,
+            similarity_threshold,
+            content_chunk_size,
+            content_repeat_threshold,
+        )
         if isinstance(events, (str, os.PathLike)):
-            return cast("Verdict", self._json([*argv, os.fspath(events)], ok=(0, 1)))
+            return cast("LoopVerdict", self._json([*argv, os.fspath(events)], ok=(0, 1)))
         lines = "".join(dumps(e) + "\n" for e in events)
-        return cast("Verdict", self._json(argv, lines, ok=(0, 1)))
+        return cast("LoopVerdict", self._json(argv, lines, ok=(0, 1)))
 
     def stream(
         self,
-        events: Iterable[Event],
+        events: Iterable[LoopEvent],
         *,
+        state: StrPath | None = None,
         warnings_before_stop: int | None = None,
-    ) -> Stream[Verdict]:
+        max_turns: int | None = None,
+        repeat_threshold: int | None = None,
+        similarity_threshold: float | None = None,
+        content_chunk_size: int | None = None,
+        content_repeat_threshold: int | None = None,
+    ) -> Stream[LoopVerdict]:
         """A verdict as soon as a loop is found in `events` (which may be a
         generator fed as the agent runs), then the quiet verdict at the end
         when nothing was found."""
-        argv = ["--stream", *_options(None, warnings_before_stop)]
-        return cast("Stream[Verdict]", self._stream(argv, events, ok=(0, 1)))
+        argv = [
+            "--stream",
+            *_detector_flags(
+                state,
+                warnings_before_stop,
+                max_turns,
+                repeat_threshold,
+                similarity_threshold,
+                content_chunk_size,
+                content_repeat_threshold,
+            ),
+        ]
+        return cast("Stream[LoopVerdict]", self._stream(argv, events, ok=(0, 1)))
 
 
-def _options(state: StrPath | None, warnings_before_stop: int | None) -> list[str]:
-    argv: list[str] = []
-    if state is not None:
-        argv += ["--state", os.fspath(state)]
-    if warnings_before_stop is not None:
-        argv += ["--warnings-before-stop", str(warnings_before_stop)]
-    return argv
+def _detector_flags(
+    state: StrPath | None,
+    warnings_before_stop: int | None,
+    max_turns: int | None,
+    repeat_threshold: int | None,
+    similarity_threshold: float | None,
+    content_chunk_size: int | None,
+    content_repeat_threshold: int | None,
+) -> list[str]:
+    return flags(
+        ("--state", None if state is None else os.fspath(state)),
+        ("--warnings-before-stop", warnings_before_stop),
+        ("--max-turns", max_turns),
+        ("--repeat-threshold", repeat_threshold),
+        ("--similarity-threshold", similarity_threshold),
+        ("--content-chunk-size", content_chunk_size),
+        ("--content-repeat-threshold", content_repeat_threshold),
+    )

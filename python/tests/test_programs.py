@@ -24,7 +24,7 @@ from ollm_tools import (
     find_bin,
     text_message,
 )
-from ollm_tools.types import Event, Record
+from ollm_tools.types import LoopEvent, Record
 
 
 def test_find_bin_finds_every_program_in_the_environment_not_on_path() -> None:
@@ -49,6 +49,7 @@ def test_session_lifecycle(sb: Sandbox) -> None:
     assert (call["id"], call["name"], call["args"]) == ("c1", "read_file", {"path": "a.py"})
     assert call["result"] == {"llmContent": "def retry(): ...", "returnDisplay": "Read a.py"}
     assert s.get(here=True)["sessionId"] == sid
+    assert s.messages(sid) == doc["messages"] == s.messages(here=True)
 
     [summary] = s.list()
     assert (summary["sessionId"], summary["model"], summary["messageCount"]) == (sid, "m1", 2)
@@ -61,6 +62,50 @@ def test_session_lifecycle(sb: Sandbox) -> None:
     assert [m["role"] for m in s.get(branch)["messages"]] == ["user"]
     assert s.delete(branch) == [branch]
     assert [x["sessionId"] for x in s.list()] == [sid]
+
+
+def test_session_methods_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    s = Session(cwd=sb.work, env=sb.env)
+    first = s.create("m1", "ollama", title="first")
+    s.record_message(first, "user", "Where is the Retry loop?")
+    s.record_message(first, "assistant", "In a.py.")
+    s.create("m2", "ollama", max_sessions=5)
+    assert s.get(first)["title"] == "first"
+
+    assert [x["sessionId"] for x in s.list(model="m1")] == [first]
+    assert [x["sessionId"] for x in s.list(limit=1, offset=1)] == [first]
+    assert [h["role"] for h in s.search("retry", ignore_case=True)] == ["user"]
+    assert s.search("retry") == []
+    assert [h["messageIndex"] for h in s.search("a\\.py", regex=True, role="assistant")] == [1]
+
+    branch = s.branch(first, 1, title="just the question")
+    summary = next(x for x in s.list() if x["sessionId"] == branch)
+    assert (summary.get("title"), summary.get("parentSessionId"), summary.get("branchPoint")) == (
+        "just the question",
+        first,
+        1,
+    )
+    assert s.rename(branch, None) == {"sessionId": branch, "previousTitle": "just the question", "title": None}
+
+    dry = s.cleanup(1, dry_run=True)
+    assert dry["dryRun"] and len(dry["deleted"]) == 2 and dry["kept"] == 1
+    assert len(s.list()) == 3
+    assert len(s.cleanup(1)["deleted"]) == 2
+    assert len(s.list()) == 1
+
+
+def test_session_takes_the_store_options_the_node_client_takes(sb: Sandbox) -> None:
+    store = sb.work / "elsewhere"
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    s = Session(cwd=sb.work, env=sb.env, store="file", data_dir=store)
+    sid = s.create("m1", "ollama")
+    assert any(sid in p.name for p in store.rglob("*")), "the session is in data_dir"
+    assert Session(cwd=sb.work, env=sb.env).list() == []
+    assert s.record_message(sid, "user", f"my token is {token[:40]}")["redacted"] == 1
+    raw = Session(cwd=sb.work, env=sb.env, data_dir=store, no_redact=True)
+    assert raw.record_message(sid, "user", f"again {token[:40]}")["redacted"] == 0
+    texts = [m["parts"][0].get("text", "") for m in raw.get(sid)["messages"]]
+    assert token[:40] not in texts[0] and token[:40] in texts[1]
 
 
 def test_record_stream_acknowledges_each_record_before_the_next_is_sent(sb: Sandbox) -> None:
@@ -113,8 +158,8 @@ def test_compress_counts_checks_and_compresses(sb: Sandbox) -> None:
     assert len(result["compressedMessages"]) < 30
 
 
-def repeated_calls(n: int) -> list[Event]:
-    events: list[Event] = [{"type": "turn"}]
+def repeated_calls(n: int) -> list[LoopEvent]:
+    events: list[LoopEvent] = [{"type": "turn"}]
     events += [{"type": "tool", "name": "ls", "args": {"dir": "."}} for _ in range(n)]
     return events
 
@@ -138,7 +183,7 @@ def test_loopcheck_stream_reports_a_loop_while_the_events_still_come(sb: Sandbox
     seen: list[str | None] = []
     done = threading.Event()
 
-    def events() -> Iterator[Event]:
+    def events() -> Iterator[LoopEvent]:
         yield from repeated_calls(3)
         # The warning for the third call arrives before any more input.
         deadline = time.monotonic() + 10
@@ -153,6 +198,23 @@ def test_loopcheck_stream_reports_a_loop_while_the_events_still_come(sb: Sandbox
             seen.append(v["level"])
     assert done.is_set()
     assert seen == ["warn", "stop"]
+
+
+def test_compress_and_loopcheck_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    c = Compress(cwd=sb.work, env=sb.env)
+    history = [text_message("user", "hello there how are you " * 20)]
+    assert c.count(history, tokenizer="estimate")["tokenizer"] != c.count(history)["tokenizer"]
+    check = c.check(history, token_limit=1000, threshold=0.25, trigger="dynamic")
+    assert (check["trigger"], check["threshold"], check["limit"]) == ("dynamic", 0.25, 1000)
+    result = c.compress(history, token_limit=1000, threshold=0.25, strategy="truncate", preserve_recent=10, force=True)
+    assert (result["strategy"], result["check"]["threshold"]) == ("truncate", 0.25)
+
+    lc = LoopCheck(cwd=sb.work, env=sb.env)
+    assert lc.check(repeated_calls(4))["loop"] is True
+    assert lc.check(repeated_calls(4), repeat_threshold=10)["loop"] is False
+    turns: list[LoopEvent] = [{"type": "turn"}] * 3
+    over = lc.check(turns, max_turns=2)
+    assert over["pattern"] is not None and over["pattern"]["type"] == "turn-limit"
 
 
 def test_context_entries_and_prompt(sb: Sandbox) -> None:
@@ -187,6 +249,23 @@ def test_discover_lists_and_watches(sb: Sandbox) -> None:
         (sb.work / "more.log").write_text("")
         change = next(events)
     assert (change["event"], change["relativePath"]) == ("add", "src/lib.rs")
+
+
+def test_discover_and_env_take_the_flags_the_node_client_takes(sb: Sandbox) -> None:
+    (sb.work / "src").mkdir()
+    (sb.work / "src" / "main.rs").write_text("fn main() {}\n")
+    (sb.work / "link").symlink_to("src")
+    d = Discover(cwd=sb.work, env=sb.env)
+    assert sorted(x["relativePath"] for x in d.list()) == ["link", "src/main.rs"]
+    assert sorted(x["relativePath"] for x in d.list(follow=True)) == ["link/main.rs", "src/main.rs"]
+    assert [x["relativePath"] for x in d.list(types=["directory"])] == ["src"]
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    e = Env(cwd=sb.work, env=dict(sb.env, BUILD_LABEL=token[:40]))
+    assert "BUILD_LABEL" in [x["name"] for x in e.report()["removed"]]
+    assert "BUILD_LABEL" in [x["name"] for x in e.report(scan_values=False)["kept"]]
+    assert e.explain("BUILD_LABEL", allow=["BUILD_LABEL"])["kept"] is True
+    assert e.run(["sh", "-c", "echo $X"], set=["X=1"]).stdout == b"1\n"
 
 
 def test_env_runs_a_tool_without_secrets(sb: Sandbox) -> None:

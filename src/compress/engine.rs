@@ -36,7 +36,8 @@ pub struct Settings {
     pub force: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CompressionStatus")]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Compressed with the strategy asked for.
@@ -126,11 +127,15 @@ fn strategy_name(strategy: CompressionStrategy) -> &'static str {
 }
 
 /// What one compression did, as `ollm-compress` prints it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "CompressionResult")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Report<'a> {
     pub status: Status,
+    #[schemars(with = "CompressionStrategy")]
     pub strategy: &'static str,
+    #[schemars(with = "Option<CompressionStrategy>")]
     pub applied_strategy: Option<&'static str>,
     pub reason: Option<&'a str>,
     pub original_token_count: u64,
@@ -145,8 +150,10 @@ pub(crate) struct Report<'a> {
     pub tokenizer: &'a str,
     pub tokenizer_error: Option<&'a str>,
     pub check: &'a Verdict,
+    #[schemars(with = "Vec<crate::session::model::Message>")]
     pub compressed_messages: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<crate::session::model::ToolCall>>")]
     pub compressed_tool_calls: Option<Vec<Value>>,
 }
 

@@ -12,7 +12,8 @@ pub fn exceeds(tokens: u64, limit: u64, threshold: f64) -> bool {
 }
 
 /// The verdict of `check`, with the numbers behind it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CompressionVerdict")]
 #[serde(rename_all = "camelCase")]
 pub struct Verdict {
     pub needed: bool,

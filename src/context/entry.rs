@@ -4,7 +4,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
+#[schemars(rename = "ContextSource")]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     Hook,
@@ -15,7 +27,9 @@ pub enum Source {
 
 /// One entry of the store; the JSON form is what `list`, `get` and
 /// `prompt --json` print.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "ContextEntry")]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     pub key: String,
@@ -26,6 +40,7 @@ pub struct Entry {
     /// When the entry was last added, written as the session store writes
     /// timestamps (`2024-01-15T10:30:27.690Z`, so the strings sort in time order).
     #[serde(with = "crate::timestamp::millis")]
+    #[schemars(with = "String")]
     pub timestamp: jiff::Timestamp,
     /// When the entry drops out, if it has a TTL.
     #[serde(
@@ -33,6 +48,7 @@ pub struct Entry {
         with = "crate::timestamp::millis_option",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(with = "Option<String>")]
     pub expires_at: Option<jiff::Timestamp>,
 }
 

@@ -52,7 +52,8 @@ pub fn locate(file: Option<&Path>, session: Option<&str>, cwd: &Path) -> Result<
 }
 
 /// What `add` changed.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "ContextAdded")]
 #[serde(rename_all = "camelCase")]
 pub struct Added {
     /// The key added.
@@ -63,7 +64,8 @@ pub struct Added {
 }
 
 /// What `remove` and `clear` changed.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "ContextRemoved")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Removed {
     /// How many live entries went.

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryType {
     File,
@@ -36,7 +36,9 @@ impl EntryType {
 }
 
 /// A discovered file, directory or symbolic link.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "FileEntry")]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     pub path: String,

@@ -7,7 +7,9 @@ use super::child::{ChildEnvironment, Inherited, Var, child_environment};
 use super::policy::{Decision, Policy, Reason};
 use crate::output::Table;
 
-#[derive(Debug, Serialize)]
+/// One variable's decision: its name, the rule and the rule as a sentence.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "EnvDecision")]
 pub struct NameDecision {
     pub name: String,
     #[serde(flatten)]
@@ -16,7 +18,9 @@ pub struct NameDecision {
     pub why: String,
 }
 
-#[derive(Debug, Serialize)]
+/// `ollm-env report`: every variable name kept and removed (never a value).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "EnvReport")]
 pub struct Report {
     pub kept: Vec<NameDecision>,
     pub removed: Vec<NameDecision>,
@@ -79,7 +83,10 @@ impl Report {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// `ollm-env explain NAME`: the decision for one variable and why.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "EnvExplanation")]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
     pub name: String,

@@ -77,7 +77,7 @@ impl Default for Settings {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PatternType {
     RepeatedTool,
@@ -88,7 +88,8 @@ pub enum PatternType {
 }
 
 /// A detected loop: what repeated, in a sentence a user can act on, and how often.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "LoopPattern")]
 pub struct Pattern {
     #[serde(rename = "type")]
     pub kind: PatternType,
@@ -97,7 +98,10 @@ pub struct Pattern {
 }
 
 /// How a runtime should act on a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[schemars(rename = "LoopLevel")]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
     /// The first detection: tell the model it is repeating itself.
@@ -107,7 +111,8 @@ pub enum Level {
 }
 
 /// The answer for a point in the event stream.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "LoopVerdict")]
 pub struct Verdict {
     #[serde(rename = "loop")]
     pub is_loop: bool,

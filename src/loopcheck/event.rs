@@ -14,7 +14,8 @@ use crate::error::{Error, Result};
 use crate::session::model::{Place, Records};
 use crate::{input, timestamp};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "LoopEvent")]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Event {
     Turn,

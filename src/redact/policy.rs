@@ -20,7 +20,8 @@ use crate::redact::scrub::{Classify, Scrubber, SecretValue};
 use crate::redact::{self, CONNECTION_DENY, DEFAULT_ALLOW, DEFAULT_DENY, EXTENDED_DENY};
 
 /// Why a variable is kept or removed. Never holds a value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "EnvRule")]
 #[serde(tag = "rule", content = "pattern", rename_all = "kebab-case")]
 pub enum Reason {
     /// Named exactly by the allow list.

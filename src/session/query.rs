@@ -30,7 +30,9 @@ pub struct Query {
 }
 
 /// One match.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "SearchHit")]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
     pub session_id: String,

@@ -69,6 +69,7 @@ mod readme;
 mod reliability;
 mod secrets;
 mod trust;
+mod wire_schemas;
 
 /// A test file that no `mod` declaration reaches fails nothing: this does.
 #[test]

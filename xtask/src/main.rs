@@ -1,7 +1,11 @@
 //! Project commands. `cargo xtask gen-docs` writes the shell completions in
 //! `completions/` and the man pages in `man/` from the clap definitions;
-//! `cargo xtask check-docs` fails when the checked-in files are stale (the
-//! test below runs the same check in `cargo test --workspace`).
+//! `cargo xtask gen-types` writes the Python and TypeScript clients' types
+//! from the wire types' JSON Schemas. `check-docs` and `check-types` fail
+//! when the checked-in files are stale (the tests below run the same checks
+//! in `cargo test --workspace`).
+
+mod types;
 
 use std::path::{Path, PathBuf};
 
@@ -56,9 +60,48 @@ fn write_all(root: &Path) -> std::io::Result<usize> {
     Ok(files.len())
 }
 
+/// The generated client type files that differ from what would be generated.
+fn stale_types(root: &Path) -> Result<Vec<String>, types::Unsupported> {
+    Ok(types::generate()?
+        .into_iter()
+        .filter(|(path, contents)| std::fs::read(root.join(path)).ok().as_ref() != Some(contents))
+        .map(|(path, _)| path.display().to_string())
+        .collect())
+}
+
+fn write_types(root: &Path) -> Result<usize, String> {
+    let files = types::generate().map_err(|e| e.to_string())?;
+    for (path, contents) in &files {
+        std::fs::write(root.join(path), contents)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(files.len())
+}
+
 fn main() {
     let root = repo_root();
     match std::env::args().nth(1).as_deref() {
+        Some("gen-types") => match write_types(&root) {
+            Ok(count) => println!("xtask: wrote {count} client type files"),
+            Err(err) => {
+                eprintln!("xtask: {err}");
+                std::process::exit(4);
+            }
+        },
+        Some("check-types") => match stale_types(&root) {
+            Ok(stale) if stale.is_empty() => {}
+            Ok(stale) => {
+                eprintln!(
+                    "xtask: stale generated client types (run `cargo xtask gen-types`): {}",
+                    stale.join(", ")
+                );
+                std::process::exit(1);
+            }
+            Err(err) => {
+                eprintln!("xtask: {err}");
+                std::process::exit(2);
+            }
+        },
         Some("gen-docs") => match write_all(&root) {
             Ok(count) => println!("xtask: wrote {count} files to completions/ and man/"),
             Err(err) => {
@@ -77,7 +120,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: cargo xtask gen-docs | check-docs");
+            eprintln!("usage: cargo xtask gen-docs | check-docs | gen-types | check-types");
             std::process::exit(2);
         }
     }
@@ -93,6 +136,15 @@ mod tests {
         assert!(
             stale.is_empty(),
             "run `cargo xtask gen-docs`; stale: {stale:?}"
+        );
+    }
+
+    #[test]
+    fn generated_client_types_are_current() {
+        let stale = stale_types(&repo_root()).unwrap();
+        assert!(
+            stale.is_empty(),
+            "run `cargo xtask gen-types`; stale: {stale:?}"
         );
     }
 

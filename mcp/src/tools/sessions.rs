@@ -120,12 +120,8 @@ pub fn search(loaded: &Loaded, args: SearchSessionsArgs) -> Result<SearchResult>
                 .is_none_or(|ids| ids.contains(&hit.session_id))
         })
         .map(|hit| SearchHit {
-            session_id: hit.session_id,
-            message_index: hit.message_index,
-            tool_call_index: hit.tool_call_index,
-            role: hit.role,
-            timestamp: hit.timestamp,
             snippet: whole_words(&hit.snippet),
+            ..hit
         })
         .collect();
     let truncated = hits.len() > limit;

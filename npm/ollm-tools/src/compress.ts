@@ -1,7 +1,7 @@
 import { flags } from "./args.js";
 import { commonArgs, runJson, type ClientOptions } from "./process.js";
-import { sourceArgs, type StoredSession } from "./source.js";
-import type { CompressionCheck, CompressionResult, History, SessionDocument, TokenCount } from "./types.js";
+import { sourceArgs, type History, type StoredSession } from "./source.js";
+import type { CompressionCheck, CompressionResult, CompressionStrategy, SessionDocument, TokenCount, TriggerMode } from "./types.js";
 
 /** What to count or compress: messages, a session document, its JSON text, or a stored session. */
 export type CompressSource = History | SessionDocument | StoredSession | string;
@@ -16,11 +16,11 @@ export interface TokenizerOptions {
 export interface CheckOptions extends TokenizerOptions {
   tokenLimit?: number;
   threshold?: number;
-  trigger?: "static" | "dynamic";
+  trigger?: TriggerMode;
 }
 
 export interface CompressOptions extends CheckOptions {
-  strategy?: "summarize" | "truncate" | "hybrid";
+  strategy?: CompressionStrategy;
   target?: number;
   preserveRecent?: number;
   summaryMaxTokens?: number;

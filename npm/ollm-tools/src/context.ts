@@ -13,17 +13,20 @@ export interface ContextOptions extends ClientOptions {
 export class Context {
   constructor(private readonly options: ContextOptions = {}) {}
 
-  /** Adds an entry (content on stdin), or replaces the one with this key. */
+  /**
+   * Adds an entry, or replaces the one with this key: its content on stdin,
+   * or read by the program from `{ fromFile }`.
+   */
   async add(
     key: string,
-    content: string,
+    content: string | { fromFile: string },
     how: { priority?: number; source?: ContextSource; ttl?: string | number } = {},
   ): Promise<ContextAdded> {
-    return runJson<ContextAdded>(
-      "ollm-context",
-      this.args("add", { "--priority": how.priority, "--source": how.source, "--ttl": how.ttl, "--": [key, "-"] }),
-      { ...this.options, input: content },
-    );
+    const options = { "--priority": how.priority, "--source": how.source, "--ttl": how.ttl };
+    if (typeof content !== "string") {
+      return runJson<ContextAdded>("ollm-context", this.args("add", { ...options, "--from-file": content.fromFile, "--": [key] }), this.options);
+    }
+    return runJson<ContextAdded>("ollm-context", this.args("add", { ...options, "--": [key, "-"] }), { ...this.options, input: content });
   }
 
   /** Removes an entry; a missing one is a {@link NotFoundError} unless `missingOk`. */

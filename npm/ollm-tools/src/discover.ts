@@ -1,6 +1,6 @@
 import { flags } from "./args.js";
 import { commonArgs, run, streamJson, type ClientOptions } from "./process.js";
-import type { FileEntry, WatchEvent } from "./types.js";
+import type { EntryType, FileEntry, WatchEvent } from "./types.js";
 
 export interface DiscoverOptions {
   /** Levels of subdirectories entered (entries directly in the root are level 0). */
@@ -11,7 +11,8 @@ export interface DiscoverOptions {
   exclude?: readonly string[];
   /** Follow symbolic links. */
   follow?: boolean;
-  type?: "file" | "directory" | "symlink";
+  /** Only entries of these types (default file and symlink). */
+  type?: EntryType | readonly EntryType[];
   /** `false`: leave out hidden names (listed by default, as git does). */
   hidden?: boolean;
 }

@@ -1,6 +1,13 @@
 import { flags } from "./args.js";
 import { commonArgs, run, runJson, type ClientOptions, type Input } from "./process.js";
-import type { EnvExplanation, EnvReport, EnvRunResult } from "./types.js";
+import type { EnvExplanation, EnvReport } from "./types.js";
+
+/** A tool run by `ollm-env run`: its exit code is the tool's own. */
+export interface EnvRunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** What is kept: lists that extend the built-in ones (or replace them). */
 export interface EnvPolicy {
@@ -23,8 +30,11 @@ export class Env {
    * environment. Its exit code is the tool's own (128+N when it died of
    * signal N, 127 when it was not found), so it is returned, not thrown.
    */
-  async run(command: readonly string[], how: EnvPolicy & { input?: Input; redactOutput?: boolean } = {}): Promise<EnvRunResult> {
-    const args = ["run", ...this.flags(how), ...flags({ "--redact-output": how.redactOutput }), "--", ...command];
+  async run(
+    command: readonly string[],
+    how: EnvPolicy & { input?: Input; redactOutput?: boolean; set?: readonly string[] } = {},
+  ): Promise<EnvRunResult> {
+    const args = ["run", ...this.flags(how), ...flags({ "--set": how.set, "--redact-output": how.redactOutput }), "--", ...command];
     const options = how.input === undefined ? this.options : { ...this.options, input: how.input };
     const { exitCode, stdout, stderr } = await run("ollm-env", args, { ...options, okCodes: ANY_CODE });
     return { exitCode, stdout, stderr };

@@ -1,11 +1,12 @@
 import { flags, sessionArgs, type SessionRef } from "./args.js";
 import { commonArgs, run, runJson, streamJson, type ClientOptions } from "./process.js";
 import type {
-  BranchResult,
   CleanupResult,
+  Created,
+  Deleted,
   Message,
   RecordAck,
-  RenameResult,
+  Renamed,
   Role,
   SearchHit,
   SessionDocument,
@@ -52,6 +53,24 @@ export class Session {
   /** Records one message or tool call (passed on stdin, whatever its size); resolves once it is on disk. */
   async record(ref: SessionRef, record: SessionRecord): Promise<RecordAck> {
     return this.json(["record", ...sessionArgs(ref), "-"], {}, JSON.stringify(await withId(record)));
+  }
+
+  /**
+   * Records a tool call from flags: its result from `result` (on stdin) or
+   * from `resultFile` (read by the program), never on the command line.
+   */
+  async recordToolCall(
+    ref: SessionRef,
+    call: { name: string; args: Record<string, unknown>; display?: string; callId?: string } & (
+      | { result: string; resultFile?: never }
+      | { resultFile: string; result?: never }
+    ),
+  ): Promise<RecordAck> {
+    const spec = { "--tool": call.name, "--args": JSON.stringify(call.args), "--display": call.display, "--call-id": call.callId };
+    if (call.resultFile !== undefined) {
+      return this.json(["record", ...sessionArgs(ref)], { ...spec, "--result-file": call.resultFile });
+    }
+    return this.json(["record", ...sessionArgs(ref)], { ...spec, "--result": "-" }, call.result);
   }
 
   /**
@@ -108,19 +127,19 @@ export class Session {
   }
 
   /** Gives the session a title (`null` removes it). */
-  async rename(ref: SessionRef, title: string | null): Promise<RenameResult> {
+  async rename(ref: SessionRef, title: string | null): Promise<Renamed> {
     return title === null
       ? this.json(["rename", ...sessionArgs(ref), "--clear"])
       : this.json(["rename", ...sessionArgs(ref)], { "--": [title] });
   }
 
   /** A new session keeping the first `at` messages of this one. */
-  async branch(ref: SessionRef, how: { at: number; title?: string }): Promise<BranchResult> {
+  async branch(ref: SessionRef, how: { at: number; title?: string }): Promise<Created> {
     return this.json(["branch", ...sessionArgs(ref)], { "--at": how.at, "--title": how.title });
   }
 
   /** Deletes the session with its snapshots. */
-  async delete(ref: SessionRef): Promise<{ deleted: string[] }> {
+  async delete(ref: SessionRef): Promise<Deleted> {
     return this.json(["delete", ...sessionArgs(ref)]);
   }
 

@@ -1,5 +1,8 @@
 // What compress and loopcheck read: data passed on stdin, or a stored session.
-import type { History, SessionDocument } from "./types.js";
+import type { Message, SessionDocument, ToolCall } from "./types.js";
+
+/** A history to count or compress: messages, or a session's messages and tool calls. */
+export type History = Message[] | { messages: Message[]; toolCalls?: ToolCall[]; [field: string]: unknown };
 
 /** A stored session instead of data: by id (prefix, title) or the latest one. */
 export type StoredSession = { session: string; here?: boolean } | { last: true; here?: boolean };

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { Context, NotFoundError } from "ollm-tools";
@@ -25,4 +26,14 @@ test("entries are added, listed, rendered by priority and removed", async (t) =>
   assert.equal((await context.remove("style", true)).removed, 0);
   assert.deepEqual((await context.clear("hook")).keys, ["goal"]);
   assert.equal(await context.prompt(), "");
+});
+
+test("an entry's content may come from a file the program reads", async (t) => {
+  const box = sandbox(t);
+  const context = new Context(box.options);
+  const file = `${box.work}/notes.md`;
+  writeFileSync(file, "Run the tests before pushing.\n");
+  assert.equal((await context.add("notes", { fromFile: file }, { priority: 5 })).added, "notes");
+  const entry = await context.get("notes");
+  assert.deepEqual([entry.content.trim(), entry.priority], ["Run the tests before pushing.", 5]);
 });

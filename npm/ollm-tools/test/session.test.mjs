@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { NotFoundError, Session, textMessage } from "ollm-tools";
@@ -67,4 +68,23 @@ test("a 10 MB tool result goes in through stdin and comes back whole", async (t)
   const doc = await sessions.get(sessionId);
   assert.equal(doc.toolCalls[0].result.llmContent.length, big.length);
   assert.equal(doc.toolCalls[0].result.llmContent, big);
+});
+
+test("a tool call is recorded from flags, its result on stdin or from a file", async (t) => {
+  const box = sandbox(t);
+  const sessions = new Session(box.options);
+  const { sessionId } = await sessions.create({ model: "m1", provider: "ollama" });
+  await sessions.recordToolCall(sessionId, { name: "grep", args: { q: "retry" }, result: "--not a flag\n", display: "1 match", callId: "c1" });
+  const file = `${box.work}/out.txt`;
+  writeFileSync(file, "from a file");
+  await sessions.recordToolCall(sessionId, { name: "cat", args: {}, resultFile: file });
+  const calls = (await sessions.get(sessionId)).toolCalls;
+  assert.deepEqual(
+    calls.map((c) => [c.name, c.args, c.result.llmContent, c.result.returnDisplay]),
+    [
+      ["grep", { q: "retry" }, "--not a flag\n", "1 match"],
+      ["cat", {}, "from a file", undefined],
+    ],
+  );
+  assert.equal(calls[0].id, "c1");
 });

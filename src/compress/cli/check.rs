@@ -20,7 +20,8 @@ pub(crate) struct CheckArgs {
 }
 
 /// The verdict `check` prints, with the tokenizer that counted.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CompressionCheck")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CheckReport<'a> {
     #[serde(flatten)]

@@ -17,7 +17,9 @@ pub(crate) struct CountArgs {
 }
 
 /// The counts `count` prints.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "TokenCount")]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CountReport<'a> {
     pub tokenizer: &'a str,
@@ -30,14 +32,14 @@ pub(crate) struct CountReport<'a> {
     pub tool_calls: Option<Vec<ToolCallCount<'a>>>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct MessageCount<'a> {
     pub index: usize,
     pub role: &'a str,
     pub tokens: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct ToolCallCount<'a> {
     pub index: usize,
     pub id: Option<&'a Value>,

@@ -12,6 +12,7 @@ use clap::Parser;
 pub(crate) use self::check::CheckArgs;
 pub(crate) use self::compress::CompressArgs;
 pub(crate) use self::count::CountArgs;
+pub(crate) use self::{check::CheckReport, count::CountReport};
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::{ConfigArgs, FlagKey};
 use crate::error::{ExitCode, Result};

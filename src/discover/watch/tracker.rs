@@ -17,7 +17,8 @@ use crate::discover::entry::{EntryType, text_and_bytes};
 use crate::discover::options::Options;
 use crate::discover::walk::{builder, describe_walk_error, level_below_root};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "WatchEventKind")]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
     Add,
@@ -29,7 +30,9 @@ pub enum EventKind {
 
 /// One change, as printed: `{event, path, relativePath, type}` (plus the
 /// byte fields for names that are not valid UTF-8).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "WatchEvent")]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub event: EventKind,

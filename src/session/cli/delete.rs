@@ -1,6 +1,7 @@
 //! `ollm-session delete`.
 
 use clap::Args;
+use serde::Serialize;
 
 use super::{Context, SessionRef};
 use crate::cli::footer;
@@ -20,10 +21,15 @@ pub(crate) struct DeleteArgs {
     session: SessionRef,
 }
 
+/// What `delete` removed: the session's id.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Deleted {
+    deleted: Vec<String>,
+}
+
 pub(crate) fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
     let id = args.session.resolve(&store)?;
     store.delete(&id)?;
-    ctx.printer()
-        .changed(&serde_json::json!({ "deleted": [id] }))
+    ctx.printer().changed(&Deleted { deleted: vec![id] })
 }

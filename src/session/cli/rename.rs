@@ -24,9 +24,9 @@ pub(crate) struct RenameArgs {
     clear: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Renamed {
+pub(crate) struct Renamed {
     session_id: String,
     previous_title: Option<String>,
     title: Option<String>,

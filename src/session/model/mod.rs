@@ -9,6 +9,7 @@
 //! given, so nothing a writer put in them is lost.
 
 pub(crate) mod loaded;
+mod schema;
 pub(crate) mod snapshot;
 
 use serde::{Deserialize, Serialize};
@@ -323,7 +324,8 @@ fn text_chars(value: &Value) -> usize {
 
 /// `metadata`: the spec's two counts, the compression history this toolkit
 /// adds, and any other fields (e.g. `modeHistory`) kept as they were.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default, schemars::JsonSchema)]
+#[schemars(rename = "SessionMetadata")]
 #[serde(rename_all = "camelCase")]
 pub struct Metadata {
     #[serde(default)]
@@ -357,7 +359,9 @@ pub struct Problem {
 }
 
 /// A whole session in the spec's format (Requirement 2).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
+#[schemars(rename = "SessionDocument")]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     pub session_id: String,
@@ -508,7 +512,8 @@ impl Session {
 }
 
 /// One row of `list`: the spec's `SessionSummary` plus additive fields.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionSummary {
     pub session_id: String,

@@ -96,7 +96,8 @@ impl Default for StoreOptions {
 }
 
 /// What `create` and `branch` made, and what `maxSessions` removed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(transform = crate::schema::skipped_when_none)]
 #[serde(rename_all = "camelCase")]
 pub struct Created {
     pub session_id: String,
@@ -120,11 +121,13 @@ pub struct NewSession {
 }
 
 /// What `record` acknowledges once the record is stored durably.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "RecordAck")]
 #[serde(rename_all = "camelCase")]
 pub struct Ack {
     pub session_id: String,
     /// `message` or `toolCall`.
+    #[schemars(extend("enum" = ["message", "toolCall"]))]
     pub recorded: &'static str,
     /// The index of the record in `messages` or `toolCalls`.
     pub index: u64,
@@ -272,7 +275,8 @@ impl Naming<'_> {
 }
 
 /// What `cleanup` or `clear` deleted (or would delete, dry run).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "CleanupResult")]
 #[serde(rename_all = "camelCase")]
 pub struct CleanupReport {
     pub dry_run: bool,
