@@ -33,6 +33,7 @@
 
 pub(crate) mod blocks;
 pub mod escape;
+mod failure;
 pub mod listing;
 pub(crate) mod markdown;
 mod parallel;

@@ -7,7 +7,8 @@
 use std::io::{self, Write};
 use std::sync::mpsc;
 
-use crate::error::{Error, Result};
+use super::failure::stdout_error;
+use crate::error::Result;
 
 /// Rows a chunk holds: big enough that a thread's turn costs little, small
 /// enough that the chunks waiting to be written stay a few megabytes.
@@ -56,10 +57,10 @@ where
             })
             .collect();
         let result = (0..chunks.len()).try_for_each(|i| {
-            let bytes = receivers[i % n].recv().map_err(|_| {
-                Error::io("standard output", &io::Error::other("a writer stopped"))
-            })??;
-            out.write_all(&bytes).map_err(super::stdout::stdout_error)
+            let bytes = receivers[i % n]
+                .recv()
+                .map_err(|_| stdout_error(io::Error::other("a writer stopped")))??;
+            out.write_all(&bytes).map_err(stdout_error)
         });
         // Dropping the receivers ends the threads still rendering.
         drop(receivers);
