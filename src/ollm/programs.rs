@@ -6,7 +6,7 @@ use clap::CommandFactory;
 /// (binary name, its clap command).
 pub fn all() -> Vec<(&'static str, clap::Command)> {
     vec![
-        ("ollm", super::dispatch::Cli::command()),
+        ("ollm", super::command::Cli::command()),
         ("ollm-env", crate::env::cli::Cli::command()),
         ("ollm-loopcheck", crate::loopcheck::cli::Cli::command()),
         ("ollm-context", crate::context::cli::Cli::command()),
@@ -37,7 +37,7 @@ mod tests {
             .iter()
             .filter_map(|(name, _)| name.strip_prefix("ollm-"))
             .collect();
-        let mut listed: Vec<&str> = crate::ollm::dispatch::TOOLS
+        let mut listed: Vec<&str> = crate::ollm::tools::TOOLS
             .iter()
             .map(|(name, _)| *name)
             .collect();
@@ -45,7 +45,7 @@ mod tests {
         listed.sort_unstable();
         expected.sort_unstable();
         assert_eq!(listed, expected);
-        let help = crate::ollm::dispatch::Cli::command()
+        let help = crate::ollm::command::Cli::command()
             .render_long_help()
             .to_string();
         for name in programs {
