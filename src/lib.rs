@@ -32,6 +32,7 @@ pub(crate) mod repetition;
 pub mod session;
 pub(crate) mod suggest;
 pub(crate) mod text;
+pub(crate) mod threads;
 pub mod timestamp;
 
 pub use error::{Error, ExitCode, Result};

@@ -16,13 +16,7 @@ const CHUNK: usize = 4096;
 
 /// Whether `items` is long enough to be worth more than one thread.
 pub(super) fn worth_it<T>(items: &[T]) -> bool {
-    items.len() > 2 * CHUNK && threads() > 1
-}
-
-fn threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(8)
+    items.len() > 2 * CHUNK && crate::threads::worker_threads() > 1
 }
 
 /// Writes `render(i, chunk)` of each chunk (the `i`th) of `items` to `out`, in order:
@@ -40,7 +34,7 @@ where
     W: Write,
 {
     let chunks: Vec<&[T]> = items.chunks(CHUNK).collect();
-    let n = threads().min(chunks.len()).max(1);
+    let n = crate::threads::worker_threads().min(chunks.len()).max(1);
     std::thread::scope(|scope| {
         let receivers: Vec<mpsc::Receiver<Result<Vec<u8>>>> = (0..n)
             .map(|t| {
