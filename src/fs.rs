@@ -79,6 +79,13 @@ pub fn describe_type(meta: &Metadata) -> &'static str {
     }
 }
 
+/// What is at `path` (following links) when it is there and neither a
+/// regular file nor a directory, in words ("a FIFO").
+pub fn special_kind(path: &Path) -> Option<&'static str> {
+    let meta = std::fs::metadata(path).ok()?;
+    (!meta.is_file() && !meta.is_dir()).then(|| describe_type(&meta))
+}
+
 /// The error for `path` that is not a directory (a link, a file, a device).
 fn not_a_dir(path: &Path, meta: &Metadata) -> Error {
     Error::Io {
@@ -523,6 +530,21 @@ mod tests {
             std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
             1
         );
+    }
+
+    #[test]
+    fn special_kind_names_what_is_neither_file_nor_directory_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("s");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&socket, &link).unwrap();
+        std::fs::write(dir.path().join("f"), "x").unwrap();
+        assert_eq!(special_kind(&socket), Some("a socket"));
+        assert_eq!(special_kind(&link), Some("a socket"));
+        assert_eq!(special_kind(&dir.path().join("f")), None);
+        assert_eq!(special_kind(dir.path()), None);
+        assert_eq!(special_kind(&dir.path().join("missing")), None);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub(crate) mod schema;
 pub mod session;
 pub(crate) mod suggest;
 pub(crate) mod text;
+pub(crate) mod threads;
 pub mod timestamp;
 pub mod wire;
 

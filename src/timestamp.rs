@@ -3,7 +3,7 @@
 //! of ISO 8601 other tools write (`…Z`, `…+02:00`, optional fraction), so
 //! timestamps from any writer compare correctly. Built on `jiff`.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use jiff::Timestamp;
 use jiff::civil::DateTime;
@@ -67,6 +67,31 @@ pub(crate) fn is_valid(text: &str) -> bool {
     parse(text).is_some()
 }
 
+/// Parses a duration as people write it (`30s`, `90m`, `2h`, `3d`,
+/// `1week`, `1h 30m`: jiff's "friendly" format), a day being 24 hours, a
+/// month 30.44 days and a year 365.25 days; `None` when it is not one or
+/// is negative.
+pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
+    let span: jiff::Span = text.trim().parse().ok()?;
+    if span.is_negative() {
+        return None;
+    }
+    let seconds = i128::from(span.get_years()) * 31_557_600
+        + i128::from(span.get_months()) * 2_630_016
+        + i128::from(span.get_weeks()) * 7 * 86_400
+        + i128::from(span.get_days()) * 86_400
+        + i128::from(span.get_hours()) * 3_600
+        + i128::from(span.get_minutes()) * 60
+        + i128::from(span.get_seconds());
+    let nanos = i128::from(span.get_milliseconds()) * 1_000_000
+        + i128::from(span.get_microseconds()) * 1_000
+        + i128::from(span.get_nanoseconds());
+    let total = u128::try_from(seconds * 1_000_000_000 + nanos).ok()?;
+    let whole = u64::try_from(total / 1_000_000_000).ok()?;
+    let fraction = u32::try_from(total % 1_000_000_000).ok()?;
+    Some(Duration::new(whole, fraction))
+}
+
 /// Serde for a [`Timestamp`] stored as [`format_millis`] writes it (three
 /// fraction digits, so stored strings sort in time order) and read as
 /// [`parse`] reads it. Use with `#[serde(with = "crate::timestamp::millis")]`.
@@ -111,6 +136,26 @@ pub(crate) mod millis_option {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        let seconds = |text: &str| parse_duration(text).map(|d| d.as_secs_f64());
+        assert_eq!(seconds("30s"), Some(30.0));
+        assert_eq!(seconds("10m"), Some(600.0));
+        assert_eq!(seconds("90m"), Some(5_400.0));
+        assert_eq!(seconds(" 2h "), Some(7_200.0));
+        assert_eq!(seconds("1h 30m"), Some(5_400.0));
+        assert_eq!(seconds("1.5h"), Some(5_400.0));
+        assert_eq!(seconds("3d"), Some(3.0 * 86_400.0));
+        assert_eq!(seconds("2 days"), Some(2.0 * 86_400.0));
+        assert_eq!(seconds("1week"), Some(7.0 * 86_400.0));
+        assert_eq!(seconds("1month"), Some(2_630_016.0));
+        assert_eq!(seconds("1y"), Some(31_557_600.0));
+        assert_eq!(seconds("250ms"), Some(0.25));
+        for bad in ["soon", "", "2", "-2h", "2h ago", "h"] {
+            assert_eq!(parse_duration(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn formats_like_javascript() {

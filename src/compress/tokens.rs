@@ -235,11 +235,15 @@ fn count_each(tokenizer: &Tokenizer, items: &[Item]) -> Result<Vec<u64>> {
         .collect()
 }
 
-/// `count_each` on contiguous chunks, one per core (messages are counted
+/// `count_each` on contiguous chunks, one per worker thread (messages are counted
 /// independently), joined back in order.
 fn count_on_every_core(tokenizer: &Tokenizer, items: &[Item]) -> Result<Vec<u64>> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    count_in_threads(tokenizer, items, cores.min(items.len() / ITEMS_PER_THREAD))
+    let threads = crate::threads::worker_threads();
+    count_in_threads(
+        tokenizer,
+        items,
+        threads.min(items.len() / ITEMS_PER_THREAD),
+    )
 }
 
 fn count_in_threads(tokenizer: &Tokenizer, items: &[Item], threads: usize) -> Result<Vec<u64>> {

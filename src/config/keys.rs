@@ -4,7 +4,6 @@
 
 use serde_json::{Map, Value};
 
-use super::load::env_var_name;
 use super::tree;
 
 /// Top-level keys of the spec's sessions document (003) and the keys of
@@ -133,6 +132,50 @@ pub fn unknown_variables(vars: impl IntoIterator<Item = String>, defaults: &Valu
         .collect()
 }
 
+/// The `OLLM_*` variable for a key: the path without `services.`, in
+/// SCREAMING_SNAKE_CASE (`services.loopDetection.maxTurns` →
+/// `OLLM_LOOP_DETECTION_MAX_TURNS`).
+pub fn env_var_name(key: &str) -> String {
+    let key = key.strip_prefix("services.").unwrap_or(key);
+    let mut name = String::from("OLLM");
+    for segment in key.split('.') {
+        name.push('_');
+        for ch in segment.chars() {
+            if ch.is_ascii_uppercase() {
+                name.push('_');
+            }
+            name.push(ch.to_ascii_uppercase());
+        }
+    }
+    name
+}
+
+/// Whether `name` is [`env_var_name`]`(key)`, without building the latter.
+pub(super) fn is_env_var_of(name: &str, key: &str) -> bool {
+    let key = key.strip_prefix("services.").unwrap_or(key);
+    let Some(mut rest) = name.strip_prefix("OLLM").map(str::as_bytes) else {
+        return false;
+    };
+    let mut expect = |b: u8| match rest.split_first() {
+        Some((&first, tail)) if first == b => {
+            rest = tail;
+            true
+        }
+        _ => false,
+    };
+    for segment in key.split('.') {
+        if !expect(b'_') {
+            return false;
+        }
+        for ch in segment.bytes() {
+            if (ch.is_ascii_uppercase() && !expect(b'_')) || !expect(ch.to_ascii_uppercase()) {
+                return false;
+            }
+        }
+    }
+    rest.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -214,5 +257,44 @@ mod tests {
                 "environment variable OLLM_WHATEVER_ELSE_ENTIRELY sets no configuration key (ignored)",
             ]
         );
+    }
+
+    #[test]
+    fn env_names_are_derived_from_key_paths() {
+        assert_eq!(
+            env_var_name("services.loopDetection.maxTurns"),
+            "OLLM_LOOP_DETECTION_MAX_TURNS"
+        );
+        assert_eq!(
+            env_var_name("snapshots.maxCount"),
+            "OLLM_SNAPSHOTS_MAX_COUNT"
+        );
+        assert_eq!(
+            env_var_name("services.compression.summarizer.url"),
+            "OLLM_COMPRESSION_SUMMARIZER_URL"
+        );
+    }
+
+    #[test]
+    fn every_leaf_is_matched_by_its_own_variable_name_only() {
+        let defaults = serde_json::to_value(Config::default()).unwrap();
+        let leaves: Vec<(String, &Value)> = tree::leaves(&defaults).collect();
+        assert!(leaves.len() > 10);
+        for (key, _) in &leaves {
+            for (other, _) in &leaves {
+                assert_eq!(
+                    is_env_var_of(&env_var_name(other), key),
+                    key == other,
+                    "{key} {other}"
+                );
+            }
+            let name = env_var_name(key);
+            assert!(!is_env_var_of(&format!("{name}_X"), key));
+            assert!(!is_env_var_of(&name[..name.len() - 1], key));
+        }
+        assert!(!is_env_var_of(
+            "OLLM_HOME",
+            "services.loopDetection.maxTurns"
+        ));
     }
 }

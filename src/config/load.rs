@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Config;
+use super::keys::{self, env_var_name, is_env_var_of};
 use super::tree;
 use super::trust::{self, Workspace};
 use crate::error::{Error, Result};
@@ -151,7 +152,7 @@ pub fn load(options: &LoadOptions) -> Result<Loaded> {
         && workspace.as_ref().is_none_or(|ws| ws.config_file.is_none())
         && options.config_file.is_none()
         && !crate::environ::names()
-            .any(|name| std::str::from_utf8(name).is_ok_and(super::keys::may_set_a_key));
+            .any(|name| std::str::from_utf8(name).is_ok_and(keys::may_set_a_key));
     if nothing_to_apply {
         // The defaults as they are, or with only flags on them: most runs set
         // nothing else, and encoding the defaults as a tree to merge a few
@@ -384,7 +385,7 @@ impl Layers {
             )));
         }
         let mut layer = layer;
-        super::keys::resolve_aliases(&mut layer);
+        keys::resolve_aliases(&mut layer);
         self.check_types(&layer, origin)?;
         Ok(Some(layer))
     }
@@ -405,7 +406,7 @@ impl Layers {
             ));
         }
         for key in unknown {
-            let hint = super::keys::nearest_key(&key, &self.defaults)
+            let hint = keys::nearest_key(&key, &self.defaults)
                 .map(|close| format!("; did you mean `{close}`?"))
                 .unwrap_or_default();
             diag::warn(format!(
@@ -440,14 +441,14 @@ impl Layers {
         // Once per process, however many times a program loads its configuration.
         static WARNED: std::sync::Once = std::sync::Once::new();
         WARNED.call_once(|| {
-            for warning in super::keys::unknown_variables(set.iter().cloned(), &self.defaults) {
+            for warning in keys::unknown_variables(set.iter().cloned(), &self.defaults) {
                 diag::warn(warning);
             }
         });
         // OLLM_HOME alone (nearly every run) walks no key.
         let set: Vec<String> = set
             .into_iter()
-            .filter(|name| super::keys::may_set_a_key(name))
+            .filter(|name| keys::may_set_a_key(name))
             .collect();
         if set.is_empty() {
             return Ok(());
@@ -485,50 +486,6 @@ impl Layers {
         }
         Ok(())
     }
-}
-
-/// The `OLLM_*` variable for a key: the path without `services.`, in
-/// SCREAMING_SNAKE_CASE (`services.loopDetection.maxTurns` →
-/// `OLLM_LOOP_DETECTION_MAX_TURNS`).
-pub fn env_var_name(key: &str) -> String {
-    let key = key.strip_prefix("services.").unwrap_or(key);
-    let mut name = String::from("OLLM");
-    for segment in key.split('.') {
-        name.push('_');
-        for ch in segment.chars() {
-            if ch.is_ascii_uppercase() {
-                name.push('_');
-            }
-            name.push(ch.to_ascii_uppercase());
-        }
-    }
-    name
-}
-
-/// Whether `name` is [`env_var_name`]`(key)`, without building the latter.
-fn is_env_var_of(name: &str, key: &str) -> bool {
-    let key = key.strip_prefix("services.").unwrap_or(key);
-    let Some(mut rest) = name.strip_prefix("OLLM").map(str::as_bytes) else {
-        return false;
-    };
-    let mut expect = |b: u8| match rest.split_first() {
-        Some((&first, tail)) if first == b => {
-            rest = tail;
-            true
-        }
-        _ => false,
-    };
-    for segment in key.split('.') {
-        if !expect(b'_') {
-            return false;
-        }
-        for ch in segment.bytes() {
-            if (ch.is_ascii_uppercase() && !expect(b'_')) || !expect(ch.to_ascii_uppercase()) {
-                return false;
-            }
-        }
-    }
-    rest.is_empty()
 }
 
 /// Whether `raw` spells a number that is not finite (`NaN`, `inf`, `.nan`).
@@ -804,45 +761,6 @@ mod tests {
         let err = parse_text("services: 3", "t.yaml").unwrap_err().to_string();
         assert!(err.starts_with("t.yaml: `services`"), "{err}");
         assert!(parse_text("- a\n- b", "t.yaml").is_err());
-    }
-
-    #[test]
-    fn env_names_are_derived_from_key_paths() {
-        assert_eq!(
-            env_var_name("services.loopDetection.maxTurns"),
-            "OLLM_LOOP_DETECTION_MAX_TURNS"
-        );
-        assert_eq!(
-            env_var_name("snapshots.maxCount"),
-            "OLLM_SNAPSHOTS_MAX_COUNT"
-        );
-        assert_eq!(
-            env_var_name("services.compression.summarizer.url"),
-            "OLLM_COMPRESSION_SUMMARIZER_URL"
-        );
-    }
-
-    #[test]
-    fn every_leaf_is_matched_by_its_own_variable_name_only() {
-        let defaults = serde_json::to_value(Config::default()).unwrap();
-        let leaves: Vec<(String, &Value)> = tree::leaves(&defaults).collect();
-        assert!(leaves.len() > 10);
-        for (key, _) in &leaves {
-            for (other, _) in &leaves {
-                assert_eq!(
-                    is_env_var_of(&env_var_name(other), key),
-                    key == other,
-                    "{key} {other}"
-                );
-            }
-            let name = env_var_name(key);
-            assert!(!is_env_var_of(&format!("{name}_X"), key));
-            assert!(!is_env_var_of(&name[..name.len() - 1], key));
-        }
-        assert!(!is_env_var_of(
-            "OLLM_HOME",
-            "services.loopDetection.maxTurns"
-        ));
     }
 
     #[test]

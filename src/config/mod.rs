@@ -11,9 +11,8 @@ pub mod tree;
 pub mod trust;
 
 pub use flags::{FlagKey, check_table, overrides};
-pub use load::{
-    FlagOverride, Ignored, LoadOptions, Loaded, Origin, OriginRow, env_var_name, load, parse_text,
-};
+pub use keys::env_var_name;
+pub use load::{FlagOverride, Ignored, LoadOptions, Loaded, Origin, OriginRow, load, parse_text};
 pub use schema::*;
 
 use serde_json::Value;

@@ -118,10 +118,8 @@ pub fn text_and_bytes(path: &Path) -> (String, Option<Vec<u8>>) {
 }
 
 pub fn format_time(time: SystemTime) -> String {
-    if time < SystemTime::UNIX_EPOCH {
-        return humantime::format_rfc3339_millis(SystemTime::UNIX_EPOCH).to_string();
-    }
-    humantime::format_rfc3339_millis(time).to_string()
+    let time = time.max(SystemTime::UNIX_EPOCH);
+    crate::timestamp::format_millis(crate::timestamp::system_time_millis(time))
 }
 
 #[cfg(test)]
@@ -158,5 +156,14 @@ mod tests {
     fn times_are_rfc3339_utc_millis() {
         let t = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_700_000_000_123);
         assert_eq!(format_time(t), "2023-11-14T22:13:20.123Z");
+        let before = SystemTime::UNIX_EPOCH - std::time::Duration::from_secs(5);
+        assert_eq!(format_time(before), "1970-01-01T00:00:00.000Z");
+        // Past year 9999 (a file system allows it): the last time written.
+        let far = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(300_000_000_000);
+        assert!(
+            format_time(far).starts_with("9999-12-"),
+            "{}",
+            format_time(far)
+        );
     }
 }

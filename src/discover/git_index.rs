@@ -23,7 +23,7 @@ pub fn find_work_tree(start: &Path) -> Option<(PathBuf, PathBuf)> {
 /// the index in `git_dir`. No index yet means nothing is tracked.
 pub fn tracked_paths(git_dir: &Path) -> Result<Vec<Vec<u8>>, String> {
     let index = git_dir.join("index");
-    if let Some(kind) = super::walk::special_kind(&index) {
+    if let Some(kind) = crate::fs::special_kind(&index) {
         return Err(format!(
             "its index is {kind}, not a regular file, and is never read"
         ));

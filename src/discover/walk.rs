@@ -71,29 +71,13 @@ pub fn builder(opts: &Arc<Options>, start: &Path) -> WalkBuilder {
     builder
 }
 
-/// What a path is when it is there and neither a regular file nor a
-/// directory (following links: a link to a FIFO is a FIFO).
-pub fn special_kind(path: &Path) -> Option<&'static str> {
-    use std::os::unix::fs::FileTypeExt;
-    let t = std::fs::metadata(path).ok()?.file_type();
-    if t.is_file() || t.is_dir() {
-        None
-    } else if t.is_fifo() {
-        Some("a FIFO")
-    } else if t.is_socket() {
-        Some("a socket")
-    } else {
-        Some("a device")
-    }
-}
-
 /// The first ignore file in `dir` that is not a regular file, and what it is.
 fn special_ignore_file_in(dir: &Path) -> Option<(std::path::PathBuf, &'static str)> {
     [".gitignore", DEFAULT_OLLMIGNORE]
         .into_iter()
         .find_map(|name| {
             let path = dir.join(name);
-            special_kind(&path).map(|kind| (path, kind))
+            crate::fs::special_kind(&path).map(|kind| (path, kind))
         })
 }
 
@@ -110,7 +94,7 @@ fn special_ignore_files(start: &Path) -> Vec<std::path::PathBuf> {
         candidates.push(git_dir.join("info/exclude"));
     }
     for path in candidates {
-        if let Some(kind) = special_kind(&path) {
+        if let Some(kind) = crate::fs::special_kind(&path) {
             super::warn(format!(
                 "{} is {kind}, not a regular file, and is never read; no file of that name applies to this listing",
                 path.display()

@@ -43,7 +43,7 @@ pub(crate) fn dispatcher_with_tools(programs: &[(&'static str, Command)]) -> Com
                 .clone()
                 .name(tool.to_string())
                 .bin_name(format!("ollm {tool}"));
-            for (alias, target) in super::dispatch::ALIASES {
+            for (alias, target) in super::tools::ALIASES {
                 if *target == tool {
                     sub = sub.alias(*alias);
                 }

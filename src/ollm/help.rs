@@ -5,43 +5,11 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{Args, CommandFactory};
+use clap::CommandFactory;
+
+use super::command::{Cli, CompletionsArgs, ManArgs, exec_tool};
 
 use crate::error::{Error, ExitCode, Result};
-
-pub const COMPLETIONS_EXAMPLES: &str =
-    "  ollm completions bash > ~/.local/share/bash-completion/completions/ollm
-  ollm completions zsh > ~/.zfunc/_ollm        # a directory on your $fpath
-  ollm completions fish > ~/.config/fish/completions/ollm.fish
-  ollm completions bash ollm-session > ~/.local/share/bash-completion/completions/ollm-session";
-
-pub const MAN_EXAMPLES: &str = "  ollm man session-list             # at a terminal, shown by man
-  ollm man --list
-  mkdir -p ~/.cargo/share/man/man1 && for p in $(ollm man --list); do ollm man \"$p\" > ~/.cargo/share/man/man1/\"$p\".1; done";
-
-/// `ollm completions SHELL [PROGRAM]`.
-#[derive(Debug, Clone, Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for.
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: clap_complete::Shell,
-    /// The program whose completions to print (`ollm` completes every tool
-    /// as `ollm NAME` too).
-    #[arg(value_name = "PROGRAM", default_value = "ollm")]
-    pub program: String,
-}
-
-/// `ollm man [PAGE]`.
-#[derive(Debug, Clone, Args)]
-pub struct ManArgs {
-    /// The page: a program (`ollm-session`), a subcommand's page
-    /// (`ollm-session-list`), or either without its `ollm-` prefix.
-    #[arg(value_name = "PAGE", default_value = "ollm", conflicts_with = "list")]
-    pub page: String,
-    /// Print the name of every page, one a line.
-    #[arg(long)]
-    pub list: bool,
-}
 
 pub fn completions(args: &CompletionsArgs) -> Result<ExitCode> {
     let programs: Vec<&str> = super::programs::all().iter().map(|(n, _)| *n).collect();
@@ -101,7 +69,7 @@ fn show_with_man(page: &[u8]) -> Result<bool> {
 /// `ollm help [NAME [SUBCOMMAND…]]`: the dispatcher's own commands
 /// (`config`, `trust`, …) are shown here; a tool shows its own help.
 pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
-    let mut root = super::dispatch::Cli::command();
+    let mut root = Cli::command();
     root.build();
     let Some((first, rest)) = names.split_first() else {
         let mut text =
@@ -135,7 +103,7 @@ pub fn help(names: &[String], tools_found: &[String]) -> Result<ExitCode> {
     }
     let mut args: Vec<OsString> = rest.iter().map(OsString::from).collect();
     args.push("--help".into());
-    super::dispatch::exec_tool(first, &args)
+    exec_tool(first, &args)
 }
 
 fn print(bytes: &[u8]) -> Result<ExitCode> {

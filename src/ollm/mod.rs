@@ -1,15 +1,18 @@
 //! The `ollm` program, in one folder: the dispatcher and its own commands
-//! ([`dispatch`]: `ollm NAME` runs `ollm-NAME`; `trust`; `help`,
-//! `completions` and `man` in `help`), the completions and man pages
+//! ([`dispatch`]: `ollm NAME` runs `ollm-NAME` found by [`tools`]; its
+//! command line in [`command`]; `trust`; `help`, `completions` and `man` in
+//! `help`), the completions and man pages
 //! generated from every program's clap definition ([`docs`], also written
 //! by `cargo xtask gen-docs`), and the list of those programs
 //! ([`programs`]). It sits above every service: nothing outside this folder
 //! imports from it.
 
+mod command;
 mod dispatch;
 pub mod docs;
 mod help;
 pub mod programs;
+mod tools;
 mod trust;
 
 pub use dispatch::main;

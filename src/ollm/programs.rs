@@ -6,7 +6,7 @@ use clap::CommandFactory;
 /// (binary name, its clap command).
 pub fn all() -> Vec<(&'static str, clap::Command)> {
     vec![
-        ("ollm", super::dispatch::Cli::command()),
+        ("ollm", super::command::Cli::command()),
         ("ollm-env", crate::env::cli::Cli::command()),
         ("ollm-loopcheck", crate::loopcheck::cli::Cli::command()),
         ("ollm-context", crate::context::cli::Cli::command()),
@@ -31,13 +31,54 @@ mod tests {
         }
     }
 
+    /// Every program's table of flags that set configuration keys.
+    fn flag_tables() -> [(&'static str, &'static [crate::config::FlagKey]); 5] {
+        [
+            ("ollm-env", crate::env::cli::FLAGS),
+            ("ollm-loopcheck", crate::loopcheck::cli::FLAGS),
+            ("ollm-compress", crate::compress::cli::FLAGS),
+            ("ollm-session", crate::session::cli::FLAGS),
+            ("ollm-discover", crate::discover::cli::FLAGS),
+        ]
+    }
+
+    #[test]
+    fn every_programs_flags_set_keys_of_the_schema() {
+        let commands: BTreeMap<&str, clap::Command> = all().into_iter().collect();
+        for (program, table) in flag_tables() {
+            let wrong = crate::config::check_table(table, &commands[program]);
+            assert!(wrong.is_empty(), "{program}: {wrong:#?}");
+        }
+    }
+
+    /// A program that declares a `FLAGS` table has it checked above.
+    #[test]
+    fn every_flags_table_is_checked() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let checked: Vec<&str> = flag_tables().iter().map(|(name, _)| *name).collect();
+        for (program, _) in all() {
+            let Some(folder) = program.strip_prefix("ollm-") else {
+                continue;
+            };
+            let cli = src.join(folder).join("cli");
+            let text = std::fs::read_to_string(cli.join("mod.rs"))
+                .or_else(|_| std::fs::read_to_string(cli.with_extension("rs")))
+                .unwrap();
+            assert_eq!(
+                text.contains("const FLAGS: &[FlagKey]"),
+                checked.contains(&program),
+                "{program}"
+            );
+        }
+    }
+
     #[test]
     fn ollm_help_names_every_tool_and_only_those() {
         let programs: Vec<&str> = all()
             .iter()
             .filter_map(|(name, _)| name.strip_prefix("ollm-"))
             .collect();
-        let mut listed: Vec<&str> = crate::ollm::dispatch::TOOLS
+        let mut listed: Vec<&str> = crate::ollm::tools::TOOLS
             .iter()
             .map(|(name, _)| *name)
             .collect();
@@ -45,7 +86,7 @@ mod tests {
         listed.sort_unstable();
         expected.sort_unstable();
         assert_eq!(listed, expected);
-        let help = crate::ollm::dispatch::Cli::command()
+        let help = crate::ollm::command::Cli::command()
             .render_long_help()
             .to_string();
         for name in programs {

@@ -6,7 +6,7 @@
 
 use std::io::{self, BufWriter, StdoutLock, Write};
 
-use super::stdout::stdout_error;
+use super::failure::stdout_error;
 use crate::error::Result;
 
 /// The size of a block.

@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::blocks::BLOCK;
 use super::escape::escape_json;
+use super::failure::stdout_error;
 use super::printer::{Format, Printer, Tabular, render_text_rows, table_of};
-use super::stdout::{stdout_error, stdout_is_terminal};
+use super::stdout::stdout_is_terminal;
 use crate::error::{Error, Result};
 
 /// A listing being written ([`Printer::list_stream`]).

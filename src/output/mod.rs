@@ -26,13 +26,15 @@
 //!   batch by batch as it is read (`ollm-session list`), the JSON array
 //!   the same bytes as written whole.
 //! - [`progress::Progress`]: a spinner line on stderr while a person waits
-//!   on a model, erased when the wait ends (nothing when stderr is piped).
+//!   on a model, or a bar while an import reads its sources, erased when
+//!   the wait ends (nothing when stderr is piped).
 //!
 //! Piped output is JSON whatever the terminal would show, so scripts keep
 //! working; human forms appear only at a terminal or when asked for.
 
 pub(crate) mod blocks;
 pub mod escape;
+mod failure;
 pub mod listing;
 pub(crate) mod markdown;
 mod parallel;

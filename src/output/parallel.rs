@@ -7,7 +7,8 @@
 use std::io::{self, Write};
 use std::sync::mpsc;
 
-use crate::error::{Error, Result};
+use super::failure::stdout_error;
+use crate::error::Result;
 
 /// Rows a chunk holds: big enough that a thread's turn costs little, small
 /// enough that the chunks waiting to be written stay a few megabytes.
@@ -15,13 +16,7 @@ const CHUNK: usize = 4096;
 
 /// Whether `items` is long enough to be worth more than one thread.
 pub(super) fn worth_it<T>(items: &[T]) -> bool {
-    items.len() > 2 * CHUNK && threads() > 1
-}
-
-fn threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(8)
+    items.len() > 2 * CHUNK && crate::threads::worker_threads() > 1
 }
 
 /// Writes `render(i, chunk)` of each chunk (the `i`th) of `items` to `out`, in order:
@@ -39,7 +34,7 @@ where
     W: Write,
 {
     let chunks: Vec<&[T]> = items.chunks(CHUNK).collect();
-    let n = threads().min(chunks.len()).max(1);
+    let n = crate::threads::worker_threads().min(chunks.len()).max(1);
     std::thread::scope(|scope| {
         let receivers: Vec<mpsc::Receiver<Result<Vec<u8>>>> = (0..n)
             .map(|t| {
@@ -56,10 +51,10 @@ where
             })
             .collect();
         let result = (0..chunks.len()).try_for_each(|i| {
-            let bytes = receivers[i % n].recv().map_err(|_| {
-                Error::io("standard output", &io::Error::other("a writer stopped"))
-            })??;
-            out.write_all(&bytes).map_err(super::stdout::stdout_error)
+            let bytes = receivers[i % n]
+                .recv()
+                .map_err(|_| stdout_error(io::Error::other("a writer stopped")))??;
+            out.write_all(&bytes).map_err(stdout_error)
         });
         // Dropping the receivers ends the threads still rendering.
         drop(receivers);

@@ -192,7 +192,7 @@ impl Printer {
         super::parallel::write_chunks(items, &mut out, |_, chunk| {
             Ok(render_text_rows(chunk).into_bytes())
         })?;
-        std::io::Write::flush(&mut out).map_err(stdout::stdout_error)
+        std::io::Write::flush(&mut out).map_err(super::failure::stdout_error)
     }
 }
 

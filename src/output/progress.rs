@@ -1,8 +1,9 @@
-//! A progress line on stderr while a person waits on something slow (a
-//! model writing a summary): a spinner, what is being waited on and the
-//! seconds so far, redrawn in place and erased when the wait ends. Only
-//! where stderr is a terminal (and `TERM` is not `dumb`); a script sees
-//! nothing.
+//! A progress line on stderr while a person waits on something slow: a
+//! spinner, what is being waited on and the seconds so far (a model
+//! writing a summary, [`Progress::start`]), or a bar filling as the work
+//! gets done (an import, [`Progress::bar`]), redrawn in place and erased
+//! when the wait ends. Only where stderr is a terminal (and `TERM` is not
+//! `dumb`); a script sees nothing.
 
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -17,19 +18,40 @@ const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '�
 const TICK: Duration = Duration::from_millis(125);
 /// Erases from the cursor to the end of the line.
 const ERASE: &str = "\u{1b}[K";
+/// A bar appears only for work lasting longer than this, and is redrawn
+/// at most once per [`BAR_REDRAW`].
+const BAR_DELAY: Duration = Duration::from_millis(300);
+const BAR_REDRAW: Duration = Duration::from_millis(100);
 
 /// A running progress line; dropping it erases the line.
 pub struct Progress {
     running: Option<(Sender<()>, JoinHandle<()>)>,
+    bar: Option<Bar>,
+}
+
+/// A bar's state: the work's size, and when it began and was last drawn.
+struct Bar {
+    total: u64,
+    started: Instant,
+    drawn: Option<Instant>,
+}
+
+/// Whether a progress line can be drawn: stderr is a terminal that moves
+/// its cursor.
+fn stderr_shows_progress() -> bool {
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+    !dumb && std::io::stderr().is_terminal()
 }
 
 impl Progress {
     /// Shows `what` (escaped, cut to the terminal's width) with a spinner,
     /// where stderr is a terminal.
     pub fn start(what: &str) -> Progress {
-        let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-        if dumb || !std::io::stderr().is_terminal() {
-            return Progress { running: None };
+        if !stderr_shows_progress() {
+            return Progress {
+                running: None,
+                bar: None,
+            };
         }
         let width = terminal_size::terminal_size_of(std::io::stderr())
             .map_or(80, |(w, _)| usize::from(w.0));
@@ -54,8 +76,50 @@ impl Progress {
         });
         Progress {
             running: Some((stop, thread)),
+            bar: None,
         }
     }
+
+    /// A bar for work of `total` units (bytes to read), drawn by
+    /// [`Progress::advance`] where stderr is a terminal.
+    pub fn bar(total: u64) -> Progress {
+        Progress {
+            running: None,
+            bar: stderr_shows_progress().then(|| Bar {
+                total,
+                started: Instant::now(),
+                drawn: None,
+            }),
+        }
+    }
+
+    /// Redraws the bar: `done` units of the total, then `what` (`12
+    /// sessions from 3 sources`); not before the work has lasted
+    /// [`BAR_DELAY`], nor more often than every [`BAR_REDRAW`].
+    pub fn advance(&mut self, done: u64, what: &str) {
+        let Some(bar) = &mut self.bar else { return };
+        let now = Instant::now();
+        let due = now.duration_since(bar.started) > BAR_DELAY
+            && bar
+                .drawn
+                .is_none_or(|last| now.duration_since(last) > BAR_REDRAW);
+        if !due {
+            return;
+        }
+        bar.drawn = Some(now);
+        let _ = std::io::stderr().write_all(bar_line(done, bar.total, what).as_bytes());
+    }
+}
+
+/// `[#####               ]  25%  what`, after a carriage return.
+fn bar_line(done: u64, total: u64, what: &str) -> String {
+    let percent = (done * 100).checked_div(total).unwrap_or(100).min(100);
+    let filled = usize::try_from(percent / 5).unwrap_or(20);
+    format!(
+        "\r[{}{}] {percent:>3}%  {what}",
+        "#".repeat(filled),
+        " ".repeat(20 - filled)
+    )
 }
 
 impl Drop for Progress {
@@ -63,6 +127,9 @@ impl Drop for Progress {
         if let Some((stop, thread)) = self.running.take() {
             drop(stop);
             let _ = thread.join();
+        }
+        if self.bar.as_ref().is_some_and(|bar| bar.drawn.is_some()) {
+            let _ = write!(std::io::stderr(), "\r{ERASE}");
         }
     }
 }
@@ -94,5 +161,22 @@ mod tests {
         assert_eq!(cut_text.chars().count(), 20);
         assert!(cut_text.ends_with('…'));
         assert_eq!(cut("日本語のテキスト", 7).chars().count(), 4);
+    }
+
+    #[test]
+    fn a_bar_fills_a_twentieth_per_five_percent() {
+        assert_eq!(
+            bar_line(25, 100, "3 sessions from 1 sources"),
+            "\r[#####               ]  25%  3 sessions from 1 sources"
+        );
+        assert_eq!(bar_line(0, 7, "x"), "\r[                    ]   0%  x");
+        assert_eq!(
+            bar_line(9, 7, "x"),
+            format!("\r[{}] 100%  x", "#".repeat(20))
+        );
+        assert_eq!(
+            bar_line(0, 0, "x"),
+            format!("\r[{}] 100%  x", "#".repeat(20))
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The one door to stdout: pretty JSON, NDJSON lines, text and raw bytes,
 //! each escaped at a terminal, and a closed pipe turned into a quiet exit
-//! ([`stdout_error`]). Everything a program prints goes through here or
+//! ([`stdout_error`](super::failure::stdout_error)). Everything a program prints goes through here or
 //! through [`super::blocks`] (large listings).
 
 use std::io::{self, Write};
@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape::{escape_json, escape_text};
+use super::failure::stdout_error;
 use crate::error::{Error, Result};
 
 /// Writes `value` as pretty JSON and a newline to stdout (buffered: stdout
@@ -118,11 +119,6 @@ pub fn write_stdout(parts: &[&[u8]]) -> Result<()> {
         out.write_all(part).map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)
-}
-
-/// A failed write to stdout as our error (a closed pipe exits quietly).
-pub fn stdout_error(err: io::Error) -> Error {
-    Error::io("standard output", &err)
 }
 
 fn stdout_json_error(err: serde_json::Error) -> Error {

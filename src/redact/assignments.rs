@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use super::literals::LiteralSet;
 use super::names;
-use super::scrub::Span;
+use super::span::Span;
 use super::work;
 
 /// The shortest assigned value taken for a secret: shorter ones are flags

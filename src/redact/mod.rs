@@ -17,11 +17,13 @@ pub(crate) mod bulk;
 mod contexts_tests;
 pub(crate) mod decoded;
 pub mod environment;
+mod fields;
 pub(crate) mod literals;
 pub(crate) mod names;
 pub(crate) mod patterns;
 pub mod policy;
 pub(crate) mod scrub;
+mod span;
 pub(crate) mod stream;
 pub(crate) mod structure;
 pub(crate) mod work;
@@ -32,7 +34,8 @@ pub use names::{
     name_words, secret_word,
 };
 pub(crate) use patterns::{MIN_LITERAL_SECRET, credential_kind, redact_values, whole_value_kind};
-pub use scrub::{PRECISE_LIMIT, Scrubber, SecretValue, Span, Tally};
+pub use scrub::{PRECISE_LIMIT, Scrubber, SecretValue};
+pub use span::{Span, Tally};
 pub use stream::Redactor;
 
 /// What our own diagnostics must never show (Property 28): credential-shaped

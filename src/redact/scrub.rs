@@ -20,24 +20,11 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use serde_json::Value;
-
 use super::assignments::{assignments, is_reference};
+use super::fields::fields_in_json_text;
 use super::patterns::{self, Keep};
+use super::span::{Span, Tally, marker, replace};
 use super::work;
-
-/// What replaces a span: `[REDACTED:<kind>]`.
-pub fn marker(kind: &str) -> String {
-    format!("[REDACTED:{kind}]")
-}
-
-/// One credential found in a text: bytes `start..end`, and the rule's kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-    pub kind: Cow<'static, str>,
-}
 
 /// A secret value to redact wherever it appears, with its variable's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,31 +62,6 @@ pub struct Scrubber {
 /// text, however large or shaped, holds up the turn that records it or
 /// reaches the store unread.
 pub const PRECISE_LIMIT: usize = 16 << 20;
-
-/// What a redaction did: credentials replaced, and the bytes withheld
-/// past the limit ([`PRECISE_LIMIT`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub replaced: u64,
-    pub withheld: u64,
-}
-
-impl std::ops::AddAssign for Tally {
-    fn add_assign(&mut self, other: Tally) {
-        self.replaced += other.replaced;
-        self.withheld += other.withheld;
-    }
-}
-
-impl std::iter::Sum for Tally {
-    fn sum<I: Iterator<Item = Tally>>(tallies: I) -> Tally {
-        let mut total = Tally::default();
-        for tally in tallies {
-            total += tally;
-        }
-        total
-    }
-}
 
 impl std::fmt::Debug for Scrubber {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -223,7 +185,7 @@ impl Scrubber {
         });
         private_key_blocks(text, spans);
         assignments(text, bulk, spans);
-        super::structure::fields_in_json_text(text, spans);
+        fields_in_json_text(text, spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())
                 && self
@@ -275,20 +237,6 @@ impl Scrubber {
     }
 }
 
-impl Scrubber {
-    /// Redacts every string inside `value`, by its text and by the key it
-    /// is under, and every object key ([`super::structure`]); returns how
-    /// many credentials were replaced.
-    pub fn redact_json(&self, value: &mut Value) -> usize {
-        self.redact_json_tallied(value).replaced as usize
-    }
-
-    /// [`Scrubber::redact_json`], and the bytes withheld.
-    pub fn redact_json_tallied(&self, value: &mut Value) -> Tally {
-        super::structure::redact_value(self, None, value)
-    }
-}
-
 /// How much of `text` the rules read when it is longer than `limit`: up
 /// to its last line end before the limit (its last blank when it has no
 /// line end there, nothing when neither), so that no credential is cut in
@@ -325,19 +273,6 @@ fn usable(values: impl IntoIterator<Item = SecretValue>) -> Vec<SecretValue> {
     values.sort_by(|a, b| b.value.len().cmp(&a.value.len()).then(a.name.cmp(&b.name)));
     values.dedup_by(|a, b| a.value == b.value);
     values
-}
-
-/// `text` with each span replaced by its marker.
-pub fn replace(text: &str, spans: &[Span]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for span in spans {
-        out.push_str(&text[at..span.start]);
-        out.push_str(&marker(&span.kind));
-        at = span.end;
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 /// `start..end` widened to whole characters: the shapes match bytes, and a

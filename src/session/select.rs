@@ -244,7 +244,7 @@ pub fn parse_since(text: &str, now: Millis) -> Result<Millis> {
     if let Some(time) = crate::timestamp::parse(text) {
         return Ok(time);
     }
-    let ago = humantime::parse_duration(text).map_err(|_| {
+    let ago = crate::timestamp::parse_duration(text).ok_or_else(|| {
         Error::usage(format!(
             "--since {:?}: expected a duration (2h, 3d, 1week) or a date (2026-01-15)",
             crate::text::one_line(text)

@@ -188,16 +188,3 @@ pub fn main() -> Result<ExitCode> {
         Some(Command::Config(args)) => crate::cli::show_config(&ctx, &args),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::*;
-
-    #[test]
-    fn every_flag_sets_a_key_of_the_schema() {
-        let wrong = crate::config::check_table(FLAGS, &Cli::command());
-        assert!(wrong.is_empty(), "{wrong:#?}");
-    }
-}

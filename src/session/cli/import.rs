@@ -1,9 +1,7 @@
 //! `ollm-session import`: other agent CLIs' sessions brought in.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -15,11 +13,13 @@ use crate::diag;
 use crate::error::{Error, ExitCode, Result};
 use crate::fs::lock::Lock;
 use crate::output::Tabular;
+use crate::output::progress::Progress;
 use crate::redact::policy::Redaction;
 use crate::session::Store;
 use crate::session::import::batch::{self, Event, Failure, Summary};
 use crate::session::import::write::{Imported, Status};
 use crate::session::import::{Homes, Tool};
+use crate::text::plural;
 
 /// Import sessions of Claude Code, Codex, gemini-cli, opencode and goose:
 /// one session per source session, with every message, every tool call
@@ -128,7 +128,7 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     let format = ctx.printer().choose(args.format, ListFormat::Table);
     let streaming =
         format == ListFormat::Ndjson || (args.format.is_none() && !ctx.printer().is_terminal());
-    let mut progress = Progress::new(plan.sources.iter().map(|s| s.bytes).sum());
+    let mut progress = Progress::bar(plan.sources.iter().map(|s| s.bytes).sum());
     let mut summary = Summary {
         dry_run: args.dry_run,
         ..Summary::default()
@@ -137,7 +137,13 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     let mut broken: Option<Error> = None;
     batch::run(&store, &plan, args.dry_run, |event| {
         summary.count(&event);
-        progress.show(&summary);
+        progress.advance(
+            summary.bytes,
+            &format!(
+                "{} sessions from {} sources",
+                summary.sessions, summary.sources
+            ),
+        );
         if let Event::Failed(failure) = &event {
             if failure.error.contains(&failure.source) {
                 diag::warn(&failure.error);
@@ -159,7 +165,7 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             Event::SourceDone { .. } => {}
         }
     });
-    progress.finish();
+    drop(progress);
     if let Some(err) = broken {
         return Err(err);
     }
@@ -304,53 +310,52 @@ fn sentence(s: &Summary) -> String {
         "imported"
     };
     let mut text = format!(
-        "{verb} {} new session{} and {} {}updated ({} record{}) from {} source{}; {} unchanged",
-        s.imported,
-        plural(s.imported),
+        "{verb} {} and {} {}updated ({}) from {}; {} unchanged",
+        plural(s.imported, "new session", "new sessions"),
         s.updated,
         if s.dry_run { "to be " } else { "" },
-        s.added,
-        plural(s.added),
-        s.sources,
-        plural(s.sources),
+        plural(s.added, "record", "records"),
+        plural(s.sources, "source", "sources"),
         s.unchanged,
     );
     let unread = s.skipped.unread();
     if unread > 0 {
         text.push_str(&format!(
-            "; {unread} unreadable or unknown line{} skipped",
-            plural(unread)
+            "; {} skipped",
+            plural(
+                unread,
+                "unreadable or unknown line",
+                "unreadable or unknown lines"
+            )
         ));
     }
     let left_out = s.skipped.left_out();
     if left_out > 0 {
         text.push_str(&format!(
-            "; {left_out} record{} left out (other branches, copies, text not typed, commands)",
-            plural(left_out)
+            "; {} left out (other branches, copies, text not typed, commands)",
+            plural(left_out, "record", "records")
         ));
     }
     if s.skipped.invalid_utf8 > 0 {
         text.push_str(&format!(
-            "; {} line{} with invalid UTF-8 read with U+FFFD",
-            s.skipped.invalid_utf8,
-            plural(s.skipped.invalid_utf8)
+            "; {} with invalid UTF-8 read with U+FFFD",
+            plural(s.skipped.invalid_utf8, "line", "lines")
         ));
     }
     if s.skipped.cut_fields > 0 {
         text.push_str(&format!(
-            "; {} overlong title, directory or model name{} stored cut",
-            s.skipped.cut_fields,
-            plural(s.skipped.cut_fields)
+            "; {} stored cut",
+            plural(
+                s.skipped.cut_fields,
+                "overlong title, directory or model name",
+                "overlong title, directory or model names"
+            )
         ));
     }
     if s.failed > 0 {
         text.push_str(&format!("; {} failed", s.failed));
     }
     text
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn names(tools: &[Tool]) -> String {
@@ -369,53 +374,51 @@ fn shown(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// A one-line progress report on stderr while a long import runs, at a
-/// terminal only; cleared when done.
-struct Progress {
-    total_bytes: u64,
-    started: Instant,
-    last: Option<Instant>,
-    enabled: bool,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::import::Skipped;
 
-impl Progress {
-    fn new(total_bytes: u64) -> Progress {
-        Progress {
-            total_bytes,
-            started: Instant::now(),
-            last: None,
-            enabled: std::io::stderr().is_terminal(),
+    fn summary(count: u64, dry_run: bool) -> Summary {
+        Summary {
+            dry_run,
+            sources: count,
+            imported: count,
+            updated: count,
+            unchanged: count,
+            failed: count,
+            added: count,
+            skipped: Skipped {
+                unreadable: count,
+                copies: count,
+                invalid_utf8: count,
+                cut_fields: count,
+                ..Skipped::default()
+            },
+            ..Summary::default()
         }
     }
 
-    fn show(&mut self, summary: &Summary) {
-        let now = Instant::now();
-        let due = now.duration_since(self.started) > Duration::from_millis(300)
-            && self
-                .last
-                .is_none_or(|last| now.duration_since(last) > Duration::from_millis(100));
-        if !self.enabled || !due {
-            return;
-        }
-        self.last = Some(now);
-        let percent = (summary.bytes * 100)
-            .checked_div(self.total_bytes)
-            .unwrap_or(100)
-            .min(100);
-        let filled = (percent / 5) as usize;
-        let line = format!(
-            "\r[{}{}] {percent:>3}%  {} sessions from {} sources",
-            "#".repeat(filled),
-            " ".repeat(20 - filled),
-            summary.sessions,
-            summary.sources
+    #[test]
+    fn the_summary_sentence_counts_each_noun_in_its_number() {
+        assert_eq!(
+            sentence(&summary(1, false)),
+            "imported 1 new session and 1 updated (1 record) from 1 source; 1 unchanged; \
+             1 unreadable or unknown line skipped; 1 record left out (other branches, \
+             copies, text not typed, commands); 1 line with invalid UTF-8 read with \
+             U+FFFD; 1 overlong title, directory or model name stored cut; 1 failed"
         );
-        let _ = std::io::stderr().write_all(line.as_bytes());
-    }
-
-    fn finish(&self) {
-        if self.enabled && self.last.is_some() {
-            let _ = std::io::stderr().write_all(b"\r\x1b[2K");
-        }
+        assert_eq!(
+            sentence(&summary(2, true)),
+            "would import 2 new sessions and 2 to be updated (2 records) from 2 sources; \
+             2 unchanged; 2 unreadable or unknown lines skipped; 2 records left out \
+             (other branches, copies, text not typed, commands); 2 lines with invalid \
+             UTF-8 read with U+FFFD; 2 overlong title, directory or model names stored \
+             cut; 2 failed"
+        );
+        assert_eq!(
+            sentence(&summary(0, false)),
+            "imported 0 new sessions and 0 updated (0 records) from 0 sources; 0 unchanged"
+        );
     }
 }

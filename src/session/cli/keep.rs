@@ -32,7 +32,8 @@ pub(crate) struct KeepArgs {
 }
 
 fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
-    humantime::parse_duration(text).map_err(|e| format!("{e} (e.g. 30s, 10m, 2h)"))
+    crate::timestamp::parse_duration(text)
+        .ok_or_else(|| "not a duration (e.g. 30s, 10m, 2h)".to_string())
 }
 
 #[derive(Serialize)]

@@ -315,16 +315,3 @@ fn warn_removed(removed: &[String], max: u64) {
         shown.join(", ")
     ));
 }
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::*;
-
-    #[test]
-    fn every_flag_sets_a_key_of_the_schema() {
-        let wrong = crate::config::check_table(FLAGS, &Cli::command());
-        assert!(wrong.is_empty(), "{wrong:#?}");
-    }
-}

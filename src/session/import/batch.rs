@@ -164,10 +164,7 @@ impl Summary {
 /// (a tool that left two files for one session) are stored one after the
 /// other, never at once.
 pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Event)) {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .clamp(1, 8)
-        .min(plan.sources.len().max(1));
+    let threads = crate::threads::worker_threads().min(plan.sources.len().max(1));
     let next = AtomicUsize::new(0);
     let busy = Busy::default();
     let (tx, rx) = mpsc::channel();

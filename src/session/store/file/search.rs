@@ -57,9 +57,7 @@ fn search_shares<S: HitSink + Send>(
 ) -> (Vec<S>, Vec<Problem>) {
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
     let dir = DataDir::open(store.dir());
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(8);
+    let threads = crate::threads::worker_threads();
     let share = if ids.len() < 64 {
         ids.len().max(1)
     } else {
