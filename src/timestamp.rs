@@ -72,7 +72,7 @@ pub(crate) fn is_valid(text: &str) -> bool {
 /// month 30.44 days and a year 365.25 days; `None` when it is not one or
 /// is negative.
 pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
-    let span: jiff::Span = text.trim().parse().ok()?;
+    let span: jiff::Span = months_spelt_jiffs_way(text.trim()).parse().ok()?;
     if span.is_negative() {
         return None;
     }
@@ -90,6 +90,35 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
     let whole = u64::try_from(total / 1_000_000_000).ok()?;
     let fraction = u32::try_from(total % 1_000_000_000).ok()?;
     Some(Duration::new(whole, fraction))
+}
+
+/// `text` with humantime's unit `M` (months, which `--since 1M` meant
+/// before jiff read durations) written `mo`, as jiff spells it; every
+/// other `M` is left for jiff to refuse.
+fn months_spelt_jiffs_way(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('M') {
+        return text.into();
+    }
+    let mut spelt = String::with_capacity(text.len() + 1);
+    let mut after_number = false;
+    for c in text.chars() {
+        match c {
+            'M' if after_number => {
+                spelt.push_str("mo");
+                after_number = false;
+            }
+            c if c.is_ascii_digit() || c == '.' => {
+                spelt.push(c);
+                after_number = true;
+            }
+            ' ' => spelt.push(c),
+            c => {
+                spelt.push(c);
+                after_number = false;
+            }
+        }
+    }
+    spelt.into()
 }
 
 /// Serde for a [`Timestamp`] stored as [`format_millis`] writes it (three
@@ -150,9 +179,13 @@ mod tests {
         assert_eq!(seconds("2 days"), Some(2.0 * 86_400.0));
         assert_eq!(seconds("1week"), Some(7.0 * 86_400.0));
         assert_eq!(seconds("1month"), Some(2_630_016.0));
+        // humantime's spelling, which `--since` took before.
+        assert_eq!(seconds("1M"), Some(2_630_016.0));
+        assert_eq!(seconds("2 M"), Some(2.0 * 2_630_016.0));
+        assert_eq!(seconds("1M 2d"), Some(2_630_016.0 + 2.0 * 86_400.0));
         assert_eq!(seconds("1y"), Some(31_557_600.0));
         assert_eq!(seconds("250ms"), Some(0.25));
-        for bad in ["soon", "", "2", "-2h", "2h ago", "h"] {
+        for bad in ["soon", "", "2", "-2h", "2h ago", "h", "M", "2Mo"] {
             assert_eq!(parse_duration(bad), None, "{bad:?}");
         }
     }
