@@ -221,6 +221,7 @@ pub fn settled(store: &FileStore, id: &str) -> Option<Change> {
             summary,
             plain,
             stamp,
+            dir: None,
         }),
         Derived::Missing => Some(Change::Gone(id.to_string())),
         // Left pending: the fold reads it again and keeps the problem.
@@ -292,10 +293,7 @@ fn dir_stamp(dir: &Path) -> (String, bool) {
         Ok(m) => {
             let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
             let settled = crate::timestamp::now_millis().saturating_sub(ms) > racy_ms(dir);
-            (
-                format!("{}:{}.{}", m.ino(), m.mtime(), m.mtime_nsec()),
-                settled,
-            )
+            (super::watch::dir_stamp(&m), settled)
         }
         Err(_) => (String::new(), false),
     }
@@ -489,6 +487,11 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     }
     let tx = db.begin()?;
     let mut unresolved: BTreeSet<String> = kept.into_iter().chain(named).collect();
+    // The directory's stamp as ollm's own writes lead from the one last
+    // trusted (see `watch`), and the sessions others changed meanwhile.
+    let mut linked = dir_seen.filter(|seen| !seen.is_empty());
+    let mut touched = Vec::new();
+    let mut passed = false;
     if built {
         for change in changes {
             match change {
@@ -499,7 +502,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                     summary,
                     plain,
                     stamp,
+                    dir,
                 } => {
+                    if let Some(link) = dir
+                        && linked.as_deref() == Some(link.before.as_str())
+                    {
+                        linked = Some(link.after);
+                        touched.extend(link.touched);
+                    }
                     let id = summary.session_id.clone();
                     write(
                         &tx,
@@ -518,8 +528,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                 }
             }
         }
-        if rebooted || dir_changed {
+        let by_own_writes = linked.as_deref() == Some(dir_now.as_str());
+        if rebooted || (dir_changed && !by_own_writes) {
             reconcile(&tx, store, rebooted)?;
+            passed = true;
+        } else {
+            // Read again after every change logged: a later `put` of the
+            // same session may have been made before the change the link saw.
+            unresolved.extend(touched);
         }
     } else {
         // Built from the files, which are newer than any change logged so
@@ -558,7 +574,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     };
     set("built", "1")?;
     set("boot", &boot)?;
-    set("dir", if dir_settled { &dir_now } else { "" })?;
+    // A stamp reached by ollm's own writes is trusted before it settles:
+    // the writer waited for the clock to pass it.
+    let trusted = if dir_settled || (built && !passed) {
+        dir_now.as_str()
+    } else {
+        ""
+    };
+    set("dir", trusted)?;
     set("log", &format!("{log_id}:{}", log_bytes.len()))?;
     set(
         "pending",
