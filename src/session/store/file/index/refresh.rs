@@ -448,7 +448,12 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let log_path = index.log_path();
     let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
     let (log_id, body, checked) = log_header(&log_bytes);
-    let from = match db.meta("log")?.as_deref().and_then(|v| v.rsplit_once(':')) {
+    let log_seen = db.meta("log")?;
+    let seen = log_seen.as_deref().and_then(|v| v.rsplit_once(':'));
+    // A log replaced since (emptied by the last fold) is noted as folded
+    // to its end even when nothing else changed.
+    let same_log = seen.is_some_and(|(id, _)| id == log_id);
+    let from = match seen {
         Some((id, offset)) if id == log_id => offset
             .parse::<usize>()
             .ok()
@@ -477,6 +482,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
     if built
         && checked
+        && same_log
         && !rebooted
         && !dir_changed
         && changes.is_empty()

@@ -1,6 +1,7 @@
 //! The fold after ollm's own rewrites of whole-file sessions: no pass over
 //! the directory's entries for them, and every other program's change
-//! noticed whether it came before, during or after them.
+//! noticed whether it came before, during or after them; and a rewrite
+//! that reads the directory only when a killed writer left its mark.
 
 use std::time::{Duration, SystemTime};
 
@@ -186,4 +187,25 @@ fn the_sessions_a_link_names_are_read_again_and_a_broken_chain_makes_a_pass() {
     });
     assert_eq!(count_of(&store, &theirs), 2);
     assert_eq!(count_of(&store, &edited), 2, "a pass was made");
+}
+
+#[test]
+fn a_killed_writer_s_temp_files_are_swept_by_the_next_write_its_mark_calls_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let id = create(&store);
+    let temp = dir
+        .path()
+        .join(format!(".{id}.json{}killed", crate::fs::TEMP_MARK));
+    std::fs::write(&temp, b"half a document").unwrap();
+    let mark = dir.path().join(".locks").join(format!("{id}.writing"));
+    // Without the mark no writer was killed here: the write reads no directory.
+    record(&store, &id);
+    assert!(temp.exists());
+    assert!(!mark.exists(), "a write that ends removes its mark");
+    std::fs::write(&mark, b"").unwrap();
+    record(&store, &id);
+    assert!(!temp.exists());
+    assert!(!mark.exists());
+    assert_eq!(count_of(&store, &id), 2);
 }
