@@ -4,8 +4,9 @@
 //! fold while a writer still holds the session); when the data directory
 //! changed since the last look, its entries are compared with the rows
 //! (sessions another program added, removed, or, as the OLLM CLI does
-//! without our lock, rewrote through a rename); a directory unchanged
-//! costs no look at any session file. After a reboot (a
+//! without our lock, rewrote through a rename); a directory unchanged,
+//! or changed only by ollm's own rewrites (their `put` lines link its
+//! stamps: see `watch`), costs no look at any session file. After a reboot (a
 //! transaction lost to a power failure is possible: commits do not wait
 //! for an fsync) every row is checked against its files once. An index
 //! with no complete build is built from the files.
