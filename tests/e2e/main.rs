@@ -34,6 +34,7 @@ mod session;
 mod session_copy;
 mod session_index;
 mod session_index_checksums;
+mod session_index_cli_writer;
 mod session_index_damage;
 mod session_keep;
 mod session_keep_trust;

@@ -3,7 +3,7 @@
 //! after any sequence of changes: ours (create, record, rename, branch,
 //! delete, cleanup), another program's (the OLLM CLI writing, rewriting
 //! and removing its whole-file sessions by its write protocol, a `.tmp`
-//! it left behind; a person removing a session by hand, or editing one in
+//! it left behind, also between and during ollm's own writes; a person removing a session by hand, or editing one in
 //! place and then running `reindex`), and writers killed before or after
 //! their write.
 
@@ -56,6 +56,17 @@ enum Op {
     /// The OLLM CLI rewrites one of the whole-file sessions, once or more
     /// times in a row (ext4 hands the first inode back at the second).
     CliRewrites(prop::sample::Index, Option<usize>, usize),
+    /// ollm records into one whole-file session while the OLLM CLI
+    /// rewrites another (or writes new ones), with no read in between:
+    /// in the order given (`true`: ollm's record), or the CLI's writes in
+    /// a thread of their own, racing ollm's. ollm's own writes cost the
+    /// next read no pass over the directory; the CLI's must still be seen.
+    OwnAndCliWrites {
+        ours: prop::sample::Index,
+        theirs: prop::sample::Index,
+        order: Vec<bool>,
+        racing: bool,
+    },
     /// The OLLM CLI was stopped while writing: a part of a document is
     /// left in `<id>.json.tmp`, of a session of its own or a new one.
     CliLeavesTmp(prop::sample::Index, bool),
@@ -87,6 +98,9 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (title(), workspace()).prop_map(|(title, workspace)| Op::CliWrites { title, workspace }),
         2 => (pick(), title(), 1usize..4).prop_map(|(p, t, n)| Op::CliRewrites(p, t, n)),
         1 => (pick(), any::<bool>()).prop_map(|(p, new)| Op::CliLeavesTmp(p, new)),
+        2 => (pick(), pick(), prop::collection::vec(any::<bool>(), 1..6), any::<bool>()).prop_map(
+            |(ours, theirs, order, racing)| Op::OwnAndCliWrites { ours, theirs, order, racing }
+        ),
         1 => (pick(), title()).prop_map(|(p, t)| Op::EditedInPlaceThenReindex(p, t)),
         1 => pick().prop_map(Op::RemovedByHand),
         1 => pick().prop_map(Op::KilledAfterWrite),
@@ -249,6 +263,48 @@ impl World {
                     for _ in 0..*times {
                         let doc = self.cli_document(&id, *title, Some(1));
                         self.cli_write(&id, &doc);
+                    }
+                }
+            }
+            Op::OwnAndCliWrites {
+                ours,
+                theirs,
+                order,
+                racing,
+            } => {
+                let Some(ours) = self.pick_plain(&ids, ours) else {
+                    return;
+                };
+                // Another whole-file session, or (when there is none) new ones.
+                let theirs = self.pick_plain(&ids, theirs).filter(|id| *id != ours);
+                let cli_ids: Vec<String> = order
+                    .iter()
+                    .filter(|own| !**own)
+                    .map(|_| theirs.clone().unwrap_or_else(|| self.new_id()))
+                    .collect();
+                let world = &*self;
+                let cli_writes = || {
+                    for id in &cli_ids {
+                        world.cli_write(id, &world.cli_document(id, None, Some(1)));
+                    }
+                };
+                let record = || {
+                    let at = world.now();
+                    store.record(&ours, &message(&at, 0), None).unwrap();
+                };
+                if *racing {
+                    std::thread::scope(|scope| {
+                        scope.spawn(cli_writes);
+                        order.iter().filter(|own| **own).for_each(|_| record());
+                    });
+                } else {
+                    let mut cli = cli_ids.iter();
+                    for own in order {
+                        if *own {
+                            record();
+                        } else if let Some(id) = cli.next() {
+                            world.cli_write(id, &world.cli_document(id, None, Some(1)));
+                        }
                     }
                 }
             }

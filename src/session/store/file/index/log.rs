@@ -19,6 +19,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::watch::DirLink;
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::session::model::SessionSummary;
@@ -29,11 +30,15 @@ use crate::session::model::SessionSummary;
 pub enum Change {
     /// Session `id` is about to change.
     Pending(String),
-    /// Session's summary after a change, and the stamp of its files.
+    /// Session's summary after a change, and the stamp of its files;
+    /// after a rewrite of its whole file, what the data directory saw of
+    /// it ([`DirLink`]).
     Put {
         summary: Box<SessionSummary>,
         plain: bool,
         stamp: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<DirLink>,
     },
     /// Session `id` is gone.
     Gone(String),

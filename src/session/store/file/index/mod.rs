@@ -28,6 +28,7 @@ pub mod log;
 pub(crate) mod prefilter;
 pub(crate) mod refresh;
 mod stamp;
+pub(crate) mod watch;
 pub(crate) use stamp::DataDir;
 
 use std::fs::File;
@@ -286,3 +287,5 @@ pub(crate) fn warn_once(message: impl std::fmt::Display) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod watch_tests;

@@ -4,8 +4,9 @@
 //! fold while a writer still holds the session); when the data directory
 //! changed since the last look, its entries are compared with the rows
 //! (sessions another program added, removed, or, as the OLLM CLI does
-//! without our lock, rewrote through a rename); a directory unchanged
-//! costs no look at any session file. After a reboot (a
+//! without our lock, rewrote through a rename); a directory unchanged,
+//! or changed only by ollm's own rewrites (their `put` lines link its
+//! stamps: see `watch`), costs no look at any session file. After a reboot (a
 //! transaction lost to a power failure is possible: commits do not wait
 //! for an fsync) every row is checked against its files once. An index
 //! with no complete build is built from the files.
@@ -221,6 +222,7 @@ pub fn settled(store: &FileStore, id: &str) -> Option<Change> {
             summary,
             plain,
             stamp,
+            dir: None,
         }),
         Derived::Missing => Some(Change::Gone(id.to_string())),
         // Left pending: the fold reads it again and keeps the problem.
@@ -292,10 +294,7 @@ fn dir_stamp(dir: &Path) -> (String, bool) {
         Ok(m) => {
             let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
             let settled = crate::timestamp::now_millis().saturating_sub(ms) > racy_ms(dir);
-            (
-                format!("{}:{}.{}", m.ino(), m.mtime(), m.mtime_nsec()),
-                settled,
-            )
+            (super::watch::dir_stamp(&m), settled)
         }
         Err(_) => (String::new(), false),
     }
@@ -450,7 +449,12 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let log_path = index.log_path();
     let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
     let (log_id, body, checked) = log_header(&log_bytes);
-    let from = match db.meta("log")?.as_deref().and_then(|v| v.rsplit_once(':')) {
+    let log_seen = db.meta("log")?;
+    let seen = log_seen.as_deref().and_then(|v| v.rsplit_once(':'));
+    // A log replaced since (emptied by the last fold) is noted as folded
+    // to its end even when nothing else changed.
+    let same_log = seen.is_some_and(|(id, _)| id == log_id);
+    let from = match seen {
         Some((id, offset)) if id == log_id => offset
             .parse::<usize>()
             .ok()
@@ -479,6 +483,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     let dir_changed = dir_seen.as_deref() != Some(dir_now.as_str());
     if built
         && checked
+        && same_log
         && !rebooted
         && !dir_changed
         && changes.is_empty()
@@ -489,6 +494,11 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     }
     let tx = db.begin()?;
     let mut unresolved: BTreeSet<String> = kept.into_iter().chain(named).collect();
+    // The directory's stamp as ollm's own writes lead from the one last
+    // trusted (see `watch`), and the sessions others changed meanwhile.
+    let mut linked = dir_seen.filter(|seen| !seen.is_empty());
+    let mut touched = Vec::new();
+    let mut passed = false;
     if built {
         for change in changes {
             match change {
@@ -499,7 +509,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                     summary,
                     plain,
                     stamp,
+                    dir,
                 } => {
+                    if let Some(link) = dir
+                        && linked.as_deref() == Some(link.before.as_str())
+                    {
+                        linked = Some(link.after);
+                        touched.extend(link.touched);
+                    }
                     let id = summary.session_id.clone();
                     write(
                         &tx,
@@ -518,8 +535,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                 }
             }
         }
-        if rebooted || dir_changed {
+        let by_own_writes = linked.as_deref() == Some(dir_now.as_str());
+        if rebooted || (dir_changed && !by_own_writes) {
             reconcile(&tx, store, rebooted)?;
+            passed = true;
+        } else {
+            // Read again after every change logged: a later `put` of the
+            // same session may have been made before the change the link saw.
+            unresolved.extend(touched);
         }
     } else {
         // Built from the files, which are newer than any change logged so
@@ -558,7 +581,14 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
     };
     set("built", "1")?;
     set("boot", &boot)?;
-    set("dir", if dir_settled { &dir_now } else { "" })?;
+    // A stamp reached by ollm's own writes is trusted before it settles:
+    // the writer waited for the clock to pass it.
+    let trusted = if dir_settled || (built && !passed) {
+        dir_now.as_str()
+    } else {
+        ""
+    };
+    set("dir", trusted)?;
     set("log", &format!("{log_id}:{}", log_bytes.len()))?;
     set(
         "pending",
