@@ -9,3 +9,30 @@ pub(crate) fn worker_threads() -> usize {
         .map_or(1, std::num::NonZero::get)
         .min(8)
 }
+
+/// Maps `f` over `items` on the machine's cores, keeping the order.
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < 64 {
+        return items.iter().map(&f).collect();
+    }
+    let threads = worker_threads();
+    if threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        // A worker's panic is the caller's: its results are zipped with
+        // the items, so a part left out would drop rows without a word.
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}

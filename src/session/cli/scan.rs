@@ -10,8 +10,8 @@ use crate::error::{Error, ExitCode, Result};
 use crate::output::Tabular;
 use crate::redact::policy::environment_scrubber;
 use crate::session::secrets::{self, Finding};
-use crate::session::store::parallel_map;
 use crate::session::{Snapshots, Store};
+use crate::threads::parallel_map;
 
 /// Find credentials already stored (records, titles, snapshots; every
 /// format the store holds): one NDJSON finding a line (session, record,

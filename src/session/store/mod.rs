@@ -40,7 +40,7 @@ pub use api::{
     NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots,
     StoreOptions, is_zero,
 };
-pub(crate) use file::{FileStore, parallel_map};
+pub(crate) use file::FileStore;
 pub use file::{JOURNAL, SUMMARY};
 use postgres::url as pgurl;
 

@@ -41,6 +41,7 @@ use crate::session::model::{
     is_uuid, rebuild,
 };
 use crate::session::query::{Found, Query};
+use crate::threads::parallel_map;
 use crate::timestamp::{self, Millis};
 
 /// The journal of a session, inside its directory.
@@ -1245,35 +1246,6 @@ pub(crate) fn sort_newest_first(sessions: &mut [SessionSummary]) {
             .cmp(&key(a))
             .then_with(|| a.session_id.cmp(&b.session_id))
     });
-}
-
-/// Maps `f` over `items` on the machine's cores, keeping the order.
-pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    if items.len() < 64 {
-        return items.iter().map(&f).collect();
-    }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(8);
-    if threads <= 1 {
-        return items.iter().map(&f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
-            .collect();
-        // A worker's panic is the caller's: its results are zipped with
-        // the items, so a part left out would drop rows without a word.
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
 }
 
 /// Refuses a message or tool call nested deeper than a session keeps

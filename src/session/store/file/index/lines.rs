@@ -12,7 +12,8 @@ use super::refresh::{self, Reread};
 use super::stamp::DataDir;
 use crate::error::Result;
 use crate::session::store::api::{JsonLines, ListQuery};
-use crate::session::store::file::{FileStore, parallel_map};
+use crate::session::store::file::FileStore;
+use crate::threads::parallel_map;
 
 /// The lines of the sessions `query` keeps, newest first, handed to `page`
 /// in pages of `first` sessions, then twice as many each time, until it

@@ -20,7 +20,8 @@ use super::{GRAMS, GRAMS_LOCK, Index};
 use crate::error::{Error, Result};
 use crate::fs::lock::Lock;
 use crate::session::query::{Query, stored_literals};
-use crate::session::store::file::{FileStore, Kind, parallel_map};
+use crate::session::store::file::{FileStore, Kind};
+use crate::threads::parallel_map;
 
 /// The sessions that may hold a match of `query`, by id, with how each is
 /// stored; `None` when the index cannot be used here (the caller reads

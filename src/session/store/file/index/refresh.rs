@@ -27,7 +27,8 @@ use crate::fs as sfs;
 use crate::fs::lock::Lock;
 use crate::session::model::SessionSummary;
 use crate::session::store::api::ListQuery;
-use crate::session::store::file::{FileStore, JOURNAL, Kind, parallel_map};
+use crate::session::store::file::{FileStore, JOURNAL, Kind};
+use crate::threads::parallel_map;
 
 /// A change time this close to now (ms) may be shared by a change still to
 /// come in the same clock tick: the directory is looked at again next time.

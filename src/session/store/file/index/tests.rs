@@ -506,7 +506,7 @@ fn the_problems_of_a_listing_are_told_when_no_session_is_left_to_show() {
 
 #[test]
 fn a_worker_of_parallel_map_that_panics_panics_its_caller_rather_than_dropping_rows() {
-    use crate::session::store::file::parallel_map;
+    use crate::threads::parallel_map;
     let items: Vec<usize> = (0..1_000).collect();
     assert_eq!(
         parallel_map(&items, |&i| i * 2),
