@@ -35,6 +35,5 @@ pub(crate) mod suggest;
 pub(crate) mod text;
 pub(crate) mod threads;
 pub mod timestamp;
-pub mod wire;
 
 pub use error::{Error, ExitCode, Result};

@@ -1,5 +1,5 @@
 //! What the wire types' `JsonSchema` derives share, below every service
-//! (the services derive the schemas; [`crate::wire`], above them, lists
+//! (the services derive the schemas; [`crate::ollm::wire`], above them, lists
 //! them).
 
 use serde_json::Value;

@@ -4,7 +4,9 @@
 //! `help`), the completions and man pages
 //! generated from every program's clap definition ([`docs`], also written
 //! by `cargo xtask gen-docs`), and the list of those programs
-//! ([`programs`]). It sits above every service: nothing outside this folder
+//! ([`programs`]), and the wire types they print, as JSON Schemas
+//! ([`wire`], from which `cargo xtask gen-types` writes the clients'
+//! types). It sits above every service: nothing outside this folder
 //! imports from it.
 
 mod command;
@@ -14,5 +16,6 @@ mod help;
 pub mod programs;
 mod tools;
 mod trust;
+pub mod wire;
 
 pub use dispatch::main;

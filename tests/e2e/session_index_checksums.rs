@@ -18,6 +18,18 @@ fn listed_row(out: &std::process::Output, id: &str) -> serde_json::Value {
         .unwrap_or_else(|| panic!("{id} not listed"))
 }
 
+/// The ids a `list --format json` holds, sorted.
+fn listed_ids(out: &std::process::Output) -> Vec<String> {
+    let mut ids: Vec<String> = json(out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids
+}
+
 #[test]
 fn a_log_line_whose_bytes_changed_is_not_trusted() {
     let sb = Sandbox::new();
@@ -136,14 +148,7 @@ fn a_database_sqlite_finds_malformed_is_bypassed_then_built_again() {
     let (out, warning) = answers(&sb, &["list", "--format", "json"]);
     let warning = warning.expect("a warning about the damaged database");
     assert!(warning.contains("damaged"), "{warning}");
-    let mut listed: Vec<String> = json(&out)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
-        .collect();
-    listed.sort();
-    assert_eq!(listed, both);
+    assert_eq!(listed_ids(&out), both);
     answers(&sb, &["list"]);
     let (out, warning) = answers(&sb, &["get", "--last", "--format", "json"]);
     assert_eq!(warning, None);
@@ -176,16 +181,9 @@ fn a_changed_row_is_not_left_out_by_the_conditions_of_a_listing() {
         let out = sb.session_ok(list);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("forged"), "{column}: {stderr}");
-        let mut listed: Vec<String> = json(&out)
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["sessionId"].as_str().unwrap().to_string())
-            .collect();
-        listed.sort();
         let mut both = vec![first.clone(), second.clone()];
         both.sort();
-        assert_eq!(listed, both, "{column}");
+        assert_eq!(listed_ids(&out), both, "{column}");
         assert_eq!(listed_row(&out, &second)["messageCount"], 1, "{column}");
     }
 }

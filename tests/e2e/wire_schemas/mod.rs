@@ -27,7 +27,7 @@ fn values(output: &std::process::Output) -> Vec<Value> {
 /// does not fit the wire type `name`.
 #[track_caller]
 fn assert_fits(name: &str, value: &Value) {
-    let schemas = ollm::wire::schemas();
+    let schemas = ollm::ollm::wire::schemas();
     let schema = schemas
         .get(name)
         .unwrap_or_else(|| panic!("no wire type {name}"));

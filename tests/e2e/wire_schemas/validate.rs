@@ -1,4 +1,4 @@
-//! A JSON Schema check of the subset `ollm::wire::schemas` uses (`$ref`,
+//! A JSON Schema check of the subset `ollm::ollm::wire::schemas` uses (`$ref`,
 //! `type`, `enum`, `const`, `properties`, `required`, `items`, `anyOf`,
 //! `oneOf`, `additionalProperties`), strict about fields: an object may
 //! hold a field its schema does not name only where the schema allows
