@@ -114,6 +114,11 @@ pub(super) fn watch_for() -> Duration {
     longest.map_or(GRACE, |gap| (gap * 2).clamp(GRACE, LONGEST_WATCH))
 }
 
+/// Whether the file is another program's (not ollm's 0600).
+pub(super) fn is_theirs(meta: &std::fs::Metadata) -> bool {
+    meta.mode() & 0o777 != crate::fs::FILE_MODE
+}
+
 /// Whether another program is writing the session now: the file read
 /// (`meta`) is not ollm's (whose files are all 0600) and was written
 /// within [`ACTIVE`], or this process saw such a write within it.
@@ -123,7 +128,7 @@ pub(super) fn another_is_writing(meta: &std::fs::Metadata) -> bool {
         .ok()
         .and_then(|at| SystemTime::now().duration_since(at).ok())
         .is_some_and(|age| age < ACTIVE);
-    if recent && meta.mode() & 0o777 != crate::fs::FILE_MODE {
+    if recent && is_theirs(meta) {
         saw_another();
         saw_version(meta.ino());
         return true;

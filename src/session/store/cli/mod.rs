@@ -100,7 +100,7 @@ pub fn read_with_session(id: &str, path: &Path) -> Result<Option<(Document, Sess
         stamp: Some(Stamp::of(&meta)),
         cli_active: in_flight::another_is_writing(&meta),
         kept: None,
-        theirs: is_theirs(&meta),
+        theirs: in_flight::is_theirs(&meta),
         read_bytes: bytes,
     };
     let session = document.checked(id, path)?;
@@ -136,7 +136,7 @@ fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
         stamp: Some(Stamp::of(&meta)),
         cli_active: in_flight::another_is_writing(&meta),
         kept: None,
-        theirs: is_theirs(&meta),
+        theirs: in_flight::is_theirs(&meta),
         read_bytes: Vec::new(),
     };
     // A file another program is writing now is read whole: what a race
@@ -154,11 +154,6 @@ fn read_for_adding(id: &str, path: &Path) -> Result<Option<Document>> {
         kept: Some(kept),
         ..document
     }))
-}
-
-/// Whether the file is another program's (not ollm's 0600).
-fn is_theirs(meta: &std::fs::Metadata) -> bool {
-    std::os::unix::fs::MetadataExt::mode(meta) & 0o777 != sfs::FILE_MODE
 }
 
 /// The bytes of the regular file at `path` and its metadata (`None`: no
