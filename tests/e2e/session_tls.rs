@@ -10,6 +10,7 @@ use std::process::Command;
 use ollm::session::store::postgres::{tls as pgtls, url as pgurl};
 
 use crate::pg::TestPg;
+use crate::session_keep::Keeper;
 use crate::support::{Sandbox, assert_one_line_error, stderr};
 
 const PASSWORD: &str = "tls-test-s3cret";
@@ -276,4 +277,73 @@ fn tls_settings_that_cannot_work_are_config_errors() {
     ] {
         assert_refused(&list(&sb, &format!("{base}&{params}")), 5, says);
     }
+}
+
+/// Whether the server refuses members of `ollm_tls_only` in the clear
+/// (the first line of `pg_hba.conf` that `.ci/run` adds); `false`
+/// (SKIPPED) elsewhere, a failure under CI=true.
+fn refuses_the_clear_to_tls_only(tcp: &Tcp) -> bool {
+    let rule = tcp.pg.client().query_opt(
+        "SELECT 1 FROM pg_hba_file_rules WHERE line_number = (SELECT min(line_number) FROM pg_hba_file_rules) \
+         AND type = 'hostnossl' AND user_name = '{+ollm_tls_only}' AND auth_method = 'reject'",
+        &[],
+    );
+    if matches!(rule, Ok(Some(_))) {
+        return true;
+    }
+    let why = "pg_hba.conf does not begin with `hostnossl all +ollm_tls_only all reject`";
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true and {why}"
+    );
+    eprintln!("SKIPPED: {why}");
+    false
+}
+
+#[test]
+fn allow_encrypts_when_the_server_refuses_the_clear_for_the_store_and_its_keeper() {
+    let Some(tcp) = Tcp::new() else { return };
+    if !refuses_the_clear_to_tls_only(&tcp) {
+        return;
+    }
+    tcp.pg
+        .client()
+        .batch_execute(&format!("GRANT ollm_tls_only TO {}", tcp.role))
+        .unwrap();
+    let sb = Sandbox::new();
+    assert_refused(
+        &list(&sb, &tcp.url("127.0.0.1", "sslmode=disable")),
+        4,
+        "rejects",
+    );
+
+    // The store's own client: in the clear first, refused, then encrypted.
+    let allow = tcp.url("127.0.0.1", "sslmode=allow");
+    let out = list(&sb, &allow);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tcp.encrypted(&allow), "allow connected in the clear");
+
+    // The keeper makes its connections the same way.
+    let keeper = Keeper::start(&sb, &["--store", &allow]);
+    let out = list(&sb, &allow);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut config = postgres::Config::new();
+    config
+        .host_path(keeper.socket.parent().unwrap())
+        .port(5432)
+        .user(&tcp.role)
+        .dbname(&tcp.database)
+        .ssl_mode(postgres::config::SslMode::Disable);
+    let through_keeper: bool = config
+        .connect(postgres::NoTls)
+        .unwrap()
+        .query_one(
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(through_keeper, "the keeper's connection is in the clear");
+    let stopped = keeper.stop(libc::SIGTERM);
+    assert!(stopped["served"].as_u64().unwrap() >= 2, "{stopped}");
 }

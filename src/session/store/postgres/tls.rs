@@ -259,24 +259,50 @@ fn unreadable(what: &str, path: &Path, err: &dyn std::fmt::Display) -> Error {
     ))
 }
 
+/// The SQLSTATE of a server refusing a connection by its `pg_hba.conf`
+/// rules (`invalid_authorization_specification`), as `hostssl` lines do.
+const REFUSED_BY_RULES: &str = "28000";
+
+impl Tls {
+    /// Whether a connection made with `first` (the client's mode) and
+    /// refused with `sqlstate` is made again, encrypted: only under
+    /// `allow`, whose first try is in the clear, and only when the server
+    /// refused the clear connection by its rules (libpq's `allow`). The
+    /// store's client and the keeper both ask this.
+    pub(crate) fn retries_encrypted(&self, first: SslMode, sqlstate: &str) -> bool {
+        self.mode == Mode::Allow && first == SslMode::Disable && sqlstate == REFUSED_BY_RULES
+    }
+}
+
+/// The mode of an attempt over a Unix socket, which is never encrypted
+/// (as in libpq; [`Tls::client_mode`] applies the same rule to a URL of
+/// sockets only): in the clear, or refused when the mode requires TLS.
+pub(crate) fn over_socket(mode: SslMode) -> std::result::Result<SslMode, &'static str> {
+    match mode {
+        SslMode::Require => Err("server does not support TLS"),
+        _ => Ok(SslMode::Disable),
+    }
+}
+
 /// Connects as `config` and `tls` say. The outer error is ours (a
 /// certificate file); the inner one the server's or the network's.
 pub fn connect(
     config: &postgres::Config,
     tls: &Tls,
 ) -> Result<std::result::Result<Client, postgres::Error>> {
-    if config.get_ssl_mode() == SslMode::Disable && tls.mode != Mode::Allow {
+    let first = config.get_ssl_mode();
+    if first == SslMode::Disable && tls.mode != Mode::Allow {
         return Ok(config.connect(postgres::NoTls));
     }
     let connector = tls.connector()?;
-    if tls.mode != Mode::Allow || config.get_ssl_mode() != SslMode::Disable {
+    if first != SslMode::Disable {
         return Ok(config.connect(connector));
     }
-    // allow: in the clear, unless the server refuses that connection.
     match config.connect(postgres::NoTls) {
         Err(err)
-            if err.code()
-                == Some(&postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION) =>
+            if err
+                .code()
+                .is_some_and(|code| tls.retries_encrypted(first, code.code())) =>
         {
             let mut encrypted = config.clone();
             encrypted.ssl_mode(SslMode::Require);
@@ -427,6 +453,28 @@ mod tests {
         }
         let tls = Tls::from_params(params(Some("verify-ca"), Some("/x.pem")), &bad).unwrap();
         assert_eq!(tls.client_mode(&tcp), SslMode::Require);
+    }
+
+    #[test]
+    fn only_allow_tries_again_encrypted_and_only_when_its_clear_try_is_refused_by_rules() {
+        let allow = Tls::from_params(params(Some("allow"), None), &bad).unwrap();
+        assert!(allow.retries_encrypted(SslMode::Disable, "28000"));
+        assert!(
+            !allow.retries_encrypted(SslMode::Disable, "28P01"),
+            "a wrong password is not a reason to encrypt"
+        );
+        assert!(!allow.retries_encrypted(SslMode::Require, "28000"));
+        for mode in ["disable", "prefer", "require"] {
+            let tls = Tls::from_params(params(Some(mode), None), &bad).unwrap();
+            assert!(!tls.retries_encrypted(SslMode::Disable, "28000"), "{mode}");
+        }
+    }
+
+    #[test]
+    fn a_socket_is_never_encrypted_and_refuses_a_mode_that_requires_it() {
+        assert_eq!(over_socket(SslMode::Disable), Ok(SslMode::Disable));
+        assert_eq!(over_socket(SslMode::Prefer), Ok(SslMode::Disable));
+        assert!(over_socket(SslMode::Require).is_err());
     }
 
     #[test]

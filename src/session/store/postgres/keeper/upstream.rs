@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpStream, UnixStream};
 
 use super::wire;
-use crate::session::store::postgres::tls::Mode;
+use crate::session::store::postgres::tls;
 use crate::session::store::postgres::url::PgUrl;
 
 pub(super) trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -83,9 +83,8 @@ pub(super) async fn open(url: &PgUrl) -> Result<Upstream, Refused> {
         let attempt = async {
             match open_one(url, host, i, port, false).await {
                 Err(Refused::Server { code, .. })
-                    if url.tls.mode == Mode::Allow && code == "28000" =>
+                    if url.tls.retries_encrypted(config.get_ssl_mode(), &code) =>
                 {
-                    // allow: encrypted when the server refuses the clear.
                     open_one(url, host, i, port, true).await
                 }
                 other => other,
@@ -119,11 +118,8 @@ async fn open_one(
         config.get_ssl_mode()
     };
     let stream: Box<dyn Stream> = match host {
-        // A Unix socket is never encrypted (as libpq).
         Host::Unix(dir) => {
-            if mode == SslMode::Require {
-                return Err(Refused::Other("server does not support TLS".into()));
-            }
+            tls::over_socket(mode).map_err(other)?;
             Box::new(
                 UnixStream::connect(dir.join(format!(".s.PGSQL.{port}")))
                     .await
