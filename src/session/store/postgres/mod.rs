@@ -19,12 +19,11 @@
 //! Snapshots live in `ollm_snapshots`, shared like the sessions; an older
 //! schema is brought up to date on first use.
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, Row, Transaction};
+use postgres::{Client, Row};
 use serde_json::{Map, Value};
 
 pub mod tls;
@@ -37,73 +36,27 @@ use super::api::{
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::fs::lock::Lock;
-use crate::session::model::{
-    Entry, Loaded, Message, Place, Problem, SessionHead, SessionSummary, Stored, rebuild,
-};
-use crate::session::query::{self, Found, Hit, Matcher, Query};
+use crate::session::model::{Entry, Loaded, Message, SessionHead, SessionSummary, Stored, rebuild};
+use crate::session::query::{Found, Query};
 use crate::timestamp;
 use tls as pgtls;
 use url::{self as pgurl, PgUrl};
 
 mod batch;
+mod connection;
 mod copies;
 pub(crate) mod keeper;
 mod listing;
+mod records;
+mod schema;
 mod scrub;
+mod search;
 mod snapshots;
 mod stream;
 
-/// The schema this build creates and reads (1: sessions; 2: snapshots).
-pub(crate) const SCHEMA_VERSION: i32 = 2;
-
-const SCHEMA: &str = "
-CREATE TABLE ollm_schema (version integer NOT NULL);
-CREATE TABLE ollm_sessions (
-    id text PRIMARY KEY,
-    head text NOT NULL,
-    start_time text NOT NULL,
-    start_ms bigint NOT NULL,
-    last_activity text NOT NULL,
-    last_ms bigint NOT NULL,
-    model text NOT NULL,
-    provider text NOT NULL,
-    title text,
-    parent_id text,
-    branch_point bigint,
-    workspace text,
-    message_count bigint NOT NULL DEFAULT 0,
-    tool_call_count bigint NOT NULL DEFAULT 0,
-    compression_count bigint NOT NULL DEFAULT 0,
-    token_count bigint NOT NULL DEFAULT 0,
-    seq bigint NOT NULL DEFAULT 0
-);
-CREATE INDEX ollm_sessions_parent ON ollm_sessions (parent_id);
-CREATE TABLE ollm_records (
-    session_id text NOT NULL REFERENCES ollm_sessions (id) ON DELETE CASCADE,
-    seq bigint NOT NULL,
-    kind text NOT NULL,
-    kind_index bigint,
-    at text NOT NULL,
-    tokens bigint,
-    body text NOT NULL,
-    role text,
-    search_text text,
-    PRIMARY KEY (session_id, seq)
-);
-";
-
-/// What `pg_trgm` adds when it can be installed (search works without it,
-/// scanning the records instead of the index).
-const TRIGRAM_INDEX: &str = "CREATE INDEX IF NOT EXISTS ollm_records_text \
-     ON ollm_records USING gin (search_text gin_trgm_ops)";
-
-const VERSION: &str = "SELECT max(version) FROM ollm_schema";
-
-/// The schema's version, and how many of the listing indexes
-/// (`listing::INDEX_NAMES`, `$1`) it lacks.
-const STATE: &str = "SELECT max(version), \
-     (SELECT count(*) FROM unnest($1::text[]) AS i(name) WHERE to_regclass(i.name) IS NULL) \
-     FROM ollm_schema";
+use connection::{Failure, not_found};
+use records::{Counted, RecordRows, corrupt, encode, entry_body, entry_columns, trim};
+use schema::VERSION;
 
 /// Appends one record: the session's next `seq`, `lastActivity` never
 /// going back, the counts, and the record itself, in one statement.
@@ -178,162 +131,6 @@ impl PgStore {
         keeper::keep(&self.url, run_dir, idle, ready)
     }
 
-    /// A storage failure, one line, naming the store (password redacted).
-    fn fail(&self, err: &postgres::Error) -> Error {
-        let mut message = err.to_string();
-        if let Some(source) = std::error::Error::source(err) {
-            message = format!("{message}: {source}");
-        }
-        let mut message = crate::text::one_line(&message);
-        if let Some(db) = err.as_db_error() {
-            message = crate::text::one_line(db.message());
-            if db.code() == &postgres::error::SqlState::READ_ONLY_SQL_TRANSACTION {
-                message = format!("the server is read-only (a replica?): {message}");
-            } else if db.code() == &postgres::error::SqlState::QUERY_CANCELED {
-                message = format!("{message} (statement_timeout in the store URL)");
-            }
-        } else if let Some(hint) = pgtls::hint(&message) {
-            message = format!("TLS: {message} ({hint})");
-        } else if let Some(why) = keeper::stalled() {
-            message = why.to_string();
-        } else if err.is_closed() || message.contains("error connecting") {
-            message = format!("cannot reach the database: {message}");
-        }
-        Error::Io {
-            path: PathBuf::from(self.url.shown()),
-            message: crate::redact::scrub_message(&message),
-        }
-    }
-
-    fn failure(&self, failure: Failure) -> Error {
-        match failure {
-            Failure::Ollm(err) => err,
-            Failure::Db(err) => self.fail(&err),
-        }
-    }
-
-    /// Runs `work` on the connection, connecting (and creating the
-    /// schema) first when needed. A connection that failed is dropped, so
-    /// the next call connects anew.
-    fn with<R>(
-        &self,
-        work: impl FnOnce(&mut Client) -> std::result::Result<R, Failure>,
-    ) -> Result<R> {
-        let mut slot = self
-            .client
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if slot.as_ref().is_none_or(Client::is_closed) {
-            *slot = Some(self.connect()?);
-        }
-        let Some(client) = slot.as_mut() else {
-            return Err(Error::Io {
-                path: PathBuf::from(self.url.shown()),
-                message: "no connection".into(),
-            });
-        };
-        match work(client) {
-            Ok(value) => Ok(value),
-            Err(Failure::Db(err)) => {
-                if err.is_closed() || err.as_db_error().is_none() {
-                    *slot = None;
-                }
-                Err(self.fail(&err))
-            }
-            Err(Failure::Ollm(err)) => Err(err),
-        }
-    }
-
-    fn connect(&self) -> Result<Client> {
-        let kept = (self.options.run_dir.as_deref())
-            .and_then(|run_dir| keeper::connect_kept(run_dir, &self.url));
-        let mut client = match kept {
-            Some(client) => client,
-            None => pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?,
-        };
-        self.ensure_schema(&mut client)?;
-        Ok(client)
-    }
-
-    /// Creates the schema on first use (one process at a time), or checks
-    /// that the existing one is not newer than this build and brings an
-    /// older one up to date (its tables, then the listing indexes).
-    fn ensure_schema(&self, client: &mut Client) -> Result<()> {
-        let names: &[&str] = &listing::INDEX_NAMES;
-        let state = |client: &mut Client| {
-            client
-                .query_typed_one(STATE, &[(&names, Type::TEXT_ARRAY)])
-                .map(|row| (row.get::<_, Option<i32>>(0), row.get::<_, i64>(1)))
-        };
-        let (version, missing) = match state(client) {
-            Ok(state) => state,
-            Err(err) if err.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => {
-                // Held across the transaction, which then starts with the
-                // catalog as the process that made the schema left it.
-                client
-                    .execute("SELECT pg_advisory_lock(7240015)", &[])
-                    .map_err(|e| self.fail(&e))?;
-                let made = self.create_schema(client);
-                if let Ok(true) = made
-                    && client
-                        .batch_execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-                        .is_ok()
-                {
-                    // Optional: without it, search scans the records.
-                    let _ = client.batch_execute(TRIGRAM_INDEX);
-                }
-                let unlocked = client.execute("SELECT pg_advisory_unlock(7240015)", &[]);
-                made?;
-                unlocked.map_err(|e| self.fail(&e))?;
-                state(client).map_err(|e| self.fail(&e))?
-            }
-            Err(err) => return Err(self.fail(&err)),
-        };
-        let checked = match version {
-            Some(v) if v > SCHEMA_VERSION => Err(Error::Io {
-                path: PathBuf::from(self.url.shown()),
-                message: format!(
-                    "written by a newer ollm (store schema {v}, this one knows {SCHEMA_VERSION}); upgrade ollm"
-                ),
-            }),
-            Some(v) if v < SCHEMA_VERSION => self.migrate(client),
-            Some(_) => Ok(()),
-            None => Err(Error::Corrupt(format!(
-                "{}: the ollm_schema table names no version",
-                self.url.shown()
-            ))),
-        };
-        checked?;
-        if missing > 0 {
-            add_indexes(client);
-        }
-        Ok(())
-    }
-
-    /// Creates the tables unless a process holding the lock before us did
-    /// (`false`).
-    fn create_schema(&self, client: &mut Client) -> Result<bool> {
-        let mut tx = client.transaction().map_err(|e| self.fail(&e))?;
-        let raced = tx
-            .query_one("SELECT to_regclass('ollm_schema') IS NOT NULL", &[])
-            .map_err(|e| self.fail(&e))?
-            .get::<_, bool>(0);
-        if !raced {
-            tx.batch_execute(SCHEMA).map_err(|e| self.fail(&e))?;
-            tx.batch_execute(listing::INDEXES)
-                .map_err(|e| self.fail(&e))?;
-            tx.batch_execute(snapshots::TABLES)
-                .map_err(|e| self.fail(&e))?;
-            tx.execute(
-                "INSERT INTO ollm_schema (version) VALUES ($1)",
-                &[&SCHEMA_VERSION],
-            )
-            .map_err(|e| self.fail(&e))?;
-        }
-        tx.commit().map_err(|e| self.fail(&e))?;
-        Ok(!raced)
-    }
-
     fn now(&self) -> i64 {
         (self.options.clock)()
     }
@@ -345,45 +142,6 @@ impl PgStore {
             Ok(rows.map(|row| Ok(summary_of(&row))).collect()?)
         })
     }
-}
-
-/// Adds the listing indexes to a database made before them, one process
-/// at a time (the schema's lock). Optional, as `pg_trgm` is: a role that
-/// may not create indexes, or a read-only server, still gets every answer
-/// (by reading the table), and the next connection tries again. Building
-/// them holds the sessions' writers for as long as it takes (well under a
-/// second at 100,000 sessions), once; `statement_timeout` does not cut it
-/// short, which would only make every later command try again.
-fn add_indexes(client: &mut Client) {
-    let add = |client: &mut Client| -> std::result::Result<(), postgres::Error> {
-        let mut tx = client.transaction()?;
-        tx.batch_execute("SELECT pg_advisory_xact_lock(7240015); SET LOCAL statement_timeout = 0")?;
-        tx.batch_execute(listing::INDEXES)?;
-        tx.commit()
-    };
-    let _ = add(client);
-}
-
-/// A failure inside a unit of work: the database's, or ours.
-enum Failure {
-    Db(postgres::Error),
-    Ollm(Error),
-}
-
-impl From<postgres::Error> for Failure {
-    fn from(err: postgres::Error) -> Failure {
-        Failure::Db(err)
-    }
-}
-
-impl From<Error> for Failure {
-    fn from(err: Error) -> Failure {
-        Failure::Ollm(err)
-    }
-}
-
-fn not_found(id: &str) -> Failure {
-    Failure::Ollm(Error::NotFound(format!("no session {id}")))
 }
 
 fn to_i64(n: u64) -> i64 {
@@ -410,188 +168,6 @@ fn summary_of(row: &Row) -> SessionSummary {
         branch_point: row.get::<_, Option<i64>>(11).map(to_u64),
         workspace: row.get(12),
     }
-}
-
-fn encode(value: &impl serde::Serialize) -> std::result::Result<String, Failure> {
-    serde_json::to_string(value)
-        .map_err(|e| Failure::Ollm(Error::input(format!("cannot encode the record: {e}"))))
-}
-
-fn corrupt(id: &str, what: &str, err: impl std::fmt::Display) -> Failure {
-    Failure::Ollm(Error::Corrupt(format!(
-        "session {id}: {what} cannot be read ({})",
-        crate::text::one_line(&err.to_string())
-    )))
-}
-
-/// The record's row: kind, role and the text search looks in.
-fn entry_columns(entry: &Entry) -> (&'static str, String, String) {
-    match entry {
-        Entry::Message(m) => ("message", m.role().to_string(), m.text_content()),
-        Entry::ToolCall(c) => ("toolCall", "tool".to_string(), query::tool_text(c)),
-    }
-}
-
-/// A message's or tool call's JSON, no deeper than a session keeps.
-fn entry_body(entry: &Entry) -> std::result::Result<String, Failure> {
-    let body = match entry {
-        Entry::Message(m) => encode(m)?,
-        Entry::ToolCall(c) => encode(c)?,
-    };
-    crate::input::check_record_nesting(body.as_bytes(), 0).map_err(Failure::Ollm)?;
-    Ok(body)
-}
-
-/// A new session's records as columns, for one insert.
-#[derive(Default)]
-struct RecordRows {
-    seq: Vec<i64>,
-    kind: Vec<&'static str>,
-    kind_index: Vec<i64>,
-    tokens: Vec<Option<i64>>,
-    body: Vec<String>,
-    role: Vec<String>,
-    text: Vec<String>,
-    messages: i64,
-    calls: i64,
-    token_sum: u64,
-}
-
-impl RecordRows {
-    /// Adds `other`'s rows after these (the counts are left as they are).
-    fn append(&mut self, other: RecordRows) {
-        self.seq.extend(other.seq);
-        self.kind.extend(other.kind);
-        self.kind_index.extend(other.kind_index);
-        self.tokens.extend(other.tokens);
-        self.body.extend(other.body);
-        self.role.extend(other.role);
-        self.text.extend(other.text);
-    }
-
-    fn of(entries: &[(Entry, Option<u64>)]) -> std::result::Result<RecordRows, Failure> {
-        RecordRows::after(entries, 0, 0, 0)
-    }
-
-    /// The rows of `entries` following `seq` records, `messages` of them
-    /// messages and `calls` tool calls (the counts end up including them).
-    fn after(
-        entries: &[(Entry, Option<u64>)],
-        seq: i64,
-        messages: i64,
-        calls: i64,
-    ) -> std::result::Result<RecordRows, Failure> {
-        let mut rows = RecordRows {
-            seq: Vec::new(),
-            kind: Vec::new(),
-            kind_index: Vec::new(),
-            tokens: Vec::new(),
-            body: Vec::new(),
-            role: Vec::new(),
-            text: Vec::new(),
-            messages,
-            calls,
-            token_sum: 0,
-        };
-        for (n, (entry, tokens)) in entries.iter().enumerate() {
-            let (kind, role, text) = entry_columns(entry);
-            let index = match entry {
-                Entry::Message(_) => &mut rows.messages,
-                Entry::ToolCall(_) => &mut rows.calls,
-            };
-            rows.kind_index.push(*index);
-            *index += 1;
-            rows.seq.push(seq + n as i64 + 1);
-            rows.kind.push(kind);
-            rows.tokens.push(tokens.map(to_i64));
-            rows.body.push(entry_body(entry)?);
-            rows.role.push(role);
-            rows.text.push(text);
-            rows.token_sum = rows.token_sum.saturating_add(tokens.unwrap_or(0));
-        }
-        Ok(rows)
-    }
-
-    /// Inserts the rows as session `id`'s records, each stamped `at`: one
-    /// statement, the columns passed as arrays.
-    fn insert(
-        &self,
-        tx: &mut Transaction<'_>,
-        id: &str,
-        at: &str,
-    ) -> std::result::Result<u64, postgres::Error> {
-        tx.execute(
-            "INSERT INTO ollm_records \
-             (session_id, seq, kind, kind_index, at, tokens, body, role, search_text) \
-             SELECT $1, r.seq, r.kind, r.kind_index, $2, r.tokens, r.body, r.role, r.search_text \
-             FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::bigint[], \
-                         $7::text[], $8::text[], $9::text[]) \
-             AS r(seq, kind, kind_index, tokens, body, role, search_text)",
-            &[
-                &id,
-                &at,
-                &self.seq,
-                &self.kind,
-                &self.kind_index,
-                &self.tokens,
-                &self.body,
-                &self.role,
-                &self.text,
-            ],
-        )
-    }
-}
-
-/// Which sessions [`trim`] counts and may delete.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Counted {
-    /// `cleanup --keep N`: every session.
-    All,
-    /// `maxSessions`: not the imported ones (`metadata.importedFrom`; the
-    /// head is compact JSON, where that key cannot appear in a string
-    /// unescaped, and a match elsewhere only spares a session).
-    NotImported,
-}
-
-/// Deletes the oldest sessions beyond `keep` (never `spare`) of those
-/// `counted`, skipping those a writer holds. Returns (deleted, skipped).
-fn trim(
-    tx: &mut Transaction<'_>,
-    keep: u64,
-    spare: Option<&str>,
-    counted: Counted,
-) -> std::result::Result<(Vec<String>, Vec<String>), Failure> {
-    let spare = spare.unwrap_or("");
-    let only = match counted {
-        Counted::All => "",
-        Counted::NotImported => "AND strpos(head, '\"importedFrom\":') = 0",
-    };
-    let due: Vec<String> = tx
-        .query(
-            &format!("SELECT id FROM ollm_sessions WHERE id <> $2 {only} {NEWEST_FIRST} OFFSET $1"),
-            &[
-                &to_i64(keep.saturating_sub(u64::from(!spare.is_empty()))),
-                &spare,
-            ],
-        )?
-        .iter()
-        .map(|row| row.get(0))
-        .collect();
-    if due.is_empty() {
-        return Ok((Vec::new(), Vec::new()));
-    }
-    let free: Vec<String> = tx
-        .query(
-            "SELECT id FROM ollm_sessions WHERE id = ANY($1) FOR UPDATE SKIP LOCKED",
-            &[&due],
-        )?
-        .iter()
-        .map(|row| row.get(0))
-        .collect();
-    tx.execute("DELETE FROM ollm_sessions WHERE id = ANY($1)", &[&free])?;
-    let deleted: Vec<String> = due.iter().filter(|id| free.contains(id)).cloned().collect();
-    let skipped = due.into_iter().filter(|id| !free.contains(id)).collect();
-    Ok((deleted, skipped))
 }
 
 impl SessionStore for PgStore {
@@ -956,87 +532,7 @@ impl SessionStore for PgStore {
     }
 
     fn search(&self, query: &Query) -> Result<Found> {
-        let matcher = Matcher::new(query)?;
-        let like = if query.ignore_case { "ILIKE" } else { "LIKE" };
-        let pieces: Option<Vec<String>> = if query.regex {
-            query::required_literals(&query.pattern, query.ignore_case).map(|pieces| {
-                pieces
-                    .iter()
-                    .map(|p| String::from_utf8_lossy(p).into_owned())
-                    .collect()
-            })
-        } else {
-            Some(vec![query.pattern.clone()])
-        };
-        // What can match: a text column holding one of the pieces ($1…).
-        let can_match = |column: &str| -> String {
-            pieces.as_ref().map_or_else(String::new, |pieces| {
-                let tests: Vec<String> = (1..=pieces.len())
-                    .map(|n| format!("{column} {like} ${n}"))
-                    .collect();
-                format!(" AND ({})", tests.join(" OR "))
-            })
-        };
-        let like_params: Vec<String> = pieces
-            .iter()
-            .flatten()
-            .map(|p| format!("%{}%", escape_like(p)))
-            .collect();
-        let mut sql = "SELECT session_id, kind, kind_index, body FROM ollm_records \
-                       WHERE kind IN ('message', 'toolCall')"
-            .to_string();
-        sql.push_str(&can_match("search_text"));
-        let mut params = like_params.clone();
-        // Titles (unless another role is asked for), found the same way:
-        // a listing of every session is not read for them.
-        let titles = query.role.as_deref().is_none_or(|r| r == "title").then(|| {
-            format!(
-                "SELECT id, title, last_activity FROM ollm_sessions WHERE title IS NOT NULL{}",
-                can_match("title")
-            )
-        });
-        if let Some(role) = &query.role {
-            params.push(role.clone());
-            sql.push_str(&format!(" AND role = ${}", params.len()));
-        }
-        let mut hits: Vec<Hit> = Vec::new();
-        let mut problems = Vec::new();
-        self.with(|client| {
-            if let Some(titles) = &titles {
-                for row in client.query_typed(titles.as_str(), &typed(&like_params))? {
-                    matcher.title_hit(row.get(0), row.get(1), row.get(2), &mut hits);
-                }
-            }
-            for row in client.query_typed(sql.as_str(), &typed(&params))? {
-                let id: &str = row.get(0);
-                let kind: &str = row.get(1);
-                let index = to_u64(row.get::<_, Option<i64>>(2).unwrap_or(0)) as usize;
-                let body: &str = row.get(3);
-                let (place, entry) = match kind {
-                    "message" => (
-                        Place::Message(index),
-                        serde_json::from_str(body).map(Entry::Message),
-                    ),
-                    _ => (
-                        Place::ToolCall(index),
-                        serde_json::from_str(body).map(Entry::ToolCall),
-                    ),
-                };
-                match entry {
-                    Ok(entry) => matcher.check(id, place, &entry, &mut hits),
-                    Err(err) => problems.push(Problem {
-                        session_id: id.to_string(),
-                        message: format!(
-                            "session {id}: a record cannot be read ({})",
-                            crate::text::one_line(&err.to_string())
-                        ),
-                    }),
-                }
-            }
-            Ok(())
-        })?;
-        query::sort_hits(&mut hits);
-        Ok(Found { hits, problems })
+        self.search_records(query)
     }
 
     /// One query for the one record: a listing of untitled sessions does
@@ -1105,24 +601,4 @@ struct ImportLock {
 
 impl super::api::Guard for ImportLock {
     fn discard(self: Box<Self>) {}
-}
-
-/// Text parameters as the driver takes them, typed.
-fn typed(params: &[String]) -> Vec<(&(dyn ToSql + Sync), Type)> {
-    params
-        .iter()
-        .map(|p| (p as &(dyn ToSql + Sync), Type::TEXT))
-        .collect()
-}
-
-/// `text` as a LIKE pattern matching itself.
-fn escape_like(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }
