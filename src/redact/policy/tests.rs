@@ -1,5 +1,6 @@
 use proptest::prelude::*;
 
+use super::globs::{is_simple, simple_match};
 use super::*;
 
 #[test]
