@@ -74,8 +74,21 @@ fn nanos(seconds: i64, nanos: i64) -> i128 {
 /// A watch on the data directory during one write.
 pub(crate) struct Watch {
     inotify: OwnedFd,
+    /// The watch's descriptor, removed before the instance is closed
+    /// ([`Watch::drop`]).
+    wd: i32,
     dir: PathBuf,
     before: String,
+}
+
+impl Drop for Watch {
+    /// Closing an inotify instance that still watches something waits in
+    /// the kernel for the watch's teardown (an RCU grace period: 20–30 ms
+    /// measured, most of a CLI-format `record`); a watch removed first is
+    /// torn down in the background, and the close returns at once.
+    fn drop(&mut self) {
+        let _ = inotify::remove_watch(&self.inotify, self.wd);
+    }
 }
 
 impl Watch {
@@ -83,7 +96,7 @@ impl Watch {
     /// cannot be used here.
     pub(crate) fn start(dir: &Path) -> Option<Watch> {
         let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
-        inotify::add_watch(
+        let wd = inotify::add_watch(
             &inotify,
             dir,
             WatchFlags::CREATE
@@ -99,15 +112,17 @@ impl Watch {
         let before = dir_stamp(&std::fs::symlink_metadata(dir).ok()?);
         Some(Watch {
             inotify,
+            wd,
             dir: dir.to_path_buf(),
             before,
         })
     }
 
-    /// Ends the watch after a write whose own entry is `own` (the
-    /// session's file name): the link, or `None` when the events cannot
-    /// be trusted to tell every change.
-    pub(crate) fn finish(self, own: &str) -> Option<DirLink> {
+    /// Ends the watch after a write whose own entries are `own` (the
+    /// names the write made or removed: `<id>.json`, a journal's `<id>`):
+    /// the link, or `None` when the events cannot be trusted to tell every
+    /// change.
+    pub(crate) fn finish(mut self, own: &[&str]) -> Option<DirLink> {
         let meta = std::fs::symlink_metadata(&self.dir).ok()?;
         let after = dir_stamp(&meta);
         let changed_at = nanos(meta.mtime(), meta.mtime_nsec());
@@ -116,17 +131,17 @@ impl Watch {
         // change time `after` may show) has queued its event once it is
         // let go.
         std::fs::read_dir(&self.dir).ok()?.next();
-        let touched = self.foreign_sessions(own.as_bytes())?;
+        let touched = self.foreign_sessions(own)?;
         Some(DirLink {
-            before: self.before,
+            before: std::mem::take(&mut self.before),
             after,
             touched,
         })
     }
 
-    /// The sessions whose entries the events name, but `own`'s; `None`
-    /// when events were lost or the directory itself moved.
-    fn foreign_sessions(&self, own: &[u8]) -> Option<Vec<String>> {
+    /// The sessions whose entries the events name, but the `own` entries;
+    /// `None` when events were lost or the directory itself moved.
+    fn foreign_sessions(&self, own: &[&str]) -> Option<Vec<String>> {
         let mut buf = [MaybeUninit::<u8>::uninit(); 8192];
         let mut reader = inotify::Reader::new(&self.inotify, &mut buf);
         let mut touched = Vec::new();
@@ -147,7 +162,7 @@ impl Watch {
             let Some(name) = event.file_name().map(std::ffi::CStr::to_bytes) else {
                 continue;
             };
-            if name == own {
+            if own.iter().any(|own| own.as_bytes() == name) {
                 continue;
             }
             if let Some(id) = session_of(OsStr::from_bytes(name))
@@ -194,6 +209,7 @@ fn wait_for_clock_past(changed_at: i128) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::fd::AsRawFd;
 
     const ID: &str = "907a1a54-0000-4000-8000-000000000001";
     const OTHER: &str = "907a1a54-0000-4000-8000-000000000002";
@@ -210,7 +226,7 @@ mod tests {
         let watch = Watch::start(dir.path()).unwrap();
         let before = dir_stamp(&std::fs::metadata(dir.path()).unwrap());
         write_by_rename(dir.path(), &own, &format!(".{own}.x1.tmp"));
-        let link = watch.finish(&own).unwrap();
+        let link = watch.finish(&[&own]).unwrap();
         assert_eq!(link.before, before);
         assert_eq!(
             link.after,
@@ -232,7 +248,7 @@ mod tests {
         );
         // The CLI's write of the same session is told by its temp name.
         write_by_rename(dir.path(), &own, &format!("{own}.tmp"));
-        let link = watch.finish(&own).unwrap();
+        let link = watch.finish(&[&own]).unwrap();
         assert_eq!(link.touched, vec![OTHER.to_string(), ID.to_string()]);
     }
 
@@ -247,7 +263,7 @@ mod tests {
         // fine grain, by one finer than its clock's tick.
         std::fs::metadata(dir.path()).unwrap();
         std::fs::rename(&tmp, dir.path().join(&own)).unwrap();
-        let link = watch.finish(&own).unwrap();
+        let link = watch.finish(&[&own]).unwrap();
         // The clock file systems stamp with has passed `after` ...
         let meta = std::fs::metadata(dir.path()).unwrap();
         let now = rustix::time::clock_gettime(rustix::time::ClockId::RealtimeCoarse);
@@ -262,6 +278,23 @@ mod tests {
             dir_stamp(&std::fs::metadata(dir.path()).unwrap()),
             link.after
         );
+    }
+
+    #[test]
+    fn the_watch_is_removed_before_its_instance_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let watch = Watch::start(dir.path()).unwrap();
+        // The same instance, open after the watch's own descriptor closes.
+        let instance = watch.inotify.try_clone().unwrap();
+        let watches = || {
+            std::fs::read_to_string(format!("/proc/self/fdinfo/{}", instance.as_raw_fd()))
+                .unwrap()
+                .matches("inotify wd:")
+                .count()
+        };
+        assert_eq!(watches(), 1);
+        drop(watch.finish(&[&format!("{ID}.json")]));
+        assert_eq!(watches(), 0);
     }
 
     #[test]
