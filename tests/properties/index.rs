@@ -318,7 +318,7 @@ impl World {
                         store.record(&ours, &message(&at, 0), None).unwrap();
                     }
                     Own::Create => {
-                        made.push(cli_store.create(&NewSession::default()).unwrap().session_id)
+                        made.push(cli_store.create(&NewSession::default()).unwrap().session_id);
                     }
                     Own::Branch => made.push(cli_store.branch(&ours, 0, None).unwrap().session_id),
                     Own::Delete => {
