@@ -10,12 +10,16 @@
 #   row comes), search of a rare word,
 #   a --regex with a literal and a common word (each beside rg over the
 #   same files, the index left out), a search right after a record (it
-#   reads what the record added), record into a session by its id, and
+#   reads what the record added), `get --last` and `list --limit 20`
+#   right after a record, a create and a delete (ollm's own writes, which
+#   cost the next read no pass over the data directory), record into a
+#   session by its id, and
 #   the first command on the unindexed store (`list --limit 1`, which
 #   builds the index) and the rebuild of the index with search's bits
 #   (reindex), each in MB of session files per second. The two formats of
 #   one size run one after the other, and a table of both side by side
-#   ends the run.
+#   ends the run, with `record --last` of the default store over the
+#   journal's at each size (issue 48's goal: at most 2).
 # Environment: SCALES ("100 10000 100000"), FORMATS ("cli journal"),
 # MESSAGES (20), RUNS (5), BIN (an ollm-session binary; default: a
 # release build), BASE_BIN (an older ollm-session to compare `record`
@@ -56,6 +60,18 @@ best_ms() {
     if [ -z "$best" ] || [ "$us" -lt "$best" ]; then best=$us; fi
   done
   python3 -c "print(f'{$best/1000:.1f}')"
+}
+# best_after WRITE READ...: the fastest of RUNS runs of READ, each right
+# after one run of the command WRITE (not timed).
+best_after() {
+  local write=$1; shift
+  local best=""
+  for _ in $(seq "$RUNS"); do
+    "$write" >/dev/null
+    local t; t=$(best_ms 1 "$@")
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
+  done
+  echo "$best"
 }
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'inf')" "$1" "$2"; }
 message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinary chat text"}]}'
@@ -117,32 +133,25 @@ for n in $SCALES; do
     printf '   %-40s %10s ms   rg: %8s ms   ratio %sx\n' "search ($kind) $word" "$ours" "$theirs" "$(ratio "$ours" "$theirs")"
     TABLE["search ($kind) $word|$fmt|$n"]="$ours (rg $theirs)"
   done
+  record_mid() { echo "$message" | "${s[@]}" record "$mid"; }
+  record_last() { echo "$message" | "${s[@]}" record --last; }
+  create_one() { OLLM_SESSION_FORMAT=$fmt "${s[@]}" create --model m --provider p; }
+  delete_one() {
+    local id
+    id=$(create_one | python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
+    "${s[@]}" delete "$id"
+  }
   # A search right after a record pays for the bits of what it added.
-  best=""
-  for _ in $(seq "$RUNS"); do
-    echo "$message" | "${s[@]}" record "$mid" >/dev/null
-    t=$(best_ms 1 "${s[@]}" search zanzibar --format json)
-    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
+  row "$fmt" "$n" "search after a record" "$(best_after record_mid "${s[@]}" search zanzibar --format json)"
+  # Reads right after ollm's own writes: in the CLI format each renamed
+  # an entry of the data directory, which the index is told of (no pass
+  # over the entries).
+  row "$fmt" "$n" "get --last after a record" "$(best_after record_mid "${s[@]}" get --last --format json)"
+  row "$fmt" "$n" "list --limit 20 after a record" "$(best_after record_last "${s[@]}" list --limit 20 --format json)"
+  for what in create delete; do
+    row "$fmt" "$n" "get --last after a $what" "$(best_after "${what}_one" "${s[@]}" get --last --format json)"
+    row "$fmt" "$n" "list --limit 20 after a $what" "$(best_after "${what}_one" "${s[@]}" list --limit 20 --format json)"
   done
-  row "$fmt" "$n" "search after a record" "$best"
-  # A read right after a record: in the CLI format the record renamed a
-  # file in, which the index is told of (no pass over the entries).
-  best=""
-  for _ in $(seq "$RUNS"); do
-    echo "$message" | "${s[@]}" record "$mid" >/dev/null
-    t=$(best_ms 1 "${s[@]}" get --last --format json)
-    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
-  done
-  row "$fmt" "$n" "get --last after a record" "$best"
-  # What a picker or an agent's next turn waits for: the newest sessions
-  # listed right after a record (ollm's own rename needs no pass).
-  best=""
-  for _ in $(seq "$RUNS"); do
-    echo "$message" | "${s[@]}" record --last >/dev/null
-    t=$(best_ms 1 "${s[@]}" list --limit 20 --format json)
-    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$t') < float('$best') else 1)"; then best=$t; fi
-  done
-  row "$fmt" "$n" "list --limit 20 after a record" "$best"
   rm -rf "$data"
  done
 done
@@ -153,7 +162,9 @@ labels=("first command, no index" "reindex" "list --limit 20" "get --last" "reco
   "get <6-character prefix>" "get <title>" "get --here" "list (all, ndjson)"
   "list (all, ndjson), first row" "record <id>" "search (rare) zanzibar"
   "search (regex) zanzi[a-z]+" "search (common) patch" "search after a record"
-  "get --last after a record" "list --limit 20 after a record")
+  "get --last after a record" "list --limit 20 after a record"
+  "get --last after a create" "list --limit 20 after a create"
+  "get --last after a delete" "list --limit 20 after a delete")
 echo "== side by side (ms)"
 header="   | command |"
 for n in $SCALES; do for fmt in $FORMATS; do header+=" $fmt $n |"; done; done
@@ -163,3 +174,10 @@ for label in "${labels[@]}"; do
   for n in $SCALES; do for fmt in $FORMATS; do line+=" ${TABLE["$label|$fmt|$n"]:-} |"; done; done
   echo "$line"
 done
+# The default store's record --last over the journal's, at each size.
+if [[ " $FORMATS " == *" cli "* && " $FORMATS " == *" journal "* ]]; then
+  for n in $SCALES; do
+    cli=${TABLE["record --last|cli|$n"]:-} journal=${TABLE["record --last|journal|$n"]:-}
+    [[ -n $cli && -n $journal ]] && echo "   record --last at $n sessions: CLI format / journal = $(ratio "$cli" "$journal")"
+  done
+fi

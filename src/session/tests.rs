@@ -805,6 +805,10 @@ fn a_killed_writers_temp_file_of_a_cli_document_is_swept_by_the_next_store_write
     // Not the CLI's own `<id>.json.tmp`, nor a stranger's file.
     let theirs = dir.join(format!("{id}.json.tmp"));
     std::fs::write(&theirs, "{").unwrap();
+    // Without the mark a killed create or delete leaves, nothing is swept.
+    new_session(&f.store);
+    assert!(temps.iter().all(|t| t.exists()));
+    std::fs::write(dir.join(".locks").join("store.writing"), "").unwrap();
     new_session(&f.store);
     assert!(temps.iter().all(|t| !t.exists()));
     assert!(theirs.exists());

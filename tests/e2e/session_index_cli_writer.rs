@@ -1,10 +1,11 @@
 //! The index against a process writing by the OLLM CLI's protocol
 //! (`<id>.json.tmp` renamed into place, without ollm's locks) while ollm
-//! records into sessions of the CLI's format: ollm's own writes need no
-//! pass over the directory, so every rename of the other process, before,
-//! during or after one of ollm's, must still reach the listing.
+//! records into sessions of the CLI's format, creates and branches such
+//! sessions and deletes them: ollm's own writes need no pass over the
+//! directory, so every rename of the other process, before, during or
+//! after one of ollm's, must still reach the listing.
 
-use crate::support::{Sandbox, stdout};
+use crate::support::{Sandbox, json, stdout};
 
 /// The OLLM CLI's write protocol in a loop: for each of `rounds` rounds,
 /// each session of `ids` rewritten (its lastActivity a second later each
@@ -43,9 +44,30 @@ fn a_cli_protocol_writer_racing_records_is_seen_by_the_listing_as_a_reindex_sees
         .spawn()
         .unwrap();
     let mut records = 0;
+    let mut made = Vec::new();
+    let cli = |args: &[&str]| {
+        let out = sb
+            .cmd("ollm-session")
+            .env("OLLM_SESSION_FORMAT", "cli")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stdout(&out));
+        out
+    };
     while writer.try_wait().unwrap().is_none() || records < 20 {
         let id = &ours[records % ours.len()];
-        sb.session_ok(&["record", id, "--role", "user", "--text", "one more"]);
+        match records % 6 {
+            3 => made.push(json(&cli(&["create", "--model", "m", "--provider", "p"]))),
+            4 => made.push(json(&cli(&["branch", id, "--at", "1"]))),
+            5 => {
+                let gone = made.pop().unwrap();
+                cli(&["delete", gone["sessionId"].as_str().unwrap()]);
+            }
+            _ => {
+                sb.session_ok(&["record", id, "--role", "user", "--text", "one more"]);
+            }
+        }
         if records % 3 == 0 {
             // A read between writes: the index trusts what it saw here.
             sb.session_ok(&["list", "--limit", "3"]);
@@ -56,6 +78,6 @@ fn a_cli_protocol_writer_racing_records_is_seen_by_the_listing_as_a_reindex_sees
     let listed = stdout(&sb.session_ok(&["list", "--format", "ndjson"]));
     sb.session_ok(&["reindex"]);
     let reindexed = stdout(&sb.session_ok(&["list", "--format", "ndjson"]));
-    assert_eq!(listed.lines().count(), 2 + 3 + 150);
+    assert_eq!(listed.lines().count(), 2 + 3 + 150 + made.len());
     assert_eq!(listed, reindexed, "after {records} records");
 }

@@ -427,9 +427,11 @@ fn a_delete_cut_short_after_its_commit_point_leaves_no_snapshot_to_restore() {
     let id = sb.create_journal_session();
     assert!(record(&sb, &id, "a private message").status.success());
     let snap = snapshot(&sb, &id);
-    // What a delete killed right after its first rename leaves behind.
+    // What a delete killed right after its first rename leaves behind:
+    // its tombstone, and the mark that has the next writer sweep it.
     let tombstone = sb.sessions_dir().join(format!(".trash-{id}-1-1-0"));
     std::fs::rename(sb.sessions_dir().join(&id), &tombstone).unwrap();
+    std::fs::write(sb.sessions_dir().join(".locks").join("store.writing"), b"").unwrap();
     let out = sb
         .cmd("ollm-session")
         .args(["snapshot", "restore", &snap, "--as-session"])

@@ -56,15 +56,16 @@ enum Op {
     /// The OLLM CLI rewrites one of the whole-file sessions, once or more
     /// times in a row (ext4 hands the first inode back at the second).
     CliRewrites(prop::sample::Index, Option<usize>, usize),
-    /// ollm records into one whole-file session while the OLLM CLI
-    /// rewrites another (or writes new ones), with no read in between:
-    /// in the order given (`true`: ollm's record), or the CLI's writes in
-    /// a thread of their own, racing ollm's. ollm's own writes cost the
+    /// ollm records into one whole-file session, creates and branches
+    /// whole-file sessions and deletes those it made, while the OLLM CLI
+    /// rewrites another (or writes new ones), with no read in between: in
+    /// the order given (`None`: a write of the CLI's), or the CLI's writes
+    /// in a thread of their own, racing ollm's. ollm's own writes cost the
     /// next read no pass over the directory; the CLI's must still be seen.
     OwnAndCliWrites {
         ours: prop::sample::Index,
         theirs: prop::sample::Index,
-        order: Vec<bool>,
+        order: Vec<Option<Own>>,
         racing: bool,
     },
     /// The OLLM CLI was stopped while writing: a part of a document is
@@ -80,6 +81,27 @@ enum Op {
     KilledAfterWrite(prop::sample::Index),
     /// A writer killed after telling the index, before writing.
     KilledBeforeWrite(prop::sample::Index),
+}
+
+/// One of ollm's own writes in [`Op::OwnAndCliWrites`].
+#[derive(Debug, Clone, Copy)]
+enum Own {
+    Record,
+    Create,
+    Branch,
+    /// Of the last session made in the same op (one is made first when
+    /// there is none).
+    Delete,
+}
+
+fn own() -> impl Strategy<Value = Option<Own>> {
+    prop_oneof![
+        3 => Just(None),
+        3 => Just(Some(Own::Record)),
+        1 => Just(Some(Own::Create)),
+        1 => Just(Some(Own::Branch)),
+        1 => Just(Some(Own::Delete)),
+    ]
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -98,7 +120,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (title(), workspace()).prop_map(|(title, workspace)| Op::CliWrites { title, workspace }),
         2 => (pick(), title(), 1usize..4).prop_map(|(p, t, n)| Op::CliRewrites(p, t, n)),
         1 => (pick(), any::<bool>()).prop_map(|(p, new)| Op::CliLeavesTmp(p, new)),
-        2 => (pick(), pick(), prop::collection::vec(any::<bool>(), 1..6), any::<bool>()).prop_map(
+        2 => (pick(), pick(), prop::collection::vec(own(), 1..6), any::<bool>()).prop_map(
             |(ours, theirs, order, racing)| Op::OwnAndCliWrites { ours, theirs, order, racing }
         ),
         1 => (pick(), title()).prop_map(|(p, t)| Op::EditedInPlaceThenReindex(p, t)),
@@ -279,7 +301,7 @@ impl World {
                 let theirs = self.pick_plain(&ids, theirs).filter(|id| *id != ours);
                 let cli_ids: Vec<String> = order
                     .iter()
-                    .filter(|own| !**own)
+                    .filter(|own| own.is_none())
                     .map(|_| theirs.clone().unwrap_or_else(|| self.new_id()))
                     .collect();
                 let world = &*self;
@@ -288,20 +310,34 @@ impl World {
                         world.cli_write(id, &world.cli_document(id, None, Some(1)));
                     }
                 };
-                let record = || {
-                    let at = world.now();
-                    store.record(&ours, &message(&at, 0), None).unwrap();
+                let cli_store = self.store(NewFormat::Cli);
+                let mut made = Vec::new();
+                let mut own_write = |own: Own| match own {
+                    Own::Record => {
+                        let at = world.now();
+                        store.record(&ours, &message(&at, 0), None).unwrap();
+                    }
+                    Own::Create => {
+                        made.push(cli_store.create(&NewSession::default()).unwrap().session_id);
+                    }
+                    Own::Branch => made.push(cli_store.branch(&ours, 0, None).unwrap().session_id),
+                    Own::Delete => {
+                        let id = made.pop().unwrap_or_else(|| {
+                            cli_store.create(&NewSession::default()).unwrap().session_id
+                        });
+                        cli_store.delete(&id).unwrap();
+                    }
                 };
                 if *racing {
                     std::thread::scope(|scope| {
                         scope.spawn(cli_writes);
-                        order.iter().filter(|own| **own).for_each(|_| record());
+                        order.iter().flatten().for_each(|own| own_write(*own));
                     });
                 } else {
                     let mut cli = cli_ids.iter();
                     for own in order {
-                        if *own {
-                            record();
+                        if let Some(own) = own {
+                            own_write(*own);
                         } else if let Some(id) = cli.next() {
                             world.cli_write(id, &world.cli_document(id, None, Some(1)));
                         }

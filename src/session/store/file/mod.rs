@@ -8,7 +8,6 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
@@ -77,6 +76,14 @@ struct SummaryFile {
 /// its mark is removed when it drops, and stays when the writer is killed.
 struct WritingMark(Option<PathBuf>);
 
+impl WritingMark {
+    /// Leaves the mark where it is (after an error, which may have left
+    /// what the next writer's sweep removes).
+    fn keep(mut self) {
+        self.0 = None;
+    }
+}
+
 impl Drop for WritingMark {
     fn drop(&mut self) {
         if let Some(mark) = &self.0 {
@@ -100,11 +107,9 @@ pub enum Kind {
 pub struct FileStore {
     dir: PathBuf,
     options: StoreOptions,
-    /// Whether this handle has swept the directory's leftovers once, and
-    /// the sessions set aside as corrupt when it first looked: sessions
-    /// copied in (many at a time, by `copy` or `import`) read the whole
-    /// directory for these only once.
-    swept: Arc<AtomicBool>,
+    /// The sessions set aside as corrupt when this handle first looked:
+    /// sessions copied in (many at a time, by `copy` or `import`) read the
+    /// whole directory for these only once.
     set_aside: Arc<OnceLock<Option<HashSet<String>>>>,
     index: Index,
 }
@@ -121,7 +126,6 @@ impl FileStore {
             index: Index::new(&dir),
             dir,
             options,
-            swept: Arc::new(AtomicBool::new(false)),
             set_aside: Arc::new(OnceLock::new()),
         }
     }
@@ -202,18 +206,28 @@ impl FileStore {
     // ----- creating -------------------------------------------------------
 
     fn create_with(&self, new: Publish) -> Result<Created> {
-        let head = new.head;
         for (entry, _) in &new.entries {
             check_record_nesting(entry)?;
         }
         self.ensure_dir()?;
         let _store = self.store_lock()?;
-        if new.enforce_max || !self.swept.swap(true, Ordering::Relaxed) {
-            self.sweep_leftovers();
+        let mark = self.mark_store_writing();
+        let created = self.create_locked(new);
+        if created.is_err() {
+            mark.keep();
         }
+        created
+    }
+
+    /// [`Self::create_with`] under the store's lock.
+    fn create_locked(&self, new: Publish) -> Result<Created> {
+        let head = new.head;
         let id = head.session_id.clone();
+        // A session made here has an id just drawn (a v4 UUID): no copy
+        // set aside bears it, and looking for one reads the whole data
+        // directory, so only its live entries are looked for.
         let there = if new.enforce_max {
-            self.anything_of(&id)
+            self.entry_of(&id)
         } else {
             self.anything_of_copied(&id)
         };
@@ -226,13 +240,16 @@ impl FileStore {
         // session reaches the index before its creation does.
         let session_lock = self.lock_session(&id)?;
         self.index.note(&Change::Pending(id.clone()));
-        match self.options.format {
+        // What the data directory sees of the new entry (see `rewrite_plain`).
+        let watch = index::watch::Watch::start(&self.dir);
+        let own = match self.options.format {
             NewFormat::Journal => {
                 let mut body = Vec::new();
                 for (entry, tokens) in &new.entries {
                     body.extend(journal::entry_line(entry, &head.last_activity, *tokens));
                 }
                 self.write_session_dir(&head, &body)?;
+                id.clone()
             }
             NewFormat::Cli => {
                 // A session made here (not copied in) is subject to maxSessions.
@@ -241,12 +258,12 @@ impl FileStore {
                     // A record copied without its count is already in the head's.
                     document.push_entry(entry, tokens.unwrap_or(0));
                 }
-                let path = self.plain_path(&id);
-                sfs::sweep_temps(&path);
-                cli::create(&document, &path)?;
+                cli::create(&document, &self.plain_path(&id))?;
+                format!("{id}.json")
             }
-        }
-        self.settle(&id);
+        };
+        let link = watch.and_then(|watch| watch.finish(&[&own]));
+        self.settle_linked(&id, link);
         drop(session_lock);
         let removed = if new.enforce_max {
             self.enforce_max(&id)?
@@ -299,6 +316,19 @@ impl FileStore {
             return Err(Error::io(&target, &err));
         }
         Ok(())
+    }
+
+    /// Marks a change under the store's lock (a create, a delete, a
+    /// cleanup) as under way until the mark drops, first sweeping what a
+    /// writer killed before left ([`Self::sweep_leftovers`]) when it left
+    /// its mark. The sweep reads the whole data directory (40–150 ms at
+    /// 100,000 sessions), so it is not done at every create or delete.
+    fn mark_store_writing(&self) -> WritingMark {
+        let (left, mark) = self.mark("store");
+        if left {
+            self.sweep_leftovers();
+        }
+        mark
     }
 
     /// Removes what a crashed writer left: temporary directories, and
@@ -514,7 +544,7 @@ impl FileStore {
         let summary = document
             .summary()
             .map_err(|why| Error::input(format!("the change would leave {why}")));
-        let link = watch.and_then(|watch| watch.finish(&format!("{id}.json")));
+        let link = watch.and_then(|watch| watch.finish(&[&format!("{id}.json")]));
         self.settle_written(id, &path, document.stamp(), summary.as_ref().ok(), link);
         drop(lock);
         summary
@@ -527,13 +557,37 @@ impl FileStore {
     /// sessions), so it is not done at every write. Without a mark of its
     /// own (`.locks` not writable), every write sweeps.
     fn mark_writing(&self, id: &str, path: &Path) -> WritingMark {
-        let mark = self.dir.join(LOCKS).join(format!("{id}.writing"));
-        let left = !matches!(sfs::entry(&mark), Ok(None));
-        let made = matches!(sfs::open_append(&mark, true), Ok(Some(_)));
-        if left || !made {
+        let (left, mark) = self.mark(id);
+        if left {
             sfs::sweep_temps(path);
         }
-        WritingMark(made.then_some(mark))
+        mark
+    }
+
+    /// Makes the mark `.locks/<name>.writing`, removed when it drops;
+    /// returns whether a writer killed before left one there, or none can
+    /// be made here (`.locks` not writable): then what a killed writer
+    /// leaves is to be swept.
+    fn mark(&self, name: &str) -> (bool, WritingMark) {
+        let mark = self.writing_mark_path(name);
+        let left = !matches!(sfs::entry(&mark), Ok(None));
+        let made = matches!(sfs::open_append(&mark, true), Ok(Some(_)));
+        (left || !made, WritingMark(made.then_some(mark)))
+    }
+
+    fn writing_mark_path(&self, name: &str) -> PathBuf {
+        self.dir.join(LOCKS).join(format!("{name}.writing"))
+    }
+
+    /// Removes the temp files a killed rewrite of session `id` left beside
+    /// `path`, and its mark, when it left its mark (the caller holds the
+    /// session's lock).
+    fn sweep_killed_rewrite(&self, id: &str, path: &Path) {
+        let mark = self.writing_mark_path(id);
+        if !matches!(sfs::entry(&mark), Ok(None)) {
+            sfs::sweep_temps(path);
+            let _ = std::fs::remove_file(&mark);
+        }
     }
 
     // ----- reading --------------------------------------------------------
@@ -746,8 +800,31 @@ impl FileStore {
     /// holding the session's lock). On failure the `pending` noted before
     /// stays, and the next fold reads the session itself.
     fn settle(&self, id: &str) {
-        if let Some(change) = refresh::settled(self, id) {
-            self.index.note(&change);
+        self.settle_linked(id, None);
+    }
+
+    /// [`Self::settle`] after a write that made or removed entries of the
+    /// data directory, with what the directory saw of it (`link`).
+    fn settle_linked(&self, id: &str, link: Option<index::log::DirLink>) {
+        match refresh::settled(self, id) {
+            Some(Change::Put {
+                summary,
+                plain,
+                stamp,
+                dir: _,
+            }) => self.index.note(&Change::Put {
+                summary,
+                plain,
+                stamp,
+                dir: link,
+            }),
+            Some(change) => {
+                self.index.note(&change);
+                if let Some(link) = link {
+                    self.index.note(&Change::Dir(link));
+                }
+            }
+            None => {}
         }
     }
 
@@ -1055,12 +1132,16 @@ impl FileStore {
         }
         self.ensure_dir()?;
         let _store = self.store_lock()?;
-        self.sweep_leftovers();
-        let lock = Lock::exclusive(&self.lock_path(id))?;
-        if self.remove_locked(id, lock)? {
-            Ok(())
-        } else {
-            Err(not_found(id))
+        let mark = self.mark_store_writing();
+        let removed =
+            Lock::exclusive(&self.lock_path(id)).and_then(|lock| self.remove_locked(id, lock));
+        match removed {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(not_found(id)),
+            Err(err) => {
+                mark.keep();
+                Err(err)
+            }
         }
     }
 
@@ -1077,14 +1158,22 @@ impl FileStore {
             forms.push(dir);
         }
         let plain = self.plain_path(id);
-        sfs::sweep_temps(&plain);
+        self.sweep_killed_rewrite(id, &plain);
         if sfs::is_regular_file(&plain) {
             forms.push(plain);
         }
         forms.extend(self.corrupt_of(id)?);
         self.index.note(&Change::Pending(id.to_string()));
+        // What the data directory sees of the delete (see `rewrite_plain`):
+        // the names renamed away are its own.
+        let watch = index::watch::Watch::start(&self.dir);
         self.bury(id, &forms)?;
-        self.settle(id);
+        let own: Vec<&str> = forms
+            .iter()
+            .filter_map(|form| form.file_name()?.to_str())
+            .collect();
+        let link = watch.and_then(|watch| watch.finish(&own));
+        self.settle_linked(id, link);
         lock.remove();
         Ok(!forms.is_empty())
     }
@@ -1121,15 +1210,18 @@ impl FileStore {
         let Some(set_aside) = set_aside else {
             return self.anything_of(id);
         };
-        sfs::entry(&self.session_dir(id)).is_ok_and(|e| e.is_some())
-            || sfs::entry(&self.plain_path(id)).is_ok_and(|e| e.is_some())
-            || set_aside.contains(id)
+        self.entry_of(id) || set_aside.contains(id)
     }
 
     fn anything_of(&self, id: &str) -> bool {
+        self.entry_of(id) || self.corrupt_of(id).map_or(true, |c| !c.is_empty())
+    }
+
+    /// Whether session `id` has a live entry (its directory or its file)
+    /// in the data directory, whatever it is.
+    fn entry_of(&self, id: &str) -> bool {
         sfs::entry(&self.session_dir(id)).is_ok_and(|e| e.is_some())
             || sfs::entry(&self.plain_path(id)).is_ok_and(|e| e.is_some())
-            || self.corrupt_of(id).map_or(true, |c| !c.is_empty())
     }
 
     /// Keeps the `keep` most recently active sessions and deletes the rest,
@@ -1143,8 +1235,10 @@ impl FileStore {
         } else {
             self.ensure_dir()?;
             let lock = self.store_lock()?;
+            // Every session is read below: the leftovers are swept too.
+            let (_, mark) = self.mark("store");
             self.sweep_leftovers();
-            Some(lock)
+            Some((lock, mark))
         };
         let sessions = self.list()?.sessions;
         let mut report = CleanupReport {

@@ -42,13 +42,19 @@ pub enum Change {
     },
     /// Session `id` is gone.
     Gone(String),
+    /// What the data directory saw of the write of the change before (a
+    /// delete's, whose `gone` line has no room for it; an older ollm skips
+    /// this line as damaged, and compares the directory's entries).
+    Dir(DirLink),
 }
 
 impl Change {
-    pub fn id(&self) -> &str {
+    /// The session the change is of (`None`: a [`Change::Dir`]).
+    pub fn id(&self) -> Option<&str> {
         match self {
-            Change::Pending(id) | Change::Gone(id) => id,
-            Change::Put { summary, .. } => &summary.session_id,
+            Change::Pending(id) | Change::Gone(id) => Some(id),
+            Change::Put { summary, .. } => Some(&summary.session_id),
+            Change::Dir(_) => None,
         }
     }
 }
@@ -103,7 +109,7 @@ pub fn parse(bytes: &[u8], checked: bool) -> Parsed {
             Ok(change) if intact => parsed.changes.push(change),
             Ok(change) => {
                 parsed.damaged += 1;
-                parsed.named.push(change.id().to_string());
+                parsed.named.extend(change.id().map(str::to_string));
             }
             Err(_) => parsed.damaged += 1,
         }

@@ -512,12 +512,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                     stamp,
                     dir,
                 } => {
-                    if let Some(link) = dir
-                        && linked.as_deref() == Some(link.before.as_str())
-                    {
-                        linked = Some(link.after);
-                        touched.extend(link.touched);
-                    }
+                    follow(&mut linked, &mut touched, dir);
                     let id = summary.session_id.clone();
                     write(
                         &tx,
@@ -534,6 +529,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
                     db::remove(&tx, &id)?;
                     unresolved.remove(&id);
                 }
+                Change::Dir(link) => follow(&mut linked, &mut touched, Some(link)),
             }
         }
         let by_own_writes = linked.as_deref() == Some(dir_now.as_str());
@@ -555,7 +551,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
             changes
                 .iter()
                 .filter(|c| matches!(c, Change::Pending(_)))
-                .map(|c| c.id().to_string()),
+                .filter_map(|c| c.id().map(str::to_string)),
         );
     }
     let mut still = Vec::new();
@@ -609,6 +605,18 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         let _ = sfs::write_atomic(&log_path, &new_log_bytes(), sfs::Durability::Cache);
     }
     Ok(())
+}
+
+/// Follows `link` from the stamp `linked` (the directory's as ollm's own
+/// writes lead from the one last trusted), adding the sessions others
+/// changed meanwhile to `touched`; a link from another stamp proves nothing.
+fn follow(linked: &mut Option<String>, touched: &mut Vec<String>, link: Option<log::DirLink>) {
+    if let Some(link) = link
+        && linked.as_deref() == Some(link.before.as_str())
+    {
+        *linked = Some(link.after);
+        touched.extend(link.touched);
+    }
 }
 
 /// Compares the rows with the data directory's entries: removes the rows

@@ -209,3 +209,100 @@ fn a_killed_writer_s_temp_files_are_swept_by_the_next_write_its_mark_calls_for()
     assert!(!mark.exists());
     assert_eq!(count_of(&store, &id), 2);
 }
+
+fn store_in(dir: &std::path::Path, format: NewFormat) -> Store {
+    Store::new(
+        dir,
+        StoreOptions {
+            max_sessions: 0,
+            format,
+            redaction: None,
+            ..StoreOptions::default()
+        },
+    )
+}
+
+#[test]
+fn ollm_s_own_creates_branches_and_deletes_cost_no_pass_over_the_entries() {
+    for format in [NewFormat::Cli, NewFormat::Journal] {
+        let dir = tempfile::tempdir().unwrap();
+        let edited = create(&store(dir.path()));
+        let store = store_in(dir.path(), format);
+        let ours = create(&store);
+        record(&store, &ours);
+        settle(&store, dir.path());
+        edited_in_place(dir.path(), &edited);
+        let made = create(&store);
+        assert_eq!(count_of(&store, &made), 0, "{format:?}");
+        let branch = store.branch(&ours, 1, None).unwrap().session_id;
+        assert_eq!(count_of(&store, &branch), 1, "{format:?}");
+        store.delete(&made).unwrap();
+        assert_eq!(count_of(&store, &made), u64::MAX, "{format:?}");
+        // Had a read passed over the entries, it would have seen the edit.
+        assert_eq!(count_of(&store, &edited), 0, "{format:?}: a pass was made");
+        let f = store.as_file().unwrap();
+        let db = refresh::open_fresh(f, &f.index).unwrap().unwrap();
+        let now = super::watch::dir_stamp(&std::fs::metadata(dir.path()).unwrap());
+        assert_eq!(db.meta("dir").unwrap(), Some(now), "{format:?}");
+    }
+}
+
+#[test]
+fn another_program_s_rename_before_or_after_an_own_create_or_delete_is_noticed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let (ours, theirs) = (create(&store), create(&store));
+    settle(&store, dir.path());
+    cli_adds_a_message(dir.path(), &theirs);
+    store.delete(&ours).unwrap();
+    assert_eq!(count_of(&store, &theirs), 1);
+    let made = create(&store);
+    cli_adds_a_message(dir.path(), &theirs);
+    assert_eq!(count_of(&store, &theirs), 2);
+    store.delete(&made).unwrap();
+    cli_adds_a_message(dir.path(), &theirs);
+    assert_eq!(count_of(&store, &theirs), 3);
+    assert_eq!(count_of(&store, &made), u64::MAX);
+}
+
+#[test]
+fn a_killed_create_or_delete_s_leftovers_are_swept_by_the_next_one_its_mark_calls_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let (ours, other) = (create(&store), create(&store));
+    let leftovers = [
+        dir.path().join(format!(".tmp-{ours}-4242")),
+        dir.path().join(format!(".trash-{ours}-4242-1-0")),
+        dir.path()
+            .join(format!(".{other}.json{}killed", crate::fs::TEMP_MARK)),
+    ];
+    std::fs::create_dir(&leftovers[0]).unwrap();
+    std::fs::create_dir(&leftovers[1]).unwrap();
+    std::fs::write(&leftovers[2], b"half a document").unwrap();
+    let mark = dir.path().join(".locks").join("store.writing");
+    // Without the mark no such writer was killed: nothing is looked for.
+    create(&store);
+    assert!(leftovers.iter().all(|left| left.exists()));
+    assert!(!mark.exists(), "a create that ends removes its mark");
+    std::fs::write(&mark, b"").unwrap();
+    store.delete(&ours).unwrap();
+    assert!(leftovers.iter().all(|left| !left.exists()));
+    assert!(!mark.exists());
+    assert_eq!(count_of(&store, &other), 0);
+}
+
+#[test]
+fn a_delete_sweeps_what_a_killed_rewrite_of_its_session_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    let id = create(&store);
+    let temp = dir
+        .path()
+        .join(format!(".{id}.json{}killed", crate::fs::TEMP_MARK));
+    std::fs::write(&temp, b"half a document").unwrap();
+    let mark = dir.path().join(".locks").join(format!("{id}.writing"));
+    std::fs::write(&mark, b"").unwrap();
+    store.delete(&id).unwrap();
+    assert!(!temp.exists());
+    assert!(!mark.exists());
+}
