@@ -415,3 +415,59 @@ fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
     );
     assert_eq!(store.get(&id).unwrap().model, "last-model");
 }
+
+/// A new session is its head and its records folded as every store folds
+/// them: the records in order, `tokenCount` their estimates' sum, and the
+/// last activity the later of the source's update time and its last
+/// record's (an empty one: its start).
+#[test]
+fn a_new_session_is_its_records_folded_with_their_tokens_and_the_sources_last_activity() {
+    let claude = Tool::new(&crate::session::import::claude::Claude);
+    for format in [NewFormat::Cli, NewFormat::Journal] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_in(dir.path(), format);
+        for (source_id, updated, items, last_activity) in [
+            (
+                "later",
+                Some("2026-03-01T10:00:30Z"),
+                seven(),
+                "2026-03-01T10:00:30Z",
+            ),
+            (
+                "earlier",
+                Some("2026-03-01T09:00:00Z"),
+                seven(),
+                "2026-03-01T10:00:06.000Z",
+            ),
+            ("none", None, seven(), "2026-03-01T10:00:06.000Z"),
+            (
+                "empty",
+                Some("2026-03-01T08:00:00Z"),
+                Vec::new(),
+                "2026-03-01T08:00:00Z",
+            ),
+        ] {
+            let mut source = transcript(items);
+            source.source_id = source_id.into();
+            source.started = Some("2026-03-01T08:00:00Z".into());
+            source.updated = updated.map(str::to_string);
+            let report = store_transcript(&store, claude, &source, false).unwrap();
+            let loaded = store.load(&report.session_id).unwrap();
+            let session = &loaded.session;
+            assert_eq!(session.last_activity, last_activity, "{source_id}");
+            assert_eq!(session.start_time, "2026-03-01T08:00:00Z", "{source_id}");
+            let estimated: u64 = loaded
+                .entries()
+                .into_iter()
+                .map(|(entry, _)| entry.estimated_tokens())
+                .sum();
+            assert_eq!(session.metadata.token_count, estimated, "{source_id}");
+            let expected: Vec<String> = source.items.iter().map(|i| i.key.clone()).collect();
+            assert_eq!(
+                order_of(&store, &report.session_id),
+                expected,
+                "{source_id}"
+            );
+        }
+    }
+}
