@@ -26,6 +26,8 @@ pub(crate) mod lines;
 pub(crate) mod opencode;
 pub(crate) mod parts;
 pub(crate) mod sqlite;
+#[cfg(test)]
+mod textlog;
 pub(crate) mod write;
 
 use std::path::{Path, PathBuf};
@@ -46,6 +48,8 @@ static IMPORTERS: &[&dyn Importer] = &[
     &gemini::Gemini,
     &opencode::Opencode,
     &goose::Goose,
+    #[cfg(test)]
+    &textlog::TextLog,
 ];
 
 /// The importers of [`IMPORTERS`], in its order.
