@@ -30,7 +30,13 @@ const URI_PREFIX: &str = "ollm://session/";
 /// Held by the tool call that is running.
 static ONE_CALL: Mutex<()> = Mutex::new(());
 
-const INSTRUCTIONS: &str = "Session history of this machine's coding agents (ours and those imported from Claude Code, Codex, gemini-cli, opencode and goose), this workspace's prioritized context, and its files as git sees them. Search with search_sessions, then read around a hit with get_session (paged under a token budget).";
+/// What the server offers, naming the tools of the importers' table.
+fn instructions() -> String {
+    format!(
+        "Session history of this machine's coding agents (ours and those imported from {}), this workspace's prioritized context, and its files as git sees them. Search with search_sessions, then read around a hit with get_session (paged under a token budget).",
+        ollm::session::import::listed()
+    )
+}
 
 #[derive(Debug, Clone)]
 pub struct Server {
@@ -67,7 +73,7 @@ impl ServerHandler for Server {
                 .build(),
         )
         .with_server_info(Implementation::new("ollm-mcp", env!("CARGO_PKG_VERSION")))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(instructions())
     }
 
     async fn list_tools(

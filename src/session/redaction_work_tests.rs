@@ -63,7 +63,7 @@ fn work(text: &str) -> [u64; 4] {
     });
     std::fs::write(&file, format!("{line}\n")).unwrap();
     let source = Source {
-        tool: Tool::Claude,
+        tool: Tool::new(&crate::session::import::claude::Claude),
         path: file,
         kind: "session",
         bytes: 0,
@@ -71,7 +71,13 @@ fn work(text: &str) -> [u64; 4] {
     let importing = store_in(&dir.path().join("importing"), true);
     let imported = counted(|| {
         claude::read(&source, &mut |transcript| {
-            store_transcript(&importing, Tool::Claude, &transcript, false).map(drop)
+            store_transcript(
+                &importing,
+                Tool::new(&crate::session::import::claude::Claude),
+                &transcript,
+                false,
+            )
+            .map(drop)
         })
         .unwrap();
     });

@@ -9,6 +9,7 @@ mod write;
 
 pub use sessions::session_uri;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -49,7 +50,10 @@ pub fn definitions(allow_write: bool) -> Vec<Tool> {
     let mut tools = vec![
         read::<ListSessionsArgs, SessionList>(
             "list_sessions",
-            "List recorded sessions (this agent's and those imported from Claude Code, Codex, gemini-cli, opencode, goose), newest first: id, title, times, model, counts, workspace. Filter by workspace, since and model.",
+            format!(
+                "List recorded sessions (this agent's and those imported from {}), newest first: id, title, times, model, counts, workspace. Filter by workspace, since and model.",
+                ollm::session::import::listed()
+            ),
         ),
         read::<SearchSessionsArgs, SearchResult>(
             "search_sessions",
@@ -89,7 +93,7 @@ pub fn definitions(allow_write: bool) -> Vec<Tool> {
 
 fn tool<A: JsonSchema + 'static, R: JsonSchema + 'static>(
     name: &'static str,
-    description: &'static str,
+    description: impl Into<Cow<'static, str>>,
 ) -> Tool {
     let input: Arc<JsonObject> = schema_for_input::<A>().unwrap_or_default();
     Tool::new(name, description, input).with_raw_output_schema(schema_for_output::<R>())
@@ -97,7 +101,7 @@ fn tool<A: JsonSchema + 'static, R: JsonSchema + 'static>(
 
 fn read<A: JsonSchema + 'static, R: JsonSchema + 'static>(
     name: &'static str,
-    description: &'static str,
+    description: impl Into<Cow<'static, str>>,
 ) -> Tool {
     tool::<A, R>(name, description).annotate(ToolAnnotations::new().read_only(true))
 }

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::PossibleValuesParser;
 use serde::Serialize;
 
 use super::{Context, ListFormat};
@@ -18,33 +19,21 @@ use crate::redact::policy::Redaction;
 use crate::session::Store;
 use crate::session::import::batch::{self, Event, Failure, Summary};
 use crate::session::import::write::{Imported, Status};
-use crate::session::import::{Homes, Tool};
+use crate::session::import::{self, Homes, Tool};
 use crate::text::plural;
 
-/// Import sessions of Claude Code, Codex, gemini-cli, opencode and goose:
-/// one session per source session, with every message, every tool call
-/// paired with its result, the working directory as its workspace (so
-/// `--here` and `resume --continue` find it in that project), the title,
-/// model and times, and where it came from in `metadata.importedFrom`;
-/// stored as journals whatever services.session.format says.
-/// The sources are only read (a database through a private copy, so a
-/// live one and its write-ahead log are never written). Importing
-/// again adds only what a source gained since. Prints one NDJSON line per
-/// session ({"tool", "source", "sourceId", "sessionId", "status",
-/// "messages", "toolCalls", "added", "skipped"}) and a last
-/// {"summary": …} line; a table at a terminal. Exits 4 when a source
-/// could not be read (the others are imported).
 #[derive(Debug, Args)]
-#[command(after_help = footer("  ollm-session import                          # every tool, from its own location
+#[command(about = about(), after_help = footer("  ollm-session import                          # every tool, from its own location
   ollm-session import --from claude            # ~/.claude/projects (CLAUDE_CONFIG_DIR)
   ollm-session import --from codex ~/.codex/sessions/2026/11
   ollm-session import --from gemini --dry-run  # what would be imported
   ollm-session import ./old-sessions           # --from auto: each file by its shape"))]
+// The description is [`about`], naming the tools of the importers' table.
 pub(crate) struct ImportArgs {
     /// The tool the sessions are from; `auto` reads every tool's (its
     /// default locations, or each path as whichever tool's it is).
-    #[arg(long, value_enum, default_value_t = From::Auto)]
-    from: From,
+    #[arg(long, default_value = AUTO, value_parser = from_values())]
+    from: String,
     /// Files or directories to import (default: the tools' own locations,
     /// honouring CLAUDE_CONFIG_DIR, CODEX_HOME and XDG_DATA_HOME).
     #[arg(value_name = "PATH")]
@@ -57,31 +46,41 @@ pub(crate) struct ImportArgs {
     format: Option<ListFormat>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum From {
-    Claude,
-    Codex,
-    Gemini,
-    Opencode,
-    Goose,
-    Auto,
+/// `--from`'s value for every tool.
+const AUTO: &str = "auto";
+
+/// What `--from` takes: each importer's name, or `auto`.
+fn from_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(import::tools().map(|tool| tool.name()).chain([AUTO]))
 }
 
-impl From {
-    fn tools(self) -> Vec<Tool> {
-        match self {
-            From::Claude => vec![Tool::Claude],
-            From::Codex => vec![Tool::Codex],
-            From::Gemini => vec![Tool::Gemini],
-            From::Opencode => vec![Tool::Opencode],
-            From::Goose => vec![Tool::Goose],
-            From::Auto => Tool::ALL.to_vec(),
-        }
+/// The tools `--from` names (every one for `auto`).
+fn tools_from(from: &str) -> Vec<Tool> {
+    if from == AUTO {
+        return import::tools().collect();
     }
+    import::named(from).into_iter().collect()
+}
+
+/// What `import` does, naming the tools of the importers' table.
+fn about() -> String {
+    format!(
+        "Import sessions of {}: one session per source session, with every message, every tool \
+         call paired with its result, the working directory as its workspace (so `--here` and \
+         `resume --continue` find it in that project), the title, model and times, and where it \
+         came from in `metadata.importedFrom`; stored as journals whatever \
+         services.session.format says. The sources are only read (a database through a private \
+         copy, so a live one and its write-ahead log are never written). Importing again adds \
+         only what a source gained since. Prints one NDJSON line per session ({{\"tool\", \
+         \"source\", \"sourceId\", \"sessionId\", \"status\", \"messages\", \"toolCalls\", \
+         \"added\", \"skipped\"}}) and a last {{\"summary\": …}} line; a table at a terminal. Exits \
+         4 when a source could not be read (the others are imported)",
+        import::listed()
+    )
 }
 
 pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
-    let tools = args.from.tools();
+    let tools = tools_from(&args.from);
     let plan = batch::plan(&tools, &args.paths, &Homes::from_env())?;
     if !args.paths.is_empty() && plan.sources.is_empty() {
         return Err(Error::NotFound(format!(

@@ -189,7 +189,7 @@ fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mps
     let tool = source.tool;
     let mut writing: Option<(SessionWriter<'_>, Held<'_>)> = None;
     let mut failed = false;
-    let read = tool.read_parts(source, &mut |part| {
+    let read = tool.read_parts(source, super::PART_ITEMS, &mut |part| {
         if part.first {
             let id = super::session_id_for(tool, &part.transcript.source_id);
             drop(writing.take());

@@ -40,12 +40,52 @@ mod tests;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+use super::Transcript;
 use super::sqlite;
-use super::{Homes, Part, Source, Tool, Transcript, split};
+use super::{Homes, Importer, Part, Source, Tool, split};
 use crate::error::{Error, Result};
 
 const SQLITE: &str = "sqlite";
 const DATABASE: &str = "sessions.db";
+
+/// goose, as the importers' table holds it.
+pub struct Goose;
+
+impl Importer for Goose {
+    fn name(&self) -> &'static str {
+        "goose"
+    }
+
+    fn title(&self) -> &'static str {
+        "goose"
+    }
+
+    fn variables(&self) -> &'static [&'static str] {
+        &["XDG_DATA_HOME"]
+    }
+
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
+        default_roots(homes)
+    }
+
+    fn sources(&self, path: &Path) -> Result<Vec<Source>> {
+        sources(path)
+    }
+
+    fn notice(&self, source: &Source) -> Option<String> {
+        notice(source)
+    }
+
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        read_parts(source, max_items, each)
+    }
+}
 
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
     homes
@@ -107,7 +147,8 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 }
 
 /// Reads `source` whole (each session's parts gathered back).
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+#[cfg(test)]
+pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
     super::parts::read_whole(read_parts, source, each)
 }
 
@@ -150,7 +191,7 @@ fn source(path: &Path, kind: &'static str) -> Source {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     Source {
-        tool: Tool::Goose,
+        tool: Tool::new(&Goose),
         path: path.to_path_buf(),
         kind,
         bytes: size(path) + size(Path::new(&wal)),

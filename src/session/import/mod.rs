@@ -2,7 +2,9 @@
 //! gemini-cli, opencode, goose) brought into the store, one imported
 //! session per source session.
 //!
-//! Each tool has a module that only reads: it finds the tool's sources
+//! Each tool has a module that only reads, an [`Importer`] listed in the
+//! one table [`IMPORTERS`] (from which `--from`, the help and the MCP
+//! server's descriptions are made): it finds the tool's sources
 //! ([`Source`]: a JSONL file, a JSON document, a SQLite database) and turns
 //! each session in them into a [`Transcript`], the conversation in order
 //! with every tool call paired with its result. [`write`] stores a
@@ -18,10 +20,14 @@ pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod gemini;
 pub(crate) mod goose;
+mod homes;
+mod importer;
 pub(crate) mod lines;
 pub(crate) mod opencode;
 pub(crate) mod parts;
 pub(crate) mod sqlite;
+#[cfg(test)]
+mod textlog;
 pub(crate) mod write;
 
 use std::path::{Path, PathBuf};
@@ -30,157 +36,39 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::Result;
+pub use homes::Homes;
+pub use importer::{Importer, Tool};
 pub use parts::{PART_BYTES, PART_ITEMS, Part, split};
 
-/// The agent CLIs whose sessions can be imported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Tool {
-    Claude,
-    Codex,
-    Gemini,
-    Opencode,
-    Goose,
+/// Every importer, in the order `--from` lists them and `auto` reads them:
+/// a new one is its folder plus one line here.
+static IMPORTERS: &[&dyn Importer] = &[
+    &claude::Claude,
+    &codex::Codex,
+    &gemini::Gemini,
+    &opencode::Opencode,
+    &goose::Goose,
+    #[cfg(test)]
+    &textlog::TextLog,
+];
+
+/// The importers of [`IMPORTERS`], in its order.
+pub fn tools() -> impl Iterator<Item = Tool> {
+    IMPORTERS.iter().map(|&importer| Tool::new(importer))
 }
 
-impl Tool {
-    pub(crate) const ALL: [Tool; 5] = [
-        Tool::Claude,
-        Tool::Codex,
-        Tool::Gemini,
-        Tool::Opencode,
-        Tool::Goose,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Claude => "claude",
-            Tool::Codex => "codex",
-            Tool::Gemini => "gemini",
-            Tool::Opencode => "opencode",
-            Tool::Goose => "goose",
-        }
-    }
-
-    /// Where the tool keeps its sessions when no path is given.
-    pub(crate) fn default_roots(self, homes: &Homes) -> Vec<PathBuf> {
-        match self {
-            Tool::Claude => claude::default_roots(homes),
-            Tool::Codex => codex::default_roots(homes),
-            Tool::Gemini => gemini::default_roots(homes),
-            Tool::Opencode => opencode::default_roots(homes),
-            Tool::Goose => goose::default_roots(homes),
-        }
-    }
-
-    /// This tool's sources under `path` (a file or a directory); none when
-    /// the path holds nothing of this tool's.
-    pub fn sources(self, path: &Path) -> Result<Vec<Source>> {
-        match self {
-            Tool::Claude => claude::sources(path),
-            Tool::Codex => codex::sources(path),
-            Tool::Gemini => gemini::sources(path),
-            Tool::Opencode => opencode::sources(path),
-            Tool::Goose => goose::sources(path),
-        }
-    }
-
-    /// A warning to give about `source` before it is read (a database
-    /// whose schema is newer than this version knows).
-    pub fn notice(self, source: &Source) -> Option<String> {
-        match self {
-            Tool::Goose => goose::notice(source),
-            _ => None,
-        }
-    }
-
-    /// Reads `source`, handing over each session it holds in [`Part`]s
-    /// as it is read: a Claude Code transcript, a Codex rollout or a
-    /// gemini-cli log a bounded part at a time (memory bounded by an index
-    /// of the file, not by its size), an opencode or goose database a row
-    /// at a time; the legacy one-document files (gemini-cli's `.json`,
-    /// opencode's JSON tree, goose's JSONL) are read whole and handed over
-    /// in parts.
-    pub fn read_parts(
-        self,
-        source: &Source,
-        each: &mut dyn FnMut(Part) -> Result<()>,
-    ) -> Result<()> {
-        match self {
-            Tool::Claude => claude::read_parts(source, PART_ITEMS, each),
-            Tool::Codex => codex::read_parts(source, PART_ITEMS, each),
-            Tool::Gemini => gemini::read_parts(source, PART_ITEMS, each),
-            Tool::Opencode => opencode::read_parts(source, PART_ITEMS, each),
-            Tool::Goose => goose::read_parts(source, PART_ITEMS, each),
-        }
-    }
-
-    /// Reads `source`, handing over each session it holds whole, as it is
-    /// read (a database holds many; a file usually one).
-    pub fn read(
-        self,
-        source: &Source,
-        each: &mut dyn FnMut(Transcript) -> Result<()>,
-    ) -> Result<()> {
-        match self {
-            Tool::Claude => claude::read(source, each),
-            Tool::Codex => codex::read(source, each),
-            Tool::Gemini => gemini::read(source, each),
-            Tool::Opencode => opencode::read(source, each),
-            Tool::Goose => goose::read(source, each),
-        }
-    }
+/// The importer called `name` on the command line.
+pub fn named(name: &str) -> Option<Tool> {
+    tools().find(|tool| tool.name() == name)
 }
 
-/// The directories the tools' default locations are found from: the home
-/// directory and the variables that move them.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Homes {
-    pub home: Option<PathBuf>,
-    /// `CLAUDE_CONFIG_DIR` (else `~/.claude`).
-    pub claude_config_dir: Option<PathBuf>,
-    /// `CODEX_HOME` (else `~/.codex`).
-    pub codex_home: Option<PathBuf>,
-    /// `XDG_DATA_HOME` (else `~/.local/share`).
-    pub xdg_data_home: Option<PathBuf>,
-    /// `XDG_CONFIG_HOME` (else `~/.config`).
-    pub xdg_config_home: Option<PathBuf>,
-}
-
-impl Homes {
-    /// From this process's environment; an empty variable counts as unset.
-    pub fn from_env() -> Homes {
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        Homes {
-            home: var("HOME"),
-            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
-            codex_home: var("CODEX_HOME"),
-            xdg_data_home: var("XDG_DATA_HOME"),
-            xdg_config_home: var("XDG_CONFIG_HOME"),
-        }
-    }
-
-    /// `$HOME/<rest>`, when the home is known.
-    pub(crate) fn in_home(&self, rest: &str) -> Option<PathBuf> {
-        self.home.as_ref().map(|home| home.join(rest))
-    }
-
-    /// `$XDG_DATA_HOME`, else `~/.local/share`.
-    pub(crate) fn data_home(&self) -> Option<PathBuf> {
-        self.xdg_data_home
-            .clone()
-            .or_else(|| self.in_home(".local/share"))
-    }
-
-    /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    pub(crate) fn config_home(&self) -> Option<PathBuf> {
-        self.xdg_config_home
-            .clone()
-            .or_else(|| self.in_home(".config"))
+/// The importers as a person reads them: "Claude Code, Codex and goose".
+pub fn listed() -> String {
+    let titles: Vec<&str> = tools().map(|tool| tool.title()).collect();
+    match titles.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -433,12 +321,16 @@ pub fn arguments(args: Value) -> Value {
 mod tests {
     use super::*;
 
+    fn claude() -> Tool {
+        Tool::new(&claude::Claude)
+    }
+
     #[test]
     fn an_imported_session_id_is_stable_and_differs_by_tool() {
-        let a = session_id_for(Tool::Claude, "abc");
-        assert_eq!(a, session_id_for(Tool::Claude, "abc"));
-        assert_ne!(a, session_id_for(Tool::Codex, "abc"));
-        assert_ne!(a, session_id_for(Tool::Claude, "abd"));
+        let a = session_id_for(claude(), "abc");
+        assert_eq!(a, session_id_for(claude(), "abc"));
+        assert_ne!(a, session_id_for(Tool::new(&codex::Codex), "abc"));
+        assert_ne!(a, session_id_for(claude(), "abd"));
         assert!(crate::session::model::is_uuid(&a));
     }
 
@@ -456,12 +348,23 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_variable_counts_as_unset_and_defaults_follow_home() {
-        let homes = Homes {
-            home: Some("/h".into()),
-            ..Homes::default()
-        };
-        assert_eq!(homes.data_home(), Some(PathBuf::from("/h/.local/share")));
-        assert_eq!(homes.config_home(), Some(PathBuf::from("/h/.config")));
+    fn the_table_names_each_importer_once_and_lists_them_for_people() {
+        let names: Vec<&str> = tools().map(|tool| tool.name()).collect();
+        let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        for name in names {
+            assert_eq!(named(name).map(|tool| tool.name()), Some(name));
+        }
+        assert_eq!(named("auto"), None);
+        let listed = listed();
+        assert!(
+            listed.starts_with("Claude Code, Codex, gemini-cli, opencode"),
+            "{listed}"
+        );
+        let last = tools().last().map(|tool| tool.title()).unwrap();
+        assert!(
+            listed.ends_with(&format!("goose and {last}")) || listed.ends_with(" and goose"),
+            "{listed}"
+        );
     }
 }

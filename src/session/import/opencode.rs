@@ -45,10 +45,46 @@ mod v2;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Homes, Part, Source, Tool, Transcript, split, sqlite};
+#[cfg(test)]
+use super::Transcript;
+use super::{Homes, Importer, Part, Source, Tool, split, sqlite};
 use crate::error::{Error, Result};
 
 const SQLITE: &str = "sqlite";
+
+/// opencode, as the importers' table holds it.
+pub struct Opencode;
+
+impl Importer for Opencode {
+    fn name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn title(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn variables(&self) -> &'static [&'static str] {
+        &["XDG_DATA_HOME"]
+    }
+
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
+        default_roots(homes)
+    }
+
+    fn sources(&self, path: &Path) -> Result<Vec<Source>> {
+        sources(path)
+    }
+
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        read_parts(source, max_items, each)
+    }
+}
 
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
     homes
@@ -88,7 +124,8 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 }
 
 /// Reads `source` whole (each session's parts gathered back).
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+#[cfg(test)]
+pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
     super::parts::read_whole(read_parts, source, each)
 }
 
@@ -156,7 +193,7 @@ fn database(path: &Path) -> Source {
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");
     Source {
-        tool: Tool::Opencode,
+        tool: Tool::new(&Opencode),
         path: path.to_path_buf(),
         kind: SQLITE,
         bytes: size(path) + size(Path::new(&wal)),
@@ -165,7 +202,7 @@ fn database(path: &Path) -> Source {
 
 fn legacy_file(path: &Path) -> Source {
     Source {
-        tool: Tool::Opencode,
+        tool: Tool::new(&Opencode),
         path: path.to_path_buf(),
         kind: legacy::KIND,
         bytes: size(path),

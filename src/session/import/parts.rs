@@ -131,11 +131,13 @@ impl<'e> Handing<'e> {
 }
 
 /// A reader of a source in parts (each tool's `read_parts`).
+#[cfg(test)]
 pub type ReadParts = fn(&super::Source, usize, &mut dyn FnMut(Part) -> Result<()>) -> Result<()>;
 
 /// Reads `source` with `read_parts` and hands over each session it holds
 /// whole, as soon as its last part is read: a database's sessions are
 /// held one at a time.
+#[cfg(test)]
 pub fn read_whole(
     read_parts: ReadParts,
     source: &super::Source,
@@ -159,6 +161,7 @@ pub fn read_whole(
 }
 
 /// Gathers the parts of each session back into whole transcripts.
+#[cfg(test)]
 pub fn whole(parts: Vec<Part>) -> Vec<Transcript> {
     let mut out: Vec<Transcript> = Vec::new();
     for part in parts {

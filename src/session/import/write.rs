@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Body, Call, Item, Outcome, Skipped, Tool, Transcript};
 use crate::error::Result;
-use crate::session::model::{Entry, Loaded, Metadata, Place, Session};
+use crate::session::model::{Entry, IMPORTED_FROM, Loaded, Metadata, SessionHead, Stored, rebuild};
 use crate::session::select::workspace_of;
 use crate::timestamp::{self, Millis};
 
@@ -103,6 +103,10 @@ pub(super) fn workspace(cwd: Option<&Path>) -> Option<String> {
     Some(dir.display().to_string())
 }
 
+/// The session a source session's first part makes: its head, from the
+/// transcript, and `entries` folded in by the store's one fold
+/// ([`rebuild`]), each counting its estimated tokens. Its last activity is
+/// the later of the source's update time and its last record's.
 pub(super) fn new_session(
     session_id: &str,
     tool: Tool,
@@ -110,18 +114,20 @@ pub(super) fn new_session(
     report: &Imported,
     entries: Vec<Entry>,
 ) -> Loaded {
-    let times: Vec<&str> = entries.iter().map(Entry::timestamp).collect();
     let now = timestamp::now_iso();
     let start_time = transcript
         .started
         .clone()
-        .or_else(|| times.first().map(ToString::to_string))
+        .or_else(|| entries.first().map(|e| e.timestamp().to_string()))
         .unwrap_or_else(|| now.clone());
-    let last_activity = [transcript.updated.as_deref(), times.last().copied()]
-        .into_iter()
-        .flatten()
-        .max_by_key(|t| timestamp::parse(t))
-        .map_or_else(|| start_time.clone(), str::to_string);
+    let last_activity = [
+        transcript.updated.as_deref(),
+        entries.last().map(Entry::timestamp),
+    ]
+    .into_iter()
+    .flatten()
+    .max_by_key(|t| timestamp::parse(t))
+    .map_or_else(|| start_time.clone(), str::to_string);
     let mut origin = Map::new();
     origin.insert("tool".into(), tool.name().into());
     origin.insert("source".into(), transcript.source.clone().into());
@@ -136,42 +142,34 @@ pub(super) fn new_session(
     let mut metadata = Metadata::default();
     metadata
         .extra
-        .insert("importedFrom".into(), Value::Object(origin));
-    let mut session = Session {
+        .insert(IMPORTED_FROM.into(), Value::Object(origin));
+    let head = SessionHead {
         session_id: session_id.to_string(),
         start_time,
-        last_activity,
+        last_activity: last_activity.clone(),
         model: transcript.model.clone().unwrap_or_default(),
         provider: transcript.provider.clone().unwrap_or_default(),
         title: transcript.title.clone(),
         parent_session_id: None,
         branch_point: None,
         workspace: report.workspace.clone(),
-        messages: Vec::new(),
-        tool_calls: Vec::new(),
         metadata,
         extra: Map::new(),
     };
-    let (mut order, mut tokens) = (Vec::new(), Vec::new());
-    for entry in entries {
-        tokens.push(Some(entry.estimated_tokens()));
-        match entry {
-            Entry::Message(message) => {
-                order.push(Place::Message(session.messages.len()));
-                session.messages.push(message);
-            }
-            Entry::ToolCall(call) => {
-                order.push(Place::ToolCall(session.tool_calls.len()));
-                session.tool_calls.push(call);
-            }
-        }
-    }
-    session.metadata.token_count = tokens.iter().flatten().sum();
-    Loaded {
-        session,
-        order,
-        tokens,
-    }
+    let last = entries.len().saturating_sub(1);
+    let records = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| Stored::Entry {
+            at: if i == last {
+                last_activity.clone()
+            } else {
+                entry.timestamp().to_string()
+            },
+            tokens: Some(entry.estimated_tokens()),
+            entry,
+        });
+    rebuild(head, records)
 }
 
 /// `items` as records, in order, each stamped strictly later than the one

@@ -1,9 +1,11 @@
 //! The house rules of `src/` that no compiler checks (DESIGN.md,
 //! "Architecture"): the top-level modules import each other without a
-//! cycle, no two files of a crate import each other in a circle, and only
-//! `src/output/` writes to stdout. Tests (`#[cfg(test)]` items and the
-//! files they declare) are left out of all three.
+//! cycle, no two files of a crate import each other in a circle, only
+//! `src/output/` writes to stdout, and no importer's kind is named outside
+//! its own folder ([`importers`]). Tests (`#[cfg(test)]` items and the
+//! files they declare) are left out of all of them.
 
+mod importers;
 mod imports;
 mod source;
 

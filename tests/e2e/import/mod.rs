@@ -6,6 +6,7 @@ mod claude;
 pub(crate) mod cli;
 mod codex;
 mod contexts;
+mod docs;
 mod gemini;
 mod goose;
 mod large;

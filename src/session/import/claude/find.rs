@@ -9,13 +9,16 @@ use super::parse;
 use crate::error::{Error, Result};
 use crate::session::import::{Homes, Source, Tool, files_under};
 
+/// The variable that moves Claude Code's configuration directory.
+pub(super) const CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
+
 /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
 /// separated by commas; a directory named `projects` is taken as it is),
 /// else `~/.claude/projects` and `~/.config/claude/projects`: those that
 /// exist.
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
     let mut roots = Vec::new();
-    match &homes.claude_config_dir {
+    match homes.var(CONFIG_DIR) {
         Some(dirs) => {
             let dirs = dirs.to_string_lossy();
             for dir in dirs.split(',').map(str::trim).filter(|d| !d.is_empty()) {
@@ -38,9 +41,11 @@ pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
 }
 
 fn expand_home(dir: &str, homes: &Homes) -> PathBuf {
-    match (dir.strip_prefix("~/"), &homes.home) {
+    match (dir.strip_prefix("~/"), homes.home()) {
         (Some(rest), Some(home)) => home.join(rest),
-        _ if dir == "~" => homes.home.clone().unwrap_or_else(|| PathBuf::from(dir)),
+        _ if dir == "~" => homes
+            .home()
+            .map_or_else(|| PathBuf::from(dir), Path::to_path_buf),
         _ => PathBuf::from(dir),
     }
 }
@@ -66,7 +71,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
         .into_iter()
         .filter(|file| file.extension().is_some_and(|ext| ext == "jsonl") && is_claude(file))
         .map(|file| Source {
-            tool: Tool::Claude,
+            tool: Tool::new(&super::Claude),
             kind: if is_agent_file(&file) {
                 "subagent"
             } else {

@@ -61,11 +61,45 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::lines::{self, Line};
-use super::{Homes, Part, Skipped, Source, Transcript};
+use super::{Homes, Importer, Part, Skipped, Source, Transcript};
 use crate::error::Result;
 use find::is_agent_file;
 use parse::{Content, Head, progress_link};
 use tree::{Kind, Link, Tree};
+
+/// Claude Code, as the importers' table holds it.
+pub struct Claude;
+
+impl Importer for Claude {
+    fn name(&self) -> &'static str {
+        "claude"
+    }
+
+    fn title(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn variables(&self) -> &'static [&'static str] {
+        &[find::CONFIG_DIR]
+    }
+
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
+        default_roots(homes)
+    }
+
+    fn sources(&self, path: &Path) -> Result<Vec<Source>> {
+        sources(path)
+    }
+
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        read_parts(source, max_items, each)
+    }
+}
 
 /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
 /// separated by commas; a directory named `projects` is taken as it is),
@@ -84,6 +118,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 
 /// Reads the file `source`: its main conversation, then each subagent's
 /// that ran inside it (older versions), each whole.
+#[cfg(test)]
 pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
     super::parts::read_whole(read_parts, source, each)
 }

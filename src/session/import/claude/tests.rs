@@ -128,7 +128,7 @@ fn session_file(dir: &Path) -> PathBuf {
 
 fn read_all(path: &Path) -> Vec<Transcript> {
     let source = Source {
-        tool: Tool::Claude,
+        tool: Tool::new(&crate::session::import::claude::Claude),
         path: path.to_path_buf(),
         kind: "session",
         bytes: 0,
@@ -816,19 +816,15 @@ fn default_roots_follow_claude_config_dir_and_the_home() {
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     std::fs::create_dir_all(a.join("projects")).unwrap();
     std::fs::create_dir_all(b.join("projects")).unwrap();
-    let homes = Homes {
-        home: Some(dir.path().join("home")),
-        claude_config_dir: Some(
-            format!(
-                "{}, {}/projects,{}/none",
-                a.display(),
-                b.display(),
-                dir.path().display()
-            )
-            .into(),
+    let homes = Homes::at(Some(dir.path().join("home"))).with_var(
+        "CLAUDE_CONFIG_DIR",
+        format!(
+            "{}, {}/projects,{}/none",
+            a.display(),
+            b.display(),
+            dir.path().display()
         ),
-        ..Homes::default()
-    };
+    );
     assert_eq!(
         default_roots(&homes),
         [a.join("projects"), b.join("projects")]
@@ -837,10 +833,7 @@ fn default_roots_follow_claude_config_dir_and_the_home() {
     let home = dir.path().join("home");
     std::fs::create_dir_all(home.join(".claude/projects")).unwrap();
     std::fs::create_dir_all(home.join(".config/claude/projects")).unwrap();
-    let homes = Homes {
-        home: Some(home.clone()),
-        ..Homes::default()
-    };
+    let homes = Homes::at(Some(home.clone()));
     assert_eq!(
         default_roots(&homes),
         [

@@ -52,8 +52,10 @@ mod record;
 
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
+use super::Transcript;
 use super::parts::Parts;
-use super::{Homes, Part, Source, Tool, Transcript, files_under, lines};
+use super::{Homes, Importer, Part, Source, Tool, files_under, lines};
 use crate::error::{Error, Result};
 
 /// The `kind` of a plain rollout and of a zstd-compressed one.
@@ -64,8 +66,49 @@ const JSONL_ZST: &str = "jsonl.zst";
 /// (`sessions/YYYY/MM/DD` is four below `$CODEX_HOME`).
 const MAX_DEPTH: usize = 8;
 
+/// The variable that moves Codex's home (else `~/.codex`).
+const CODEX_HOME: &str = "CODEX_HOME";
+
+/// Codex, as the importers' table holds it.
+pub struct Codex;
+
+impl Importer for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn title(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn variables(&self) -> &'static [&'static str] {
+        &[CODEX_HOME]
+    }
+
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
+        default_roots(homes)
+    }
+
+    fn sources(&self, path: &Path) -> Result<Vec<Source>> {
+        sources(path)
+    }
+
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        read_parts(source, max_items, each)
+    }
+}
+
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    let Some(home) = homes.codex_home.clone().or_else(|| homes.in_home(".codex")) else {
+    let Some(home) = homes
+        .var(CODEX_HOME)
+        .map(Path::to_path_buf)
+        .or_else(|| homes.in_home(".codex"))
+    else {
         return Vec::new();
     };
     ["sessions", "archived_sessions"]
@@ -104,7 +147,8 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 }
 
 /// Reads the rollout `source` whole.
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+#[cfg(test)]
+pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
     super::parts::read_whole(read_parts, source, each)
 }
 
@@ -181,7 +225,7 @@ pub fn read_whole(source: &Source) -> Result<Transcript> {
 
 fn source(path: &Path, kind: &'static str, bytes: u64) -> Source {
     Source {
-        tool: Tool::Codex,
+        tool: Tool::new(&Codex),
         path: path.to_path_buf(),
         kind,
         bytes,

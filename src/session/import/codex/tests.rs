@@ -630,15 +630,9 @@ fn a_file_named_otherwise_is_a_rollout_when_it_starts_with_session_meta() {
 fn default_roots_follow_codex_home() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("ch/sessions")).unwrap();
-    let homes = Homes {
-        home: Some(dir.path().join("nohome")),
-        codex_home: Some(dir.path().join("ch")),
-        ..Homes::default()
-    };
+    let homes =
+        Homes::at(Some(dir.path().join("nohome"))).with_var("CODEX_HOME", dir.path().join("ch"));
     assert_eq!(default_roots(&homes), vec![dir.path().join("ch/sessions")]);
-    let homes = Homes {
-        home: Some(dir.path().to_path_buf()),
-        ..Homes::default()
-    };
+    let homes = Homes::at(Some(dir.path().to_path_buf()));
     assert!(default_roots(&homes).is_empty());
 }

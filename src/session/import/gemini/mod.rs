@@ -48,7 +48,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Homes, Part, Skipped, Source, Tool, Transcript, files_under, lines, split};
+#[cfg(test)]
+use super::Transcript;
+use super::{Homes, Importer, Part, Skipped, Source, Tool, files_under, lines, split};
 use crate::error::{Error, Result};
 
 const JSONL: &str = "jsonl";
@@ -64,18 +66,52 @@ const MAX_DEPTH: usize = 6;
 /// How much of a file is looked at to tell whether it is gemini-cli's.
 const PEEK: u64 = 64 << 10;
 
+/// The variable that moves gemini-cli's home (else `~`).
+const CLI_HOME: &str = "GEMINI_CLI_HOME";
+
+/// gemini-cli, as the importers' table holds it.
+pub struct Gemini;
+
+impl Importer for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn title(&self) -> &'static str {
+        "gemini-cli"
+    }
+
+    fn variables(&self) -> &'static [&'static str] {
+        &[CLI_HOME]
+    }
+
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
+        default_roots(homes)
+    }
+
+    fn sources(&self, path: &Path) -> Result<Vec<Source>> {
+        sources(path)
+    }
+
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()> {
+        read_parts(source, max_items, each)
+    }
+}
+
 /// `~/.gemini/tmp`, where gemini-cli's home is `GEMINI_CLI_HOME` when set
 /// (read here: [`Homes`] does not carry it).
 pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    let cli_home = std::env::var_os("GEMINI_CLI_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from);
-    roots(cli_home, homes)
+    roots(homes.var(CLI_HOME).map(Path::to_path_buf), homes)
 }
 
 fn roots(cli_home: Option<PathBuf>, homes: &Homes) -> Vec<PathBuf> {
     cli_home
-        .or_else(|| homes.home.clone())
+        .or_else(|| homes.home().map(Path::to_path_buf))
         .map(|h| h.join(".gemini").join("tmp"))
         .filter(|tmp| tmp.is_dir())
         .into_iter()
@@ -100,7 +136,7 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
             continue;
         };
         let source = Source {
-            tool: Tool::Gemini,
+            tool: Tool::new(&Gemini),
             path: file,
             kind,
             bytes: meta.len(),
@@ -111,7 +147,8 @@ pub fn sources(path: &Path) -> Result<Vec<Source>> {
 }
 
 /// Reads `source` whole (each part gathered back).
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+#[cfg(test)]
+pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
     super::parts::read_whole(read_parts, source, each)
 }
 

@@ -581,10 +581,7 @@ fn keys_stay_put_as_the_log_grows_and_a_torn_line_is_counted() {
 #[test]
 fn default_roots_are_the_gemini_tmp_directory_of_gemini_cli_home_else_home() {
     let (_d, gemini_dir, _project) = gemini_home();
-    let homes = Homes {
-        home: gemini_dir.parent().map(Path::to_path_buf),
-        ..Homes::default()
-    };
+    let homes = Homes::at(gemini_dir.parent().map(Path::to_path_buf));
     assert!(roots(None, &homes).is_empty());
     std::fs::create_dir_all(gemini_dir.join("tmp")).unwrap();
     assert_eq!(roots(None, &homes), vec![gemini_dir.join("tmp")]);

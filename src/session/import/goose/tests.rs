@@ -437,10 +437,7 @@ fn a_live_wal_database_is_read_whole_and_left_byte_identical() {
 
 #[test]
 fn the_default_root_is_the_xdg_data_sessions_directory() {
-    let homes = Homes {
-        home: Some("/h".into()),
-        ..Homes::default()
-    };
+    let homes = Homes::at(Some("/h".into()));
     assert_eq!(
         default_roots(&homes),
         [PathBuf::from("/h/.local/share/goose/sessions")]
@@ -491,7 +488,7 @@ fn a_file_that_is_not_a_database_is_an_error_naming_it() {
     std::fs::write(&path, "hello").unwrap();
     assert!(sources(dir.path()).unwrap().is_empty());
     let source = Source {
-        tool: Tool::Goose,
+        tool: Tool::new(&crate::session::import::goose::Goose),
         path: path.clone(),
         kind: "sqlite",
         bytes: 5,

@@ -592,7 +592,7 @@ fn what_is_not_opencode_is_not_claimed_and_a_bad_database_is_an_error() {
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, b"SQLite format 3\0 but then garbage").unwrap();
     let source = Source {
-        tool: Tool::Opencode,
+        tool: Tool::new(&crate::session::import::opencode::Opencode),
         path: junk.clone(),
         kind: "sqlite",
         bytes: 0,
@@ -623,19 +623,12 @@ fn a_database_whose_tables_were_renamed_is_claimed_and_says_what_it_lacks() {
 
 #[test]
 fn the_default_root_follows_xdg_data_home() {
-    let homes = Homes {
-        home: Some("/h".into()),
-        ..Homes::default()
-    };
+    let homes = Homes::at(Some("/h".into()));
     assert_eq!(
         default_roots(&homes),
         [PathBuf::from("/h/.local/share/opencode")]
     );
-    let homes = Homes {
-        home: Some("/h".into()),
-        xdg_data_home: Some("/x".into()),
-        ..Homes::default()
-    };
+    let homes = Homes::at(Some("/h".into())).with_var("XDG_DATA_HOME", "/x");
     assert_eq!(default_roots(&homes), [PathBuf::from("/x/opencode")]);
 }
 
@@ -665,7 +658,7 @@ fn a_placeholder_title_is_no_title_and_a_share_record_is_not_a_session() {
     assert_eq!(t.title, None);
 
     let share = Source {
-        tool: Tool::Opencode,
+        tool: Tool::new(&crate::session::import::opencode::Opencode),
         path: storage.join("session/share/ses_real.json"),
         kind: "legacy-json",
         bytes: 0,

@@ -83,7 +83,13 @@ fn records_keep_the_conversation_order_even_when_stamps_tie_or_go_back() {
         ),
         say("u2", None, Role::User, "thanks"),
     ];
-    let report = store_transcript(&store, Tool::Claude, &transcript(items), false).unwrap();
+    let report = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::claude::Claude),
+        &transcript(items),
+        false,
+    )
+    .unwrap();
     assert_eq!(report.status, Status::Imported);
     assert_eq!(
         (report.messages, report.tool_calls, report.added),
@@ -112,10 +118,20 @@ fn a_second_import_adds_nothing_and_a_grown_source_adds_only_what_is_new() {
             say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "hi"),
             say("a1", Some("2026-03-01T10:00:01Z"), Role::Assistant, "hello"),
         ];
-        let first =
-            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
-        let again =
-            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
+        let first = store_transcript(
+            &store,
+            Tool::new(&crate::session::import::codex::Codex),
+            &transcript(items.clone()),
+            false,
+        )
+        .unwrap();
+        let again = store_transcript(
+            &store,
+            Tool::new(&crate::session::import::codex::Codex),
+            &transcript(items.clone()),
+            false,
+        )
+        .unwrap();
         assert_eq!(again.status, Status::Unchanged);
         assert_eq!(again.added, 0);
         assert_eq!(again.session_id, first.session_id);
@@ -126,12 +142,23 @@ fn a_second_import_adds_nothing_and_a_grown_source_adds_only_what_is_new() {
             Outcome::Failed("exit 1".into()),
         ));
         items.push(say("u2", Some("2026-03-01T10:00:03Z"), Role::User, "again"));
-        let dry = store_transcript(&store, Tool::Codex, &transcript(items.clone()), true).unwrap();
+        let dry = store_transcript(
+            &store,
+            Tool::new(&crate::session::import::codex::Codex),
+            &transcript(items.clone()),
+            true,
+        )
+        .unwrap();
         assert_eq!((dry.status, dry.added), (Status::WouldUpdate, 2));
         assert_eq!(order_of(&store, &first.session_id), ["u1", "a1"]);
 
-        let grown =
-            store_transcript(&store, Tool::Codex, &transcript(items.clone()), false).unwrap();
+        let grown = store_transcript(
+            &store,
+            Tool::new(&crate::session::import::codex::Codex),
+            &transcript(items.clone()),
+            false,
+        )
+        .unwrap();
         assert_eq!((grown.status, grown.added), (Status::Updated, 2));
         assert_eq!(
             order_of(&store, &first.session_id),
@@ -149,7 +176,13 @@ fn a_dry_run_of_a_new_session_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(dir.path(), NewFormat::Cli);
     let items = vec![say("u1", None, Role::User, "hi")];
-    let report = store_transcript(&store, Tool::Gemini, &transcript(items), true).unwrap();
+    let report = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::gemini::Gemini),
+        &transcript(items),
+        true,
+    )
+    .unwrap();
     assert_eq!((report.status, report.added), (Status::WouldImport, 1));
     assert!(store.list().unwrap().sessions.is_empty());
 }
@@ -167,7 +200,13 @@ fn empty_messages_are_left_out_and_arguments_are_always_an_object() {
         c.args = json!("*** Begin Patch");
     }
     let items = vec![say("a0", None, Role::Assistant, "  \n"), patch];
-    let report = store_transcript(&store, Tool::Codex, &transcript(items), false).unwrap();
+    let report = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::codex::Codex),
+        &transcript(items),
+        false,
+    )
+    .unwrap();
     assert_eq!((report.messages, report.tool_calls), (0, 1));
     let session = store.get(&report.session_id).unwrap();
     assert_eq!(
@@ -193,7 +232,13 @@ fn what_is_imported_is_redacted() {
             Outcome::Done(format!("GITHUB_TOKEN={secret}")),
         ),
     ];
-    let report = store_transcript(&store, Tool::Claude, &transcript(items), false).unwrap();
+    let report = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::claude::Claude),
+        &transcript(items),
+        false,
+    )
+    .unwrap();
     let stored = serde_json::to_string(&store.get(&report.session_id).unwrap()).unwrap();
     assert!(!stored.contains(secret), "{stored}");
     assert!(stored.contains("[REDACTED:"));
@@ -207,14 +252,30 @@ fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
         say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "build it"),
         call("c1", "2026-03-01T10:00:01Z", Outcome::NoResult("running")),
     ];
-    let first =
-        store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
-    let again =
-        store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
+    let first = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::opencode::Opencode),
+        &transcript(items.clone()),
+        false,
+    )
+    .unwrap();
+    let again = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::opencode::Opencode),
+        &transcript(items.clone()),
+        false,
+    )
+    .unwrap();
     assert_eq!(again.status, Status::Unchanged);
 
     items[1] = call("c1", "2026-03-01T10:00:01Z", Outcome::Done("built".into()));
-    let done = store_transcript(&store, Tool::Opencode, &transcript(items.clone()), false).unwrap();
+    let done = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::opencode::Opencode),
+        &transcript(items.clone()),
+        false,
+    )
+    .unwrap();
     assert_eq!((done.status, done.added), (Status::Updated, 1));
     let session = store.get(&first.session_id).unwrap();
     let calls: Vec<(&str, &str)> = session
@@ -231,7 +292,13 @@ fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
         })
         .collect();
     assert_eq!(calls, [("", "running"), ("built", "done")]);
-    let last = store_transcript(&store, Tool::Opencode, &transcript(items), false).unwrap();
+    let last = store_transcript(
+        &store,
+        Tool::new(&crate::session::import::opencode::Opencode),
+        &transcript(items),
+        false,
+    )
+    .unwrap();
     assert_eq!(last.status, Status::Unchanged);
 }
 
@@ -268,7 +335,11 @@ fn write_in_parts(
         Ok(())
     })
     .unwrap();
-    let mut writer = SessionWriter::new(store, Tool::Claude, false);
+    let mut writer = SessionWriter::new(
+        store,
+        Tool::new(&crate::session::import::claude::Claude),
+        false,
+    );
     let mut report = None;
     for part in parts.into_iter().take(stop_after.unwrap_or(usize::MAX)) {
         report = writer.part(part).unwrap();
@@ -284,7 +355,13 @@ fn a_session_written_in_parts_is_stored_as_one_written_whole() {
             store_in(&dir.path().join("a"), format),
             store_in(&dir.path().join("b"), format),
         );
-        let one = store_transcript(&whole, Tool::Claude, &transcript(seven()), false).unwrap();
+        let one = store_transcript(
+            &whole,
+            Tool::new(&crate::session::import::claude::Claude),
+            &transcript(seven()),
+            false,
+        )
+        .unwrap();
         let mut source = transcript(seven());
         source.updated = Some("2026-03-01T10:00:30Z".into());
         let report = write_in_parts(&parted, source.clone(), 2, None).unwrap();
@@ -323,7 +400,10 @@ fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
     let mut source = transcript(seven());
     source.model = Some("first-model".into());
     assert!(write_in_parts(&store, source.clone(), 2, Some(2)).is_none());
-    let id = session_id_for(Tool::Claude, "source-1");
+    let id = session_id_for(
+        Tool::new(&crate::session::import::claude::Claude),
+        "source-1",
+    );
     assert_eq!(order_of(&store, &id), ["k0", "k1", "k2", "k3"]);
 
     source.model = Some("last-model".into());
@@ -334,4 +414,60 @@ fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
         ["k0", "k1", "k2", "k3", "k4", "k5", "k6"]
     );
     assert_eq!(store.get(&id).unwrap().model, "last-model");
+}
+
+/// A new session is its head and its records folded as every store folds
+/// them: the records in order, `tokenCount` their estimates' sum, and the
+/// last activity the later of the source's update time and its last
+/// record's (an empty one: its start).
+#[test]
+fn a_new_session_is_its_records_folded_with_their_tokens_and_the_sources_last_activity() {
+    let claude = Tool::new(&crate::session::import::claude::Claude);
+    for format in [NewFormat::Cli, NewFormat::Journal] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_in(dir.path(), format);
+        for (source_id, updated, items, last_activity) in [
+            (
+                "later",
+                Some("2026-03-01T10:00:30Z"),
+                seven(),
+                "2026-03-01T10:00:30Z",
+            ),
+            (
+                "earlier",
+                Some("2026-03-01T09:00:00Z"),
+                seven(),
+                "2026-03-01T10:00:06.000Z",
+            ),
+            ("none", None, seven(), "2026-03-01T10:00:06.000Z"),
+            (
+                "empty",
+                Some("2026-03-01T08:00:00Z"),
+                Vec::new(),
+                "2026-03-01T08:00:00Z",
+            ),
+        ] {
+            let mut source = transcript(items);
+            source.source_id = source_id.into();
+            source.started = Some("2026-03-01T08:00:00Z".into());
+            source.updated = updated.map(str::to_string);
+            let report = store_transcript(&store, claude, &source, false).unwrap();
+            let loaded = store.load(&report.session_id).unwrap();
+            let session = &loaded.session;
+            assert_eq!(session.last_activity, last_activity, "{source_id}");
+            assert_eq!(session.start_time, "2026-03-01T08:00:00Z", "{source_id}");
+            let estimated: u64 = loaded
+                .entries()
+                .into_iter()
+                .map(|(entry, _)| entry.estimated_tokens())
+                .sum();
+            assert_eq!(session.metadata.token_count, estimated, "{source_id}");
+            let expected: Vec<String> = source.items.iter().map(|i| i.key.clone()).collect();
+            assert_eq!(
+                order_of(&store, &report.session_id),
+                expected,
+                "{source_id}"
+            );
+        }
+    }
 }

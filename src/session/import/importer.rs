@@ -1,0 +1,96 @@
+//! What an importer is: one agent CLI whose sessions can be read
+//! ([`Importer`]), and the handle by which sources, reports and ids name
+//! the one they came from ([`Tool`]). Which importers exist is the table
+//! in [`super`] (`IMPORTERS`): a new one is its folder plus one line there.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use serde::{Serialize, Serializer};
+
+use super::{Homes, Part, Source};
+use crate::error::Result;
+
+/// One agent CLI whose sessions can be imported: where it keeps them,
+/// which files are its, and how one of them is read.
+pub trait Importer: Sync {
+    /// Its name on the command line (`--from NAME`), in the `TOOL` column,
+    /// in `metadata.importedFrom.tool`, and in the ids it imports under:
+    /// never to change.
+    fn name(&self) -> &'static str;
+
+    /// How people call it ("Claude Code"), for help texts and docs.
+    fn title(&self) -> &'static str;
+
+    /// The environment variables that move its default locations (read
+    /// into [`Homes`] beside `HOME`).
+    fn variables(&self) -> &'static [&'static str];
+
+    /// Where it keeps its sessions when no path is given.
+    fn default_roots(&self, homes: &Homes) -> Vec<PathBuf>;
+
+    /// Its sources under `path` (a file or a directory); none when the
+    /// path holds nothing of its.
+    fn sources(&self, path: &Path) -> Result<Vec<Source>>;
+
+    /// A warning to give about `source` before it is read (a database
+    /// whose schema is newer than this version knows).
+    fn notice(&self, _source: &Source) -> Option<String> {
+        None
+    }
+
+    /// Reads `source`, handing over each session it holds in [`Part`]s of
+    /// at most `max_items` items as it is read.
+    fn read_parts(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<()>;
+}
+
+/// An importer as what was read names it: compared, hashed, printed and
+/// serialized as its [`Importer::name`].
+#[derive(Clone, Copy)]
+pub struct Tool(&'static dyn Importer);
+
+impl Tool {
+    pub const fn new(importer: &'static dyn Importer) -> Tool {
+        Tool(importer)
+    }
+}
+
+impl std::ops::Deref for Tool {
+    type Target = dyn Importer;
+
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl PartialEq for Tool {
+    fn eq(&self, other: &Tool) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Tool {}
+
+impl Hash for Tool {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Tool {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
