@@ -133,6 +133,31 @@ fn only_src_output_writes_to_stdout() {
     );
 }
 
+/// tokio is linked for the postgres client; the keeper alone drives it
+/// (Cargo.toml says why), so no other module starts a runtime or awaits.
+#[test]
+fn only_the_keeper_uses_tokio_itself() {
+    let src = src();
+    let keeper = Path::new("session/store/postgres/keeper");
+    let mut found = Vec::new();
+    for (file, code) in code_files(&src) {
+        let relative = file.strip_prefix(&src).unwrap_or(&file);
+        if relative.starts_with(keeper) {
+            continue;
+        }
+        for (number, line) in code.lines().enumerate() {
+            if contains_word(line, "tokio::") || contains_word(line, "tokio;") {
+                found.push(format!("src/{}:{}", relative.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "tokio used outside src/{}/: {found:#?}",
+        keeper.display()
+    );
+}
+
 /// A cycle planted in a tree of files is found and named; edges inside
 /// one folder, tests, comments and strings are not edges.
 #[test]

@@ -56,7 +56,6 @@ mod stream;
 
 use connection::{Failure, not_found};
 use records::{Counted, RecordRows, corrupt, encode, entry_body, entry_columns, trim};
-use schema::VERSION;
 
 /// Appends one record: the session's next `seq`, `lastActivity` never
 /// going back, the counts, and the record itself, in one statement.

@@ -53,8 +53,6 @@ CREATE TABLE ollm_records (
 const TRIGRAM_INDEX: &str = "CREATE INDEX IF NOT EXISTS ollm_records_text \
      ON ollm_records USING gin (search_text gin_trgm_ops)";
 
-pub(super) const VERSION: &str = "SELECT max(version) FROM ollm_schema";
-
 /// The schema's version, and how many of the listing indexes
 /// (`listing::INDEX_NAMES`, `$1`) it lacks.
 const STATE: &str = "SELECT max(version), \

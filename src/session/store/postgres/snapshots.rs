@@ -16,7 +16,7 @@
 
 use postgres::Client;
 
-use super::{Failure, PgStore, VERSION, not_found, to_i64, to_u64};
+use super::{Failure, PgStore, not_found, to_i64, to_u64};
 use crate::error::{Error, Result};
 use crate::session::model::snapshot::{Snapshot, SnapshotInfo};
 use crate::session::store::SharedSnapshots;
@@ -24,6 +24,8 @@ use crate::timestamp;
 
 /// The version that added snapshots.
 const SNAPSHOTS_VERSION: i32 = 2;
+
+const VERSION: &str = "SELECT max(version) FROM ollm_schema";
 
 /// What schema 2 adds to schema 1.
 pub(super) const TABLES: &str = "
