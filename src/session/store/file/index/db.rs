@@ -310,7 +310,7 @@ impl Db {
             conn.pragma_update(None, "mmap_size", 1 << 30)?;
             // A statement that may fail halfway (`INSERT OR REPLACE`, with
             // its triggers) keeps the pages it changes in a statement
-            // journal: in a temporary file, a first build wrote 45 times
+            // journal: in a temporary file, a first build wrote 90 times
             // the database's size there.
             conn.pragma_update(None, "temp_store", "MEMORY")?;
             Ok(())
