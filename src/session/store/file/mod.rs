@@ -17,6 +17,7 @@ mod batch;
 pub mod index;
 pub mod journal;
 mod plain_line;
+pub(crate) mod plain_read;
 mod scrub;
 pub(crate) mod search;
 

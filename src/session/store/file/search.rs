@@ -7,10 +7,10 @@
 
 use super::index::{DataDir, prefilter};
 use super::journal::{self, Record};
-use super::plain_line;
 use super::{FileStore, JOURNAL, Kind};
+use super::{plain_line, plain_read};
 use crate::error::{Error, Result};
-use crate::session::model::{Entry, Place, Problem, Stored};
+use crate::session::model::{Entry, Loaded, Message, Place, Problem, Stored, ToolCall};
 use crate::session::query::{Found, HitSink, Matcher, Query, sort_hit_parts};
 use crate::session::rendered_hits::{HitArena, Render, RenderedHits};
 
@@ -21,7 +21,7 @@ use crate::session::rendered_hits::{HitArena, Render, RenderedHits};
 pub fn search(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
     let ids = sessions_to_read(store, query)?;
-    search_in(store, query, &matcher, &ids)
+    search_in(store, query, &matcher, &ids, Read::Quick)
 }
 
 /// [`search`] with each hit rendered by `render` as it is found (see
@@ -38,7 +38,9 @@ pub fn search_rendered(
     if !ids.is_sorted_by(|a, b| a.0 <= b.0) {
         ids.sort_by(|a, b| a.0.cmp(&b.0));
     }
-    let (arenas, problems) = search_shares(store, query, &matcher, &ids, || HitArena::new(render));
+    let (arenas, problems) = search_shares(store, query, &matcher, &ids, Read::Quick, || {
+        HitArena::new(render)
+    });
     let mut rendered = RenderedHits::of_arenas(arenas)?;
     rendered.problems = problems;
     Ok(rendered)
@@ -53,6 +55,7 @@ fn search_shares<S: HitSink + Send>(
     query: &Query,
     matcher: &Matcher,
     ids: &[(String, Kind)],
+    read: Read,
     sink: impl Fn() -> S + Sync,
 ) -> (Vec<S>, Vec<Problem>) {
     let titles = query.role.as_deref().is_none_or(|r| r == "title");
@@ -78,7 +81,9 @@ fn search_shares<S: HitSink + Send>(
                             Kind::Journal => {
                                 search_journal(store, dir, id, matcher, titles, &mut hits)
                             }
-                            Kind::Plain => search_loaded(store, id, matcher, titles, &mut hits),
+                            Kind::Plain => {
+                                search_loaded(store, id, matcher, titles, read, &mut hits)
+                            }
                         };
                         if let Err(err) = result {
                             push_problem(&mut problems, id, err);
@@ -140,7 +145,16 @@ pub fn search_every_session(store: &FileStore, query: &Query) -> Result<Found> {
     let matcher = Matcher::new(query)?;
     let mut ids = store.ids()?;
     ids.sort_by(|a, b| a.0.cmp(&b.0));
-    search_in(store, query, &matcher, &ids)
+    search_in(store, query, &matcher, &ids, Read::Full)
+}
+
+/// How a session in the OLLM CLI's format is read: [`plain_read`]'s way
+/// when it can (what a search does), or always as a whole document (what
+/// the search through the index is checked against).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Quick,
+    Full,
 }
 
 fn search_in(
@@ -148,8 +162,9 @@ fn search_in(
     query: &Query,
     matcher: &Matcher,
     ids: &[(String, Kind)],
+    read: Read,
 ) -> Result<Found> {
-    let (shares, problems) = search_shares(store, query, matcher, ids, Vec::new);
+    let (shares, problems) = search_shares(store, query, matcher, ids, read, Vec::new);
     Ok(Found {
         hits: sort_hit_parts(shares.into_iter().map(|hits| vec![hits]).collect()),
         problems,
@@ -161,19 +176,39 @@ fn search_loaded(
     id: &str,
     matcher: &Matcher,
     titles: bool,
+    read: Read,
     hits: &mut impl HitSink,
 ) -> Result<()> {
-    let loaded = store.load_held(id, false)?;
-    let session = &loaded.session;
+    // The usual CLI-format file is read without its document's tree (see
+    // `plain_read`); any other is read in full.
+    let quick = match store.kind(id)? {
+        Kind::Plain if read == Read::Quick => {
+            plain_read::session(id, &store.plain_path(id)).map(Loaded::from_session)
+        }
+        Kind::Plain | Kind::Journal => None,
+    };
+    let loaded = match quick {
+        Some(loaded) => loaded,
+        None => store.load_held(id, false)?,
+    };
+    let Loaded { session, order, .. } = loaded;
     if titles {
         matcher.title_hit(id, session.title.as_deref(), &session.last_activity, hits);
     }
-    for place in &loaded.order {
-        let entry = match *place {
-            Place::Message(i) => Entry::Message(loaded.session.messages[i].clone()),
-            Place::ToolCall(i) => Entry::ToolCall(loaded.session.tool_calls[i].clone()),
+    // Each record is checked once: moved out rather than copied.
+    let mut messages: Vec<Option<Message>> = session.messages.into_iter().map(Some).collect();
+    let mut calls: Vec<Option<ToolCall>> = session.tool_calls.into_iter().map(Some).collect();
+    for place in order {
+        let entry = match place {
+            Place::Message(i) => messages
+                .get_mut(i)
+                .and_then(Option::take)
+                .map(Entry::Message),
+            Place::ToolCall(i) => calls.get_mut(i).and_then(Option::take).map(Entry::ToolCall),
         };
-        matcher.check(id, *place, &entry, hits);
+        if let Some(entry) = entry {
+            matcher.check(id, place, &entry, hits);
+        }
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use crate::session::store::api::{ListQuery, Naming};
 use crate::timestamp;
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
-pub const VERSION: i64 = 6;
+pub const VERSION: i64 = 7;
 
 const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -62,10 +62,12 @@ CREATE INDEX sessions_parent ON sessions (parent);
 CREATE INDEX sessions_plain ON sessions (plain) WHERE plain = 1;
 CREATE INDEX sessions_problems ON sessions (id) WHERE problem IS NOT NULL;
 -- Search's trigram bits (see `prefilter`): each session's slot in the
--- bits file and what its bits cover; slots freed; sessions whose row
--- changed since their bits were made, marked by the triggers.
-CREATE TABLE grams (id TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE, covered TEXT NOT NULL)
-    WITHOUT ROWID;
+-- bits file, what its bits cover and how it is stored (its row's `plain`,
+-- kept here so that a search's candidates are found by slot alone, with
+-- no lookup in `sessions`); slots freed; sessions whose row changed since
+-- their bits were made, marked by the triggers.
+CREATE TABLE grams (slot INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, covered TEXT NOT NULL,
+    plain INTEGER NOT NULL);
 CREATE TABLE gram_free (slot INTEGER PRIMARY KEY);
 CREATE TABLE gram_dirty (id TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TRIGGER sessions_put AFTER INSERT ON sessions
@@ -306,6 +308,11 @@ impl Db {
             conn.pragma_update(None, "journal_size_limit", 1 << 20)?;
             // Pages read through a mapping, not a read(2) each.
             conn.pragma_update(None, "mmap_size", 1 << 30)?;
+            // A statement that may fail halfway (`INSERT OR REPLACE`, with
+            // its triggers) keeps the pages it changes in a statement
+            // journal: in a temporary file, a first build wrote 90 times
+            // the database's size there.
+            conn.pragma_update(None, "temp_store", "MEMORY")?;
             Ok(())
         })();
         if configured.is_err() {
@@ -612,15 +619,26 @@ fn optional(t: Option<&String>) -> ValueRef<'_> {
     t.map_or(ValueRef::Null, |t| text(t))
 }
 
+/// Where session `summary`'s row is in the table (`last_key`,
+/// `start_key`: newest first is the primary key's order, descending).
+pub fn listing_key(summary: &SessionSummary) -> (i64, i64) {
+    (
+        timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN),
+        timestamp::parse(&summary.start_time).unwrap_or(i64::MIN),
+    )
+}
+
+/// [`listing_key`] of a problem's row: after every session's.
+pub const PROBLEM_KEY: (i64, i64) = (i64::MIN, i64::MIN);
+
 /// Stores session `row.summary`'s row, replacing what was there.
 pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
     let s = row.summary;
     let last_ms = timestamp::parse(&s.last_activity);
-    let start_key = timestamp::parse(&s.start_time).unwrap_or(i64::MIN);
+    let (last_key, start_key) = listing_key(s);
     let json =
         String::from_utf8(crate::lossless::to_vec(s).map_err(|e| Error::input(e.to_string()))?)
             .map_err(|e| Error::input(e.to_string()))?;
-    let last_key = last_ms.unwrap_or(i64::MIN);
     let sum = row_sum([
         text(&s.session_id),
         text(&s.start_time),
@@ -700,8 +718,8 @@ pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &
         ValueRef::Null,
         ValueRef::Integer(i64::from(plain)),
         ValueRef::Text(stamp.as_bytes()),
-        ValueRef::Integer(i64::MIN),
-        ValueRef::Integer(i64::MIN),
+        ValueRef::Integer(PROBLEM_KEY.0),
+        ValueRef::Integer(PROBLEM_KEY.1),
         empty,
         ValueRef::Text(why.as_bytes()),
     ]);
@@ -711,7 +729,7 @@ pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &
              tool_call_count, compression_count, json, sum)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0, '', ?6)",
     )
-    .and_then(|mut s| s.execute(params![id, plain, stamp, why, i64::MIN, sum]))
+    .and_then(|mut s| s.execute(params![id, plain, stamp, why, PROBLEM_KEY.0, sum]))
     .map(drop)
     .map_err(sql)
 }

@@ -105,14 +105,14 @@ fn sessions_admitted(
 const MANY_SLOTS: usize = 16;
 
 /// The sessions in `slots`, each looked up by its slot, in one statement
-/// (a statement of its own each cost a read transaction each).
+/// (a statement of its own each cost a read transaction each); the slots
+/// in order, so the rows are read in the order they are kept (a lookup of
+/// each one's row in `sessions` took half a search's time).
 fn sessions_in_each_slot(conn: &Connection, slots: &[u32]) -> Result<Vec<(String, Kind)>> {
     let slots = serde_json::to_string(slots).map_err(|e| Error::input(e.to_string()))?;
     select_ids(
         conn,
-        "SELECT g.id, s.plain FROM json_each(?1) j
-             CROSS JOIN grams g ON g.slot = j.value
-             CROSS JOIN sessions s ON s.id = g.id",
+        "SELECT g.id, g.plain FROM json_each(?1) j CROSS JOIN grams g ON g.slot = j.value",
         [slots],
     )
 }
@@ -130,13 +130,8 @@ fn sessions_in_slots(
     for &slot in slots {
         admitted[slot as usize] = true;
     }
-    let plain: std::collections::HashSet<String> =
-        select_ids(conn, "SELECT id, plain FROM sessions WHERE plain = 1", [])?
-            .into_iter()
-            .map(|(id, _)| id)
-            .collect();
     let mut statement = conn
-        .prepare_cached("SELECT id, slot FROM grams")
+        .prepare_cached("SELECT id, slot, plain FROM grams")
         .map_err(db::sql)?;
     let mut rows = statement.query([]).map_err(db::sql)?;
     let mut found = Vec::with_capacity(slots.len());
@@ -144,12 +139,8 @@ fn sessions_in_slots(
         let slot: u32 = row.get(1).map_err(db::sql)?;
         if admitted.get(slot as usize).copied().unwrap_or(false) {
             let id: String = row.get(0).map_err(db::sql)?;
-            let kind = if plain.contains(&id) {
-                Kind::Plain
-            } else {
-                Kind::Journal
-            };
-            found.push((id, kind));
+            let plain = row.get::<_, i64>(2).map_err(db::sql)? != 0;
+            found.push(kind_of((id, plain)));
         }
     }
     Ok(found)
@@ -335,9 +326,16 @@ fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String])
                     .map_err(db::sql)?;
                 unmark(conn, id)?;
             }
-            (Work::Read { id, slot, .. }, Some(read)) => {
+            (Work::Read { id, slot, kind, .. }, Some(read)) => {
                 let (column, covered, settled) = match read {
                     Read::Unchanged => {
+                        // Its row was written again: how it is stored may
+                        // be all that changed.
+                        conn.execute(
+                            "UPDATE grams SET plain = ?2 WHERE id = ?1",
+                            params![id, *kind == Kind::Plain],
+                        )
+                        .map_err(db::sql)?;
                         unmark(conn, id)?;
                         continue;
                     }
@@ -359,7 +357,7 @@ fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String])
                     },
                 };
                 columns.push((slot, column, reused));
-                rows.push((id.clone(), slot, covered, settled));
+                rows.push((id.clone(), slot, covered, settled, *kind == Kind::Plain));
             }
             (Work::Read { .. }, None) => {}
         }
@@ -368,10 +366,10 @@ fn update(conn: &Connection, store: &FileStore, file: &GramFile, ids: &[String])
     if let Err(damage) = file.write(&mut columns)? {
         return Ok(Err(damage));
     }
-    for (id, slot, covered, settled) in rows {
+    for (id, slot, covered, settled, plain) in rows {
         conn.execute(
-            "INSERT OR REPLACE INTO grams (id, slot, covered) VALUES (?1, ?2, ?3)",
-            params![id, slot, covered],
+            "INSERT OR REPLACE INTO grams (id, slot, covered, plain) VALUES (?1, ?2, ?3, ?4)",
+            params![id, slot, covered, plain],
         )
         .map_err(db::sql)?;
         if settled {

@@ -27,7 +27,7 @@ use crate::fs as sfs;
 use crate::fs::lock::Lock;
 use crate::session::model::SessionSummary;
 use crate::session::store::api::ListQuery;
-use crate::session::store::file::{FileStore, JOURNAL, Kind};
+use crate::session::store::file::{FileStore, JOURNAL, Kind, plain_read};
 use crate::threads::parallel_map;
 
 /// A change time this close to now (ms) may be shared by a change still to
@@ -120,8 +120,16 @@ pub(super) fn derive(store: &FileStore, id: &str) -> Derived {
     let plain = kind == Kind::Plain;
     // Stamped before reading: a change in between makes the stamp stale,
     // so the session is read again, never the other way round.
-    let stamp = stamp_kept(&file_of(store, id, kind), plain);
-    match store.summary(id) {
+    let path = file_of(store, id, kind);
+    let stamp = stamp_kept(&path, plain);
+    // The usual CLI-format file is read without its document's tree; any
+    // other is read in full, which says what is wrong with it.
+    let quick = if plain {
+        plain_read::summary(id, &path)
+    } else {
+        None
+    };
+    match quick.map_or_else(|| store.summary(id), Ok) {
         Ok(summary) => Derived::Row {
             summary: Box::new(summary),
             plain,
@@ -251,7 +259,22 @@ fn write(conn: &Connection, id: &str, derived: &Derived) -> Result<()> {
 }
 
 fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
-    for (id, derived) in ids.iter().zip(parallel_map(ids, |id| derive(store, id))) {
+    let derived = parallel_map(ids, |id| derive(store, id));
+    write_all(conn, ids.iter().zip(derived).collect())
+}
+
+/// Writes the rows in the table's order (newest first): rows written in
+/// the order of their ids land on pages all over the table, and a build
+/// wrote each page many times over (most of a first build's time).
+fn write_all(conn: &Connection, mut rows: Vec<(&String, Derived)>) -> Result<()> {
+    rows.sort_by_cached_key(|(id, derived)| {
+        let key = match derived {
+            Derived::Row { summary, .. } => db::listing_key(summary),
+            Derived::Problem { .. } | Derived::Missing => db::PROBLEM_KEY,
+        };
+        (std::cmp::Reverse(key), *id)
+    });
+    for (id, derived) in rows {
         write(conn, id, &derived)?;
     }
     Ok(())
@@ -270,17 +293,34 @@ fn build(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
     if ids.len() < PROGRESS_FROM {
         return derive_all(conn, store, ids);
     }
+    // The pages a build changes are kept in memory until it commits (the
+    // default cache spilled them to the WAL again and again).
+    let cache: i64 = conn
+        .pragma_query_value(None, "cache_size", |r| r.get(0))
+        .map_err(db::sql)?;
+    conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
+        .map_err(db::sql)?;
     let started = std::time::Instant::now();
     let (first, rest) = ids.split_at(SAMPLE);
-    derive_all(conn, store, first)?;
+    let mut derived = parallel_map(first, |id| derive(store, id));
+    // The rest's time, from the sample's (its rows written once all are
+    // read, as the sample's are).
     #[allow(clippy::cast_precision_loss)]
     let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
-    let _progress = crate::output::progress::Progress::start(&format!(
+    let progress = crate::output::progress::Progress::start(&format!(
         "building the session index of {} sessions (once; about {estimate:.0} s)",
         ids.len()
     ));
-    derive_all(conn, store, rest)
+    derived.extend(parallel_map(rest, |id| derive(store, id)));
+    write_all(conn, ids.iter().zip(derived).collect())?;
+    drop(progress);
+    conn.pragma_update(None, "cache_size", cache)
+        .map_err(db::sql)
 }
+
+/// The page cache of a build, in KiB (negative: SQLite's unit for KiB):
+/// the rows of 100,000 sessions take about 100 MB.
+const BUILD_CACHE_KIB: i64 = -256 * 1024;
 
 /// The running kernel's boot id (a reboot changes it).
 pub fn boot_id() -> String {
