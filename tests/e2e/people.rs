@@ -241,14 +241,7 @@ fn rename_changes_the_title_list_shows_and_search_finds() {
 #[test]
 fn list_filters_by_model_since_and_workspace() {
     let t = two();
-    let ids = |out: &std::process::Output| -> Vec<String> {
-        json(out)
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["sessionId"].as_str().unwrap().to_string())
-            .collect()
-    };
+    let ids = crate::support::ids_of_listing;
     let here = ok(session(&t.sb, &t.repo_sub, &["list", "--here"]));
     assert_eq!(ids(&here), vec![t.alpha.clone()]);
     assert!(

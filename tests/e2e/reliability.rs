@@ -816,23 +816,11 @@ fn deletes_snapshots_and_cleanups_killed_while_racing_writers_leave_nothing_half
             let _ = writer.child.wait();
             writer.acks.join().unwrap();
         }
-        let listed = json(&run_ok(&sb, "ollm-session", &["list"]));
-        sessions = listed
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["sessionId"].as_str().unwrap().to_string())
-            .collect();
+        sessions = crate::support::ids_of_listing(&run_ok(&sb, "ollm-session", &["list"]));
     }
     // The next write of each kind finishes or sweeps what kills left.
     sb.create_journal_session();
-    let listed = json(&run_ok(&sb, "ollm-session", &["list"]));
-    let present: Vec<String> = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
-        .collect();
+    let present = crate::support::ids_of_listing(&run_ok(&sb, "ollm-session", &["list"]));
     for id in &present {
         run_ok(
             &sb,

@@ -39,12 +39,8 @@ fn claude_home_with(sb: &Sandbox, n: usize) -> Option<PathBuf> {
 }
 
 fn ids_listed(sb: &Sandbox) -> BTreeSet<String> {
-    let listed = json(&sb.session_ok(&["list", "--format", "json"]));
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+    crate::support::ids_of_listing(&sb.session_ok(&["list", "--format", "json"]))
+        .into_iter()
         .collect()
 }
 

@@ -7,15 +7,10 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::support::{Sandbox, json, stderr};
+use crate::support::{Sandbox, ids_of_listing, json, stderr};
 
 pub(crate) fn listed_ids(sb: &Sandbox) -> Vec<String> {
-    json(&sb.session_ok(&["list"]))
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
-        .collect()
+    ids_of_listing(&sb.session_ok(&["list"]))
 }
 
 /// A session as the OLLM CLI writes it: `<id>.json.tmp`, renamed into place.

@@ -5,7 +5,7 @@
 
 use crate::session_index::{found, record};
 use crate::session_index_damage::answers;
-use crate::support::{Sandbox, json};
+use crate::support::{Sandbox, ids_of_listing, json};
 
 /// The row of session `id` in a `list --format json`.
 fn listed_row(out: &std::process::Output, id: &str) -> serde_json::Value {
@@ -20,12 +20,7 @@ fn listed_row(out: &std::process::Output, id: &str) -> serde_json::Value {
 
 /// The ids a `list --format json` holds, sorted.
 fn listed_ids(out: &std::process::Output) -> Vec<String> {
-    let mut ids: Vec<String> = json(out)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
-        .collect();
+    let mut ids = ids_of_listing(out);
     ids.sort();
     ids
 }

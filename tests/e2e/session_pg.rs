@@ -487,12 +487,7 @@ fn the_latest_a_prefix_and_a_title_name_their_session_on_postgres() {
     let listed = |args: &[&str]| -> Vec<String> {
         let out = sb.cmd("ollm-session").args(args).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        json(&out)
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["sessionId"].as_str().unwrap().to_string())
-            .collect()
+        crate::support::ids_of_listing(&out)
     };
     let everything = listed(&["list"]);
     assert_eq!(everything[0], here_old);

@@ -276,6 +276,17 @@ pub fn json(output: &std::process::Output) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(output)))
 }
 
+/// The session ids of a listing's JSON (`list` to a pipe, or `--format
+/// json`), in its order.
+pub fn ids_of_listing(output: &std::process::Output) -> Vec<String> {
+    json(output)
+        .as_array()
+        .unwrap_or_else(|| panic!("not a listing: {}", stdout(output)))
+        .iter()
+        .map(|s| s["sessionId"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// The llama.cpp server's URL when it answers /health, else None (the
 /// caller prints SKIPPED).
 pub fn real_model() -> Option<String> {

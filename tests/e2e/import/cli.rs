@@ -96,12 +96,7 @@ fn session_ids(sb: &Sandbox) -> Vec<String> {
         .args(["list", "--format", "json"])
         .output()
         .unwrap();
-    let mut ids: Vec<String> = support::json(&out)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["sessionId"].as_str().unwrap().to_string())
-        .collect();
+    let mut ids = support::ids_of_listing(&out);
     ids.sort();
     ids
 }
