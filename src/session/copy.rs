@@ -42,7 +42,7 @@ pub struct CopyReport {
 /// by a path (`./out`, `~/.ollm/sessions`) is made when it is missing.
 pub fn open_location(location: &str, config: &Config, target: bool) -> Result<Store> {
     let mut options = Store::options_from(config);
-    if location == "file" || super::store::postgres::url::is_postgres_url(location) {
+    if Store::names_a_store(location) {
         return Store::open(location, crate::config::session_data_dir(config), options);
     }
     let dir = crate::paths::expand(location);

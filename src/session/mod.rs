@@ -90,7 +90,6 @@ pub mod ingest;
 
 pub mod model;
 pub(crate) mod option;
-pub mod pages;
 pub mod query;
 #[cfg(test)]
 mod redaction_work_tests;

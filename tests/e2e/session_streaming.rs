@@ -1,6 +1,6 @@
 //! `ollm-session list` writes a long listing as it reads it (that the
 //! pages after the first are read as they are asked for is checked in
-//! `session::pages`; the time to the first row is a row of
+//! `session::store::pages`; the time to the first row is a row of
 //! `bench/scale.sh`). A session deleted while the listing waits on its
 //! reader leaves it whole: every other session once, in order.
 

@@ -104,14 +104,10 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     // imports at once would both add its later parts. A file lock holds
     // imports on this machine; a store other machines write into (a
     // database) holds those too.
-    let locks = match store.as_file() {
-        Some(file) => Some(file.dir().join(".locks")),
-        None => store
-            .options()
-            .snapshots_dir
-            .as_ref()
-            .map(|d| d.join(".locks")),
-    };
+    let locks = store
+        .local_dir()
+        .or(store.options().snapshots_dir.as_deref())
+        .map(|dir| dir.join(".locks"));
     let _one_import_at_a_time = match locks {
         Some(locks) if !args.dry_run => {
             crate::fs::create_private_dir_all(&locks)?;

@@ -215,13 +215,13 @@ impl Context {
         let key = "services.session.dataDir";
         let named = loaded.origin_of(key);
         let store = Store::from_config(&loaded.config)?;
-        if let Some(file) = store.as_file()
+        if let Some(dir) = store.local_dir()
             && named != config::Origin::Default
-            && !file.dir().exists()
+            && !dir.exists()
         {
             return Err(Error::NotFound(format!(
                 "{}: no such session data directory (from {named}; `ollm-session create` makes it)",
-                file.dir().display()
+                dir.display()
             )));
         }
         Ok((store, &loaded.config))

@@ -31,9 +31,9 @@ struct Reindexed {
 
 pub(crate) fn run(ctx: &Context, _args: ReindexArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
-    let (sessions, unreadable, rebuilt) = match store.as_file() {
-        Some(file) => {
-            let (sessions, unreadable) = file.reindex()?;
+    let (sessions, unreadable, rebuilt) = match store.rebuild_derived() {
+        Some(counts) => {
+            let (sessions, unreadable) = counts?;
             (sessions, unreadable, true)
         }
         None => {

@@ -195,8 +195,7 @@ pub(crate) fn redact(ctx: &Context, args: RedactArgs) -> Result<ExitCode> {
     // The derived index of a file store keeps the summaries (titles,
     // workspaces) the sessions had: built again from the scrubbed files.
     if !done.is_empty()
-        && let Some(file) = store.as_file()
-        && let Err(err) = file.reindex_forgetting()
+        && let Err(err) = store.forget_derived()
     {
         crate::diag::warn(format!(
             "the session index still holds what was scrubbed ({err}); `ollm session reindex` rebuilds it"

@@ -3,7 +3,7 @@
 //! and return. Its signatures carry no file-lock type: a store's own locks
 //! stay inside it ([`SessionLock`] is what a caller holds).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -480,6 +480,24 @@ pub trait SessionStore: Send + Sync {
     }
     /// The store's own snapshots (`None`: they live in `snapshots.dir`).
     fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+        None
+    }
+    /// Builds what the store derives from its sessions (an index) again
+    /// from them, returning how many sessions it holds and how many could
+    /// not be read; `None` where it derives nothing (a database answers
+    /// from its own tables).
+    fn rebuild_derived(&self) -> Option<Result<(usize, usize)>> {
+        None
+    }
+    /// After credentials were scrubbed from sessions: builds again what was
+    /// derived from them before, forgetting it (an index keeps titles and
+    /// workspaces as they were).
+    fn forget_derived(&self) -> Result<()> {
+        Ok(())
+    }
+    /// The directory on this machine that holds the sessions (`None`: they
+    /// are elsewhere, a database).
+    fn local_dir(&self) -> Option<&Path> {
         None
     }
     /// The text of the session's first user message (`None`: there is none).

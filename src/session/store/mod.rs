@@ -19,6 +19,7 @@
 pub(crate) mod api;
 pub(crate) mod cli;
 pub mod file;
+pub mod pages;
 pub mod postgres;
 pub(crate) mod shared_snapshots;
 
@@ -73,6 +74,12 @@ impl Store {
             file: Some(file),
             postgres: None,
         }
+    }
+
+    /// Whether `location` names a kind of store ([`Store::open`] opens it)
+    /// rather than a directory.
+    pub fn names_a_store(location: &str) -> bool {
+        location == "file" || pgurl::is_postgres_url(location)
     }
 
     /// The store at `location`: `file` (the journal store at `dir`) or a
@@ -199,10 +206,25 @@ impl Store {
         }
     }
 
-    /// The journal store, when this is one (its files, for tests and
-    /// `create`'s directory check).
+    /// The file store, when this is one: for this module and tests, which
+    /// reach its files (code elsewhere asks [`SessionStore`]'s abilities).
     pub fn as_file(&self) -> Option<&FileStore> {
         self.file.as_ref()
+    }
+
+    /// [`SessionStore::rebuild_derived`].
+    pub fn rebuild_derived(&self) -> Option<Result<(usize, usize)>> {
+        self.inner.rebuild_derived()
+    }
+
+    /// [`SessionStore::forget_derived`].
+    pub fn forget_derived(&self) -> Result<()> {
+        self.inner.forget_derived()
+    }
+
+    /// [`SessionStore::local_dir`].
+    pub fn local_dir(&self) -> Option<&std::path::Path> {
+        self.inner.local_dir()
     }
 
     /// `query`'s listing as NDJSON pages read by one statement, where the

@@ -1,13 +1,15 @@
 //! The house rules of `src/` that no compiler checks (DESIGN.md,
 //! "Architecture"): the top-level modules import each other without a
 //! cycle, no two files of a crate import each other in a circle, only
-//! `src/output/` writes to stdout, and no importer's kind is named outside
-//! its own folder ([`importers`]). Tests (`#[cfg(test)]` items and the
+//! `src/output/` writes to stdout, no importer's kind is named outside
+//! its own folder ([`importers`]), and no concrete store outside the store
+//! module ([`stores`]). Tests (`#[cfg(test)]` items and the
 //! files they declare) are left out of all of them.
 
 mod importers;
 mod imports;
 mod source;
+mod stores;
 
 use std::path::{Path, PathBuf};
 
@@ -219,7 +221,7 @@ const STDOUT_WRITES: &[&str] = &["println!", "print!", "io::stdout"];
 
 /// Whether `line` holds `word` not preceded by a part of an identifier
 /// (`eprintln!` is not `println!`).
-fn contains_word(line: &str, word: &str) -> bool {
+pub(super) fn contains_word(line: &str, word: &str) -> bool {
     line.match_indices(word).any(|(at, _)| {
         !line[..at]
             .chars()

@@ -1468,6 +1468,18 @@ impl SessionStore for FileStore {
         FileStore::scrub(self, id, scrub)
     }
 
+    fn rebuild_derived(&self) -> Option<Result<(usize, usize)>> {
+        Some(self.reindex())
+    }
+
+    fn forget_derived(&self) -> Result<()> {
+        self.reindex_forgetting().map(drop)
+    }
+
+    fn local_dir(&self) -> Option<&Path> {
+        Some(&self.dir)
+    }
+
     fn raw_document(&self, id: &str) -> Result<Option<Vec<u8>>> {
         let path = match self.kind(id)? {
             Kind::Journal => self.session_dir(id).join(JOURNAL),

@@ -27,8 +27,8 @@
 use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use super::model::Problem;
-use super::store::{JsonLines, ListQuery, Listing, Store};
+use super::{JsonLines, ListQuery, Listing, Store};
+use crate::session::model::Problem;
 use crate::error::Result;
 
 /// Sessions in the first page: about a screen of the picker.
@@ -124,7 +124,7 @@ impl Paged {
 /// a pager); writers do not wait for it. The thread stops once the pages
 /// are dropped.
 ///
-/// [`FileStore::list_pages`]: super::store::FileStore::list_pages
+/// [`FileStore::list_pages`]: super::FileStore::list_pages
 pub struct Streamed<T> {
     pages: Receiver<Result<T>>,
 }
