@@ -28,8 +28,8 @@ use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::{JsonLines, ListQuery, Listing, Store};
-use crate::session::model::Problem;
 use crate::error::Result;
+use crate::session::model::Problem;
 
 /// Sessions in the first page: about a screen of the picker.
 pub const FIRST_PAGE: usize = 64;

@@ -79,7 +79,10 @@ fn a_planted_reach_into_the_file_store_is_found() {
          let _ = \"FileStore\";\n    store.as_file().unwrap().reindex();\n}\n\
          #[cfg(test)]\nmod tests {\n    fn t(s: &Store) { s.as_file(); }\n}\n",
     );
-    write("session/copy.rs", "use crate::session::store::postgres::url;\n");
+    write(
+        "session/copy.rs",
+        "use crate::session::store::postgres::url;\n",
+    );
     let found = concrete_stores_named(dir.path(), &[PathBuf::from("session/store")]);
     assert_eq!(
         found,
