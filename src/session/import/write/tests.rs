@@ -39,6 +39,16 @@ fn call(key: &str, at: &str, outcome: Outcome) -> Item {
     }
 }
 
+/// The importer `name` of the table.
+fn tool(name: &str) -> Tool {
+    crate::session::import::named(name).unwrap()
+}
+
+/// `items` imported as one transcript of importer `name` into `store`.
+fn import(store: &Store, name: &str, items: Vec<Item>, dry_run: bool) -> Imported {
+    store_transcript(store, tool(name), &transcript(items), dry_run).unwrap()
+}
+
 fn transcript(items: Vec<Item>) -> Transcript {
     Transcript {
         source_id: "source-1".into(),
@@ -83,13 +93,7 @@ fn records_keep_the_conversation_order_even_when_stamps_tie_or_go_back() {
         ),
         say("u2", None, Role::User, "thanks"),
     ];
-    let report = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::claude::Claude),
-        &transcript(items),
-        false,
-    )
-    .unwrap();
+    let report = import(&store, "claude", items, false);
     assert_eq!(report.status, Status::Imported);
     assert_eq!(
         (report.messages, report.tool_calls, report.added),
@@ -118,20 +122,8 @@ fn a_second_import_adds_nothing_and_a_grown_source_adds_only_what_is_new() {
             say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "hi"),
             say("a1", Some("2026-03-01T10:00:01Z"), Role::Assistant, "hello"),
         ];
-        let first = store_transcript(
-            &store,
-            Tool::new(&crate::session::import::codex::Codex),
-            &transcript(items.clone()),
-            false,
-        )
-        .unwrap();
-        let again = store_transcript(
-            &store,
-            Tool::new(&crate::session::import::codex::Codex),
-            &transcript(items.clone()),
-            false,
-        )
-        .unwrap();
+        let first = import(&store, "codex", items.clone(), false);
+        let again = import(&store, "codex", items.clone(), false);
         assert_eq!(again.status, Status::Unchanged);
         assert_eq!(again.added, 0);
         assert_eq!(again.session_id, first.session_id);
@@ -142,23 +134,11 @@ fn a_second_import_adds_nothing_and_a_grown_source_adds_only_what_is_new() {
             Outcome::Failed("exit 1".into()),
         ));
         items.push(say("u2", Some("2026-03-01T10:00:03Z"), Role::User, "again"));
-        let dry = store_transcript(
-            &store,
-            Tool::new(&crate::session::import::codex::Codex),
-            &transcript(items.clone()),
-            true,
-        )
-        .unwrap();
+        let dry = import(&store, "codex", items.clone(), true);
         assert_eq!((dry.status, dry.added), (Status::WouldUpdate, 2));
         assert_eq!(order_of(&store, &first.session_id), ["u1", "a1"]);
 
-        let grown = store_transcript(
-            &store,
-            Tool::new(&crate::session::import::codex::Codex),
-            &transcript(items.clone()),
-            false,
-        )
-        .unwrap();
+        let grown = import(&store, "codex", items.clone(), false);
         assert_eq!((grown.status, grown.added), (Status::Updated, 2));
         assert_eq!(
             order_of(&store, &first.session_id),
@@ -176,13 +156,7 @@ fn a_dry_run_of_a_new_session_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(dir.path(), NewFormat::Cli);
     let items = vec![say("u1", None, Role::User, "hi")];
-    let report = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::gemini::Gemini),
-        &transcript(items),
-        true,
-    )
-    .unwrap();
+    let report = import(&store, "gemini", items, true);
     assert_eq!((report.status, report.added), (Status::WouldImport, 1));
     assert!(store.list().unwrap().sessions.is_empty());
 }
@@ -200,13 +174,7 @@ fn empty_messages_are_left_out_and_arguments_are_always_an_object() {
         c.args = json!("*** Begin Patch");
     }
     let items = vec![say("a0", None, Role::Assistant, "  \n"), patch];
-    let report = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::codex::Codex),
-        &transcript(items),
-        false,
-    )
-    .unwrap();
+    let report = import(&store, "codex", items, false);
     assert_eq!((report.messages, report.tool_calls), (0, 1));
     let session = store.get(&report.session_id).unwrap();
     assert_eq!(
@@ -232,13 +200,7 @@ fn what_is_imported_is_redacted() {
             Outcome::Done(format!("GITHUB_TOKEN={secret}")),
         ),
     ];
-    let report = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::claude::Claude),
-        &transcript(items),
-        false,
-    )
-    .unwrap();
+    let report = import(&store, "claude", items, false);
     let stored = serde_json::to_string(&store.get(&report.session_id).unwrap()).unwrap();
     assert!(!stored.contains(secret), "{stored}");
     assert!(stored.contains("[REDACTED:"));
@@ -252,30 +214,12 @@ fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
         say("u1", Some("2026-03-01T10:00:00Z"), Role::User, "build it"),
         call("c1", "2026-03-01T10:00:01Z", Outcome::NoResult("running")),
     ];
-    let first = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::opencode::Opencode),
-        &transcript(items.clone()),
-        false,
-    )
-    .unwrap();
-    let again = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::opencode::Opencode),
-        &transcript(items.clone()),
-        false,
-    )
-    .unwrap();
+    let first = import(&store, "opencode", items.clone(), false);
+    let again = import(&store, "opencode", items.clone(), false);
     assert_eq!(again.status, Status::Unchanged);
 
     items[1] = call("c1", "2026-03-01T10:00:01Z", Outcome::Done("built".into()));
-    let done = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::opencode::Opencode),
-        &transcript(items.clone()),
-        false,
-    )
-    .unwrap();
+    let done = import(&store, "opencode", items.clone(), false);
     assert_eq!((done.status, done.added), (Status::Updated, 1));
     let session = store.get(&first.session_id).unwrap();
     let calls: Vec<(&str, &str)> = session
@@ -292,13 +236,7 @@ fn a_call_imported_while_it_ran_gets_its_result_added_once_it_has_one() {
         })
         .collect();
     assert_eq!(calls, [("", "running"), ("built", "done")]);
-    let last = store_transcript(
-        &store,
-        Tool::new(&crate::session::import::opencode::Opencode),
-        &transcript(items),
-        false,
-    )
-    .unwrap();
+    let last = import(&store, "opencode", items, false);
     assert_eq!(last.status, Status::Unchanged);
 }
 
@@ -335,11 +273,7 @@ fn write_in_parts(
         Ok(())
     })
     .unwrap();
-    let mut writer = SessionWriter::new(
-        store,
-        Tool::new(&crate::session::import::claude::Claude),
-        false,
-    );
+    let mut writer = SessionWriter::new(store, tool("claude"), false);
     let mut report = None;
     for part in parts.into_iter().take(stop_after.unwrap_or(usize::MAX)) {
         report = writer.part(part).unwrap();
@@ -355,13 +289,7 @@ fn a_session_written_in_parts_is_stored_as_one_written_whole() {
             store_in(&dir.path().join("a"), format),
             store_in(&dir.path().join("b"), format),
         );
-        let one = store_transcript(
-            &whole,
-            Tool::new(&crate::session::import::claude::Claude),
-            &transcript(seven()),
-            false,
-        )
-        .unwrap();
+        let one = import(&whole, "claude", seven(), false);
         let mut source = transcript(seven());
         source.updated = Some("2026-03-01T10:00:30Z".into());
         let report = write_in_parts(&parted, source.clone(), 2, None).unwrap();
@@ -400,10 +328,7 @@ fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
     let mut source = transcript(seven());
     source.model = Some("first-model".into());
     assert!(write_in_parts(&store, source.clone(), 2, Some(2)).is_none());
-    let id = session_id_for(
-        Tool::new(&crate::session::import::claude::Claude),
-        "source-1",
-    );
+    let id = session_id_for(tool("claude"), "source-1");
     assert_eq!(order_of(&store, &id), ["k0", "k1", "k2", "k3"]);
 
     source.model = Some("last-model".into());
@@ -422,7 +347,7 @@ fn a_write_cut_short_after_a_part_is_finished_by_the_next_without_duplicates() {
 /// record's (an empty one: its start).
 #[test]
 fn a_new_session_is_its_records_folded_with_their_tokens_and_the_sources_last_activity() {
-    let claude = Tool::new(&crate::session::import::claude::Claude);
+    let claude = tool("claude");
     for format in [NewFormat::Cli, NewFormat::Journal] {
         let dir = tempfile::tempdir().unwrap();
         let store = store_in(dir.path(), format);
