@@ -105,6 +105,41 @@ pub(crate) mod tests {
         names_are_fields_of::<ollm::context::ops::Added>();
     }
 
+    /// A stand-in wire type: what a field added to it does to the served form.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Wire {
+        name: String,
+        home_path: String,
+        added_later: u64,
+    }
+
+    impl MachineLocal for Wire {
+        const FIELDS: &'static [&'static str] = &["homePath"];
+    }
+
+    #[test]
+    fn a_field_added_to_the_wire_type_is_served_and_in_the_schema_and_a_local_one_is_not() {
+        assert_eq!(properties_of::<Served<Wire>>(), ["name", "addedLater"]);
+        let schema = schemars::generate::SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator()
+            .into_root_schema_for::<Served<Wire>>();
+        assert_eq!(
+            schema.get("required"),
+            Some(&serde_json::json!(["name", "addedLater"]))
+        );
+        let served = Served(Wire {
+            name: "n".into(),
+            home_path: "/home/someone".into(),
+            added_later: 7,
+        });
+        assert_eq!(
+            serde_json::to_string(&served).unwrap(),
+            r#"{"name":"n","addedLater":7}"#
+        );
+    }
+
     #[test]
     fn a_served_value_is_its_wire_json_less_the_machine_local_fields_in_order() {
         let added = ollm::context::ops::Added {
