@@ -7,6 +7,7 @@ mod cursor;
 mod hang_up;
 mod safe;
 mod schema;
+mod served;
 mod server;
 mod tools;
 

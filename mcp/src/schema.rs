@@ -1,9 +1,15 @@
 //! Every tool's arguments and result, with the JSON Schemas `tools/list`
 //! gives for them (doc comments become their descriptions). Field names
-//! are our JSON's (camelCase).
+//! are our JSON's (camelCase). What a result holds of a session, a hit, a
+//! context entry, a file or an acknowledgement is the library's wire type
+//! itself (flattened, or [`Served`] where fields naming this machine's
+//! paths are left out), so its fields are declared once, there.
 
+use ollm::session::model::SessionSummary;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::served::Served;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -23,22 +29,12 @@ pub struct ListSessionsArgs {
     pub offset: usize,
 }
 
-/// One session as listed.
+/// One session as listed: `ollm-session list`'s row, and where to read it.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionItem {
-    pub session_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    pub start_time: String,
-    pub last_activity: String,
-    pub model: String,
-    pub provider: String,
-    pub message_count: u64,
-    pub tool_call_count: u64,
-    pub token_count: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<String>,
+    #[serde(flatten)]
+    pub summary: SessionSummary,
     /// The resource to read the whole session as Markdown.
     pub uri: String,
 }
@@ -103,7 +99,8 @@ pub struct GetSessionArgs {
     pub cursor: Option<String>,
 }
 
-/// One message of a page.
+/// One message of a page: its text as fitted to the page's budget (not the
+/// stored message's parts, which could exceed any budget).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PageMessage {
@@ -116,19 +113,13 @@ pub struct PageMessage {
     pub truncated: bool,
 }
 
+/// A page of a session: its summary (as `ollm-session list` gives it;
+/// `messageCount` counts the whole session) and the messages that fit.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionPage {
-    pub session_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    pub model: String,
-    pub start_time: String,
-    pub last_activity: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub workspace: Option<String>,
-    /// Messages in the whole session.
-    pub message_count: u64,
+    #[serde(flatten)]
+    pub summary: SessionSummary,
     pub messages: Vec<PageMessage>,
     /// Tokens in this page (with each message's overhead).
     pub tokens: u64,
@@ -144,24 +135,13 @@ pub struct SessionPage {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetContextArgs {}
 
-/// One context entry.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ContextItem {
-    pub key: String,
-    pub content: String,
-    pub priority: i64,
-    /// hook, extension, user or system.
-    pub source: String,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextResult {
     /// The system-prompt additions, as `ollm context prompt` renders them.
     pub prompt: String,
     /// The entries in prompt order (highest priority first).
-    pub entries: Vec<ContextItem>,
+    pub entries: Vec<ollm::context::entry::Entry>,
     /// Whether the workspace's own entries are used: an untrusted
     /// workspace contributes only the entries you added there yourself
     /// (`ollm trust` trusts it).
@@ -187,23 +167,12 @@ pub struct DiscoverFilesArgs {
     pub limit: Option<usize>,
 }
 
-/// A file (or directory, or symbolic link) found.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FileItem {
-    pub relative_path: String,
-    /// file, directory or symlink.
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub size: u64,
-    pub modified: String,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileList {
     pub root: String,
-    pub files: Vec<FileItem>,
+    /// As `ollm discover` prints them, without their absolute paths.
+    pub files: Vec<Served<ollm::discover::Entry>>,
     pub count: usize,
     /// Whether more entries were found than `limit` let through.
     pub truncated: bool,
@@ -222,34 +191,8 @@ pub struct RecordMessageArgs {
     pub text: String,
 }
 
-/// What was recorded.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Recorded {
-    pub session_id: String,
-    /// The new message's index.
-    pub index: u64,
-    pub last_activity: String,
-    /// How many credentials were replaced before the text was stored.
-    pub redacted: u64,
-    /// The bytes not stored because the text was longer than redaction
-    /// reads (16 MiB), as `ollm session record` says; left out when none.
-    #[serde(skip_serializing_if = "ollm::session::store::is_zero")]
-    pub withheld: u64,
-}
-
-/// `record`'s acknowledgement as this tool gives it: the same counts.
-impl From<ollm::session::store::Ack> for Recorded {
-    fn from(ack: ollm::session::store::Ack) -> Recorded {
-        Recorded {
-            session_id: ack.session_id,
-            index: ack.index,
-            last_activity: ack.last_activity,
-            redacted: ack.redacted,
-            withheld: ack.withheld,
-        }
-    }
-}
+/// What `record_message` answers: `ollm-session record`'s acknowledgement.
+pub use ollm::session::store::Ack as Recorded;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -263,10 +206,5 @@ pub struct AddContextArgs {
     pub ttl: Option<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ContextAdded {
-    pub added: String,
-    /// Whether it replaced a live entry with that key.
-    pub replaced: bool,
-}
+/// What `add_context` answers: `ollm context add`'s, without the store's path.
+pub type ContextAdded = Served<ollm::context::ops::Added>;

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::import::claude;
+use super::import::claude::Claude;
 use super::import::write::store_transcript;
-use super::import::{Source, Tool};
+use super::import::{Importer, Source, Tool};
 use super::model::{Entry, Message};
 use super::secrets::{scan, scrub};
 use super::snapshot::Snapshots;
@@ -63,23 +63,18 @@ fn work(text: &str) -> [u64; 4] {
     });
     std::fs::write(&file, format!("{line}\n")).unwrap();
     let source = Source {
-        tool: Tool::new(&crate::session::import::claude::Claude),
+        tool: Tool::new(&Claude),
         path: file,
         kind: "session",
         bytes: 0,
     };
     let importing = store_in(&dir.path().join("importing"), true);
     let imported = counted(|| {
-        claude::read(&source, &mut |transcript| {
-            store_transcript(
-                &importing,
-                Tool::new(&crate::session::import::claude::Claude),
-                &transcript,
-                false,
-            )
-            .map(drop)
-        })
-        .unwrap();
+        Claude
+            .read(&source, &mut |transcript| {
+                store_transcript(&importing, Tool::new(&Claude), &transcript, false).map(drop)
+            })
+            .unwrap();
     });
     [scanned, scrubbed, recorded, imported]
 }

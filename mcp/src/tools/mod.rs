@@ -3,6 +3,8 @@
 //! configuration, over the library's services; what it returns or fails
 //! with goes through [`crate::safe`].
 
+#[cfg(test)]
+mod answer_schemas;
 mod sessions;
 mod workspace;
 mod write;

@@ -53,19 +53,10 @@ fn report(problems: &[Problem]) {
     }
 }
 
-fn item(s: SessionSummary) -> SessionItem {
+fn item(summary: SessionSummary) -> SessionItem {
     SessionItem {
-        uri: session_uri(&s.session_id),
-        session_id: s.session_id,
-        title: s.title,
-        start_time: s.start_time,
-        last_activity: s.last_activity,
-        model: s.model,
-        provider: s.provider,
-        message_count: s.message_count,
-        tool_call_count: s.tool_call_count,
-        token_count: s.token_count,
-        workspace: s.workspace,
+        uri: session_uri(&summary.session_id),
+        summary,
     }
 }
 
@@ -195,8 +186,9 @@ pub fn get(loaded: &Loaded, cleaner: &Cleaner, args: GetSessionArgs) -> Result<S
         }
     };
     let session = store.get(&id)?;
+    let summary = session.summary();
     let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
-    let count = session.messages.len() as u64;
+    let count = summary.message_count;
     let stop = end.unwrap_or(count).min(count);
     let (messages, tokens, next) = page(
         &tokenizer,
@@ -215,13 +207,7 @@ pub fn get(loaded: &Loaded, cleaner: &Cleaner, args: GetSessionArgs) -> Result<S
             }
             .encode()
         }),
-        session_id: id,
-        title: session.title,
-        model: session.model,
-        start_time: session.start_time,
-        last_activity: session.last_activity,
-        workspace: session.workspace,
-        message_count: count,
+        summary,
         messages,
         tokens,
         tokenizer: tokenizer.name(),

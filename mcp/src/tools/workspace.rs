@@ -9,9 +9,8 @@ use ollm::context::store::render_prompt;
 use ollm::discover::{Options, PathGlobs};
 use ollm::error::{Error, Result};
 
-use crate::schema::{
-    ContextItem, ContextResult, DiscoverFilesArgs, FileItem, FileList, GetContextArgs,
-};
+use crate::schema::{ContextResult, DiscoverFilesArgs, FileList, GetContextArgs};
+use crate::served::Served;
 use ollm::config::Loaded;
 
 const DEFAULT_FILES: usize = 500;
@@ -33,18 +32,6 @@ pub fn context(_args: &GetContextArgs) -> Result<ContextResult> {
     let entries = ops::prompt_entries(&located, jiff::Timestamp::now())?;
     let refs: Vec<_> = entries.iter().collect();
     let prompt = render_prompt(&refs);
-    let entries = entries
-        .iter()
-        .map(|e| ContextItem {
-            key: e.key.clone(),
-            content: e.content.clone(),
-            priority: e.priority,
-            source: serde_json::to_value(e.source)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-        })
-        .collect();
     Ok(ContextResult {
         prompt,
         entries,
@@ -83,18 +70,7 @@ pub fn discover(loaded: &Loaded, args: DiscoverFilesArgs) -> Result<FileList> {
     let limit = args.limit.unwrap_or(DEFAULT_FILES).min(MAX_FILES);
     let truncated = entries.len() > limit;
     entries.truncate(limit);
-    let files: Vec<FileItem> = entries
-        .into_iter()
-        .map(|e| FileItem {
-            relative_path: e.relative_path,
-            kind: serde_json::to_value(e.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            size: e.size,
-            modified: e.modified,
-        })
-        .collect();
+    let files: Vec<Served<ollm::discover::Entry>> = entries.into_iter().map(Served).collect();
     Ok(FileList {
         root: display(&root),
         count: files.len(),

@@ -8,6 +8,7 @@ use ollm::session::select::{self, Selector};
 use ollm::session::{Store, ingest};
 
 use crate::schema::{AddContextArgs, ContextAdded, RecordMessageArgs, Recorded};
+use crate::served::Served;
 use ollm::config::Loaded;
 
 const ROLES: &[&str] = &["user", "assistant", "system"];
@@ -30,7 +31,7 @@ pub fn record_message(loaded: &Loaded, args: RecordMessageArgs) -> Result<Record
     )?;
     store.exists(&id)?;
     let ack = store.record(&id, &ingest::text_message(&args.role, &args.text), None)?;
-    Ok(Recorded::from(ack))
+    Ok(ack)
 }
 
 /// Into the workspace's store, as `ollm context add` (source `extension`:
@@ -58,8 +59,5 @@ pub fn add_context(args: AddContextArgs) -> Result<ContextAdded> {
         },
         now,
     )?;
-    Ok(ContextAdded {
-        added: added.added,
-        replaced: added.replaced,
-    })
+    Ok(Served(added))
 }

@@ -66,103 +66,81 @@ impl Importer for Goose {
     }
 
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
-        default_roots(homes)
+        homes
+            .data_home()
+            .map(|data| data.join("goose").join("sessions"))
+            .into_iter()
+            .collect()
     }
 
     fn sources(&self, path: &Path) -> Result<Vec<Source>> {
-        sources(path)
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(path, &e)),
+        };
+        if meta.is_file() {
+            let is_jsonl = path.extension().is_some_and(|e| e == "jsonl");
+            if is_jsonl && jsonl::is_goose(path) {
+                return Ok(vec![source(path, jsonl::KIND)]);
+            }
+            if !is_jsonl && is_goose_database(path) {
+                return Ok(vec![source(path, SQLITE)]);
+            }
+            return Ok(Vec::new());
+        }
+        // `~/.local/share/goose` as well as its `sessions` directory.
+        let nested = path.join("sessions");
+        let dir = if nested.is_dir() && !path.join(DATABASE).exists() {
+            nested
+        } else {
+            path.to_path_buf()
+        };
+        let mut out = Vec::new();
+        let database = dir.join(DATABASE);
+        if database.is_file() && is_goose_database(&database) {
+            out.push(source(&database, SQLITE));
+        }
+        let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.retain(|f| {
+            f.extension().is_some_and(|e| e == "jsonl") && f.is_file() && jsonl::is_goose(f)
+        });
+        files.sort();
+        // Only when there are files to leave out is the database read for ids.
+        let in_db: HashSet<String> = if has_database && !files.is_empty() {
+            db::session_ids(&database).unwrap_or_default()
+        } else {
+            HashSet::new()
+        };
+        for file in files {
+            let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+            if !stem.is_some_and(|id| in_db.contains(&id)) {
+                out.push(source(&file, jsonl::KIND));
+            }
+        }
+        Ok(out)
     }
 
     fn notice(&self, source: &Source) -> Option<String> {
         notice(source)
     }
 
+    /// Reads `source`, handing each session over in parts of at most
+    /// `max_items` items: a database's sessions a row at a time ([`db`]), a
+    /// legacy JSONL file whole.
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        read_parts(source, max_items, each)
-    }
-}
-
-pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    homes
-        .data_home()
-        .map(|data| data.join("goose").join("sessions"))
-        .into_iter()
-        .collect()
-}
-
-pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, &e)),
-    };
-    if meta.is_file() {
-        let is_jsonl = path.extension().is_some_and(|e| e == "jsonl");
-        if is_jsonl && jsonl::is_goose(path) {
-            return Ok(vec![source(path, jsonl::KIND)]);
+        match source.kind {
+            jsonl::KIND => jsonl::read(source, &mut |t| split(t, max_items, each)),
+            _ => db::read_parts(source, max_items, each),
         }
-        if !is_jsonl && is_goose_database(path) {
-            return Ok(vec![source(path, SQLITE)]);
-        }
-        return Ok(Vec::new());
-    }
-    // `~/.local/share/goose` as well as its `sessions` directory.
-    let nested = path.join("sessions");
-    let dir = if nested.is_dir() && !path.join(DATABASE).exists() {
-        nested
-    } else {
-        path.to_path_buf()
-    };
-    let mut out = Vec::new();
-    let database = dir.join(DATABASE);
-    if database.is_file() && is_goose_database(&database) {
-        out.push(source(&database, SQLITE));
-    }
-    let has_database = database.is_file() && sqlite::has_tables(&database, &[db::LAYOUT]);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.retain(|f| {
-        f.extension().is_some_and(|e| e == "jsonl") && f.is_file() && jsonl::is_goose(f)
-    });
-    files.sort();
-    // Only when there are files to leave out is the database read for ids.
-    let in_db: HashSet<String> = if has_database && !files.is_empty() {
-        db::session_ids(&database).unwrap_or_default()
-    } else {
-        HashSet::new()
-    };
-    for file in files {
-        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-        if !stem.is_some_and(|id| in_db.contains(&id)) {
-            out.push(source(&file, jsonl::KIND));
-        }
-    }
-    Ok(out)
-}
-
-/// Reads `source` whole (each session's parts gathered back).
-#[cfg(test)]
-pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
-    super::parts::read_whole(read_parts, source, each)
-}
-
-/// Reads `source`, handing each session over in parts of at most
-/// `max_items` items: a database's sessions a row at a time ([`db`]), a
-/// legacy JSONL file whole.
-pub fn read_parts(
-    source: &Source,
-    max_items: usize,
-    each: &mut dyn FnMut(Part) -> Result<()>,
-) -> Result<()> {
-    match source.kind {
-        jsonl::KIND => jsonl::read(source, &mut |t| split(t, max_items, each)),
-        _ => db::read_parts(source, max_items, each),
     }
 }
 

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
+#[cfg(test)]
+use super::Transcript;
 use super::{Homes, Part, Source};
 use crate::error::Result;
 
@@ -48,6 +50,28 @@ pub trait Importer: Sync {
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()>;
+
+    /// Reads `source` with [`Importer::read_parts`] and hands over each
+    /// session it holds whole, as soon as its last part is read: a
+    /// database's sessions are held one at a time.
+    #[cfg(test)]
+    fn read(&self, source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
+        let mut parts = Vec::new();
+        self.read_parts(source, usize::MAX, &mut |part| {
+            let last = part.last;
+            parts.push(part);
+            if last {
+                for transcript in super::parts::whole(std::mem::take(&mut parts)) {
+                    each(transcript)?;
+                }
+            }
+            Ok(())
+        })?;
+        for transcript in super::parts::whole(parts) {
+            each(transcript)?;
+        }
+        Ok(())
+    }
 }
 
 /// An importer as what was read names it: compared, hashed, printed and

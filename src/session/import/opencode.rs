@@ -69,77 +69,55 @@ impl Importer for Opencode {
     }
 
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
-        default_roots(homes)
+        homes
+            .data_home()
+            .map(|data| data.join("opencode"))
+            .into_iter()
+            .collect()
     }
 
     fn sources(&self, path: &Path) -> Result<Vec<Source>> {
-        sources(path)
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(path, &e)),
+        };
+        if meta.is_file() {
+            if is_opencode_database(path) {
+                return Ok(vec![database(path)]);
+            }
+            if legacy::is_session_file(path) {
+                return Ok(vec![legacy_file(path)]);
+            }
+            return Ok(Vec::new());
+        }
+        let mut out: Vec<Source> = databases_in(path);
+        if let Some(storage) = legacy::storage_root(path) {
+            let in_db = ids_beside(&storage);
+            for file in legacy::session_files(&storage) {
+                let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
+                if stem.is_some_and(|id| in_db.contains(&id)) {
+                    continue;
+                }
+                out.push(legacy_file(&file));
+            }
+        }
+        Ok(out)
     }
 
+    /// Reads `source`, handing each session over in parts of at most
+    /// `max_items` items: a database's a row at a time ([`db`]), a session of
+    /// the legacy JSON tree whole.
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        read_parts(source, max_items, each)
-    }
-}
-
-pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    homes
-        .data_home()
-        .map(|data| data.join("opencode"))
-        .into_iter()
-        .collect()
-}
-
-pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, &e)),
-    };
-    if meta.is_file() {
-        if is_opencode_database(path) {
-            return Ok(vec![database(path)]);
+        match source.kind {
+            legacy::KIND => legacy::read(source, &mut |t| split(t, max_items, each)),
+            _ => db::read_parts(source, max_items, each),
         }
-        if legacy::is_session_file(path) {
-            return Ok(vec![legacy_file(path)]);
-        }
-        return Ok(Vec::new());
-    }
-    let mut out: Vec<Source> = databases_in(path);
-    if let Some(storage) = legacy::storage_root(path) {
-        let in_db = ids_beside(&storage);
-        for file in legacy::session_files(&storage) {
-            let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned());
-            if stem.is_some_and(|id| in_db.contains(&id)) {
-                continue;
-            }
-            out.push(legacy_file(&file));
-        }
-    }
-    Ok(out)
-}
-
-/// Reads `source` whole (each session's parts gathered back).
-#[cfg(test)]
-pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
-    super::parts::read_whole(read_parts, source, each)
-}
-
-/// Reads `source`, handing each session over in parts of at most
-/// `max_items` items: a database's a row at a time ([`db`]), a session of
-/// the legacy JSON tree whole.
-pub fn read_parts(
-    source: &Source,
-    max_items: usize,
-    each: &mut dyn FnMut(Part) -> Result<()>,
-) -> Result<()> {
-    match source.kind {
-        legacy::KIND => legacy::read(source, &mut |t| split(t, max_items, each)),
-        _ => db::read_parts(source, max_items, each),
     }
 }
 

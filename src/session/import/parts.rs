@@ -130,36 +130,6 @@ impl<'e> Handing<'e> {
     }
 }
 
-/// A reader of a source in parts (each tool's `read_parts`).
-#[cfg(test)]
-pub type ReadParts = fn(&super::Source, usize, &mut dyn FnMut(Part) -> Result<()>) -> Result<()>;
-
-/// Reads `source` with `read_parts` and hands over each session it holds
-/// whole, as soon as its last part is read: a database's sessions are
-/// held one at a time.
-#[cfg(test)]
-pub fn read_whole(
-    read_parts: ReadParts,
-    source: &super::Source,
-    each: &mut dyn FnMut(Transcript) -> Result<()>,
-) -> Result<()> {
-    let mut parts = Vec::new();
-    read_parts(source, usize::MAX, &mut |part| {
-        let last = part.last;
-        parts.push(part);
-        if last {
-            for transcript in whole(std::mem::take(&mut parts)) {
-                each(transcript)?;
-            }
-        }
-        Ok(())
-    })?;
-    for transcript in whole(parts) {
-        each(transcript)?;
-    }
-    Ok(())
-}
-
 /// Gathers the parts of each session back into whole transcripts.
 #[cfg(test)]
 pub fn whole(parts: Vec<Part>) -> Vec<Transcript> {

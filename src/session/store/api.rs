@@ -143,8 +143,7 @@ pub struct Ack {
     pub withheld: u64,
 }
 
-/// For `skip_serializing_if` (serde passes a reference); the MCP server's
-/// answers use it too.
+/// For `skip_serializing_if` (serde passes a reference).
 #[allow(clippy::trivially_copy_pass_by_ref)]
 #[must_use]
 pub fn is_zero(n: &u64) -> bool {

@@ -2,6 +2,7 @@
 //! driven over its stdio with JSON-RPC lines, as an agent's MCP client
 //! does. Every line it writes to stdout must be a JSON-RPC message.
 
+mod answers;
 mod bounds;
 mod protocol;
 mod python;

@@ -3,7 +3,7 @@
 //! really print: each test runs the built programs and checks their output
 //! against the schema of the type the clients read it as.
 
-mod validate;
+pub(crate) mod validate;
 
 use std::path::Path;
 

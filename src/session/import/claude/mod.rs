@@ -83,72 +83,50 @@ impl Importer for Claude {
         &[find::CONFIG_DIR]
     }
 
+    /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
+    /// separated by commas; a directory named `projects` is taken as it is),
+    /// else `~/.claude/projects` and `~/.config/claude/projects`: those that
+    /// exist.
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
-        default_roots(homes)
+        find::default_roots(homes)
     }
 
+    /// The Claude Code transcripts at `path`: the file itself, or every one
+    /// under the directory (sessions first, then subagents). A `.jsonl` file is
+    /// claimed only when its first lines look like Claude Code's.
     fn sources(&self, path: &Path) -> Result<Vec<Source>> {
-        sources(path)
+        find::sources(path)
     }
 
+    /// Reads the file `source`: its main conversation, then each subagent's
+    /// that ran inside it (older versions), handing each conversation
+    /// over in parts of at most `max_items` items: the first pass keeps the
+    /// tree (a few numbers a line), the second reads the lines on the path a
+    /// bounded chunk at a time, by their offsets ([`stream`]).
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        read_parts(source, max_items, each)
+        let path = &source.path;
+        let Some(file) = FirstFile::read(path)? else {
+            return Ok(());
+        };
+        let mut lines = stream::Lines::open(path, &file.first.tree, &file.conversations)?;
+        for conversation in &file.conversations {
+            let header = file.header(conversation);
+            stream::hand_over(
+                &file.first.tree,
+                conversation,
+                header,
+                &mut lines,
+                max_items,
+                each,
+            )?;
+        }
+        Ok(())
     }
-}
-
-/// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
-/// separated by commas; a directory named `projects` is taken as it is),
-/// else `~/.claude/projects` and `~/.config/claude/projects`: those that
-/// exist.
-pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    find::default_roots(homes)
-}
-
-/// The Claude Code transcripts at `path`: the file itself, or every one
-/// under the directory (sessions first, then subagents). A `.jsonl` file is
-/// claimed only when its first lines look like Claude Code's.
-pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    find::sources(path)
-}
-
-/// Reads the file `source`: its main conversation, then each subagent's
-/// that ran inside it (older versions), each whole.
-#[cfg(test)]
-pub fn read(source: &Source, each: &mut dyn FnMut(Transcript) -> Result<()>) -> Result<()> {
-    super::parts::read_whole(read_parts, source, each)
-}
-
-/// Reads the file `source` as [`read`] does, handing each conversation
-/// over in parts of at most `max_items` items: the first pass keeps the
-/// tree (a few numbers a line), the second reads the lines on the path a
-/// bounded chunk at a time, by their offsets ([`stream`]).
-pub fn read_parts(
-    source: &Source,
-    max_items: usize,
-    each: &mut dyn FnMut(Part) -> Result<()>,
-) -> Result<()> {
-    let path = &source.path;
-    let Some(file) = FirstFile::read(path)? else {
-        return Ok(());
-    };
-    let mut lines = stream::Lines::open(path, &file.first.tree, &file.conversations)?;
-    for conversation in &file.conversations {
-        let header = file.header(conversation);
-        stream::hand_over(
-            &file.first.tree,
-            conversation,
-            header,
-            &mut lines,
-            max_items,
-            each,
-        )?;
-    }
-    Ok(())
 }
 
 /// A transcript's first pass and what it says about its conversations.

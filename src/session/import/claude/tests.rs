@@ -134,11 +134,12 @@ fn read_all(path: &Path) -> Vec<Transcript> {
         bytes: 0,
     };
     let mut out = Vec::new();
-    read(&source, &mut |t| {
-        out.push(t);
-        Ok(())
-    })
-    .unwrap();
+    Claude
+        .read(&source, &mut |t| {
+            out.push(t);
+            Ok(())
+        })
+        .unwrap();
     // Every fixture is read three ways, which must agree: whole, as the
     // reader did before it handed sessions over in parts (the reference),
     // and in parts of every size from one item up.
@@ -152,12 +153,13 @@ fn read_all(path: &Path) -> Vec<Transcript> {
     let items: usize = out.iter().map(|t| t.items.len()).sum();
     for size in [1, 2, 3, 5, items.max(1)] {
         let mut parts = Vec::new();
-        read_parts(&source, size, &mut |part| {
-            assert!(part.transcript.items.len() <= size);
-            parts.push(part);
-            Ok(())
-        })
-        .unwrap();
+        Claude
+            .read_parts(&source, size, &mut |part| {
+                assert!(part.transcript.items.len() <= size);
+                parts.push(part);
+                Ok(())
+            })
+            .unwrap();
         let firsts = parts.iter().filter(|p| p.first).count();
         let lasts = parts.iter().filter(|p| p.last).count();
         assert_eq!((firsts, lasts), (out.len(), out.len()), "size {size}");
@@ -692,7 +694,7 @@ fn a_subagent_file_is_a_session_whose_parent_is_the_session() {
     assert_eq!(all[0].parent_source_id.as_deref(), Some(SID));
     std::fs::remove_file(&beside).unwrap();
 
-    let found = sources(dir.path()).unwrap();
+    let found = Claude.sources(dir.path()).unwrap();
     let kinds: Vec<(&str, bool)> = found
         .iter()
         .map(|s| (s.kind, s.path == agent || s.path == main))
@@ -788,26 +790,28 @@ fn sources_claim_claude_files_only() {
         "{\"display\":\"hi\",\"timestamp\":1}\n",
     )
     .unwrap();
-    let found: Vec<PathBuf> = sources(dir.path())
+    let found: Vec<PathBuf> = Claude
+        .sources(dir.path())
         .unwrap()
         .into_iter()
         .map(|s| s.path)
         .collect();
     assert_eq!(found, std::slice::from_ref(&path));
-    assert_eq!(sources(&path).unwrap().len(), 1);
+    assert_eq!(Claude.sources(&path).unwrap().len(), 1);
     assert!(
-        sources(&other.join("session-gemini.jsonl"))
+        Claude
+            .sources(&other.join("session-gemini.jsonl"))
             .unwrap()
             .is_empty()
     );
-    assert!(sources(&dir.path().join("missing")).is_err());
+    assert!(Claude.sources(&dir.path().join("missing")).is_err());
     // A transcript that starts with a summary or a snapshot is claimed too.
     let summary_first = other.join(format!("{}.jsonl", id("s2")));
     write_lines(
         &summary_first,
         &[json!({"type": "summary", "summary": "x", "leafUuid": id("l")})],
     );
-    assert_eq!(sources(&summary_first).unwrap().len(), 1);
+    assert_eq!(Claude.sources(&summary_first).unwrap().len(), 1);
 }
 
 #[test]
@@ -826,7 +830,7 @@ fn default_roots_follow_claude_config_dir_and_the_home() {
         ),
     );
     assert_eq!(
-        default_roots(&homes),
+        Claude.default_roots(&homes),
         [a.join("projects"), b.join("projects")]
     );
 
@@ -835,7 +839,7 @@ fn default_roots_follow_claude_config_dir_and_the_home() {
     std::fs::create_dir_all(home.join(".config/claude/projects")).unwrap();
     let homes = Homes::at(Some(home.clone()));
     assert_eq!(
-        default_roots(&homes),
+        Claude.default_roots(&homes),
         [
             home.join(".claude/projects"),
             home.join(".config/claude/projects")

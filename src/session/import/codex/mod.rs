@@ -86,119 +86,97 @@ impl Importer for Codex {
     }
 
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
-        default_roots(homes)
+        let Some(home) = homes
+            .var(CODEX_HOME)
+            .map(Path::to_path_buf)
+            .or_else(|| homes.in_home(".codex"))
+        else {
+            return Vec::new();
+        };
+        ["sessions", "archived_sessions"]
+            .into_iter()
+            .map(|dir| home.join(dir))
+            .filter(|dir| dir.is_dir())
+            .collect()
     }
 
     fn sources(&self, path: &Path) -> Result<Vec<Source>> {
-        sources(path)
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+        let mut found = Vec::new();
+        if meta.is_file() {
+            let name = file_name(path);
+            if let Some(kind) = rollout_kind(&name).or_else(|| starts_like_a_rollout(path)) {
+                found.push(source(path, kind, meta.len()));
+            }
+            return Ok(found);
+        }
+        for file in files_under(path, MAX_DEPTH)? {
+            if let Some(kind) = rollout_kind(&file_name(&file)) {
+                let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
+                found.push(source(&file, kind, bytes));
+            }
+        }
+        // A rollout kept both plain and compressed is one session: the plain
+        // file is read.
+        let plain: std::collections::HashSet<PathBuf> = found
+            .iter()
+            .filter(|s| s.kind == JSONL)
+            .map(|s| s.path.clone())
+            .collect();
+        found.retain(|s| s.kind == JSONL || !plain.contains(&s.path.with_extension("")));
+        found.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(found)
     }
 
+    /// Reads the rollout `source` in two passes, handing it over in parts of
+    /// at most `max_items` items: the first keeps only the items' keys, to
+    /// learn which stay to the end (a rollback takes turns back) and where each
+    /// call's output is; the second hands each item over once it is final. So
+    /// what is held is the keys, and the items between a call and its output.
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        read_parts(source, max_items, each)
-    }
-}
-
-pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    let Some(home) = homes
-        .var(CODEX_HOME)
-        .map(Path::to_path_buf)
-        .or_else(|| homes.in_home(".codex"))
-    else {
-        return Vec::new();
-    };
-    ["sessions", "archived_sessions"]
-        .into_iter()
-        .map(|dir| home.join(dir))
-        .filter(|dir| dir.is_dir())
-        .collect()
-}
-
-pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
-    let mut found = Vec::new();
-    if meta.is_file() {
-        let name = file_name(path);
-        if let Some(kind) = rollout_kind(&name).or_else(|| starts_like_a_rollout(path)) {
-            found.push(source(path, kind, meta.len()));
+        let mut first = record::Reader::lean(source);
+        let mut skipped = super::Skipped::default();
+        lines::each_line(&source.path, &mut skipped, |line, skipped| {
+            if let Some(value) = line.parse::<serde_json::Value>(skipped) {
+                first.record(line.number, value, skipped);
+            }
+            Ok(())
+        })?;
+        let mut second = record::Reader::handing_over(source, &first);
+        let mut header = first.finish();
+        header.items = Vec::new();
+        header.skipped.add(&skipped);
+        if header.title.is_none()
+            && let Some(home) = codex_home_of(&source.path)
+        {
+            header.title = index::thread_name(&home, &header.source_id);
         }
-        return Ok(found);
-    }
-    for file in files_under(path, MAX_DEPTH)? {
-        if let Some(kind) = rollout_kind(&file_name(&file)) {
-            let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
-            found.push(source(&file, kind, bytes));
-        }
-    }
-    // A rollout kept both plain and compressed is one session: the plain
-    // file is read.
-    let plain: std::collections::HashSet<PathBuf> = found
-        .iter()
-        .filter(|s| s.kind == JSONL)
-        .map(|s| s.path.clone())
-        .collect();
-    found.retain(|s| s.kind == JSONL || !plain.contains(&s.path.with_extension("")));
-    found.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(found)
-}
-
-/// Reads the rollout `source` whole.
-#[cfg(test)]
-pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
-    super::parts::read_whole(read_parts, source, each)
-}
-
-/// Reads the rollout `source` in two passes, handing it over in parts of
-/// at most `max_items` items: the first keeps only the items' keys, to
-/// learn which stay to the end (a rollback takes turns back) and where each
-/// call's output is; the second hands each item over once it is final. So
-/// what is held is the keys, and the items between a call and its output.
-pub fn read_parts(
-    source: &Source,
-    max_items: usize,
-    each: &mut dyn FnMut(Part) -> Result<()>,
-) -> Result<()> {
-    let mut first = record::Reader::lean(source);
-    let mut skipped = super::Skipped::default();
-    lines::each_line(&source.path, &mut skipped, |line, skipped| {
-        if let Some(value) = line.parse::<serde_json::Value>(skipped) {
-            first.record(line.number, value, skipped);
-        }
-        Ok(())
-    })?;
-    let mut second = record::Reader::handing_over(source, &first);
-    let mut header = first.finish();
-    header.items = Vec::new();
-    header.skipped.add(&skipped);
-    if header.title.is_none()
-        && let Some(home) = codex_home_of(&source.path)
-    {
-        header.title = index::thread_name(&home, &header.source_id);
-    }
-    let mut parts = Parts::new(max_items);
-    let mut again = super::Skipped::default();
-    lines::each_line(&source.path, &mut again, |line, again| {
-        if let Some(value) = line.parse::<serde_json::Value>(again) {
-            second.record(line.number, value, again);
-        }
-        for item in second.take_ready(line.number) {
+        let mut parts = Parts::new(max_items);
+        let mut again = super::Skipped::default();
+        lines::each_line(&source.path, &mut again, |line, again| {
+            if let Some(value) = line.parse::<serde_json::Value>(again) {
+                second.record(line.number, value, again);
+            }
+            for item in second.take_ready(line.number) {
+                if let Some(full) = parts.push(item) {
+                    parts.hand_over(&header, full, false, each)?;
+                }
+            }
+            Ok(())
+        })?;
+        for item in second.finish().items {
             if let Some(full) = parts.push(item) {
                 parts.hand_over(&header, full, false, each)?;
             }
         }
-        Ok(())
-    })?;
-    for item in second.finish().items {
-        if let Some(full) = parts.push(item) {
-            parts.hand_over(&header, full, false, each)?;
-        }
+        let rest = parts.take();
+        parts.hand_over(&header, rest, true, each)
     }
-    let rest = parts.take();
-    parts.hand_over(&header, rest, true, each)
 }
 
 /// The reader as it was before it handed rollouts over in parts: the

@@ -52,14 +52,15 @@ fn write(dir: &Path, name: &str, lines: &[String]) -> std::path::PathBuf {
 }
 
 fn read_one(path: &Path) -> Transcript {
-    let found = sources(path).unwrap();
+    let found = Codex.sources(path).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
     let mut out = Vec::new();
-    read(&found[0], &mut |t| {
-        out.push(t);
-        Ok(())
-    })
-    .unwrap();
+    Codex
+        .read(&found[0], &mut |t| {
+            out.push(t);
+            Ok(())
+        })
+        .unwrap();
     assert_eq!(out.len(), 1);
     // Every fixture is read whole as the reader did before it handed
     // rollouts over in parts (the reference), and in parts of every size
@@ -71,12 +72,13 @@ fn read_one(path: &Path) -> Transcript {
     );
     for size in [1, 2, 3, 5, before.items.len().max(1)] {
         let mut parts = Vec::new();
-        read_parts(&found[0], size, &mut |part| {
-            assert!(part.transcript.items.len() <= size);
-            parts.push(part);
-            Ok(())
-        })
-        .unwrap();
+        Codex
+            .read_parts(&found[0], size, &mut |part| {
+                assert!(part.transcript.items.len() <= size);
+                parts.push(part);
+                Ok(())
+            })
+            .unwrap();
         assert!(parts[0].first && parts.last().unwrap().last);
         assert_eq!(
             crate::session::import::parts::whole(parts),
@@ -595,7 +597,7 @@ fn sources_are_rollouts_plain_or_compressed_and_nothing_else() {
     write(home, "sessions/notes.jsonl", &["{}".into()]);
     std::fs::write(home.join("session_index.jsonl"), "").unwrap();
 
-    let found = sources(home).unwrap();
+    let found = Codex.sources(home).unwrap();
     let names: Vec<String> = found.iter().map(|s| file_name(&s.path)).collect();
     assert_eq!(
         names,
@@ -609,21 +611,26 @@ fn sources_are_rollouts_plain_or_compressed_and_nothing_else() {
     let t = read_one(&zst);
     assert_eq!(messages(&t).len(), 2);
     assert_eq!(calls(&t).len(), 1);
-    assert!(sources(&home.join("history.jsonl")).unwrap().is_empty());
-    assert!(sources(&home.join("missing")).is_err());
+    assert!(
+        Codex
+            .sources(&home.join("history.jsonl"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(Codex.sources(&home.join("missing")).is_err());
 }
 
 #[test]
 fn a_file_named_otherwise_is_a_rollout_when_it_starts_with_session_meta() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "saved.jsonl", &session());
-    assert_eq!(sources(&path).unwrap().len(), 1);
+    assert_eq!(Codex.sources(&path).unwrap().len(), 1);
     let other = write(
         dir.path(),
         "other.jsonl",
         &["{\"type\":\"user\",\"uuid\":\"u\"}".into()],
     );
-    assert!(sources(&other).unwrap().is_empty());
+    assert!(Codex.sources(&other).unwrap().is_empty());
 }
 
 #[test]
@@ -632,7 +639,10 @@ fn default_roots_follow_codex_home() {
     std::fs::create_dir_all(dir.path().join("ch/sessions")).unwrap();
     let homes =
         Homes::at(Some(dir.path().join("nohome"))).with_var("CODEX_HOME", dir.path().join("ch"));
-    assert_eq!(default_roots(&homes), vec![dir.path().join("ch/sessions")]);
+    assert_eq!(
+        Codex.default_roots(&homes),
+        vec![dir.path().join("ch/sessions")]
+    );
     let homes = Homes::at(Some(dir.path().to_path_buf()));
-    assert!(default_roots(&homes).is_empty());
+    assert!(Codex.default_roots(&homes).is_empty());
 }

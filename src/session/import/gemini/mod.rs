@@ -85,28 +85,65 @@ impl Importer for Gemini {
         &[CLI_HOME]
     }
 
+    /// `~/.gemini/tmp`, where gemini-cli's home is `GEMINI_CLI_HOME` when set
+    /// (read here: [`Homes`] does not carry it).
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
-        default_roots(homes)
+        roots(homes.var(CLI_HOME).map(Path::to_path_buf), homes)
     }
 
     fn sources(&self, path: &Path) -> Result<Vec<Source>> {
-        sources(path)
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
+        let mut candidates = Vec::new();
+        if meta.is_file() {
+            candidates.push(path.to_path_buf());
+        } else {
+            candidates = files_under(path, MAX_DEPTH)?;
+            candidates.retain(|file| may_be_a_chat(file));
+        }
+        let mut found: Vec<(Source, String, Option<std::time::SystemTime>)> = Vec::new();
+        for file in candidates {
+            let Some((kind, session_id)) = peek(&file) else {
+                continue;
+            };
+            let Ok(meta) = std::fs::metadata(&file) else {
+                continue;
+            };
+            let source = Source {
+                tool: Tool::new(&Gemini),
+                path: file,
+                kind,
+                bytes: meta.len(),
+            };
+            found.push((source, session_id, meta.modified().ok()));
+        }
+        Ok(one_file_per_session(found))
     }
 
+    /// Reads `source`, handing its session over in parts of at most
+    /// `max_items` items: a JSONL log in two passes ([`stream`]), a legacy
+    /// document (at most [`LEGACY_LIMIT`]) whole.
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        read_parts(source, max_items, each)
+        let mut skipped = Skipped::default();
+        if source.kind == LEGACY_JSON {
+            let mut conversation = log::Conversation::default();
+            if let Some(document) = lines::read_document(&source.path, LEGACY_LIMIT, &mut skipped)?
+            {
+                conversation.apply(document, &mut skipped);
+            }
+            let mut transcript = conversation.into_transcript(&source.path);
+            transcript.skipped.add(&skipped);
+            return split(transcript, max_items, each);
+        }
+        let index = stream::Index::of(&source.path, &mut skipped)?;
+        let mut header = index.header(&source.path);
+        header.skipped = skipped;
+        index.hand_over(&source.path, header, max_items, each)
     }
-}
-
-/// `~/.gemini/tmp`, where gemini-cli's home is `GEMINI_CLI_HOME` when set
-/// (read here: [`Homes`] does not carry it).
-pub fn default_roots(homes: &Homes) -> Vec<PathBuf> {
-    roots(homes.var(CLI_HOME).map(Path::to_path_buf), homes)
 }
 
 fn roots(cli_home: Option<PathBuf>, homes: &Homes) -> Vec<PathBuf> {
@@ -116,64 +153,6 @@ fn roots(cli_home: Option<PathBuf>, homes: &Homes) -> Vec<PathBuf> {
         .filter(|tmp| tmp.is_dir())
         .into_iter()
         .collect()
-}
-
-pub fn sources(path: &Path) -> Result<Vec<Source>> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, &e))?;
-    let mut candidates = Vec::new();
-    if meta.is_file() {
-        candidates.push(path.to_path_buf());
-    } else {
-        candidates = files_under(path, MAX_DEPTH)?;
-        candidates.retain(|file| may_be_a_chat(file));
-    }
-    let mut found: Vec<(Source, String, Option<std::time::SystemTime>)> = Vec::new();
-    for file in candidates {
-        let Some((kind, session_id)) = peek(&file) else {
-            continue;
-        };
-        let Ok(meta) = std::fs::metadata(&file) else {
-            continue;
-        };
-        let source = Source {
-            tool: Tool::new(&Gemini),
-            path: file,
-            kind,
-            bytes: meta.len(),
-        };
-        found.push((source, session_id, meta.modified().ok()));
-    }
-    Ok(one_file_per_session(found))
-}
-
-/// Reads `source` whole (each part gathered back).
-#[cfg(test)]
-pub fn read(source: &Source, each: &mut dyn FnMut(super::Transcript) -> Result<()>) -> Result<()> {
-    super::parts::read_whole(read_parts, source, each)
-}
-
-/// Reads `source`, handing its session over in parts of at most
-/// `max_items` items: a JSONL log in two passes ([`stream`]), a legacy
-/// document (at most [`LEGACY_LIMIT`]) whole.
-pub fn read_parts(
-    source: &Source,
-    max_items: usize,
-    each: &mut dyn FnMut(Part) -> Result<()>,
-) -> Result<()> {
-    let mut skipped = Skipped::default();
-    if source.kind == LEGACY_JSON {
-        let mut conversation = log::Conversation::default();
-        if let Some(document) = lines::read_document(&source.path, LEGACY_LIMIT, &mut skipped)? {
-            conversation.apply(document, &mut skipped);
-        }
-        let mut transcript = conversation.into_transcript(&source.path);
-        transcript.skipped.add(&skipped);
-        return split(transcript, max_items, each);
-    }
-    let index = stream::Index::of(&source.path, &mut skipped)?;
-    let mut header = index.header(&source.path);
-    header.skipped = skipped;
-    index.hand_over(&source.path, header, max_items, each)
 }
 
 /// The log replayed whole in memory, as the reader did before it read in

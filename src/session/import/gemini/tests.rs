@@ -42,7 +42,7 @@ fn write_lines(path: &Path, records: &[Value]) {
 }
 
 fn read_path(path: &Path) -> Transcript {
-    let found = sources(path).unwrap();
+    let found = Gemini.sources(path).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
     read_source(&found[0])
 }
@@ -53,11 +53,12 @@ fn read_path(path: &Path) -> Transcript {
 /// and of all of them.
 fn read_source(source: &Source) -> Transcript {
     let mut out = Vec::new();
-    read(source, &mut |t| {
-        out.push(t);
-        Ok(())
-    })
-    .unwrap();
+    Gemini
+        .read(source, &mut |t| {
+            out.push(t);
+            Ok(())
+        })
+        .unwrap();
     assert_eq!(out.len(), 1);
     let before = read_whole(source).unwrap();
     assert_eq!(
@@ -66,12 +67,13 @@ fn read_source(source: &Source) -> Transcript {
     );
     for size in [1, 2, 3, before.items.len().max(1)] {
         let mut parts = Vec::new();
-        read_parts(source, size, &mut |part| {
-            assert!(part.transcript.items.len() <= size);
-            parts.push(part);
-            Ok(())
-        })
-        .unwrap();
+        Gemini
+            .read_parts(source, size, &mut |part| {
+                assert!(part.transcript.items.len() <= size);
+                parts.push(part);
+                Ok(())
+            })
+            .unwrap();
         let firsts = parts.iter().filter(|p| p.first).count();
         let lasts = parts.iter().filter(|p| p.last).count();
         assert_eq!((firsts, lasts), (1, 1), "size {size}");
@@ -439,7 +441,7 @@ fn the_legacy_document_is_read_and_its_directory_recovered_from_the_hash() {
 }
 
 fn found_kind(path: &Path) -> &'static str {
-    sources(path).unwrap()[0].kind
+    Gemini.sources(path).unwrap()[0].kind
 }
 
 fn set_mtime(path: &Path, secs: u64) {
@@ -479,7 +481,7 @@ fn a_resumed_session_left_in_two_files_is_imported_once_from_the_newer() {
     set_mtime(&other("session-2026-04-01T10-00-dup00001.jsonl"), 5_000);
     set_mtime(&other("session-2026-04-02T10-00-dup00001.jsonl"), 3_000);
 
-    let found = sources(&gemini_dir).unwrap();
+    let found = Gemini.sources(&gemini_dir).unwrap();
     let read: Vec<usize> = found.iter().map(|s| read_source(s).items.len()).collect();
     assert_eq!(read, vec![2, 1]);
     let names: Vec<String> = found
@@ -529,7 +531,7 @@ fn other_tools_files_are_not_claimed_and_sub_agents_name_their_parent() {
     std::fs::write(tmp.join("checkpoint-tag.json"), "[]").unwrap();
     std::fs::write(tmp.join("chats/session-broken.json"), "not json").unwrap();
 
-    let found = sources(&gemini_dir).unwrap();
+    let found = Gemini.sources(&gemini_dir).unwrap();
     assert_eq!(found.len(), 2, "{found:?}");
     let t = read_path(&sub);
     assert_eq!(t.parent_source_id.as_deref(), Some(SID));

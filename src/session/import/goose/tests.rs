@@ -149,17 +149,18 @@ fn fill(conn: &Connection) {
 /// and of all of them, which must agree.
 fn read_all(source: &Source) -> Vec<Transcript> {
     let mut out = Vec::new();
-    read(source, &mut |t| {
-        out.push(t);
-        Ok(())
-    })
-    .unwrap();
+    Goose
+        .read(source, &mut |t| {
+            out.push(t);
+            Ok(())
+        })
+        .unwrap();
     if source.kind == SQLITE {
         let whole = db::read_whole(source).unwrap();
         assert_eq!(out, whole, "read in two passes differs from read whole");
     }
     crate::session::import::parts::assert_parts_agree(&out, |size, each| {
-        read_parts(source, size, each)
+        Goose.read_parts(source, size, each)
     });
     out
 }
@@ -198,7 +199,7 @@ fn a_database_session_pairs_requests_with_responses_and_skips_summaries() {
     fill(&conn);
     drop(conn);
 
-    let found = sources(dir.path()).unwrap();
+    let found = Goose.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].kind, "sqlite");
     let all = read_all(&found[0]);
@@ -314,7 +315,7 @@ fn an_old_database_without_message_ids_keys_by_row_and_titles_by_description() {
         .unwrap();
     }
     drop(conn);
-    let t = read_all(&sources(&path).unwrap()[0]).remove(0);
+    let t = read_all(&Goose.sources(&path).unwrap()[0]).remove(0);
     assert_eq!(t.title.as_deref(), Some("Fix CI"));
     assert_eq!(t.model, None);
     assert_eq!(texts(&t), vec![("row1#0", Role::User, "fix it")]);
@@ -370,7 +371,7 @@ fn legacy_jsonl_files_are_read_and_one_the_database_holds_is_left_to_it() {
     .unwrap();
 
     // The data directory finds the sessions directory in it.
-    let found = sources(&dir.path().join("goose")).unwrap();
+    let found = Goose.sources(&dir.path().join("goose")).unwrap();
     let names: Vec<(&str, String)> = found
         .iter()
         .map(|s| {
@@ -403,7 +404,12 @@ fn legacy_jsonl_files_are_read_and_one_the_database_holds_is_left_to_it() {
     );
     assert_eq!(t.skipped.byte_order_marks, 1);
     assert_eq!(t.skipped.torn_lines, 1);
-    assert!(sources(&sessions.join("claude.jsonl")).unwrap().is_empty());
+    assert!(
+        Goose
+            .sources(&sessions.join("claude.jsonl"))
+            .unwrap()
+            .is_empty()
+    );
 }
 
 fn listing(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -427,7 +433,7 @@ fn a_live_wal_database_is_read_whole_and_left_byte_identical() {
     writer.execute_batch(SCHEMA).unwrap();
     fill(&writer);
     let before = listing(dir.path());
-    let found = sources(dir.path()).unwrap();
+    let found = Goose.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1);
     let all = read_all(&found[0]);
     assert_eq!(all[0].items.len(), 8);
@@ -439,7 +445,7 @@ fn a_live_wal_database_is_read_whole_and_left_byte_identical() {
 fn the_default_root_is_the_xdg_data_sessions_directory() {
     let homes = Homes::at(Some("/h".into()));
     assert_eq!(
-        default_roots(&homes),
+        Goose.default_roots(&homes),
         [PathBuf::from("/h/.local/share/goose/sessions")]
     );
 }
@@ -456,7 +462,7 @@ fn a_newer_schema_is_read_with_a_warning_and_a_renamed_column_is_an_error() {
         [db::KNOWN_SCHEMA + 1],
     )
     .unwrap();
-    let found = sources(dir.path()).unwrap();
+    let found = Goose.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1);
     let warning = notice(&found[0]).expect("a warning");
     let newer = format!("schema version {}", db::KNOWN_SCHEMA + 1);
@@ -472,9 +478,12 @@ fn a_newer_schema_is_read_with_a_warning_and_a_renamed_column_is_an_error() {
     conn.execute_batch("ALTER TABLE messages RENAME COLUMN content_json TO content;")
         .unwrap();
     drop(conn);
-    let found = sources(dir.path()).unwrap();
+    let found = Goose.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1, "still goose's database: {found:?}");
-    let err = read(&found[0], &mut |_| Ok(())).unwrap_err().to_string();
+    let err = Goose
+        .read(&found[0], &mut |_| Ok(()))
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("sessions.db") && err.contains("no messages.content_json"),
         "{err}"
@@ -486,14 +495,17 @@ fn a_file_that_is_not_a_database_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sessions.db");
     std::fs::write(&path, "hello").unwrap();
-    assert!(sources(dir.path()).unwrap().is_empty());
+    assert!(Goose.sources(dir.path()).unwrap().is_empty());
     let source = Source {
         tool: Tool::new(&crate::session::import::goose::Goose),
         path: path.clone(),
         kind: "sqlite",
         bytes: 5,
     };
-    let err = read(&source, &mut |_| Ok(())).unwrap_err().to_string();
+    let err = Goose
+        .read(&source, &mut |_| Ok(()))
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("sessions.db") && err.contains("not a SQLite database"),
         "{err}"

@@ -152,19 +152,20 @@ fn fill_v1(conn: &Connection, id: &str) {
 /// and of all of them, which must agree.
 fn read_all(source: &Source) -> Vec<Transcript> {
     let mut out = Vec::new();
-    read(source, &mut |t| {
-        out.push(t);
-        Ok(())
-    })
-    .unwrap();
+    Opencode
+        .read(source, &mut |t| {
+            out.push(t);
+            Ok(())
+        })
+        .unwrap();
     crate::session::import::parts::assert_parts_agree(&out, |size, each| {
-        read_parts(source, size, each)
+        Opencode.read_parts(source, size, each)
     });
     out
 }
 
 fn db_source(path: &Path) -> Source {
-    let mut found = sources(path).unwrap();
+    let mut found = Opencode.sources(path).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
     found.remove(0)
 }
@@ -463,7 +464,7 @@ fn the_legacy_json_tree_is_read_and_a_session_the_database_holds_is_left_to_it()
     fill_v1(&conn, "ses_a");
     drop(conn);
 
-    let found = sources(&data).unwrap();
+    let found = Opencode.sources(&data).unwrap();
     let kinds: Vec<(&str, String)> = found
         .iter()
         .map(|s| {
@@ -481,7 +482,7 @@ fn the_legacy_json_tree_is_read_and_a_session_the_database_holds_is_left_to_it()
         ]
     );
     // The storage directory alone still finds the database beside it.
-    assert_eq!(sources(&storage).unwrap().len(), 1);
+    assert_eq!(Opencode.sources(&storage).unwrap().len(), 1);
 
     let t = read_all(&found[1]).remove(0);
     assert_eq!(t.source_id, "ses_json_only");
@@ -528,7 +529,7 @@ fn the_oldest_layout_with_parts_inline_is_read() {
             {"type": "text", "text": "One file."}
         ], "metadata": {"time": {"created": T0 + 2}, "assistant": {"modelID": "gpt-4.1", "providerID": "openai", "path": {"cwd": "/old/proj", "root": "/old/proj"}}}}),
     );
-    let found = sources(&storage).unwrap();
+    let found = Opencode.sources(&storage).unwrap();
     assert_eq!(found.len(), 1);
     let t = read_all(&found[0]).remove(0);
     assert_eq!(t.cwd, Some(PathBuf::from("/old/proj")));
@@ -585,9 +586,14 @@ fn what_is_not_opencode_is_not_claimed_and_a_bad_database_is_an_error() {
         .execute_batch("CREATE TABLE sessions (id TEXT, working_dir TEXT);")
         .unwrap();
     std::fs::write(dir.path().join("notes.json"), "{}").unwrap();
-    assert!(sources(dir.path()).unwrap().is_empty());
-    assert!(sources(&other).unwrap().is_empty());
-    assert!(sources(&dir.path().join("missing")).unwrap().is_empty());
+    assert!(Opencode.sources(dir.path()).unwrap().is_empty());
+    assert!(Opencode.sources(&other).unwrap().is_empty());
+    assert!(
+        Opencode
+            .sources(&dir.path().join("missing"))
+            .unwrap()
+            .is_empty()
+    );
 
     let junk = dir.path().join("junk.db");
     std::fs::write(&junk, b"SQLite format 3\0 but then garbage").unwrap();
@@ -597,7 +603,10 @@ fn what_is_not_opencode_is_not_claimed_and_a_bad_database_is_an_error() {
         kind: "sqlite",
         bytes: 0,
     };
-    let err = read(&source, &mut |_| Ok(())).unwrap_err().to_string();
+    let err = Opencode
+        .read(&source, &mut |_| Ok(()))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("junk.db"), "{err}");
     assert!(!err.contains('\n'));
 }
@@ -612,9 +621,12 @@ fn a_database_whose_tables_were_renamed_is_claimed_and_says_what_it_lacks() {
     conn.execute_batch("ALTER TABLE part RENAME COLUMN data TO body;")
         .unwrap();
     drop(conn);
-    let found = sources(dir.path()).unwrap();
+    let found = Opencode.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
-    let err = read(&found[0], &mut |_| Ok(())).unwrap_err().to_string();
+    let err = Opencode
+        .read(&found[0], &mut |_| Ok(()))
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("opencode.db") && err.contains("no part.data") && !err.contains('\n'),
         "{err}"
@@ -625,11 +637,14 @@ fn a_database_whose_tables_were_renamed_is_claimed_and_says_what_it_lacks() {
 fn the_default_root_follows_xdg_data_home() {
     let homes = Homes::at(Some("/h".into()));
     assert_eq!(
-        default_roots(&homes),
+        Opencode.default_roots(&homes),
         [PathBuf::from("/h/.local/share/opencode")]
     );
     let homes = Homes::at(Some("/h".into())).with_var("XDG_DATA_HOME", "/x");
-    assert_eq!(default_roots(&homes), [PathBuf::from("/x/opencode")]);
+    assert_eq!(
+        Opencode.default_roots(&homes),
+        [PathBuf::from("/x/opencode")]
+    );
 }
 
 #[test]
@@ -652,7 +667,7 @@ fn a_placeholder_title_is_no_title_and_a_share_record_is_not_a_session() {
         &storage.join("session/share/ses_real.json"),
         json!({"secret": "s3cr3t", "url": "https://opncd.ai/s/abc"}),
     );
-    let found = sources(dir.path()).unwrap();
+    let found = Opencode.sources(dir.path()).unwrap();
     assert_eq!(found.len(), 1, "{found:?}");
     let t = read_all(&found[0]).remove(0);
     assert_eq!(t.title, None);
@@ -663,7 +678,7 @@ fn a_placeholder_title_is_no_title_and_a_share_record_is_not_a_session() {
         kind: "legacy-json",
         bytes: 0,
     };
-    assert!(read(&share, &mut |_| Ok(())).is_err());
+    assert!(Opencode.read(&share, &mut |_| Ok(())).is_err());
 }
 
 #[test]
