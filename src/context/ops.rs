@@ -10,6 +10,7 @@ use super::file;
 use super::store::NewEntry;
 use super::written;
 use crate::config::trust::{self, Workspace};
+use crate::diag;
 use crate::error::Result;
 use crate::output::Tabular;
 
@@ -86,18 +87,32 @@ pub fn add(located: &Located, new: NewEntry, now: jiff::Timestamp) -> Result<Add
         let replaced = store.add(new, now);
         Ok((replaced, store.entries.clone()))
     })?;
-    match &located.workspace {
-        Some(None) => {
-            if let Some(created) = trust::find(&located.start)? {
-                trust::trust_workspace(&created)?;
-            }
-        }
-        Some(Some(workspace)) if !workspace.trusted() => {
-            if let Some(added) = entries.iter().find(|e| e.key == key) {
-                written::remember(&workspace.root, added, &entries)?;
-            }
-        }
-        _ => {}
+    // The entry is stored: what follows is bookkeeping under $OLLM_HOME,
+    // and its failure must not read as the add's (exit 0, a warning that
+    // says what the entry lacks).
+    let kept_for_the_prompt = match &located.workspace {
+        Some(None) => trust::find(&located.start)
+            .and_then(|created| created.map(|ws| trust::trust_workspace(&ws)).transpose())
+            .map(drop),
+        Some(Some(workspace)) if !workspace.trusted() => entries
+            .iter()
+            .find(|e| e.key == key)
+            .map_or(Ok(()), |added| {
+                written::remember(&workspace.root, added, &entries)
+            }),
+        _ => Ok(()),
+    };
+    if let Err(err) = kept_for_the_prompt {
+        let root = located
+            .path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(&located.start);
+        diag::warn(format!(
+            "`{key}` was added, but the prompt will not take it until you trust the workspace \
+             (ollm trust {}): {err}",
+            root.display()
+        ));
     }
     Ok(Added {
         added: key,
