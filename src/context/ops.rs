@@ -9,6 +9,7 @@ use super::entry::{Entry, Source, validate_key};
 use super::file;
 use super::store::NewEntry;
 use super::written;
+use crate::config::notices;
 use crate::config::trust::{self, Workspace};
 use crate::diag;
 use crate::error::Result;
@@ -157,7 +158,11 @@ pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Ent
         let (own, foreign): (Vec<Entry>, Vec<Entry>) = ordered
             .into_iter()
             .partition(|e| yours.contains(&written::fingerprint(&e.key, &e.content)));
-        if !foreign.is_empty() {
+        let left_out: Vec<u8> = foreign
+            .iter()
+            .flat_map(|e| written::fingerprint(&e.key, &e.content).into_bytes())
+            .collect();
+        if !foreign.is_empty() && notices::is_news("context", &workspace.root, &left_out) {
             crate::diag::warn(format!(
                 "{}: {} left out of the prompt: the workspace is not trusted and you did not add {} here with ollm-context add; if you trust it: {}",
                 located.path.display(),
