@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A small but real agent loop built on the ollm programs, through the typed client of
-`pip install ollm-tools` (the `ollm_tools` package; the rest is the standard library).
+`pip install ./python` from the checkout, or `pip install ollm-tools` (the `ollm_tools` package;
+the rest is the standard library).
 
 Every turn:
   1. system prompt  = a base prompt + Context().prompt() (the workspace's context entries)
@@ -47,7 +48,8 @@ Each call runs one program (no shell); a failure is an ollm_tools exception carr
 program's one-line message.
 
 Exit codes: 0 done; 1 a loop persisted after a warning (the details are printed); 2 usage error;
-3 the session to resume does not exist; 4 the model server or an ollm program failed.
+3 the session to resume does not exist; 4 the model server or an ollm program failed, or the
+ollm_tools client is missing.
 """
 
 from __future__ import annotations
@@ -65,19 +67,29 @@ import uuid
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
-from ollm_tools import (
-    Compress,
-    Context,
-    Discover,
-    Env,
-    LoopCheck,
-    NotFound,
-    OllmError,
-    ProgramNotFound,
-    Session,
-    text_message,
-)
-from ollm_tools.types import LoopEvent, LoopPattern, Message, ToolCall
+try:
+    from ollm_tools import (
+        Compress,
+        Context,
+        Discover,
+        Env,
+        LoopCheck,
+        NotFound,
+        OllmError,
+        ProgramNotFound,
+        Session,
+        text_message,
+    )
+    from ollm_tools.types import LoopEvent, LoopPattern, Message, ToolCall
+except ModuleNotFoundError as missing:
+    if missing.name is None or not missing.name.startswith("ollm_tools"):
+        raise
+    print(
+        "agent.py: the ollm_tools client is missing: pip install ./python "
+        "(from the checkout, for the programs cargo install put on PATH) or pip install ollm-tools",
+        file=sys.stderr,
+    )
+    sys.exit(4)
 
 TOOLS = ["list_files", "read_file", "run"]
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")

@@ -31,7 +31,7 @@ class ProgramNotFound(FileNotFoundError):
         super().__init__(
             f"{name}: program not found (looked in {places}). "
             "Install it with `pip install ollm-tools` in this environment, "
-            "or `cargo install ollm-tools` and put ~/.cargo/bin on PATH"
+            "or from a checkout with `cargo install --locked --path .` and put ~/.cargo/bin on PATH"
         )
 
 

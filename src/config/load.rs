@@ -312,6 +312,7 @@ impl Layers {
             return Ok(());
         };
         if !workspace.trusted() {
+            let mut warnings = Vec::new();
             let leaves: Vec<(String, Value)> = tree::leaves(&layer)
                 .filter(|(key, _)| is_leaf_key(&self.defaults, key))
                 .map(|(key, value)| (key, value.clone()))
@@ -326,7 +327,7 @@ impl Layers {
                             "the workspace is not trusted and this {why}; if you trust it: {}",
                             workspace.trust_hint()
                         );
-                        diag::warn(format!("{}: ignoring `{key}`: {why}", file.display()));
+                        warnings.push(format!("{}: ignoring `{key}`: {why}", file.display()));
                         self.ignored.push(Ignored {
                             key,
                             value,
@@ -335,6 +336,13 @@ impl Layers {
                         });
                     }
                 }
+            }
+            // Said once per content of the file, not by every program on
+            // every call (`config --show-origin` keeps showing them).
+            if !warnings.is_empty()
+                && super::notices::is_news("config", &workspace.root, text.as_bytes())
+            {
+                warnings.into_iter().for_each(diag::warn);
             }
         }
         self.merge(&layer, &origin);

@@ -5,6 +5,7 @@ mod depth;
 pub mod flags;
 pub mod keys;
 mod load;
+pub mod notices;
 mod probe;
 mod schema;
 pub mod tree;

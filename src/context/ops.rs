@@ -9,7 +9,9 @@ use super::entry::{Entry, Source, validate_key};
 use super::file;
 use super::store::NewEntry;
 use super::written;
+use crate::config::notices;
 use crate::config::trust::{self, Workspace};
+use crate::diag;
 use crate::error::Result;
 use crate::output::Tabular;
 
@@ -86,18 +88,32 @@ pub fn add(located: &Located, new: NewEntry, now: jiff::Timestamp) -> Result<Add
         let replaced = store.add(new, now);
         Ok((replaced, store.entries.clone()))
     })?;
-    match &located.workspace {
-        Some(None) => {
-            if let Some(created) = trust::find(&located.start)? {
-                trust::trust_workspace(&created)?;
-            }
-        }
-        Some(Some(workspace)) if !workspace.trusted() => {
-            if let Some(added) = entries.iter().find(|e| e.key == key) {
-                written::remember(&workspace.root, added, &entries)?;
-            }
-        }
-        _ => {}
+    // The entry is stored: what follows is bookkeeping under $OLLM_HOME,
+    // and its failure must not read as the add's (exit 0, a warning that
+    // says what the entry lacks).
+    let kept_for_the_prompt = match &located.workspace {
+        Some(None) => trust::find(&located.start)
+            .and_then(|created| created.map(|ws| trust::trust_workspace(&ws)).transpose())
+            .map(drop),
+        Some(Some(workspace)) if !workspace.trusted() => entries
+            .iter()
+            .find(|e| e.key == key)
+            .map_or(Ok(()), |added| {
+                written::remember(&workspace.root, added, &entries)
+            }),
+        _ => Ok(()),
+    };
+    if let Err(err) = kept_for_the_prompt {
+        let root = located
+            .path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(&located.start);
+        diag::warn(format!(
+            "`{key}` was added, but the prompt will not take it until you trust the workspace \
+             (ollm trust {}): {err}",
+            root.display()
+        ));
     }
     Ok(Added {
         added: key,
@@ -142,7 +158,11 @@ pub fn prompt_entries(located: &Located, now: jiff::Timestamp) -> Result<Vec<Ent
         let (own, foreign): (Vec<Entry>, Vec<Entry>) = ordered
             .into_iter()
             .partition(|e| yours.contains(&written::fingerprint(&e.key, &e.content)));
-        if !foreign.is_empty() {
+        let left_out: Vec<u8> = foreign
+            .iter()
+            .flat_map(|e| written::fingerprint(&e.key, &e.content).into_bytes())
+            .collect();
+        if !foreign.is_empty() && notices::is_news("context", &workspace.root, &left_out) {
             crate::diag::warn(format!(
                 "{}: {} left out of the prompt: the workspace is not trusted and you did not add {} here with ollm-context add; if you trust it: {}",
                 located.path.display(),

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Sandbox, assert_one_line_error, bin_path, json, stdout, test_path};
+use crate::support::{
+    Sandbox, assert_one_line_error, at_a_terminal, bin_path, json, stderr, stdout, test_path,
+};
 
 const BIN: &str = "ollm-context";
 const SESSION: &str = "3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f809a1b";
@@ -582,6 +584,66 @@ fn git_status_shows_the_shared_files_of_a_new_ollm_dir_and_nothing_local() {
         std::fs::read_to_string(sandbox.work.join(".ollm/.gitignore")).unwrap(),
         "# mine\n"
     );
+}
+
+#[test]
+fn a_priority_in_words_is_answered_with_what_to_give() {
+    let sandbox = Sandbox::new();
+    let out = run(&sandbox, &["add", "k", "v", "--priority", "high"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("a priority is a whole number") && !err.contains("invalid digit"),
+        "{err}"
+    );
+}
+
+#[test]
+fn add_from_a_terminal_says_it_reads_until_end_of_input() {
+    let sandbox = Sandbox::new();
+    let Some((screen, code)) =
+        at_a_terminal(&sandbox, &format!("{} add k -", bin_path(BIN).display()))
+    else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(
+        screen.contains("reading the content from the terminal") && screen.contains("^D"),
+        "{screen}"
+    );
+    // Piped, nothing is said: the content is already on its way.
+    let piped = sandbox
+        .cmd(BIN)
+        .args(["add", "k", "-"])
+        .write_stdin("piped\n")
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(stderr(&piped), "");
+}
+
+#[test]
+fn an_add_whose_trust_record_cannot_be_written_is_reported_as_the_add_it_was() {
+    let sandbox = Sandbox::new();
+    // $OLLM_HOME under a file: the trust record fails, the store does not.
+    sandbox.write("not-a-dir", "");
+    let unusable_home = sandbox.work.join("not-a-dir/home");
+    let out = sandbox
+        .cmd(BIN)
+        .args(["add", "rules", "Use tabs."])
+        .env("OLLM_HOME", &unusable_home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["added"], "rules");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("warning: `rules` was added") && err.contains("ollm trust"),
+        "{err}"
+    );
+    let stored = ok(&sandbox, &["--file", ".ollm/context.json", "list"]);
+    assert_eq!(keys(&json(&stored)), ["rules"]);
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod ollm_cli_race;
 mod ollm_cli_splice;
 mod package_node;
 mod package_python;
+mod package_python_client;
 #[path = "../support/pg.rs"]
 mod pg;
 mod quiet_corpus;

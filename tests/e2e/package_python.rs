@@ -22,7 +22,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn tools() -> PathBuf {
+pub fn tools() -> PathBuf {
     root().join("target/py-tools")
 }
 

@@ -435,7 +435,8 @@ fn a_killed_redact_leaves_each_session_whole_as_it_was_or_scrubbed() {
 }
 
 /// A workspace's configuration cannot switch redaction off until the user
-/// trusts it: the record is redacted and the warning names the key.
+/// trusts it: the record is redacted, and the warning (said by the first
+/// command run there) names the key.
 #[test]
 fn an_untrusted_workspace_cannot_switch_redaction_off() {
     let sb = Sandbox::new();
@@ -450,6 +451,11 @@ fn an_untrusted_workspace_cannot_switch_redaction_off() {
         .args(["create", "--model", "m", "--provider", "p"])
         .output()
         .unwrap();
+    assert!(
+        stderr(&created).contains("services.session.redact"),
+        "{}",
+        stderr(&created)
+    );
     let id = json(&created)["sessionId"].as_str().unwrap().to_string();
     let record = |text: &str| {
         sb.cmd("ollm-session")
@@ -461,11 +467,6 @@ fn an_untrusted_workspace_cannot_switch_redaction_off() {
     let out = record("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["redacted"], 1);
-    assert!(
-        stderr(&out).contains("services.session.redact"),
-        "{}",
-        stderr(&out)
-    );
     let trusted = sb.cmd("ollm").args(["trust"]).arg(&dir).output().unwrap();
     assert!(trusted.status.success(), "{}", stderr(&trusted));
     let out = record("ghp_abcdefghijklmnopqrstuvwxyz0123456789");

@@ -23,7 +23,7 @@ pub(crate) struct AddArgs {
     #[arg(long, value_name = "PATH")]
     pub from_file: Option<String>,
     /// Higher priorities come first in the prompt.
-    #[arg(long, default_value_t = 50, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = parse_priority)]
     pub priority: i64,
     /// Who added the entry (`clear --source` removes one source's entries).
     #[arg(long, value_enum, default_value_t = Source::User)]
@@ -33,10 +33,33 @@ pub(crate) struct AddArgs {
     pub ttl: Option<Duration>,
 }
 
+/// `add KEY -` at a terminal reads what is typed or pasted: say so, and how
+/// it ends, rather than wait without a word.
+fn say_the_terminal_is_read() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        crate::diag::error(
+            "reading the content from the terminal: type or paste it, then ^D on a line of its own",
+        );
+    }
+}
+
+/// A priority is a whole number; a word (`high`) is answered with what to
+/// give instead, not with the integer parser's "invalid digit".
+fn parse_priority(text: &str) -> std::result::Result<i64, String> {
+    text.trim().parse().map_err(|_| {
+        "a priority is a whole number, higher first in the prompt (e.g. 80; the default is 50)"
+            .to_string()
+    })
+}
+
 pub(crate) fn run(ctx: &Ctx, store: &StoreArgs, args: AddArgs) -> Result<ExitCode> {
     let content = match (&args.content, &args.from_file) {
         (_, Some(source)) => input::read_text(source)?,
-        (Some(text), None) if text == "-" => input::read_text("-")?,
+        (Some(text), None) if text == "-" => {
+            say_the_terminal_is_read();
+            input::read_text("-")?
+        }
         (Some(text), None) => text.clone(),
         (None, None) => return Err(Error::usage("no content given (try --help)")),
     };

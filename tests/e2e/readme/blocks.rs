@@ -2,22 +2,27 @@
 //! the commands they hold, as a shell reads them.
 
 /// What the page says about running a block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Mode {
+    #[default]
     Run,
     Model,
     Skip(String),
 }
 
 /// One `sh` block: its page, its section (the `## ` heading above it, ""
-/// before the first) and its commands, each with the line it starts on.
-#[derive(Debug, Clone)]
+/// before the first), its commands, each with the line it starts on, the
+/// lines that hold a `#` comment, and the one shell it is for, if its
+/// marker says so (`<!-- readme-test: only zsh (why) -->`).
+#[derive(Debug, Clone, Default)]
 pub struct Block {
     pub page: String,
     pub section: String,
     pub fence_line: usize,
     pub mode: Mode,
     pub commands: Vec<(usize, String)>,
+    pub comments: Vec<usize>,
+    pub only: Option<String>,
 }
 
 /// The `sh` blocks of `text`, the page `page`, with their modes and
@@ -25,7 +30,7 @@ pub struct Block {
 pub fn blocks(page: &str, text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut section = String::new();
-    let mut marker: Option<Mode> = None;
+    let mut marker: Option<(Mode, Option<String>)> = None;
     let mut current: Option<(Block, Vec<(usize, String)>)> = None;
     let mut in_other_fence = false;
     for (index, line) in text.lines().enumerate() {
@@ -37,6 +42,7 @@ pub fn blocks(page: &str, text: &str) -> Vec<Block> {
         if let Some((block, lines)) = current.as_mut() {
             if line.trim_start().starts_with("```") {
                 block.commands = commands(lines);
+                block.comments = comment_lines(lines);
                 out.push(block.clone());
                 current = None;
             } else {
@@ -51,23 +57,30 @@ pub fn blocks(page: &str, text: &str) -> Vec<Block> {
         if let Some(rest) = trimmed.strip_prefix("<!-- readme-test:") {
             let rest = rest.trim_end_matches("-->").trim();
             marker = Some(if rest == "model" {
-                Mode::Model
+                (Mode::Model, None)
             } else if let Some(why) = rest.strip_prefix("skip") {
-                Mode::Skip(why.trim().trim_matches(['(', ')']).to_string())
+                (
+                    Mode::Skip(why.trim().trim_matches(['(', ')']).to_string()),
+                    None,
+                )
+            } else if let Some(shell) = rest.strip_prefix("only ") {
+                let shell = shell.split_whitespace().next().unwrap_or_default();
+                (Mode::Run, Some(shell.to_string()))
             } else {
                 panic!("{page}:{number}: unknown readme-test marker {trimmed:?}")
             });
             continue;
         }
         if let Some(lang) = trimmed.strip_prefix("```") {
-            let mode = marker.take().unwrap_or(Mode::Run);
+            let (mode, only) = marker.take().unwrap_or((Mode::Run, None));
             if lang.trim() == "sh" {
                 let block = Block {
                     page: page.to_string(),
                     section: section.clone(),
                     fence_line: number,
                     mode,
-                    commands: Vec::new(),
+                    only,
+                    ..Block::default()
                 };
                 current = Some((block, Vec::new()));
             } else {
@@ -112,6 +125,24 @@ pub fn commands(lines: &[(usize, String)]) -> Vec<(usize, String)> {
     out
 }
 
+/// The lines of a block that hold a comment: a line of its own or one
+/// after a command, quotes and continuations read as the shell reads them.
+fn comment_lines(lines: &[(usize, String)]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    for (number, line) in lines {
+        let before = words(&text);
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(line);
+        if words(&text).comments > before.comments {
+            out.push(*number);
+        }
+    }
+    out
+}
+
 /// One word of a command: its text without the quotes, and whether any
 /// of it was quoted (a quoted `exit` is an argument, not a command).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,6 +168,8 @@ pub struct Words {
     /// How many compound commands (`if`, `for`, `while`, `until`, `case`)
     /// the text leaves open.
     pub depth: i32,
+    /// How many `#` comments the text holds.
+    pub comments: usize,
 }
 
 pub fn words(text: &str) -> Words {
@@ -147,6 +180,7 @@ pub fn words(text: &str) -> Words {
         text: String::new(),
         quoted: false,
     };
+    let mut comments = 0;
     let mut chars = text.chars().peekable();
     let finish = |word: &mut Word, words: &mut Vec<Word>| {
         if !word.text.is_empty() || word.quoted {
@@ -191,6 +225,7 @@ pub fn words(text: &str) -> Words {
             '\'' => (single, word.quoted) = (true, true),
             '"' => (double, word.quoted) = (true, true),
             '#' if word.text.is_empty() && !word.quoted => {
+                comments += 1;
                 for c in chars.by_ref() {
                     if c == '\n' {
                         break;
@@ -231,6 +266,7 @@ pub fn words(text: &str) -> Words {
         words,
         in_quote: single || double,
         depth,
+        comments,
     }
 }
 
@@ -239,9 +275,9 @@ fn blocks_are_found_with_their_markers_and_commands() {
     let text = "## A\n\n<!-- readme-test: skip (installs) -->\n```sh\ncargo install\n```\n\n\
                 ```text\nnot a command\n```\n\n## B\n<!-- readme-test: model -->\n```sh\nagent one\n```\n\
                 ```sh\nx=$(a | b)  # why\n# a comment\nif c\nthen d\nfi\nprintf 'a' \\\n  | e || exit 1\n\
-                s=\"one\n$(two)\"\nf\n```\n";
+                s=\"one\n$(two)\"\nf\n```\n<!-- readme-test: only zsh (compdef) -->\n```sh\ncompinit\n```\n";
     let found = blocks("docs/x.md", text);
-    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found.len(), 4, "{found:?}");
     assert_eq!(found[0].mode, Mode::Skip("installs".into()));
     assert_eq!(found[0].section, "A");
     assert_eq!(found[0].page, "docs/x.md");
@@ -254,6 +290,10 @@ fn blocks_are_found_with_their_markers_and_commands() {
     assert_eq!(texts[1], "if c\nthen d\nfi");
     assert_eq!(texts[2], "printf 'a' \\\n  | e || exit 1");
     assert_eq!(texts[3], "s=\"one\n$(two)\"");
+    assert_eq!(found[2].comments, [18, 19]);
+    assert_eq!(found[2].only, None);
+    assert_eq!(found[3].mode, Mode::Run);
+    assert_eq!(found[3].only.as_deref(), Some("zsh"));
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! - A block is run when its fence says `sh`; `text` and other blocks never.
 //! - `<!-- readme-test: skip (why) -->` just above a fence skips the block,
 //!   saying why; `<!-- readme-test: model -->` runs it only with a model
-//!   (`real_model()`: SKIPPED without one, a failure under `CI=true`).
+//!   (`real_model()`: SKIPPED without one, a failure under `CI=true`);
+//!   `<!-- readme-test: only zsh (why) -->` runs it in that shell alone.
+//! - Each page runs in bash and in zsh (`zsh -f`).
 //! - Each page runs in a sandbox of its own, its blocks in order in one
 //!   shell. Placeholders (`history.json`, `$ID`, `./tool`) are bound by the
 //!   setup of the page or of the block's `## ` section, in `run::SETUPS`.

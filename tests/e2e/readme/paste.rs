@@ -10,6 +10,12 @@
 //! - A second paste changes nothing more than the first: a `>>` into a
 //!   file is guarded by `grep -q … ||`, so a configuration line is never
 //!   added twice (a doubled YAML key breaks every program).
+//! - It means the same in bash and zsh (macOS's shell), as each starts
+//!   with no rc file: no `#` comment (zsh's prompt, without
+//!   `interactivecomments`, runs a comment as a command or passes it as
+//!   arguments: the prose says what a line does), and no variable zsh
+//!   keeps for itself (`history` is read-only, `path` is `$PATH`).
+//!   run.rs runs every page under both.
 
 use super::blocks::{Block, Word, words};
 use super::pages;
@@ -159,29 +165,126 @@ fn not_repeatable(command: &str) -> Option<String> {
     })
 }
 
+/// Variables zsh keeps for itself (zshparam(1) and its zsh/parameter
+/// module, loaded at its prompt): assigning one fails or changes the
+/// shell. Bash's and dash's own are upper case.
+const ZSH_SPECIAL: &[&str] = &[
+    "aliases",
+    "argv",
+    "builtins",
+    "cdpath",
+    "commands",
+    "dirstack",
+    "epochtime",
+    "errnos",
+    "fignore",
+    "fpath",
+    "funcfiletrace",
+    "funcsourcetrace",
+    "funcstack",
+    "functions",
+    "functrace",
+    "galiases",
+    "histchars",
+    "history",
+    "historywords",
+    "jobdirs",
+    "jobstates",
+    "jobtexts",
+    "keymaps",
+    "mailpath",
+    "manpath",
+    "mapfile",
+    "match",
+    "mbegin",
+    "mend",
+    "module_path",
+    "modules",
+    "nameddirs",
+    "options",
+    "parameters",
+    "path",
+    "pipestatus",
+    "prompt",
+    "psvar",
+    "reswords",
+    "saliases",
+    "signals",
+    "status",
+    "sysparams",
+    "termcap",
+    "terminfo",
+    "userdirs",
+    "watch",
+    "widgets",
+];
+
+/// The variable of zsh's own that `command` assigns, if any: `NAME=…`
+/// where a command starts, `for NAME in`, `read NAME`.
+fn assigns_a_zsh_variable(command: &str) -> Option<String> {
+    let split = words(command).words;
+    let starts_a_command = |i: usize| {
+        i == 0
+            || [
+                ";", "&&", "||", "|", "(", "$(", "then", "do", "else", "export", "local",
+                "readonly",
+            ]
+            .iter()
+            .any(|w| split[i - 1].is(w))
+    };
+    split.iter().enumerate().find_map(|(i, word)| {
+        let name = match word.text.split_once('=') {
+            Some((name, _)) if starts_a_command(i) => name,
+            _ if i > 0 && (split[i - 1].is("for") || split[i - 1].is("read")) => &word.text,
+            _ => return None,
+        };
+        ZSH_SPECIAL.contains(&name).then(|| name.to_string())
+    })
+}
+
 /// Every way `block` is unsafe to paste, each naming its page and line.
 fn unsafe_to_paste(block: &Block) -> Vec<String> {
-    let mut problems = Vec::new();
+    let mut problems: Vec<(usize, String)> = Vec::new();
+    for line in &block.comments {
+        problems.push((
+            *line,
+            format!(
+                "{}:{line}: a `#` comment: zsh at its prompt (no `interactivecomments`) runs it \
+                 as a command or passes it as arguments; say it in the prose",
+                block.page
+            ),
+        ));
+    }
     let last = block.commands.len().saturating_sub(1);
     for (i, (line, command)) in block.commands.iter().enumerate() {
         let at = format!("{}:{line}", block.page);
         let first_line = command.lines().next().unwrap_or("").trim();
         if let Some(why) = closes_the_shell(command) {
-            problems.push(format!("{at}: `{first_line}`: {why}"));
+            problems.push((*line, format!("{at}: `{first_line}`: {why}")));
         }
         if i < last
             && let Some(why) = takes_the_terminal(command)
         {
-            problems.push(format!(
-                "{at}: `{first_line}`: {why}, so the lines pasted after it are lost: \
-                 make it the last line of its block"
+            problems.push((
+                *line,
+                format!(
+                    "{at}: `{first_line}`: {why}, so the lines pasted after it are lost: \
+                     make it the last line of its block"
+                ),
             ));
         }
         if let Some(why) = not_repeatable(command) {
-            problems.push(format!("{at}: `{first_line}`: {why}"));
+            problems.push((*line, format!("{at}: `{first_line}`: {why}")));
+        }
+        if let Some(name) = assigns_a_zsh_variable(command) {
+            problems.push((
+                *line,
+                format!("{at}: `{first_line}`: `{name}` is zsh's own variable; name it otherwise"),
+            ));
         }
     }
-    problems
+    problems.sort_by_key(|(line, _)| *line);
+    problems.into_iter().map(|(_, problem)| problem).collect()
 }
 
 #[test]
@@ -207,11 +310,15 @@ fn what_would_break_a_paste_is_found() {
         ollm man ollm-session\n\
         sh examples/agent.sh\n\
         echo 'services: {}' >> ~/.ollm/config.yaml\n\
-        echo done\n\
+        echo done # said\n\
+        # a comment of its own\n\
+        path=$(pwd)\n\
+        for status in a b; do echo \"$status\"; done\n\
         ```\n\
         ```sh\n\
         sh -c 'exit 3' || echo \"exit\"\n\
-        history=$(ollm session get \"$id\" --messages)\n\
+        transcript=$(ollm session get \"$id\" --messages)\n\
+        echo \"# not a comment\" path='x' $#\n\
         ollm session get \"$id\" | jq .title\n\
         ollm session resume --continue\n\
         ollm man \"$page\" > page.1\n\
@@ -231,7 +338,11 @@ fn what_would_break_a_paste_is_found() {
             "docs/x.md:5",
             "docs/x.md:6",
             "docs/x.md:7",
-            "docs/x.md:8"
+            "docs/x.md:8",
+            "docs/x.md:9",
+            "docs/x.md:10",
+            "docs/x.md:11",
+            "docs/x.md:12"
         ],
         "{bad:#?}"
     );

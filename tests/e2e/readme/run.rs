@@ -1,7 +1,9 @@
 //! Runs the `sh` blocks of each page: the page's blocks in order, in one
 //! shell, in a sandbox of its own (a temporary `OLLM_HOME`, `HOME`,
 //! `TMPDIR` and git work tree, our binaries on PATH), as a reader pastes
-//! them into one terminal.
+//! them into one terminal; once in bash and once in zsh without its rc
+//! files (`zsh -f`, macOS's shell as it starts), whose word splitting,
+//! globbing and variables differ.
 
 use std::path::Path;
 use std::time::Duration;
@@ -132,9 +134,56 @@ fn script(page: &str, blocks: &[&Block]) -> String {
     script
 }
 
-/// Runs a page's blocks in one shell; Err names the line that failed and
-/// shows its output.
+/// The shells a page runs in: the program and its arguments before the
+/// script's path.
+const SHELLS: &[(&str, &[&str])] = &[("bash", &[]), ("zsh", &["-f"])];
+
+/// The shells of [`SHELLS`] this machine has; a missing one is SKIPPED
+/// visibly, and fails under `CI=true` (CI installs zsh).
+fn shells() -> Vec<(&'static str, &'static [&'static str])> {
+    SHELLS
+        .iter()
+        .copied()
+        .filter(|(shell, _)| {
+            let found = std::process::Command::new(shell)
+                .args(["-c", "true"])
+                .status()
+                .is_ok_and(|s| s.success());
+            if !found {
+                let why =
+                    format!("no `{shell}` to run the pages' blocks in (apt-get install {shell})");
+                assert!(
+                    std::env::var("CI").as_deref() != Ok("true"),
+                    "CI=true and {why}"
+                );
+                eprintln!("SKIPPED: {why}");
+            }
+            found
+        })
+        .collect()
+}
+
+/// Runs a page's blocks in one shell; Err names the shell and the line
+/// that failed and shows its output.
 fn run(page: &str, blocks: &[&Block], model_url: Option<&str>) -> Result<(), String> {
+    for (shell, args) in shells() {
+        let for_shell: Vec<&Block> = blocks
+            .iter()
+            .copied()
+            .filter(|b| b.only.as_ref().is_none_or(|only| only == shell))
+            .collect();
+        run_in(shell, args, page, &for_shell, model_url).map_err(|e| format!("in {shell}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn run_in(
+    shell: &str,
+    args: &[&str],
+    page: &str,
+    blocks: &[&Block],
+    model_url: Option<&str>,
+) -> Result<(), String> {
     let sandbox = Sandbox::new();
     let bin = sandbox.home.join("bin");
     let tmp = sandbox.home.join("tmp");
@@ -156,8 +205,9 @@ fn run(page: &str, blocks: &[&Block], model_url: Option<&str>) -> Result<(), Str
             );
         }
     }
-    let mut cmd = sandbox.program("bash");
-    cmd.arg(&script_path)
+    let mut cmd = sandbox.program(shell);
+    cmd.args(args)
+        .arg(&script_path)
         .env("PATH", path)
         .env("bin", &bin)
         .env("TMPDIR", &tmp)
@@ -341,10 +391,11 @@ fn a_failing_command_names_its_page_and_line() {
             (12, "ollm-session get --last".into()),
             (13, "echo never".into()),
         ],
+        ..Block::default()
     };
     let err = run("docs/x.md", &[&block], None).unwrap_err();
     assert!(
-        err.starts_with("docs/x.md:12 exited 3: `ollm-session get --last`"),
+        err.starts_with("in bash: docs/x.md:12 exited 3: `ollm-session get --last`"),
         "{err}"
     );
 }
@@ -357,6 +408,7 @@ fn a_page_runs_in_one_shell_so_its_blocks_build_on_each_other() {
         fence_line: 1,
         mode: Mode::Run,
         commands: vec![(2, "cd \"$(mktemp -d)\" && tour=here".into())],
+        ..Block::default()
     };
     let second = Block {
         fence_line: 5,
@@ -367,4 +419,20 @@ fn a_page_runs_in_one_shell_so_its_blocks_build_on_each_other() {
         ..first.clone()
     };
     run("docs/x.md", &[&first, &second], None).unwrap();
+}
+
+#[test]
+fn a_page_runs_in_zsh_too_where_words_split_otherwise() {
+    if !shells().iter().any(|(shell, _)| *shell == "zsh") {
+        return;
+    }
+    // bash splits an unquoted variable into words; zsh does not.
+    let block = Block {
+        page: "docs/x.md".into(),
+        fence_line: 1,
+        commands: vec![(2, "files='a b'; set -- $files; [ $# -eq 2 ]".into())],
+        ..Block::default()
+    };
+    let err = run("docs/x.md", &[&block], None).unwrap_err();
+    assert!(err.starts_with("in zsh: docs/x.md:2 exited 1"), "{err}");
 }
