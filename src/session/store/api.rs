@@ -369,6 +369,10 @@ pub struct Publish {
 /// it returns; readers see a session's records in the one order in which
 /// they were acknowledged.
 pub trait SessionStore: Send + Sync {
+    /// The store itself, for code inside `store/` that must reach a
+    /// concrete store's own abilities (a downcast); code elsewhere asks
+    /// the trait.
+    fn as_any(&self) -> &dyn std::any::Any;
     /// Where the store is, for messages (a URL's password redacted).
     fn location(&self) -> String;
     fn options(&self) -> &StoreOptions;
@@ -391,6 +395,12 @@ pub trait SessionStore: Send + Sync {
                 Err(err) => Err(err),
             })
             .collect()
+    }
+    /// Whether [`SessionStore::publish_copies`] makes many copies durable
+    /// in one step, so a caller hands them over together (the default
+    /// stores them one by one, and a caller may as well ask for each).
+    fn publishes_copies_together(&self) -> bool {
+        false
     }
     /// Appends one record under the session's lock; returns the summary
     /// after it, once the record is durable.

@@ -61,18 +61,13 @@ const MAX_BRANCH_NUMBER: u32 = 100;
 #[derive(Clone)]
 pub struct Store {
     inner: Arc<dyn SessionStore>,
-    file: Option<FileStore>,
-    postgres: Option<Arc<postgres::PgStore>>,
 }
 
 impl Store {
     /// The journal store at `dir`; nothing is touched until it is used.
     pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> Store {
-        let file = FileStore::new(dir, options);
         Store {
-            inner: Arc::new(file.clone()),
-            file: Some(file),
-            postgres: None,
+            inner: Arc::new(FileStore::new(dir, options)),
         }
     }
 
@@ -89,11 +84,8 @@ impl Store {
             return Ok(Store::new(dir, options));
         }
         if pgurl::is_postgres_url(location) {
-            let pg = Arc::new(postgres::PgStore::new(location, options)?);
             return Ok(Store {
-                inner: pg.clone(),
-                file: None,
-                postgres: Some(pg),
+                inner: Arc::new(postgres::PgStore::new(location, options)?),
             });
         }
         Err(Error::Config(format!(
@@ -196,7 +188,7 @@ impl Store {
         idle: Option<std::time::Duration>,
         ready: impl FnOnce(postgres::keeper::Ready<'_>) -> Result<()>,
     ) -> Result<(postgres::keeper::Stopped, u64)> {
-        match &self.postgres {
+        match self.inner.as_any().downcast_ref::<postgres::PgStore>() {
             Some(pg) => pg.keep(idle, ready),
             None => Err(Error::Usage(
                 "keep: the file store opens no connections; keep serves a PostgreSQL store \
@@ -209,7 +201,7 @@ impl Store {
     /// The file store, when this is one: for this module and tests, which
     /// reach its files (code elsewhere asks [`SessionStore`]'s abilities).
     pub fn as_file(&self) -> Option<&FileStore> {
-        self.file.as_ref()
+        self.inner.as_any().downcast_ref()
     }
 
     /// [`SessionStore::rebuild_derived`].
@@ -345,7 +337,7 @@ impl Store {
         let valid = sessions
             .iter()
             .all(|loaded| check_id(&loaded.session.session_id, "session").is_ok());
-        if self.file.is_some() || sessions.len() < 2 || !valid {
+        if !self.inner.publishes_copies_together() || sessions.len() < 2 || !valid {
             return one_by_one();
         }
         let copies = sessions.iter().map(|loaded| self.copied(loaded)).collect();
@@ -527,7 +519,7 @@ impl Store {
     /// store renders each on the core that found it and keeps only its
     /// bytes; another store renders its hits once found.
     pub fn search_rendered(&self, query: &Query, render: &Render<'_>) -> Result<RenderedHits> {
-        match &self.file {
+        match self.as_file() {
             Some(file) => file::search::search_rendered(file, query, render),
             None => RenderedHits::of_found(self.inner.search(query)?, render),
         }

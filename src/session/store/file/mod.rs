@@ -1464,6 +1464,10 @@ impl FileStore {
 }
 
 impl SessionStore for FileStore {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         FileStore::scrub(self, id, scrub)
     }

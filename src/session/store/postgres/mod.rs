@@ -170,6 +170,10 @@ fn summary_of(row: &Row) -> SessionSummary {
 }
 
 impl SessionStore for PgStore {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         self.scrub_session(id, scrub)
     }
@@ -278,6 +282,10 @@ impl SessionStore for PgStore {
 
     fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
         self.copies(copies)
+    }
+
+    fn publishes_copies_together(&self) -> bool {
+        true
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
