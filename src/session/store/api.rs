@@ -15,7 +15,7 @@ use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, Sessio
 use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
 
-pub use super::shared_snapshots::SharedSnapshots;
+pub use super::snapshot_store::SnapshotStore;
 
 /// A session held against its other writers until dropped: what
 /// [`SessionStore::lock_session`] gives, whatever the store holds inside.
@@ -488,8 +488,9 @@ pub trait SessionStore: Send + Sync {
     fn import_lock(&self) -> Result<Option<SessionLock>> {
         Ok(None)
     }
-    /// The store's own snapshots (`None`: they live in `snapshots.dir`).
-    fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+    /// The store's own snapshot storage, shared by every machine using
+    /// the store (`None`: snapshots live in this machine's `snapshots.dir`).
+    fn snapshots(&self) -> Option<&dyn SnapshotStore> {
         None
     }
     /// Builds what the store derives from its sessions (an index) again

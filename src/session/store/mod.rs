@@ -12,8 +12,9 @@
 //! whatever the storage (creating, branching, the acknowledgement of a
 //! record, the most recent session) is written once, in [`Store`]. The
 //! file store keeps snapshots in `snapshots.dir`; a store that keeps them
-//! itself (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
-//! ([`crate::session::Snapshots`] uses whichever the store has). Adding a
+//! itself (PostgreSQL, shared by every machine) offers its own
+//! [`SnapshotStore`] ([`crate::session::Snapshots`] uses it in front of
+//! the directory). Adding a
 //! store is one new folder implementing [`SessionStore`].
 
 pub(crate) mod api;
@@ -21,7 +22,7 @@ pub(crate) mod cli;
 pub mod file;
 pub mod pages;
 pub mod postgres;
-pub(crate) mod shared_snapshots;
+pub(crate) mod snapshot_store;
 
 #[cfg(test)]
 mod batch_tests;
@@ -38,12 +39,13 @@ use serde_json::{Map, Value};
 
 pub use api::{
     Ack, Append, CleanupReport, Clock, Created, JsonLines, ListQuery, Listing, Naming, NewFormat,
-    NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots,
+    NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SnapshotStore,
     StoreOptions, is_zero,
 };
 pub(crate) use file::FileStore;
 pub use file::{JOURNAL, SUMMARY};
 use postgres::url as pgurl;
+pub use snapshot_store::{PutSnapshot, encode_snapshot};
 
 use super::model::{
     Entry, Loaded, Message, Metadata, Place, Session, SessionHead, SessionSummary, check_id, new_id,
@@ -264,10 +266,9 @@ impl Store {
         self.inner.lock_session(id)
     }
 
-    /// Where the store keeps snapshots itself, shared by every machine
-    /// (`None`: in `snapshots.dir`).
-    pub(crate) fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
-        self.inner.shared_snapshots()
+    /// [`SessionStore::snapshots`].
+    pub(crate) fn snapshots(&self) -> Option<&dyn SnapshotStore> {
+        self.inner.snapshots()
     }
 
     // ----- creating -------------------------------------------------------

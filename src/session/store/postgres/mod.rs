@@ -593,7 +593,7 @@ impl SessionStore for PgStore {
         })))
     }
 
-    fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
+    fn snapshots(&self) -> Option<&dyn super::SnapshotStore> {
         Some(self)
     }
 }
