@@ -7,6 +7,7 @@ pub mod keys;
 mod load;
 mod probe;
 mod schema;
+pub mod store_kinds;
 pub mod tree;
 pub mod trust;
 

@@ -14,12 +14,13 @@
 //! file store keeps snapshots in `snapshots.dir`; a store that keeps them
 //! itself (PostgreSQL, shared by every machine) offers its own
 //! [`SnapshotStore`] ([`crate::session::Snapshots`] uses it in front of
-//! the directory). Adding a
-//! store is one new folder implementing [`SessionStore`].
+//! the directory). Adding a store is one new folder implementing
+//! [`SessionStore`] and one line in the table of kinds ([`kinds`]).
 
 pub(crate) mod api;
 pub(crate) mod cli;
 pub mod file;
+pub(crate) mod kinds;
 pub mod pages;
 pub mod postgres;
 pub(crate) mod snapshot_store;
@@ -76,24 +77,23 @@ impl Store {
     /// Whether `location` names a kind of store ([`Store::open`] opens it)
     /// rather than a directory.
     pub fn names_a_store(location: &str) -> bool {
-        location == "file" || pgurl::is_postgres_url(location)
+        kinds::opener(location).is_some()
     }
 
-    /// The store at `location`: `file` (the journal store at `dir`) or a
-    /// PostgreSQL URL (connected on first use).
+    /// The store at `location`, of one of the kinds of [`kinds::OPENERS`]:
+    /// `file` (the journal store at `dir`) or a PostgreSQL URL (connected
+    /// on first use).
     pub fn open(location: &str, dir: impl Into<PathBuf>, options: StoreOptions) -> Result<Store> {
-        if location == "file" {
-            return Ok(Store::new(dir, options));
+        match kinds::opener(location) {
+            Some(opener) => Ok(Store {
+                inner: (opener.open)(location, dir.into(), options)?,
+            }),
+            None => Err(Error::Config(format!(
+                "services.session.store: {:?} is neither {}",
+                pgurl::redact(location),
+                kinds::locations(" nor ")
+            ))),
         }
-        if pgurl::is_postgres_url(location) {
-            return Ok(Store {
-                inner: Arc::new(postgres::PgStore::new(location, options)?),
-            });
-        }
-        Err(Error::Config(format!(
-            "services.session.store: {:?} is neither `file` nor a postgres:// or postgresql:// URL",
-            pgurl::redact(location)
-        )))
     }
 
     /// The store the configuration names (`services.session.store`,

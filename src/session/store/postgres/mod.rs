@@ -169,6 +169,16 @@ fn summary_of(row: &Row) -> SessionSummary {
     }
 }
 
+/// The store at the PostgreSQL URL `location` ([`super::kinds`]),
+/// connected on first use.
+pub(crate) fn open(
+    location: &str,
+    _dir: std::path::PathBuf,
+    options: StoreOptions,
+) -> Result<std::sync::Arc<dyn SessionStore>> {
+    Ok(std::sync::Arc::new(PgStore::new(location, options)?))
+}
+
 impl SessionStore for PgStore {
     fn as_any(&self) -> &dyn std::any::Any {
         self
