@@ -21,16 +21,16 @@ pub(crate) struct Opener {
     pub(crate) open: Open,
 }
 
-/// Every kind of store, the default first.
+impl Opener {
+    const fn new(kind: &'static StoreKind, open: Open) -> Opener {
+        Opener { kind, open }
+    }
+}
+
+/// Every kind of store, the default first: a line each.
 pub(crate) const OPENERS: &[Opener] = &[
-    Opener {
-        kind: &store_kinds::FILE,
-        open: file::open,
-    },
-    Opener {
-        kind: &store_kinds::POSTGRES,
-        open: postgres::open,
-    },
+    Opener::new(&store_kinds::FILE, file::open),
+    Opener::new(&store_kinds::POSTGRES, postgres::open),
 ];
 
 /// How `location` is opened, when it names a kind of store.
