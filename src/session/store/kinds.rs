@@ -7,6 +7,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+#[cfg(test)]
+#[path = "memory/mod.rs"]
+mod memory;
+
 use super::{SessionStore, StoreOptions, file, postgres};
 use crate::config::store_kinds::{self, StoreKind};
 use crate::error::Result;
@@ -31,6 +35,8 @@ impl Opener {
 pub(crate) const OPENERS: &[Opener] = &[
     Opener::new(&store_kinds::FILE, file::open),
     Opener::new(&store_kinds::POSTGRES, postgres::open),
+    #[cfg(test)]
+    Opener::new(&memory::KIND, memory::open),
 ];
 
 /// How `location` is opened, when it names a kind of store.
