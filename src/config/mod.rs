@@ -8,6 +8,7 @@ mod load;
 pub mod notices;
 mod probe;
 mod schema;
+pub mod store_kinds;
 pub mod tree;
 pub mod trust;
 

@@ -64,7 +64,7 @@ impl Default for SessionConfig {
             data_dir: DEFAULT_DATA_DIR.into(),
             max_sessions: 100,
             auto_save: true,
-            store: "file".into(),
+            store: super::store_kinds::STORE_KINDS[0].name.into(),
             format: SessionFormat::Cli,
             redact: true,
         }
@@ -385,14 +385,10 @@ impl Config {
         if s.session.data_dir.trim().is_empty() {
             return Err(("services.session.dataDir", "a non-empty path"));
         }
-        let store = s.session.store.as_str();
-        if store != "file"
-            && !store.starts_with("postgres://")
-            && !store.starts_with("postgresql://")
-        {
+        if super::store_kinds::store_kind(&s.session.store).is_none() {
             return Err((
                 "services.session.store",
-                "`file` or a postgres:// or postgresql:// URL",
+                super::store_kinds::store_locations(),
             ));
         }
         if self.snapshots.dir.trim().is_empty() {

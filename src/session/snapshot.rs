@@ -20,7 +20,7 @@
 //! for a session being deleted; snapshots of a session that is gone (a
 //! delete cut short, finished by the next writer) are not found.
 //!
-//! A store that keeps snapshots itself ([`Store::shared_snapshots`]:
+//! A store that keeps snapshots itself ([`Store::snapshots`]:
 //! PostgreSQL) holds them in its database, shared by every machine, with
 //! the same guarantees in its transactions. Snapshots such a store's users
 //! took before (in this machine's `snapshots.dir`) are still listed, shown,
@@ -29,29 +29,25 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use super::model::snapshot::{Snapshot, SnapshotInfo};
 use super::model::{Loaded, Place};
-use super::model::{Message, check_id, estimate_tokens, is_uuid, new_id};
-use super::store::{Created, NewSession, Store};
+use super::model::{Message, check_id, estimate_tokens, new_id};
+use super::store::{Created, NewSession, SnapshotStore, Store};
 use crate::error::{Error, Result};
-use crate::fs::{self as sfs, Durability};
-use crate::{input, timestamp};
+use crate::timestamp;
+
+mod local;
+
+use local::LocalSnapshots;
 
 /// The snapshot store.
 #[derive(Debug, Clone)]
 pub struct Snapshots {
     root: PathBuf,
     max_count: u64,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Index {
-    session_id: String,
-    snapshots: Vec<SnapshotInfo>,
 }
 
 /// What `create` made and what rolling cleanup removed.
@@ -65,6 +61,34 @@ pub struct CreatedSnapshot {
     pub path: Option<PathBuf>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
+}
+
+/// Where a store's snapshots are: its own storage in front of this
+/// machine's directory (which keeps those taken before), or the directory
+/// alone.
+struct Places<'a> {
+    own: Option<&'a dyn SnapshotStore>,
+    local: LocalSnapshots<'a>,
+}
+
+impl Places<'_> {
+    /// Where snapshots are written and looked for first.
+    fn main(&self) -> &dyn SnapshotStore {
+        self.own.unwrap_or(&self.local)
+    }
+
+    /// Where snapshots taken before the main storage are still found.
+    fn earlier(&self) -> Option<&dyn SnapshotStore> {
+        self.own.map(|_| &self.local as &dyn SnapshotStore)
+    }
+
+    /// `read` of the main storage, else (not found there) of the earlier.
+    fn first_found<T>(&self, read: impl Fn(&dyn SnapshotStore) -> Result<T>) -> Result<T> {
+        match (read(self.main()), self.earlier()) {
+            (Err(Error::NotFound(_)), Some(earlier)) => read(earlier),
+            (found, _) => found,
+        }
+    }
 }
 
 impl Snapshots {
@@ -88,32 +112,14 @@ impl Snapshots {
         &self.root
     }
 
-    fn dir(&self, session_id: &str) -> PathBuf {
-        self.root.join(session_id).join("snapshots")
-    }
-
-    /// The session's snapshot directory for reading: `None` when missing;
-    /// a link or a file in its place is an error (never followed).
-    fn existing_dir(&self, session_id: &str) -> Result<Option<PathBuf>> {
-        let outer = self.root.join(session_id);
-        sfs::check_dir_or_absent(&outer)?;
-        let dir = self.dir(session_id);
-        sfs::check_dir_or_absent(&dir)?;
-        Ok(sfs::is_real_dir(&dir).then_some(dir))
-    }
-
-    /// Creates the session's snapshot directory (0700 all the way).
-    fn make_dir(&self, session_id: &str) -> Result<PathBuf> {
-        sfs::create_private_dir_all(&self.root)?;
-        sfs::tighten_store(&self.root);
-        sfs::create_private_dir(&self.root.join(session_id))?;
-        let dir = self.dir(session_id);
-        sfs::create_private_dir(&dir)?;
-        Ok(dir)
-    }
-
-    fn file(&self, session_id: &str, id: &str) -> PathBuf {
-        self.dir(session_id).join(format!("snapshot-{id}.json"))
+    fn places<'a>(&'a self, store: &'a Store) -> Places<'a> {
+        Places {
+            own: store.snapshots(),
+            local: LocalSnapshots {
+                root: &self.root,
+                store,
+            },
+        }
     }
 
     /// Snapshots session `session_id`: its messages, or `context` (the
@@ -126,179 +132,41 @@ impl Snapshots {
         context: Option<Vec<Message>>,
         summary: Option<String>,
     ) -> Result<CreatedSnapshot> {
-        if let Some(shared) = store.shared_snapshots() {
-            let loaded = store.load(session_id)?;
-            let snapshot = redacted(store, build(session_id, &loaded, context, summary))?;
-            encode(&snapshot)?;
-            let (_, removed) = shared.put_snapshot(&snapshot, self.max_count)?;
-            return Ok(CreatedSnapshot {
-                info: snapshot.info(),
-                path: None,
-                removed,
-            });
-        }
-        let lock = store.lock_session(session_id)?;
-        let loaded = match store.load_held(session_id, Some(&lock)) {
-            Ok(loaded) => loaded,
-            Err(err) => {
-                if matches!(err, Error::NotFound(_)) {
-                    lock.discard();
-                }
-                return Err(err);
-            }
-        };
+        let loaded = store.load(session_id)?;
         let snapshot = redacted(store, build(session_id, &loaded, context, summary))?;
-        let dir = self.make_dir(session_id)?;
-        sfs::sweep_all_temps(&dir);
-        let mut index = self.read_index(session_id)?;
-        let path = self.file(session_id, &snapshot.id);
-        let bytes = encode(&snapshot)?;
-        sfs::write_atomic(&path, &bytes, Durability::Synced)?;
-        index.insert(0, snapshot.info());
-        let mut removed = Vec::new();
-        if self.max_count > 0 {
-            while index.len() as u64 > self.max_count {
-                if let Some(old) = index.pop() {
-                    let old_path = self.file(session_id, &old.id);
-                    if sfs::is_regular_file(&old_path) {
-                        let _ = std::fs::remove_file(old_path);
-                    }
-                    removed.push(old.id);
-                }
-            }
-        }
-        self.write_index(session_id, &index)?;
-        drop(lock);
+        let put = self
+            .places(store)
+            .main()
+            .put_snapshot(&snapshot, self.max_count)?;
         Ok(CreatedSnapshot {
             info: snapshot.info(),
-            path: Some(path),
-            removed,
+            path: put.path,
+            removed: put.removed,
         })
     }
 
-    /// A session's snapshots, newest first (from the index; rebuilt from
-    /// the files when the index is missing or does not match them). On a
-    /// store keeping them itself, its own, then any left in `snapshots.dir`.
+    /// A session's snapshots, newest first. On a store keeping them
+    /// itself, its own, then any left in `snapshots.dir`.
     pub fn list(&self, store: &Store, session_id: &str) -> Result<Vec<SnapshotInfo>> {
         check_id(session_id, "session")?;
-        let Some(shared) = store.shared_snapshots() else {
-            return self.read_index(session_id);
+        let places = self.places(store);
+        let mut infos = places.main().snapshot_infos(session_id)?;
+        let Some(earlier) = places.earlier() else {
+            return Ok(infos);
         };
-        let mut infos = shared.snapshot_infos(session_id)?;
-        let local: Vec<SnapshotInfo> = self
-            .read_index(session_id)?
+        let local: Vec<SnapshotInfo> = earlier
+            .snapshot_infos(session_id)?
             .into_iter()
             .filter(|l| infos.iter().all(|s| s.id != l.id))
             .collect();
         if !local.is_empty() {
             infos.extend(local);
-            // Stable: the database's order stands among equal times.
+            // Stable: the main storage's order stands among equal times.
             infos.sort_by_key(|s| {
                 std::cmp::Reverse(timestamp::parse(&s.timestamp).unwrap_or(i64::MIN))
             });
         }
         Ok(infos)
-    }
-
-    /// Whether a session's snapshots may be read: the session (or a copy
-    /// set aside as corrupt) is still in the store.
-    fn live(&self, store: &Store, session_id: &str) -> bool {
-        store.has_any(session_id)
-    }
-
-    fn read_index(&self, session_id: &str) -> Result<Vec<SnapshotInfo>> {
-        let Some(dir) = self.existing_dir(session_id)? else {
-            return Ok(Vec::new());
-        };
-        let mut on_disk = Vec::new();
-        match std::fs::read_dir(&dir) {
-            Ok(entries) => {
-                for entry in entries.flatten() {
-                    let name = entry.file_name();
-                    let name = name.to_string_lossy();
-                    if let Some(id) = name
-                        .strip_prefix("snapshot-")
-                        .and_then(|n| n.strip_suffix(".json"))
-                        && is_uuid(id)
-                    {
-                        on_disk.push(id.to_string());
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(Error::io(&dir, &e)),
-        }
-        on_disk.sort();
-        let index: Option<Index> = sfs::read_regular(&dir.join("snapshots-index.json"))
-            .ok()
-            .flatten()
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        if let Some(index) = index {
-            let mut ids: Vec<String> = index.snapshots.iter().map(|s| s.id.clone()).collect();
-            ids.sort();
-            if ids == on_disk {
-                return Ok(index.snapshots);
-            }
-        }
-        let mut infos = Vec::new();
-        for id in on_disk {
-            if let Ok(snapshot) = self.read(session_id, &id) {
-                infos.push(snapshot.info());
-            }
-        }
-        infos
-            .sort_by_key(|s| std::cmp::Reverse(timestamp::parse(&s.timestamp).unwrap_or(i64::MIN)));
-        Ok(infos)
-    }
-
-    fn write_index(&self, session_id: &str, snapshots: &[SnapshotInfo]) -> Result<()> {
-        let index = Index {
-            session_id: session_id.to_string(),
-            snapshots: snapshots.to_vec(),
-        };
-        let bytes = serde_json::to_vec_pretty(&index)
-            .map_err(|e| Error::input(format!("cannot encode the index: {e}")))?;
-        sfs::write_atomic(
-            &self.dir(session_id).join("snapshots-index.json"),
-            &bytes,
-            Durability::Synced,
-        )
-    }
-
-    fn read(&self, session_id: &str, id: &str) -> Result<Snapshot> {
-        self.existing_dir(session_id)?;
-        let path = self.file(session_id, id);
-        let Some(bytes) = sfs::read_regular(&path)? else {
-            return Err(Error::NotFound(format!("no snapshot {id}")));
-        };
-        serde_json::from_slice(&bytes).map_err(|e| {
-            Error::Corrupt(format!(
-                "snapshot {} cannot be parsed: {}",
-                path.display(),
-                crate::text::one_line(&e.to_string())
-            ))
-        })
-    }
-
-    /// The session a snapshot belongs to: `session` when given, else found
-    /// by looking in every session's snapshot directory.
-    fn owner(&self, id: &str, session: Option<&str>) -> Result<String> {
-        check_id(id, "snapshot")?;
-        if let Some(session) = session {
-            check_id(session, "session")?;
-            return Ok(session.to_string());
-        }
-        let Ok(entries) = std::fs::read_dir(&self.root) else {
-            return Err(Error::NotFound(format!("no snapshot {id}")));
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if is_uuid(name) && sfs::is_regular_file(&self.file(name, id)) {
-                return Ok(name.to_string());
-            }
-        }
-        Err(Error::NotFound(format!("no snapshot {id}")))
     }
 
     /// The snapshots whose id starts with `prefix` (lowercase), as
@@ -313,25 +181,11 @@ impl Snapshots {
     ) -> Result<Vec<(String, String)>> {
         let sessions: Vec<String> = match session {
             Some(session) => vec![session.to_string()],
-            None if store.shared_snapshots().is_some() => store
-                .list()?
-                .sessions
-                .into_iter()
-                .map(|s| s.session_id)
-                .collect(),
-            None => match std::fs::read_dir(&self.root) {
-                Ok(entries) => entries
-                    .flatten()
-                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
-                    .filter(|name| is_uuid(name))
-                    .collect(),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-                Err(e) => return Err(Error::io(&self.root, &e)),
-            },
+            None => self.places(store).main().snapshot_sessions()?,
         };
         let mut found = Vec::new();
         for session_id in sessions {
-            if !self.live(store, &session_id) {
+            if !store.has_any(&session_id) {
                 continue;
             }
             for info in self.list(store, &session_id)? {
@@ -345,58 +199,17 @@ impl Snapshots {
 
     /// The whole snapshot (of a session still in `store`).
     pub fn show(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
-        if let Some(shared) = store.shared_snapshots() {
-            check_id(id, "snapshot")?;
-            match shared.snapshot(id, session) {
-                Err(Error::NotFound(_)) => {} // perhaps one taken here before
-                found => return found,
-            }
-        }
-        self.show_local(store, id, session)
-    }
-
-    fn show_local(&self, store: &Store, id: &str, session: Option<&str>) -> Result<Snapshot> {
-        let owner = self.owner(id, session)?;
-        if !self.live(store, &owner) {
-            return Err(Error::NotFound(format!("no snapshot {id}")));
-        }
-        self.read(&owner, id)
+        check_id(id, "snapshot")?;
+        self.places(store)
+            .first_found(|place| place.snapshot(id, session))
     }
 
     /// Deletes one snapshot, holding its session's lock (on a store
     /// keeping them itself, in one transaction).
     pub fn delete(&self, store: &Store, id: &str, session: Option<&str>) -> Result<()> {
-        if let Some(shared) = store.shared_snapshots() {
-            check_id(id, "snapshot")?;
-            match shared.delete_snapshot(id, session) {
-                Err(Error::NotFound(_)) => {} // perhaps one taken here before
-                done => return done,
-            }
-        }
-        let owner = self.owner(id, session)?;
-        let _lock = store.lock_session(&owner)?;
-        if !self.live(store, &owner) {
-            return Err(Error::NotFound(format!("no snapshot {id}")));
-        }
-        let Some(dir) = self.existing_dir(&owner)? else {
-            return Err(Error::NotFound(format!("no snapshot {id}")));
-        };
-        sfs::sweep_all_temps(&dir);
-        let path = self.file(&owner, id);
-        sfs::check_regular_or_absent(&path)?;
-        match std::fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::NotFound(format!("no snapshot {id}")));
-            }
-            Err(e) => return Err(Error::io(&path, &e)),
-        }
-        let index: Vec<SnapshotInfo> = self
-            .read_index(&owner)?
-            .into_iter()
-            .filter(|s| s.id != id)
-            .collect();
-        self.write_index(&owner, &index)
+        check_id(id, "snapshot")?;
+        self.places(store)
+            .first_found(|place| place.delete_snapshot(id, session))
     }
 
     /// Stores a snapshot copied from another store under its own id, as it
@@ -404,42 +217,15 @@ impl Snapshots {
     /// already). Its session must be in `store`.
     pub fn import(&self, store: &Store, snapshot: &Snapshot) -> Result<bool> {
         check_id(&snapshot.id, "snapshot")?;
-        let session_id = snapshot.session_id.as_str();
-        check_id(session_id, "session")?;
+        check_id(&snapshot.session_id, "session")?;
         let snapshot = &redacted(store, snapshot.clone())?;
-        if let Some(shared) = store.shared_snapshots() {
-            encode(snapshot)?;
-            return Ok(shared.put_snapshot(snapshot, 0)?.0);
-        }
-        let lock = store.lock_session(session_id)?;
-        store.exists(session_id)?;
-        let path = self.file(session_id, &snapshot.id);
-        let dir = self.make_dir(session_id)?;
-        sfs::sweep_all_temps(&dir);
-        let mut index = self.read_index(session_id)?;
-        if index.iter().any(|s| s.id == snapshot.id) || sfs::is_regular_file(&path) {
-            return Ok(false);
-        }
-        sfs::write_atomic(&path, &encode(snapshot)?, Durability::Synced)?;
-        let at = timestamp::parse(&snapshot.timestamp).unwrap_or(i64::MIN);
-        let place = index
-            .iter()
-            .position(|s| timestamp::parse(&s.timestamp).unwrap_or(i64::MIN) <= at)
-            .unwrap_or(index.len());
-        index.insert(place, snapshot.info());
-        self.write_index(session_id, &index)?;
-        drop(lock);
-        Ok(true)
+        Ok(self.places(store).main().put_snapshot(snapshot, 0)?.stored)
     }
 
     /// The stored bytes of snapshot `id` of session `session_id` when it
     /// is a file here (`None` on a store that keeps snapshots itself).
     pub fn raw(&self, store: &Store, session_id: &str, id: &str) -> Result<Option<Vec<u8>>> {
-        if store.shared_snapshots().is_some() {
-            return Ok(None);
-        }
-        check_id(id, "snapshot")?;
-        sfs::read_regular(&self.file(session_id, id))
+        self.places(store).main().raw_snapshot(session_id, id)
     }
 
     /// Passes every snapshot of session `session_id` kept here (and their
@@ -452,20 +238,7 @@ impl Snapshots {
         session_id: &str,
         scrub: &dyn Fn(&mut Value) -> u64,
     ) -> Result<u64> {
-        if store.shared_snapshots().is_some() || self.existing_dir(session_id)?.is_none() {
-            return Ok(0);
-        }
-        let lock = store.lock_session(session_id)?;
-        let mut replaced = 0;
-        for info in self.read_index(session_id)? {
-            replaced += scrub_json_file(&self.file(session_id, &info.id), scrub)?;
-        }
-        let index = self.dir(session_id).join("snapshots-index.json");
-        if sfs::is_regular_file(&index) {
-            replaced += scrub_json_file(&index, scrub)?;
-        }
-        drop(lock);
-        Ok(replaced)
+        self.places(store).main().scrub_snapshots(session_id, scrub)
     }
 
     /// Re-creates the snapshot's context as a new session (recording where
@@ -476,17 +249,10 @@ impl Snapshots {
         id: &str,
         session: Option<&str>,
     ) -> Result<Created> {
-        let snapshot = match store.shared_snapshots() {
-            // Read in one statement: nothing to hold.
-            Some(_) => self.show(store, id, session)?,
-            None => {
-                let owner = self.owner(id, session)?;
-                let lock = store.lock_session(&owner)?;
-                let snapshot = self.show_local(store, id, Some(&owner))?;
-                drop(lock);
-                snapshot
-            }
-        };
+        check_id(id, "snapshot")?;
+        let snapshot = self
+            .places(store)
+            .first_found(|place| place.snapshot_held(id, session))?;
         let model = snapshot
             .metadata
             .get("model")
@@ -586,28 +352,6 @@ fn build(
     }
 }
 
-/// Replaces the JSON file at `path` with its contents passed through
-/// `scrub`, when that replaced anything; returns how many spans it did.
-fn scrub_json_file(path: &Path, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
-    let Some(bytes) = sfs::read_regular(path)? else {
-        return Ok(0);
-    };
-    let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        Error::Corrupt(format!(
-            "{} cannot be parsed: {}",
-            path.display(),
-            crate::text::one_line(&e.to_string())
-        ))
-    })?;
-    let replaced = scrub(&mut value);
-    if replaced > 0 {
-        let bytes = serde_json::to_vec_pretty(&value)
-            .map_err(|e| Error::input(format!("cannot encode {}: {e}", path.display())))?;
-        sfs::write_atomic(path, &bytes, Durability::Synced)?;
-    }
-    Ok(replaced)
-}
-
 /// `snapshot` with its credentials replaced, as the store writes it.
 fn redacted(store: &Store, snapshot: Snapshot) -> Result<Snapshot> {
     if store.options().redaction.is_none() {
@@ -620,17 +364,6 @@ fn redacted(store: &Store, snapshot: Snapshot) -> Result<Snapshot> {
         return Ok(snapshot);
     }
     serde_json::from_value(value).map_err(unreadable)
-}
-
-/// The snapshot's file contents, refused when a message nests deeper than
-/// readers parse.
-fn encode(snapshot: &Snapshot) -> Result<Vec<u8>> {
-    let bytes = serde_json::to_vec_pretty(snapshot)
-        .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
-    // A message sits 3 levels down in the file; deeper than the record
-    // limit would make a snapshot no reader can parse.
-    input::check_record_nesting(&bytes, 3)?;
-    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::session::model::{Entry, Loaded, Message, Problem, SessionHead, Sessio
 use crate::session::query::{Found, Query};
 use crate::timestamp::{self, Millis};
 
-pub use super::shared_snapshots::SharedSnapshots;
+pub use super::snapshot_store::SnapshotStore;
 
 /// A session held against its other writers until dropped: what
 /// [`SessionStore::lock_session`] gives, whatever the store holds inside.
@@ -368,6 +368,10 @@ pub struct Publish {
 /// it returns; readers see a session's records in the one order in which
 /// they were acknowledged.
 pub trait SessionStore: Send + Sync {
+    /// The store itself, for code inside `store/` that must reach a
+    /// concrete store's own abilities (a downcast); code elsewhere asks
+    /// the trait.
+    fn as_any(&self) -> &dyn std::any::Any;
     /// Where the store is, for messages (a URL's password redacted).
     fn location(&self) -> String;
     fn options(&self) -> &StoreOptions;
@@ -390,6 +394,12 @@ pub trait SessionStore: Send + Sync {
                 Err(err) => Err(err),
             })
             .collect()
+    }
+    /// Whether [`SessionStore::publish_copies`] makes many copies durable
+    /// in one step, so a caller hands them over together (the default
+    /// stores them one by one, and a caller may as well ask for each).
+    fn publishes_copies_together(&self) -> bool {
+        false
     }
     /// Appends one record under the session's lock; returns the summary
     /// after it, once the record is durable.
@@ -477,8 +487,9 @@ pub trait SessionStore: Send + Sync {
     fn import_lock(&self) -> Result<Option<SessionLock>> {
         Ok(None)
     }
-    /// The store's own snapshots (`None`: they live in `snapshots.dir`).
-    fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
+    /// The store's own snapshot storage, shared by every machine using
+    /// the store (`None`: snapshots live in this machine's `snapshots.dir`).
+    fn snapshots(&self) -> Option<&dyn SnapshotStore> {
         None
     }
     /// Builds what the store derives from its sessions (an index) again

@@ -12,16 +12,19 @@
 //! whatever the storage (creating, branching, the acknowledgement of a
 //! record, the most recent session) is written once, in [`Store`]. The
 //! file store keeps snapshots in `snapshots.dir`; a store that keeps them
-//! itself (PostgreSQL, shared by every machine) offers [`SharedSnapshots`]
-//! ([`crate::session::Snapshots`] uses whichever the store has). Adding a
-//! store is one new folder implementing [`SessionStore`].
+//! itself (PostgreSQL, shared by every machine) offers its own
+//! [`SnapshotStore`] ([`crate::session::Snapshots`] uses it in front of
+//! the directory). Adding a store is one new folder implementing
+//! [`SessionStore`] and one line in the table of kinds ([`kinds`]).
 
 pub(crate) mod api;
+mod branch;
 pub(crate) mod cli;
 pub mod file;
+pub(crate) mod kinds;
 pub mod pages;
 pub mod postgres;
-pub(crate) mod shared_snapshots;
+pub(crate) mod snapshot_store;
 
 #[cfg(test)]
 mod batch_tests;
@@ -38,15 +41,16 @@ use serde_json::{Map, Value};
 
 pub use api::{
     Ack, Append, CleanupReport, Clock, Created, JsonLines, ListQuery, Listing, Naming, NewFormat,
-    NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SharedSnapshots,
+    NewSession, Publish, RecordKeys, SessionLock, SessionStore, SetAside, SnapshotStore,
     StoreOptions, is_zero,
 };
 pub(crate) use file::FileStore;
 pub use file::{JOURNAL, SUMMARY};
 use postgres::url as pgurl;
+pub use snapshot_store::{PutSnapshot, encode_snapshot};
 
 use super::model::{
-    Entry, Loaded, Message, Metadata, Place, Session, SessionHead, SessionSummary, check_id, new_id,
+    Entry, Loaded, Message, Metadata, Session, SessionHead, SessionSummary, check_id, new_id,
 };
 use super::query::{Found, Query};
 use super::rendered_hits::{Render, RenderedHits};
@@ -54,52 +58,40 @@ use crate::error::{Error, Result};
 use crate::redact::Tally;
 use crate::timestamp;
 
-/// How far "(branch N)" counts before a branch shares a title.
-const MAX_BRANCH_NUMBER: u32 = 100;
-
 /// A session store, whichever it is.
 #[derive(Clone)]
 pub struct Store {
     inner: Arc<dyn SessionStore>,
-    file: Option<FileStore>,
-    postgres: Option<Arc<postgres::PgStore>>,
 }
 
 impl Store {
     /// The journal store at `dir`; nothing is touched until it is used.
     pub fn new(dir: impl Into<PathBuf>, options: StoreOptions) -> Store {
-        let file = FileStore::new(dir, options);
         Store {
-            inner: Arc::new(file.clone()),
-            file: Some(file),
-            postgres: None,
+            inner: Arc::new(FileStore::new(dir, options)),
         }
     }
 
     /// Whether `location` names a kind of store ([`Store::open`] opens it)
     /// rather than a directory.
     pub fn names_a_store(location: &str) -> bool {
-        location == "file" || pgurl::is_postgres_url(location)
+        kinds::opener(location).is_some()
     }
 
-    /// The store at `location`: `file` (the journal store at `dir`) or a
-    /// PostgreSQL URL (connected on first use).
+    /// The store at `location`, of one of the kinds of [`kinds::OPENERS`]:
+    /// `file` (the journal store at `dir`) or a PostgreSQL URL (connected
+    /// on first use).
     pub fn open(location: &str, dir: impl Into<PathBuf>, options: StoreOptions) -> Result<Store> {
-        if location == "file" {
-            return Ok(Store::new(dir, options));
+        match kinds::opener(location) {
+            Some(opener) => Ok(Store {
+                inner: (opener.open)(location, dir.into(), options)?,
+            }),
+            None => Err(Error::Config(format!(
+                "services.session.store: {:?} is neither {}",
+                pgurl::redact(location),
+                kinds::locations(" nor ")
+            ))),
         }
-        if pgurl::is_postgres_url(location) {
-            let pg = Arc::new(postgres::PgStore::new(location, options)?);
-            return Ok(Store {
-                inner: pg.clone(),
-                file: None,
-                postgres: Some(pg),
-            });
-        }
-        Err(Error::Config(format!(
-            "services.session.store: {:?} is neither `file` nor a postgres:// or postgresql:// URL",
-            pgurl::redact(location)
-        )))
     }
 
     /// The store the configuration names (`services.session.store`,
@@ -196,7 +188,7 @@ impl Store {
         idle: Option<std::time::Duration>,
         ready: impl FnOnce(postgres::keeper::Ready<'_>) -> Result<()>,
     ) -> Result<(postgres::keeper::Stopped, u64)> {
-        match &self.postgres {
+        match self.inner.as_any().downcast_ref::<postgres::PgStore>() {
             Some(pg) => pg.keep(idle, ready),
             None => Err(Error::Usage(
                 "keep: the file store opens no connections; keep serves a PostgreSQL store \
@@ -209,7 +201,7 @@ impl Store {
     /// The file store, when this is one: for this module and tests, which
     /// reach its files (code elsewhere asks [`SessionStore`]'s abilities).
     pub fn as_file(&self) -> Option<&FileStore> {
-        self.file.as_ref()
+        self.inner.as_any().downcast_ref()
     }
 
     /// [`SessionStore::rebuild_derived`].
@@ -272,10 +264,9 @@ impl Store {
         self.inner.lock_session(id)
     }
 
-    /// Where the store keeps snapshots itself, shared by every machine
-    /// (`None`: in `snapshots.dir`).
-    pub(crate) fn shared_snapshots(&self) -> Option<&dyn SharedSnapshots> {
-        self.inner.shared_snapshots()
+    /// [`SessionStore::snapshots`].
+    pub(crate) fn snapshots(&self) -> Option<&dyn SnapshotStore> {
+        self.inner.snapshots()
     }
 
     // ----- creating -------------------------------------------------------
@@ -345,7 +336,7 @@ impl Store {
         let valid = sessions
             .iter()
             .all(|loaded| check_id(&loaded.session.session_id, "session").is_ok());
-        if self.file.is_some() || sessions.len() < 2 || !valid {
+        if !self.inner.publishes_copies_together() || sessions.len() < 2 || !valid {
             return one_by_one();
         }
         let copies = sessions.iter().map(|loaded| self.copied(loaded)).collect();
@@ -527,7 +518,7 @@ impl Store {
     /// store renders each on the core that found it and keeps only its
     /// bytes; another store renders its hits once found.
     pub fn search_rendered(&self, query: &Query, render: &Render<'_>) -> Result<RenderedHits> {
-        match &self.file {
+        match self.as_file() {
             Some(file) => file::search::search_rendered(file, query, render),
             None => RenderedHits::of_found(self.inner.search(query)?, render),
         }
@@ -571,94 +562,5 @@ impl Store {
 
     pub fn cleanup(&self, keep: u64, dry_run: bool) -> Result<CleanupReport> {
         self.inner.cleanup(keep, dry_run)
-    }
-
-    // ----- branching ------------------------------------------------------
-
-    /// A new session holding the history of `id` before message index `at`
-    /// (with the tool calls of the turns kept), recording `parentSessionId`
-    /// and `branchPoint`. `at` may be the message count (a full copy); a
-    /// message answering a tool call cannot start a branch.
-    pub fn branch(&self, id: &str, at: u64, title: Option<String>) -> Result<Created> {
-        let loaded = self.load(id)?;
-        let source = &loaded.session;
-        let count = source.messages.len() as u64;
-        if at > count {
-            return Err(Error::input(format!(
-                "message index {at} is out of range: session {id} has {count} messages, so a branch point is 0 to {count}"
-            )));
-        }
-        if at < count && source.messages[at as usize].is_tool_result() {
-            return Err(Error::input(format!(
-                "message {at} answers a tool call of the turn before it, and a branch never separates them; branch at {} or later",
-                at + 1
-            )));
-        }
-        let mut entries = Vec::new();
-        for (place, tokens) in loaded.order.iter().zip(&loaded.tokens) {
-            if matches!(*place, Place::Message(i) if i as u64 >= at) {
-                break;
-            }
-            let entry = loaded.entry(*place);
-            let tokens = tokens.unwrap_or_else(|| entry.estimated_tokens());
-            entries.push((self.redacted(&entry).0, Some(tokens)));
-        }
-        let mut metadata = source.metadata.clone();
-        metadata.token_count = 0;
-        metadata.compression_count = 0;
-        metadata.compression_history.clear();
-        let now = self.now();
-        let head = SessionHead {
-            session_id: new_id(),
-            start_time: now.clone(),
-            last_activity: now,
-            model: source.model.clone(),
-            provider: source.provider.clone(),
-            title: self.redact_text(match title {
-                Some(title) => Some(title),
-                None => source
-                    .title
-                    .as_deref()
-                    .map(|parent| self.free_branch_title(parent))
-                    .transpose()?,
-            }),
-            parent_session_id: Some(id.to_string()),
-            branch_point: Some(at),
-            workspace: source.workspace.clone(),
-            metadata,
-            extra: source.extra.clone(),
-        };
-        self.inner.publish(Publish {
-            head,
-            entries,
-            enforce_max: true,
-        })
-    }
-
-    /// The sessions branched from `id` (from summaries only).
-    /// A branch's default title: its parent's with "(branch)", numbered
-    /// when taken, so that a title keeps naming one session.
-    fn free_branch_title(&self, parent: &str) -> Result<String> {
-        for n in 1..=MAX_BRANCH_NUMBER {
-            let candidate = if n == 1 {
-                format!("{parent} (branch)")
-            } else {
-                format!("{parent} (branch {n})")
-            };
-            let naming = Naming {
-                title: &candidate,
-                prefix: None,
-                workspace: None,
-            };
-            if self.named(&naming)?.is_empty() {
-                return Ok(candidate);
-            }
-        }
-        Ok(format!("{parent} (branch)"))
-    }
-
-    pub fn branches(&self, id: &str) -> Result<Vec<SessionSummary>> {
-        check_id(id, "session")?;
-        self.inner.children(id)
     }
 }

@@ -199,3 +199,60 @@ pub(super) fn code_only(text: &str) -> String {
     }
     out
 }
+
+/// Every string literal of code in `root` (tests, comments left out)
+/// that is one of `names` (in any case, so `"Claude"` counts too),
+/// outside the folders of `allowed`, as `path:line: "literal"`.
+pub(super) fn kind_names_outside(
+    root: &Path,
+    names: &[String],
+    allowed: &[PathBuf],
+) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, kept) in code_files(root) {
+        let relative = file.strip_prefix(root).unwrap_or(&file);
+        if allowed.iter().any(|place| relative.starts_with(place)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let plain = code_only(&text);
+        for (number, ((line, plain_line), kept_line)) in text
+            .lines()
+            .zip(plain.lines())
+            .zip(kept.lines())
+            .enumerate()
+        {
+            for literal in literals(line, plain_line, kept_line) {
+                if names.iter().any(|name| name.eq_ignore_ascii_case(&literal)) {
+                    found.push(format!(
+                        "{}:{}: \"{literal}\"",
+                        relative.display(),
+                        number + 1
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The string literals of one line: `plain` is the line with literal
+/// contents blanked (quotes kept, characters aligned with `line`), `kept`
+/// the same with tests blanked too (a literal of a test has no quotes
+/// there).
+fn literals(line: &str, plain: &str, kept: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let kept: Vec<char> = kept.chars().collect();
+    let quotes: Vec<usize> = plain
+        .chars()
+        .enumerate()
+        .filter(|&(_, c)| c == '"')
+        .map(|(at, _)| at)
+        .collect();
+    quotes
+        .chunks_exact(2)
+        .filter(|pair| kept.get(pair[0]) == Some(&'"'))
+        .filter_map(|pair| chars.get(pair[0] + 1..pair[1]))
+        .map(|inside| inside.iter().collect())
+        .collect()
+}

@@ -169,7 +169,21 @@ fn summary_of(row: &Row) -> SessionSummary {
     }
 }
 
+/// The store at the PostgreSQL URL `location` ([`super::kinds`]),
+/// connected on first use.
+pub(crate) fn open(
+    location: &str,
+    _dir: std::path::PathBuf,
+    options: StoreOptions,
+) -> Result<std::sync::Arc<dyn SessionStore>> {
+    Ok(std::sync::Arc::new(PgStore::new(location, options)?))
+}
+
 impl SessionStore for PgStore {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn scrub(&self, id: &str, scrub: &dyn Fn(&mut Value) -> u64) -> Result<u64> {
         self.scrub_session(id, scrub)
     }
@@ -278,6 +292,10 @@ impl SessionStore for PgStore {
 
     fn publish_copies(&self, copies: Vec<Publish>) -> Result<Vec<bool>> {
         self.copies(copies)
+    }
+
+    fn publishes_copies_together(&self) -> bool {
+        true
     }
 
     fn append(&self, id: &str, record: Append<'_>) -> Result<SessionSummary> {
@@ -585,7 +603,7 @@ impl SessionStore for PgStore {
         })))
     }
 
-    fn shared_snapshots(&self) -> Option<&dyn super::SharedSnapshots> {
+    fn snapshots(&self) -> Option<&dyn super::SnapshotStore> {
         Some(self)
     }
 }

@@ -19,7 +19,7 @@ use postgres::Client;
 use super::{Failure, PgStore, not_found, to_i64, to_u64};
 use crate::error::{Error, Result};
 use crate::session::model::snapshot::{Snapshot, SnapshotInfo};
-use crate::session::store::SharedSnapshots;
+use crate::session::store::{PutSnapshot, SessionStore, SnapshotStore, encode_snapshot};
 use crate::timestamp;
 
 /// The version that added snapshots.
@@ -96,8 +96,9 @@ fn info_of(row: &postgres::Row) -> SnapshotInfo {
     }
 }
 
-impl SharedSnapshots for PgStore {
-    fn put_snapshot(&self, snapshot: &Snapshot, max_count: u64) -> Result<(bool, Vec<String>)> {
+impl SnapshotStore for PgStore {
+    fn put_snapshot(&self, snapshot: &Snapshot, max_count: u64) -> Result<PutSnapshot> {
+        encode_snapshot(snapshot)?;
         let info = snapshot.info();
         let body = serde_json::to_string(snapshot)
             .map_err(|e| Error::input(format!("cannot encode the snapshot: {e}")))?;
@@ -148,7 +149,11 @@ impl SharedSnapshots for PgStore {
                 removed.sort();
             }
             tx.commit()?;
-            Ok((stored, removed))
+            Ok(PutSnapshot {
+                stored,
+                removed,
+                path: None,
+            })
         })
     }
 
@@ -197,5 +202,14 @@ impl SharedSnapshots for PgStore {
                 _ => Ok(()),
             }
         })
+    }
+
+    /// Every session's: their snapshots are in this database.
+    fn snapshot_sessions(&self) -> Result<Vec<String>> {
+        Ok(SessionStore::list(self)?
+            .sessions
+            .into_iter()
+            .map(|s| s.session_id)
+            .collect())
     }
 }

@@ -21,11 +21,6 @@ pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// (`statement_timeout`, milliseconds).
 pub(crate) const DEFAULT_STATEMENT_TIMEOUT_MS: u64 = 30_000;
 
-/// Whether `location` is a PostgreSQL URL.
-pub(crate) fn is_postgres_url(location: &str) -> bool {
-    location.starts_with("postgres://") || location.starts_with("postgresql://")
-}
-
 /// A parsed URL: the client configuration and ollm's own settings.
 #[derive(Clone)]
 pub struct PgUrl {
