@@ -45,6 +45,9 @@ pub struct SessionList {
     pub sessions: Vec<SessionItem>,
     /// How many are in `sessions`.
     pub count: usize,
+    /// When nothing was found: which store was read, and what to check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -78,6 +81,9 @@ pub struct SearchResult {
     pub count: usize,
     /// Whether more hits were found than `limit` let through.
     pub truncated: bool,
+    /// When nothing was found: which store was read, and what to check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]

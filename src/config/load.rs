@@ -68,7 +68,7 @@ pub struct Loaded {
     /// The workspace found above the working directory, if any.
     pub workspace: Option<Workspace>,
     /// The merged tree; `None` when no layer applied (the defaults).
-    tree: Option<Value>,
+    pub(super) tree: Option<Value>,
 }
 
 /// A key of an untrusted workspace's configuration that was not applied.
@@ -81,50 +81,7 @@ pub struct Ignored {
     pub why: String,
 }
 
-/// One row of `config --show-origin`.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct OriginRow {
-    pub key: String,
-    pub value: Value,
-    pub origin: String,
-    /// Set on the row of a value that was not applied, saying why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ignored: Option<String>,
-}
-
 impl Loaded {
-    /// Every leaf key with its value and origin, in key order.
-    pub fn rows(&self) -> Vec<OriginRow> {
-        let defaults;
-        let tree = match &self.tree {
-            Some(tree) => tree,
-            None => {
-                defaults = serde_json::to_value(&self.config).unwrap_or(Value::Null);
-                &defaults
-            }
-        };
-        tree::leaves(tree)
-            .map(|(key, value)| {
-                let origin = self.origins.get(&key).map_or_else(
-                    || Origin::Default.to_string(),
-                    std::string::ToString::to_string,
-                );
-                OriginRow {
-                    key,
-                    value: value.clone(),
-                    origin,
-                    ignored: None,
-                }
-            })
-            .chain(self.ignored.iter().map(|ignored| OriginRow {
-                key: ignored.key.clone(),
-                value: ignored.value.clone(),
-                origin: format!("ignored:file:{}", ignored.file.display()),
-                ignored: Some(ignored.why.clone()),
-            }))
-            .collect()
-    }
-
     /// `err`, a configuration error about the value of `key`, as a usage
     /// error when that value came from a flag (exit code 2, not 5).
     pub fn blame(&self, key: &str, err: Error) -> Error {

@@ -3,24 +3,27 @@
 
 mod depth;
 pub mod flags;
+mod key_lines;
 pub mod keys;
 mod load;
 pub mod notices;
 mod probe;
 mod schema;
+mod show_origin;
 pub mod store_kinds;
 pub mod tree;
 pub mod trust;
 
 pub use flags::{FlagKey, check_table, overrides};
 pub use keys::env_var_name;
-pub use load::{FlagOverride, Ignored, LoadOptions, Loaded, Origin, OriginRow, load, parse_text};
+pub use load::{FlagOverride, Ignored, LoadOptions, Loaded, Origin, load, parse_text};
 pub use schema::*;
+pub use show_origin::OriginRow;
 
 use serde_json::Value;
 
 use crate::error::Result;
-use crate::output::{Printer, Tabular};
+use crate::output::Printer;
 use crate::paths;
 
 /// `config` subcommand options, shared by every program.
@@ -44,7 +47,8 @@ pub fn show(config_file: Option<std::path::PathBuf>, args: &ConfigArgs) -> Resul
 }
 
 /// Prints the effective configuration: pretty JSON, or with `--show-origin`
-/// one row per key (a JSON array when piped, a table at a terminal).
+/// one row per key (a JSON array when piped; at a terminal, grouped by
+/// where the values came from, see [`show_origin`]).
 pub fn print_config(loaded: &Loaded, args: &ConfigArgs) -> Result<()> {
     print_config_with(loaded, args, &Printer::detect())
 }
@@ -57,35 +61,24 @@ pub fn print_config_with(loaded: &Loaded, args: &ConfigArgs, printer: &Printer) 
     }
     let mut rows = loaded.rows();
     for row in &mut rows {
+        // An ignored row shows what the workspace asked for (a password in
+        // a URL hidden, as in force); the others what is in force.
+        if row.ignored.is_some() {
+            if let Value::String(text) = &row.value {
+                row.value = Value::String(crate::redact::redact_values(text));
+            }
+            continue;
+        }
         let pointer = format!("/{}", row.key.replace('.', "/"));
         if let Some(value) = effective.pointer(&pointer) {
             row.value = value.clone();
         }
     }
-    printer.list(&rows)
-}
-
-impl Tabular for OriginRow {
-    fn headers() -> &'static [&'static str] {
-        &["ORIGIN", "KEY", "VALUE", "NOTE"]
+    if printer.is_terminal() {
+        let text = loaded.render_origins(&rows, printer.width().unwrap_or(80));
+        return crate::output::stdout::write_stdout(&[text.as_bytes()]);
     }
-
-    fn whole() -> &'static [usize] {
-        &[1]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        let value = match &self.value {
-            Value::String(text) => text.clone(),
-            other => Printer::json_cell(other),
-        };
-        let note = self
-            .ignored
-            .as_ref()
-            .map(|why| format!("ignored: {why}"))
-            .unwrap_or_default();
-        vec![self.origin.clone(), self.key.clone(), value, note]
-    }
+    crate::output::stdout::print_json_array(&rows)
 }
 
 /// The file store's directory: `services.session.dataDir`, except that an

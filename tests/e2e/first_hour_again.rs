@@ -209,13 +209,18 @@ fn the_sessions_max_sessions_deletes_are_named_when_it_happens() {
 }
 
 #[test]
-fn config_show_origin_keeps_keys_whole_at_80_and_120_columns() {
+fn config_show_origin_says_where_in_words_and_wraps_at_80_and_120_columns() {
     let sb = Sandbox::new();
-    // An ignored workspace setting makes the NOTE column long.
+    // An ignored workspace setting comes with a long why.
     sb.write(
         ".ollm/config.yaml",
         "services:\n  session:\n    maxSessions: 5\n",
     );
+    std::fs::write(
+        sb.ollm_home.join("config.yaml"),
+        "# mine\nservices:\n  loopDetection:\n    maxTurns: 7\n",
+    )
+    .unwrap();
     for columns in ["80", "120"] {
         let Some(shown) = at_width(&sb, "ollm config --show-origin 2>/dev/null", columns) else {
             return;
@@ -240,6 +245,28 @@ fn config_show_origin_keeps_keys_whole_at_80_and_120_columns() {
             shown.contains("services.compression.summarizer.maxInputTokens"),
             "{shown}"
         );
+        assert!(!shown.contains('…'), "wrapped, never cut: {shown}");
+        let lines: Vec<&str> = shown.lines().map(|l| l.trim_end_matches('\r')).collect();
+        let below = |heading: &str| {
+            let at = lines
+                .iter()
+                .position(|l| *l == heading)
+                .unwrap_or_else(|| panic!("no heading {heading:?} at {columns}:\n{shown}"));
+            lines[at + 1]
+        };
+        let mine = below("~/.ollm/config.yaml");
+        assert!(
+            mine.trim_start()
+                .starts_with("4  services.loopDetection.maxTurns")
+                && mine.ends_with(" 7"),
+            "the key, its line in the file and its value: {mine:?}"
+        );
+        let ignored = below("./.ollm/config.yaml (workspace, untrusted): not applied");
+        assert!(
+            ignored.contains("3  services.session.maxSessions"),
+            "{ignored:?}"
+        );
+        assert!(shown.contains("the workspace is not trusted"), "{shown}");
     }
 }
 

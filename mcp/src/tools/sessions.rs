@@ -47,6 +47,17 @@ fn workspace_filter(workspace: Option<&str>) -> Result<Option<String>> {
     })
 }
 
+/// An empty answer's note: the store this server read, since a client that
+/// starts the server without passing `OLLM_HOME` (the official SDKs pass
+/// no environment by default) makes it read another one, silently.
+fn nothing_found_in(store: &Store) -> String {
+    format!(
+        "nothing found in {}; if your sessions are elsewhere, start this server with OLLM_HOME \
+         (or OLLM_SESSION_STORE) set as your shell has it: MCP clients pass no environment unless told",
+        store.location()
+    )
+}
+
 fn report(problems: &[Problem]) {
     for problem in problems {
         ollm::diag::warn(&problem.message);
@@ -78,6 +89,7 @@ pub fn list(loaded: &Loaded, args: ListSessionsArgs) -> Result<SessionList> {
     let sessions: Vec<SessionItem> = listing.sessions.into_iter().map(item).collect();
     Ok(SessionList {
         count: sessions.len(),
+        note: sessions.is_empty().then(|| nothing_found_in(&store)),
         sessions,
     })
 }
@@ -119,6 +131,7 @@ pub fn search(loaded: &Loaded, args: SearchSessionsArgs) -> Result<SearchResult>
     hits.truncate(limit);
     Ok(SearchResult {
         count: hits.len(),
+        note: hits.is_empty().then(|| nothing_found_in(&store)),
         hits,
         truncated,
     })

@@ -60,6 +60,29 @@ fn the_read_tools_answer_as_the_programs_do() {
     assert_eq!(one["sessions"][0]["sessionId"], newer.as_str());
     let elsewhere = mcp.call_ok("list_sessions", json!({"workspace": "/"}));
     assert_eq!(elsewhere["count"], 0, "{elsewhere}");
+    // An empty answer says which store was read, and what to check.
+    let note = elsewhere["note"]
+        .as_str()
+        .expect("a note on an empty answer");
+    assert!(
+        note.contains(&sb.sessions_dir().display().to_string()) && note.contains("OLLM_HOME"),
+        "{note}"
+    );
+    assert!(
+        listed.get("note").is_none(),
+        "no note when something was found"
+    );
+    let nothing = mcp.call_ok(
+        "search_sessions",
+        json!({"query": "no such words anywhere"}),
+    );
+    assert_eq!(nothing["count"], 0);
+    assert!(
+        nothing["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("OLLM_HOME")),
+        "{nothing}"
+    );
 
     let found = mcp.call_ok(
         "search_sessions",
