@@ -123,6 +123,12 @@ pub(crate) fn summary(id: &str, path: &Path) -> Option<SessionSummary> {
     with_text(path, |text| summary_of(id, text))
 }
 
+/// [`summary`] of a file's bytes.
+pub(crate) fn summary_of_bytes(id: &str, bytes: &[u8]) -> Option<SessionSummary> {
+    let decoded = lossless::decode(bytes);
+    summary_of(id, std::str::from_utf8(&decoded.text).ok()?)
+}
+
 fn summary_of(id: &str, text: &str) -> Option<SessionSummary> {
     let fields: Fields<Count<MessageCheck>, Count<ToolCallCheck>> = fields(id, text)?;
     Some(SessionSummary {

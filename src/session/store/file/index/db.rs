@@ -366,6 +366,36 @@ impl Db {
         self.conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)
     }
 
+    /// Runs `load`, a first build's inserts into the empty `sessions`,
+    /// without the table's secondary indexes and triggers, then makes them
+    /// again from their statements in the schema and marks every session
+    /// for search's bits, as the triggers would have. Kept up row by row,
+    /// the indexes were most of the build's one writing thread (moving
+    /// entries within their pages at every insert); made once, each is
+    /// one sort.
+    pub fn bulk_load(conn: &Connection, load: impl FnOnce() -> Result<()>) -> Result<()> {
+        let kept: Vec<(String, String, String)> = conn
+            .prepare(
+                "SELECT type, name, sql FROM sqlite_master
+                 WHERE tbl_name = 'sessions' AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+            )
+            .and_then(|mut s| {
+                s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect()
+            })
+            .map_err(sql)?;
+        for (kind, name, _) in &kept {
+            conn.execute_batch(&format!("DROP {kind} \"{name}\""))
+                .map_err(sql)?;
+        }
+        load()?;
+        for (_, _, statement) in &kept {
+            conn.execute_batch(statement).map_err(sql)?;
+        }
+        conn.execute_batch("INSERT OR IGNORE INTO gram_dirty (id) SELECT id FROM sessions")
+            .map_err(sql)
+    }
+
     // ----- reading --------------------------------------------------------
 
     /// The sessions `query` keeps, newest first, and every problem.

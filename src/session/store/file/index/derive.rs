@@ -12,8 +12,9 @@ use rusqlite::Connection;
 use super::Index;
 use super::db::{self, IndexRow};
 use super::log::Change;
-use super::stamp::{DataDir, stamp_of};
+use super::stamp::{DataDir, stamp_of, stamp_of_meta};
 use crate::error::{Error, Result};
+use crate::fs as sfs;
 use crate::session::model::SessionSummary;
 use crate::session::store::file::{FileStore, JOURNAL, Kind, plain_read};
 use crate::threads::parallel_map;
@@ -61,15 +62,18 @@ pub(super) enum Derived {
 /// by a write still to come.
 pub fn stamp_kept(path: &Path, plain: bool) -> String {
     let recent = plain
-        && std::fs::symlink_metadata(path).is_ok_and(|m| {
-            let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
-            crate::timestamp::now_millis().saturating_sub(ms) <= racy_ms(path)
-        });
+        && std::fs::symlink_metadata(path).is_ok_and(|m| is_recent(&m, racy_ms(path)));
     if recent {
         "racy".to_string()
     } else {
         stamp_of(path)
     }
+}
+
+/// Whether a file of `meta` changed within `racy_ms` of now.
+fn is_recent(meta: &std::fs::Metadata, racy_ms: i64) -> bool {
+    let ms = meta.mtime().saturating_mul(1000) + meta.mtime_nsec() / 1_000_000;
+    crate::timestamp::now_millis().saturating_sub(ms) <= racy_ms
 }
 
 /// How recent a change time of a file at `path` may be shared by a change
@@ -87,6 +91,38 @@ pub fn file_of(store: &FileStore, id: &str, kind: Kind) -> std::path::PathBuf {
     match kind {
         Kind::Journal => store.session_dir(id).join(JOURNAL),
         Kind::Plain => store.plain_path(id),
+    }
+}
+
+/// [`derive`] of a session the data directory's listing just gave as
+/// `kind` (a first build), on a file system whose change times are racy
+/// for `racy_ms`: a session in the OLLM CLI's format has its file opened
+/// once, stamped from the open file ([`stamp_kept`]'s stamp, without a
+/// look up of its path for each) and summarized as [`plain_read`] does;
+/// any other, or one that is not the usual document, is left to [`derive`].
+pub(super) fn derive_listed(store: &FileStore, id: &str, kind: Kind, racy_ms: i64) -> Derived {
+    let quick = || {
+        let path = store.plain_path(id);
+        let mut file = sfs::open_regular(&path).ok()??;
+        let meta = file.metadata().ok()?;
+        // Stamped before reading, as `derive` does.
+        let stamp = if is_recent(&meta, racy_ms) {
+            "racy".to_string()
+        } else {
+            stamp_of_meta(&meta)
+        };
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+        let summary = plain_read::summary_of_bytes(id, &bytes)?;
+        Some(Derived::Row {
+            summary: Box::new(summary),
+            plain: true,
+            stamp,
+        })
+    };
+    match kind {
+        Kind::Plain => quick().unwrap_or_else(|| derive(store, id)),
+        Kind::Journal => derive(store, id),
     }
 }
 

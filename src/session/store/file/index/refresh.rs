@@ -19,7 +19,9 @@ use rusqlite::Connection;
 
 use super::Index;
 use super::db::{self, Db};
-use super::derive::{Derived, derive, derive_all, file_of, racy_ms, write, write_all};
+use super::derive::{
+    Derived, derive, derive_all, derive_listed, file_of, racy_ms, write, write_all,
+};
 pub use super::derive::{checked, settled, stamp_kept};
 use super::log::{self, Change};
 use super::stamp::DataDir;
@@ -44,33 +46,38 @@ const _: () = assert!(SAMPLE < PROGRESS_FROM);
 /// Reads every session of `ids` into the index being built; a store large
 /// enough to keep a person waiting shows a progress line (at a terminal
 /// only) with the count and the time its first sessions say the rest takes.
-fn build(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
-    if ids.len() < PROGRESS_FROM {
-        return derive_all(conn, store, ids);
-    }
-    // The pages a build changes are kept in memory until it commits (the
-    // default cache spilled them to the WAL again and again).
-    let cache: i64 = conn
-        .pragma_query_value(None, "cache_size", |r| r.get(0))
-        .map_err(db::sql)?;
-    conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
-        .map_err(db::sql)?;
-    let started = std::time::Instant::now();
-    let (first, rest) = ids.split_at(SAMPLE);
-    let mut derived = parallel_map(first, |id| derive(store, id));
-    // The rest's time, from the sample's (its rows written once all are
-    // read, as the sample's are).
-    #[allow(clippy::cast_precision_loss)]
-    let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
-    let progress = crate::output::progress::Progress::start(&format!(
-        "building the session index of {} sessions (once; about {estimate:.0} s)",
-        ids.len()
-    ));
-    derived.extend(parallel_map(rest, |id| derive(store, id)));
-    write_all(conn, ids.iter().zip(derived).collect())?;
-    drop(progress);
-    conn.pragma_update(None, "cache_size", cache)
-        .map_err(db::sql)
+fn build(conn: &Connection, store: &FileStore, ids: &[(String, Kind)]) -> Result<()> {
+    let racy = racy_ms(store.dir());
+    let derive = |(id, kind): &(String, Kind)| derive_listed(store, id, *kind, racy);
+    let rows = |derived: Vec<Derived>| ids.iter().map(|(id, _)| id).zip(derived).collect();
+    Db::bulk_load(conn, || {
+        if ids.len() < PROGRESS_FROM {
+            return write_all(conn, rows(parallel_map(ids, derive)));
+        }
+        // The pages a build changes are kept in memory until it commits (the
+        // default cache spilled them to the WAL again and again).
+        let cache: i64 = conn
+            .pragma_query_value(None, "cache_size", |r| r.get(0))
+            .map_err(db::sql)?;
+        conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
+            .map_err(db::sql)?;
+        let started = std::time::Instant::now();
+        let (first, rest) = ids.split_at(SAMPLE);
+        let mut derived = parallel_map(first, derive);
+        // The rest's time, from the sample's (its rows written once all are
+        // read, as the sample's are).
+        #[allow(clippy::cast_precision_loss)]
+        let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
+        let progress = crate::output::progress::Progress::start(&format!(
+            "building the session index of {} sessions (once; about {estimate:.0} s)",
+            ids.len()
+        ));
+        derived.extend(parallel_map(rest, derive));
+        write_all(conn, rows(derived))?;
+        drop(progress);
+        conn.pragma_update(None, "cache_size", cache)
+            .map_err(db::sql)
+    })
 }
 
 /// The page cache of a build, in KiB (negative: SQLite's unit for KiB):
@@ -340,8 +347,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         // Built from the files, which are newer than any change logged so
         // far; only what may still be under way is looked at again.
         db::clear(&tx)?;
-        let ids: Vec<String> = store.ids()?.into_iter().map(|(id, _)| id).collect();
-        build(&tx, store, &ids)?;
+        build(&tx, store, &store.ids()?)?;
         unresolved.extend(
             changes
                 .iter()
