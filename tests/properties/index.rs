@@ -199,6 +199,14 @@ impl World {
         if let Some(w) = workspace {
             doc["workspace"] = WORKSPACES[w].into();
         }
+        // A message of several parts, one not text: a search reads such a
+        // document whole, the others message by message where they lie.
+        if workspace == Some(1) {
+            doc["messages"].as_array_mut().unwrap().push(json!({
+                "role": "assistant", "timestamp": now,
+                "parts": [{"type": "text", "text": WORDS[0]}, {"functionCall": {"name": "retry", "args": {"path": "/etc/hosts"}}}]
+            }));
+        }
         serde_json::to_string_pretty(&doc).unwrap()
     }
 

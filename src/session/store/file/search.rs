@@ -7,10 +7,11 @@
 
 use super::index::{DataDir, prefilter};
 use super::journal::{self, Record};
+use super::plain_read::{MessageView, Records, Viewed};
 use super::{FileStore, JOURNAL, Kind};
 use super::{plain_line, plain_read};
 use crate::error::{Error, Result};
-use crate::session::model::{Entry, Loaded, Message, Place, Problem, Stored, ToolCall};
+use crate::session::model::{Entry, Loaded, Message, Place, Problem, Stored, ToolCall, timeline};
 use crate::session::query::{Found, HitSink, Matcher, Query, sort_hit_parts};
 use crate::session::rendered_hits::{HitArena, Render, RenderedHits};
 
@@ -181,16 +182,30 @@ fn search_loaded(
 ) -> Result<()> {
     // The usual CLI-format file is read without its document's tree (see
     // `plain_read`); any other is read in full.
-    let quick = match store.kind(id)? {
-        Kind::Plain if read == Read::Quick => {
-            plain_read::session(id, &store.plain_path(id)).map(Loaded::from_session)
+    if read == Read::Quick && store.kind(id)? == Kind::Plain {
+        let searched =
+            plain_read::with_records(id, &store.plain_path(id), |records| match records {
+                Records::Viewed(viewed) => search_viewed(id, viewed, matcher, titles, hits),
+                Records::Whole(session) => {
+                    search_session(id, Loaded::from_session(*session), matcher, titles, hits);
+                }
+            });
+        if searched.is_some() {
+            return Ok(());
         }
-        Kind::Plain | Kind::Journal => None,
-    };
-    let loaded = match quick {
-        Some(loaded) => loaded,
-        None => store.load_held(id, false)?,
-    };
+    }
+    let loaded = store.load_held(id, false)?;
+    search_session(id, loaded, matcher, titles, hits);
+    Ok(())
+}
+
+fn search_session(
+    id: &str,
+    loaded: Loaded,
+    matcher: &Matcher,
+    titles: bool,
+    hits: &mut impl HitSink,
+) {
     let Loaded { session, order, .. } = loaded;
     if titles {
         matcher.title_hit(id, session.title.as_deref(), &session.last_activity, hits);
@@ -210,7 +225,49 @@ fn search_loaded(
             matcher.check(id, place, &entry, hits);
         }
     }
-    Ok(())
+}
+
+/// [`search_session`] of a session whose messages are viewed where they
+/// lie ([`plain_read::Records::Viewed`]), in the same order.
+fn search_viewed(
+    id: &str,
+    viewed: Viewed<'_>,
+    matcher: &Matcher,
+    titles: bool,
+    hits: &mut impl HitSink,
+) {
+    let Viewed {
+        title,
+        last_activity,
+        messages,
+        tool_calls,
+    } = viewed;
+    if titles {
+        matcher.title_hit(id, title.as_deref(), &last_activity, hits);
+    }
+    let message_times: Vec<&str> = messages.iter().map(|m| m.timestamp.as_ref()).collect();
+    let call_times: Vec<&str> = tool_calls.iter().map(ToolCall::timestamp).collect();
+    let order = timeline(&message_times, &call_times);
+    let mut calls: Vec<Option<ToolCall>> = tool_calls.into_iter().map(Some).collect();
+    for place in order {
+        match place {
+            Place::Message(i) => {
+                if let Some(MessageView {
+                    role,
+                    timestamp,
+                    text: Some(text),
+                }) = messages.get(i)
+                {
+                    matcher.check_text(id, place, role, text, timestamp, hits);
+                }
+            }
+            Place::ToolCall(i) => {
+                if let Some(call) = calls.get_mut(i).and_then(Option::take) {
+                    matcher.check(id, place, &Entry::ToolCall(call), hits);
+                }
+            }
+        }
+    }
 }
 
 const MESSAGE_PREFIX: &[u8] = b"{\"type\":\"message\"";

@@ -17,7 +17,11 @@ use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::session::model::{Problem, SessionSummary};
 use crate::session::store::api::{ListQuery, Naming};
-use crate::timestamp;
+
+mod sum;
+mod write;
+use sum::{Checker, row_sum};
+pub use write::{PROBLEM_KEY, clear, listing_key, put, put_problem, remove};
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
 pub const VERSION: i64 = 7;
@@ -161,53 +165,6 @@ impl Listed<'_> {
     /// Whether the row's bytes are those written ([`row_sum`]).
     pub fn intact(&self) -> bool {
         self.intact
-    }
-}
-
-/// Appends `value` to the bytes a row's checksum is taken of, with its
-/// type (and a text's length), so that no two rows share their bytes.
-fn feed(bytes: &mut Vec<u8>, value: ValueRef<'_>) {
-    match value {
-        ValueRef::Null => bytes.push(0),
-        ValueRef::Integer(n) => {
-            bytes.push(1);
-            bytes.extend_from_slice(&n.to_le_bytes());
-        }
-        ValueRef::Real(x) => {
-            bytes.push(2);
-            bytes.extend_from_slice(&x.to_bits().to_le_bytes());
-        }
-        ValueRef::Text(text) | ValueRef::Blob(text) => {
-            bytes.push(3);
-            bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(text);
-        }
-    }
-}
-
-/// The checksum of a row's values in [`COLUMNS`] order (the first
-/// [`SUMMED`]). Checking every row costs a whole listing of 100,000
-/// sessions about 0.8 µs a row, most of it in reading the columns.
-fn row_sum<'v>(values: impl IntoIterator<Item = ValueRef<'v>>) -> i64 {
-    let mut bytes = Vec::new();
-    for value in values {
-        feed(&mut bytes, value);
-    }
-    signed(xxhash_rust::xxh3::xxh3_64(&bytes))
-}
-
-/// Checks rows against their checksums, keeping one buffer for all.
-#[derive(Default)]
-struct Checker(Vec<u8>);
-
-impl Checker {
-    /// Whether `r`'s bytes are those written.
-    fn intact(&mut self, r: &Row<'_>) -> rusqlite::Result<bool> {
-        self.0.clear();
-        for i in 0..SUMMED {
-            feed(&mut self.0, r.get_ref(i)?);
-        }
-        Ok(r.get::<_, i64>(SUM)? == signed(xxhash_rust::xxh3::xxh3_64(&self.0)))
     }
 }
 
@@ -409,6 +366,36 @@ impl Db {
         self.conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)
     }
 
+    /// Runs `load`, a first build's inserts into the empty `sessions`,
+    /// without the table's secondary indexes and triggers, then makes them
+    /// again from their statements in the schema and marks every session
+    /// for search's bits, as the triggers would have. Kept up row by row,
+    /// the indexes were most of the build's one writing thread (moving
+    /// entries within their pages at every insert); made once, each is
+    /// one sort.
+    pub fn bulk_load(conn: &Connection, load: impl FnOnce() -> Result<()>) -> Result<()> {
+        let kept: Vec<(String, String, String)> = conn
+            .prepare(
+                "SELECT type, name, sql FROM sqlite_master
+                 WHERE tbl_name = 'sessions' AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+            )
+            .and_then(|mut s| {
+                s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect()
+            })
+            .map_err(sql)?;
+        for (kind, name, _) in &kept {
+            conn.execute_batch(&format!("DROP {kind} \"{name}\""))
+                .map_err(sql)?;
+        }
+        load()?;
+        for (_, _, statement) in &kept {
+            conn.execute_batch(statement).map_err(sql)?;
+        }
+        conn.execute_batch("INSERT OR IGNORE INTO gram_dirty (id) SELECT id FROM sessions")
+            .map_err(sql)
+    }
+
     // ----- reading --------------------------------------------------------
 
     /// The sessions `query` keeps, newest first, and every problem.
@@ -599,8 +586,6 @@ fn summary_of(r: &Row<'_>) -> rusqlite::Result<SessionSummary> {
     })
 }
 
-// ----- writing (inside a transaction) ------------------------------------
-
 /// A count as SQLite stores it: the same 64 bits (counts are never
 /// compared in SQL, and a saturated count is `u64::MAX`).
 fn signed(n: u64) -> i64 {
@@ -609,140 +594,4 @@ fn signed(n: u64) -> i64 {
 
 fn unsigned(n: i64) -> u64 {
     u64::from_ne_bytes(n.to_ne_bytes())
-}
-
-fn text(t: &str) -> ValueRef<'_> {
-    ValueRef::Text(t.as_bytes())
-}
-
-fn optional(t: Option<&String>) -> ValueRef<'_> {
-    t.map_or(ValueRef::Null, |t| text(t))
-}
-
-/// Where session `summary`'s row is in the table (`last_key`,
-/// `start_key`: newest first is the primary key's order, descending).
-pub fn listing_key(summary: &SessionSummary) -> (i64, i64) {
-    (
-        timestamp::parse(&summary.last_activity).unwrap_or(i64::MIN),
-        timestamp::parse(&summary.start_time).unwrap_or(i64::MIN),
-    )
-}
-
-/// [`listing_key`] of a problem's row: after every session's.
-pub const PROBLEM_KEY: (i64, i64) = (i64::MIN, i64::MIN);
-
-/// Stores session `row.summary`'s row, replacing what was there.
-pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
-    let s = row.summary;
-    let last_ms = timestamp::parse(&s.last_activity);
-    let (last_key, start_key) = listing_key(s);
-    let json =
-        String::from_utf8(crate::lossless::to_vec(s).map_err(|e| Error::input(e.to_string()))?)
-            .map_err(|e| Error::input(e.to_string()))?;
-    let sum = row_sum([
-        text(&s.session_id),
-        text(&s.start_time),
-        text(&s.last_activity),
-        text(&s.model),
-        text(&s.provider),
-        ValueRef::Integer(signed(s.message_count)),
-        ValueRef::Integer(signed(s.token_count)),
-        ValueRef::Integer(signed(s.tool_call_count)),
-        ValueRef::Integer(signed(s.compression_count)),
-        optional(s.title.as_ref()),
-        optional(s.parent_session_id.as_ref()),
-        s.branch_point
-            .map_or(ValueRef::Null, |b| ValueRef::Integer(signed(b))),
-        optional(s.workspace.as_ref()),
-        ValueRef::Integer(i64::from(row.plain)),
-        text(row.stamp),
-        ValueRef::Integer(last_key),
-        ValueRef::Integer(start_key),
-        text(&json),
-        ValueRef::Null,
-    ]);
-    let mut statement = conn
-        .prepare_cached(
-            "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
-                 last_ms, start_time, last_activity, model, provider, message_count, token_count,
-                 tool_call_count, compression_count, title, parent, branch_point, workspace, json,
-                 sum)
-             VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                 ?16, ?17, ?18, ?19, ?20)",
-        )
-        .map_err(sql)?;
-    statement
-        .execute(params![
-            s.session_id,
-            row.plain,
-            row.stamp,
-            last_key,
-            start_key,
-            last_ms,
-            s.start_time,
-            s.last_activity,
-            s.model,
-            s.provider,
-            signed(s.message_count),
-            signed(s.token_count),
-            signed(s.tool_call_count),
-            signed(s.compression_count),
-            s.title,
-            s.parent_session_id,
-            s.branch_point.map(signed),
-            s.workspace,
-            json,
-            sum,
-        ])
-        .map(drop)
-        .map_err(sql)
-}
-
-/// Stores that session `id` could not be read, and why.
-pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &str) -> Result<()> {
-    let empty = ValueRef::Text(b"");
-    let zero = ValueRef::Integer(0);
-    let sum = row_sum([
-        ValueRef::Text(id.as_bytes()),
-        empty,
-        empty,
-        empty,
-        empty,
-        zero,
-        zero,
-        zero,
-        zero,
-        ValueRef::Null,
-        ValueRef::Null,
-        ValueRef::Null,
-        ValueRef::Null,
-        ValueRef::Integer(i64::from(plain)),
-        ValueRef::Text(stamp.as_bytes()),
-        ValueRef::Integer(PROBLEM_KEY.0),
-        ValueRef::Integer(PROBLEM_KEY.1),
-        empty,
-        ValueRef::Text(why.as_bytes()),
-    ]);
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
-             start_time, last_activity, model, provider, message_count, token_count,
-             tool_call_count, compression_count, json, sum)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, '', '', '', '', 0, 0, 0, 0, '', ?6)",
-    )
-    .and_then(|mut s| s.execute(params![id, plain, stamp, why, PROBLEM_KEY.0, sum]))
-    .map(drop)
-    .map_err(sql)
-}
-
-pub fn remove(conn: &Connection, id: &str) -> Result<()> {
-    conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")
-        .and_then(|mut s| s.execute([id]))
-        .map(drop)
-        .map_err(sql)
-}
-
-pub fn clear(conn: &Connection) -> Result<()> {
-    conn.execute("DELETE FROM sessions", [])
-        .map(drop)
-        .map_err(sql)
 }

@@ -3,12 +3,12 @@
 //! row whose journal is as its row says. Each page's rows are checked
 //! against their journals' stamps on every core (one `stat` each, as for
 //! any listing); a row whose journal changed behind the index's back is
-//! read from its files, as [`refresh::checked`] does.
+//! read from its files, as [`derive::checked`] does.
 
 use std::ops::Range;
 
 use super::db::{self, Listed, next_page_size};
-use super::refresh::{self, Reread};
+use super::derive::{self, Reread};
 use super::stamp::DataDir;
 use crate::error::Result;
 use crate::session::store::api::{JsonLines, ListQuery};
@@ -127,8 +127,8 @@ impl Rows {
         let stale = parallel_map(&self.spans, |span| {
             let id = field(&span.id);
             (span.damaged
-                || !refresh::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
-            .then(|| refresh::derive(store, id))
+                || !derive::is_current(store, data_dir, id, span.plain, field(&span.stamp)))
+            .then(|| derive::derive(store, id))
         });
         let mut lines = JsonLines {
             text: Vec::with_capacity(self.text.len()),
@@ -139,7 +139,7 @@ impl Rows {
                 lines.push_line(field(&span.json));
                 continue;
             };
-            match refresh::reread(store.index(), field(&span.id).to_string(), derived) {
+            match derive::reread(store.index(), field(&span.id).to_string(), derived) {
                 Reread::Summary(summary) if query.keeps(&summary) => lines.push(&summary)?,
                 Reread::Summary(_) | Reread::Missing => {}
                 Reread::Problem(problem) => lines.problems.push(problem),

@@ -22,6 +22,7 @@
 //! write ([`Index::repair`]).
 
 pub(crate) mod db;
+mod derive;
 pub(crate) mod grams;
 pub(crate) mod lines;
 pub mod log;

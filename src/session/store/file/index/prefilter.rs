@@ -14,8 +14,9 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::db::{self, Db};
+use super::derive::file_of;
 use super::grams::{Checked, Column, Condition, GramFile, SLOTS_PER_BLOCK};
-use super::refresh::{self, file_of, stamp_of};
+use super::refresh::{self, stamp_of};
 use super::{GRAMS, GRAMS_LOCK, Index};
 use crate::error::{Error, Result};
 use crate::fs::lock::Lock;

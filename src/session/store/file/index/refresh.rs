@@ -18,267 +18,24 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::Index;
-use super::db::{self, Db, IndexRow};
+use super::db::{self, Db};
+use super::derive::{
+    Derived, derive, derive_all, derive_listed, file_of, racy_ms, write, write_all,
+};
+pub use super::derive::{checked, settled, stamp_kept};
 use super::log::{self, Change};
 use super::stamp::DataDir;
 pub use super::stamp::stamp_of;
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::fs::lock::Lock;
-use crate::session::model::SessionSummary;
 use crate::session::store::api::ListQuery;
-use crate::session::store::file::{FileStore, JOURNAL, Kind, plain_read};
+use crate::session::store::file::{FileStore, Kind};
 use crate::threads::parallel_map;
 
-/// A change time this close to now (ms) may be shared by a change still to
-/// come in the same clock tick: the directory is looked at again next time.
-/// File systems of unknown granularity (FAT's is two seconds) or clock (a
-/// network server's) are given [`RACY_MS`]; the local file systems of
-/// [`FINE_GRAINED`] stamp from the kernel's clock, whose tick is at most
-/// 10 ms, and are given [`RACY_LOCAL_MS`]. A directory looked at again
-/// reads every entry (80 ms at 100,000 sessions), so after a session is
-/// made every command of the next two seconds paid for it.
-const RACY_MS: i64 = 2_000;
-const RACY_LOCAL_MS: i64 = 50;
-/// `statfs(2)`'s magic numbers of ext4 (and ext2/3), XFS, Btrfs, tmpfs,
-/// F2FS, overlayfs and ZFS.
-const FINE_GRAINED: [i64; 7] = [
-    0xEF53,
-    0x5846_5342,
-    0x9123_683E,
-    0x0102_1994,
-    0xF2F5_2010,
-    0x794C_7630,
-    0x2FC1_2FC1,
-];
 /// Past this size the log is replaced by an empty one after a fold.
 const COMPACT_BYTES: usize = 1 << 20;
 const _: () = assert!(COMPACT_BYTES as u64 <= super::FOLD_BYTES);
-
-/// What a session's files say, for its row.
-pub(super) enum Derived {
-    Row {
-        summary: Box<SessionSummary>,
-        plain: bool,
-        stamp: String,
-    },
-    Problem {
-        plain: bool,
-        stamp: String,
-        why: String,
-    },
-    Missing,
-}
-
-/// The stamp to keep for a session's file: [`stamp_of`], or for a file
-/// rewritten in place (`plain`) `racy` (which no file's stamp equals, so
-/// it is read again) while its change time is recent enough to be shared
-/// by a write still to come.
-pub fn stamp_kept(path: &Path, plain: bool) -> String {
-    let recent = plain
-        && std::fs::symlink_metadata(path).is_ok_and(|m| {
-            let ms = m.mtime().saturating_mul(1000) + m.mtime_nsec() / 1_000_000;
-            crate::timestamp::now_millis().saturating_sub(ms) <= racy_ms(path)
-        });
-    if recent {
-        "racy".to_string()
-    } else {
-        stamp_of(path)
-    }
-}
-
-/// How recent a change time of a file at `path` may be shared by a change
-/// still to come ([`RACY_MS`]).
-// `f_type` is an `i64` on 64-bit Linux, and of other widths elsewhere.
-#[allow(clippy::useless_conversion)]
-pub(crate) fn racy_ms(path: &Path) -> i64 {
-    let fine =
-        rustix::fs::statfs(path).is_ok_and(|fs| FINE_GRAINED.contains(&i64::from(fs.f_type)));
-    if fine { RACY_LOCAL_MS } else { RACY_MS }
-}
-
-/// The file that holds session `id` when it is stored as `kind`.
-pub fn file_of(store: &FileStore, id: &str, kind: Kind) -> std::path::PathBuf {
-    match kind {
-        Kind::Journal => store.session_dir(id).join(JOURNAL),
-        Kind::Plain => store.plain_path(id),
-    }
-}
-
-pub(super) fn derive(store: &FileStore, id: &str) -> Derived {
-    let kind = match store.kind(id) {
-        Ok(kind) => kind,
-        Err(Error::NotFound(_)) => return Derived::Missing,
-        Err(err) => {
-            return Derived::Problem {
-                plain: false,
-                stamp: String::new(),
-                why: err.to_string(),
-            };
-        }
-    };
-    let plain = kind == Kind::Plain;
-    // Stamped before reading: a change in between makes the stamp stale,
-    // so the session is read again, never the other way round.
-    let path = file_of(store, id, kind);
-    let stamp = stamp_kept(&path, plain);
-    // The usual CLI-format file is read without its document's tree; any
-    // other is read in full, which says what is wrong with it.
-    let quick = if plain {
-        plain_read::summary(id, &path)
-    } else {
-        None
-    };
-    match quick.map_or_else(|| store.summary(id), Ok) {
-        Ok(summary) => Derived::Row {
-            summary: Box::new(summary),
-            plain,
-            stamp,
-        },
-        Err(Error::NotFound(_)) => Derived::Missing,
-        Err(err) => Derived::Problem {
-            plain,
-            stamp,
-            why: err.to_string(),
-        },
-    }
-}
-
-/// Checks rows the index is about to answer with against their journals'
-/// stamps (one `stat` each): a journal changed behind the index's back (by
-/// hand, by an older ollm, by damage) is read again, and noted for the
-/// next fold to store. Returns the rows as the files say and the sessions
-/// that could not be read.
-pub fn checked(
-    store: &FileStore,
-    index: &Index,
-    rows: Vec<db::Found>,
-) -> (Vec<SessionSummary>, Vec<crate::session::model::Problem>) {
-    let data_dir = DataDir::open(store.dir());
-    if rows.iter().any(|row| row.damaged) {
-        index.damaged_row();
-    }
-    let fresh = parallel_map(&rows, |row| {
-        let id = &row.summary.session_id;
-        if !row.damaged && is_current(store, data_dir.as_ref(), id, row.plain, &row.stamp) {
-            None
-        } else {
-            Some(derive(store, id))
-        }
-    });
-    let mut sessions = Vec::with_capacity(rows.len());
-    let mut problems = Vec::new();
-    for (row, fresh) in rows.into_iter().zip(fresh) {
-        let Some(derived) = fresh else {
-            sessions.push(row.summary);
-            continue;
-        };
-        match reread(index, row.summary.session_id, derived) {
-            Reread::Summary(summary) => sessions.push(summary),
-            Reread::Problem(problem) => problems.push(problem),
-            Reread::Missing => {}
-        }
-    }
-    (sessions, problems)
-}
-
-/// What the files of a session whose row was stale say.
-pub(super) enum Reread {
-    Summary(SessionSummary),
-    Problem(crate::session::model::Problem),
-    Missing,
-}
-
-/// `derived`, read from the files of session `id` because its row was
-/// stale, noted for the next fold to store.
-pub(super) fn reread(index: &Index, id: String, derived: Derived) -> Reread {
-    index.note(&Change::Pending(id.clone()));
-    match derived {
-        Derived::Row { summary, .. } => Reread::Summary(*summary),
-        Derived::Problem { why, .. } => Reread::Problem(crate::session::model::Problem {
-            session_id: id,
-            message: why,
-        }),
-        Derived::Missing => Reread::Missing,
-    }
-}
-
-/// Whether a row's `stamp` is its file's: always for a plain file (each
-/// fold compares those), else its journal's stamp, looked up from the
-/// open data directory when there is one.
-pub(super) fn is_current(
-    store: &FileStore,
-    data_dir: Option<&DataDir>,
-    id: &str,
-    plain: bool,
-    stamp: &str,
-) -> bool {
-    plain
-        || match data_dir {
-            Some(dir) => dir.journal_stamp_is(id, stamp),
-            None => stamp_of(&file_of(store, id, Kind::Journal)) == stamp,
-        }
-}
-
-/// The change that a writer notes once it has changed session `id`.
-pub fn settled(store: &FileStore, id: &str) -> Option<Change> {
-    match derive(store, id) {
-        Derived::Row {
-            summary,
-            plain,
-            stamp,
-        } => Some(Change::Put {
-            summary,
-            plain,
-            stamp,
-            dir: None,
-        }),
-        Derived::Missing => Some(Change::Gone(id.to_string())),
-        // Left pending: the fold reads it again and keeps the problem.
-        Derived::Problem { .. } => None,
-    }
-}
-
-fn write(conn: &Connection, id: &str, derived: &Derived) -> Result<()> {
-    match derived {
-        Derived::Row {
-            summary,
-            plain,
-            stamp,
-        } => db::put(
-            conn,
-            &IndexRow {
-                summary,
-                plain: *plain,
-                stamp,
-            },
-        ),
-        Derived::Problem { plain, stamp, why } => db::put_problem(conn, id, *plain, stamp, why),
-        Derived::Missing => db::remove(conn, id),
-    }
-}
-
-fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
-    let derived = parallel_map(ids, |id| derive(store, id));
-    write_all(conn, ids.iter().zip(derived).collect())
-}
-
-/// Writes the rows in the table's order (newest first): rows written in
-/// the order of their ids land on pages all over the table, and a build
-/// wrote each page many times over (most of a first build's time).
-fn write_all(conn: &Connection, mut rows: Vec<(&String, Derived)>) -> Result<()> {
-    rows.sort_by_cached_key(|(id, derived)| {
-        let key = match derived {
-            Derived::Row { summary, .. } => db::listing_key(summary),
-            Derived::Problem { .. } | Derived::Missing => db::PROBLEM_KEY,
-        };
-        (std::cmp::Reverse(key), *id)
-    });
-    for (id, derived) in rows {
-        write(conn, id, &derived)?;
-    }
-    Ok(())
-}
 
 /// A first build of at least this many sessions says what it is doing.
 const PROGRESS_FROM: usize = 2_000;
@@ -289,33 +46,38 @@ const _: () = assert!(SAMPLE < PROGRESS_FROM);
 /// Reads every session of `ids` into the index being built; a store large
 /// enough to keep a person waiting shows a progress line (at a terminal
 /// only) with the count and the time its first sessions say the rest takes.
-fn build(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
-    if ids.len() < PROGRESS_FROM {
-        return derive_all(conn, store, ids);
-    }
-    // The pages a build changes are kept in memory until it commits (the
-    // default cache spilled them to the WAL again and again).
-    let cache: i64 = conn
-        .pragma_query_value(None, "cache_size", |r| r.get(0))
-        .map_err(db::sql)?;
-    conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
-        .map_err(db::sql)?;
-    let started = std::time::Instant::now();
-    let (first, rest) = ids.split_at(SAMPLE);
-    let mut derived = parallel_map(first, |id| derive(store, id));
-    // The rest's time, from the sample's (its rows written once all are
-    // read, as the sample's are).
-    #[allow(clippy::cast_precision_loss)]
-    let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
-    let progress = crate::output::progress::Progress::start(&format!(
-        "building the session index of {} sessions (once; about {estimate:.0} s)",
-        ids.len()
-    ));
-    derived.extend(parallel_map(rest, |id| derive(store, id)));
-    write_all(conn, ids.iter().zip(derived).collect())?;
-    drop(progress);
-    conn.pragma_update(None, "cache_size", cache)
-        .map_err(db::sql)
+fn build(conn: &Connection, store: &FileStore, ids: &[(String, Kind)]) -> Result<()> {
+    let racy = racy_ms(store.dir());
+    let derive = |(id, kind): &(String, Kind)| derive_listed(store, id, *kind, racy);
+    let rows = |derived: Vec<Derived>| ids.iter().map(|(id, _)| id).zip(derived).collect();
+    Db::bulk_load(conn, || {
+        if ids.len() < PROGRESS_FROM {
+            return write_all(conn, rows(parallel_map(ids, derive)));
+        }
+        // The pages a build changes are kept in memory until it commits (the
+        // default cache spilled them to the WAL again and again).
+        let cache: i64 = conn
+            .pragma_query_value(None, "cache_size", |r| r.get(0))
+            .map_err(db::sql)?;
+        conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
+            .map_err(db::sql)?;
+        let started = std::time::Instant::now();
+        let (first, rest) = ids.split_at(SAMPLE);
+        let mut derived = parallel_map(first, derive);
+        // The rest's time, from the sample's (its rows written once all are
+        // read, as the sample's are).
+        #[allow(clippy::cast_precision_loss)]
+        let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
+        let progress = crate::output::progress::Progress::start(&format!(
+            "building the session index of {} sessions (once; about {estimate:.0} s)",
+            ids.len()
+        ));
+        derived.extend(parallel_map(rest, derive));
+        write_all(conn, rows(derived))?;
+        drop(progress);
+        conn.pragma_update(None, "cache_size", cache)
+            .map_err(db::sql)
+    })
 }
 
 /// The page cache of a build, in KiB (negative: SQLite's unit for KiB):
@@ -585,8 +347,7 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         // Built from the files, which are newer than any change logged so
         // far; only what may still be under way is looked at again.
         db::clear(&tx)?;
-        let ids: Vec<String> = store.ids()?.into_iter().map(|(id, _)| id).collect();
-        build(&tx, store, &ids)?;
+        build(&tx, store, &store.ids()?)?;
         unresolved.extend(
             changes
                 .iter()

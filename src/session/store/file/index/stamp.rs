@@ -10,10 +10,12 @@ use crate::session::store::file::JOURNAL;
 /// write, except two rewrites in place, of one size, in one tick of the
 /// file system's clock (a journal only grows, or is replaced whole).
 pub fn stamp_of(path: &Path) -> String {
-    std::fs::symlink_metadata(path).map_or_else(
-        |_| String::new(),
-        |m| format!("{}:{}:{}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec()),
-    )
+    std::fs::symlink_metadata(path).map_or_else(|_| String::new(), |m| stamp_of_meta(&m))
+}
+
+/// [`stamp_of`] a file whose metadata is `meta`.
+pub fn stamp_of_meta(m: &std::fs::Metadata) -> String {
+    format!("{}:{}:{}.{}", m.ino(), m.len(), m.mtime(), m.mtime_nsec())
 }
 
 /// The data directory held open, so that a journal's stamp is looked up

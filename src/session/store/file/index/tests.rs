@@ -454,7 +454,7 @@ fn a_listings_stored_lines_are_its_summaries_as_list_writes_them() {
 fn a_data_directory_on_a_local_file_system_is_settled_a_few_ticks_after_a_change() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
-        refresh::racy_ms(dir.path()),
+        super::derive::racy_ms(dir.path()),
         50,
         "the temporary directory is on a local file system here"
     );
