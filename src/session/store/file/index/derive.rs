@@ -61,8 +61,8 @@ pub(super) enum Derived {
 /// it is read again) while its change time is recent enough to be shared
 /// by a write still to come.
 pub fn stamp_kept(path: &Path, plain: bool) -> String {
-    let recent = plain
-        && std::fs::symlink_metadata(path).is_ok_and(|m| is_recent(&m, racy_ms(path)));
+    let recent =
+        plain && std::fs::symlink_metadata(path).is_ok_and(|m| is_recent(&m, racy_ms(path)));
     if recent {
         "racy".to_string()
     } else {
