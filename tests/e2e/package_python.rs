@@ -50,7 +50,7 @@ impl Installed {
     }
 }
 
-fn run(what: &str, cmd: &mut Command) -> Output {
+pub fn run(what: &str, cmd: &mut Command) -> Output {
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));

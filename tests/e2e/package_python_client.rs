@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use crate::package_python::tools;
+use crate::package_python::{run, tools};
 use crate::support::{Sandbox, real_model, stderr, stdout};
 
 fn root() -> &'static Path {
@@ -38,25 +38,21 @@ fn client_venv(sandbox: &Sandbox) -> Option<std::path::PathBuf> {
         return None;
     }
     let venv = sandbox.home.join("venv");
-    let made = Command::new("python3")
-        .args(["-m", "venv", "--without-pip"])
-        .arg(&venv)
-        .output()
-        .expect("python3 -m venv");
-    assert!(made.status.success(), "{}", stderr(&made));
+    run(
+        "python3 -m venv",
+        Command::new("python3")
+            .args(["-m", "venv", "--without-pip"])
+            .arg(&venv),
+    );
     let started = Instant::now();
-    let out = Command::new(tools().join("bin/pip"))
-        .arg("--python")
-        .arg(venv.join("bin/python"))
-        .args(["install", "--quiet", "--no-index", "--find-links"])
-        .arg(&wheels)
-        .arg(root().join("python"))
-        .output()
-        .expect("pip install ./python");
-    assert!(
-        out.status.success(),
-        "pip install ./python: {}",
-        stderr(&out)
+    run(
+        "pip install ./python",
+        Command::new(tools().join("bin/pip"))
+            .arg("--python")
+            .arg(venv.join("bin/python"))
+            .args(["install", "--quiet", "--no-index", "--find-links"])
+            .arg(&wheels)
+            .arg(root().join("python")),
     );
     eprintln!(
         "package_python_client: pip install ./python took {:.1} s",

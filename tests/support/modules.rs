@@ -87,6 +87,14 @@ fn declared_files(file: &Path, text: &str) -> Vec<PathBuf> {
     files
 }
 
+/// Writes `text` at `relative` below `dir`, making its folders: a test's
+/// planted tree of source files.
+pub(crate) fn plant(dir: &Path, relative: &str, text: &str) {
+    let path = dir.join(relative);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
 /// Every `.rs` file under `dir`, in any folder; none when it cannot be read.
 pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -107,11 +115,7 @@ pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn a_file_no_mod_declaration_reaches_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write(
         "main.rs",
         "mod flat;\nmod folder;\n#[path = \"elsewhere/renamed.rs\"]\nmod renamed;\n\

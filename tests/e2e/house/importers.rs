@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::source::kind_names_outside;
+use crate::modules::plant;
 
 fn names_and_folders() -> (Vec<String>, Vec<PathBuf>) {
     let names: Vec<String> = ollm::session::import::tools()
@@ -47,11 +48,7 @@ fn no_importer_kind_is_named_in_code_outside_the_table_and_its_own_folder() {
 #[test]
 fn a_planted_kind_name_is_found_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write("lib.rs", "pub mod cli;\npub mod session;\n");
     write(
         "cli.rs",

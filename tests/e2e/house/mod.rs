@@ -13,6 +13,7 @@ mod stores;
 
 use std::path::{Path, PathBuf};
 
+use crate::modules::plant;
 use imports::{describe, file_graph, find_cycle, top_level};
 use source::{code_files, code_only};
 
@@ -63,11 +64,7 @@ fn no_two_files_of_a_crate_import_each_other_in_a_circle() {
 #[test]
 fn a_planted_circle_between_two_files_is_found_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write("lib.rs", "pub mod tool;\npub mod clock;\n");
     write(
         "clock.rs",
@@ -165,11 +162,7 @@ fn only_the_keeper_uses_tokio_itself() {
 #[test]
 fn a_planted_cycle_is_found_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write("lib.rs", "pub mod base;\npub mod service;\npub mod top;\n");
     write(
         "base.rs",

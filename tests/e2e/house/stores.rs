@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::contains_word;
 use super::source::{code_files, kind_names_outside};
+use crate::modules::plant;
 
 /// What names a concrete store, as written in code.
 const CONCRETE: &[&str] = &[
@@ -70,11 +71,7 @@ fn no_concrete_store_is_named_outside_the_store_module() {
 #[test]
 fn a_planted_reach_into_the_file_store_is_found() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write(
         "session/store/mod.rs",
         "pub fn f(s: &Store) { s.as_file(); }\n",
@@ -187,11 +184,7 @@ fn no_store_kind_is_named_in_code_outside_the_table_and_its_own_folder() {
 #[test]
 fn a_planted_store_kind_name_is_found_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |relative: &str, text: &str| {
-        let path = dir.path().join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |relative: &str, text: &str| plant(dir.path(), relative, text);
     write(
         "lib.rs",
         "pub mod config;\npub mod session;\npub mod discover;\n",
