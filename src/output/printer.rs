@@ -37,6 +37,16 @@ pub trait Tabular {
     fn whole() -> &'static [usize] {
         &[]
     }
+    /// The column a row is read by and the width it keeps before other
+    /// columns are cut.
+    fn at_least() -> Option<(usize, usize)> {
+        None
+    }
+    /// Columns left out, in this order, of a table too narrow for
+    /// [`Tabular::at_least`].
+    fn optional() -> &'static [usize] {
+        &[]
+    }
 }
 
 /// Where results go, and how they look there. Cheap to make: nothing is
@@ -219,6 +229,12 @@ pub(super) fn table_of<T: Tabular>(items: &[T]) -> Table {
     }
     for &column in T::whole() {
         table = table.whole(column);
+    }
+    if let Some((column, min)) = T::at_least() {
+        table = table.at_least(column, min);
+    }
+    for &column in T::optional() {
+        table = table.optional(column);
     }
     for item in items {
         table.row(item.cells());

@@ -27,6 +27,12 @@ pub struct Table {
     headers: Vec<String>,
     align: Vec<Align>,
     whole: Vec<bool>,
+    /// The column a row is read by, and the width it keeps before any
+    /// column not kept whole is cut.
+    at_least: Option<(usize, usize)>,
+    /// Columns left out, in this order, while the table is too narrow for
+    /// `at_least`.
+    optional: Vec<usize>,
     rows: Vec<Vec<String>>,
 }
 
@@ -39,8 +45,31 @@ impl Table {
             headers,
             align,
             whole,
+            at_least: None,
+            optional: Vec::new(),
             rows: Vec::new(),
         }
+    }
+
+    /// Keeps `min` display columns of column `column` (all of it when
+    /// shorter) before cutting any other column that is not kept whole.
+    #[must_use]
+    pub fn at_least(mut self, column: usize, min: usize) -> Table {
+        if column < self.headers.len() {
+            self.at_least = Some((column, min));
+        }
+        self
+    }
+
+    /// Leaves column `column` out of a table too narrow to give the
+    /// [`Table::at_least`] column its width; columns go in the order they
+    /// were named here.
+    #[must_use]
+    pub fn optional(mut self, column: usize) -> Table {
+        if column < self.headers.len() {
+            self.optional.push(column);
+        }
+        self
     }
 
     /// Keeps column `column` (from 0) whole while the others can give way:
@@ -91,18 +120,32 @@ impl Table {
             .iter()
             .map(|row| row.iter().map(|c| escape_line(c).into_owned()).collect())
             .collect();
-        let header_widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
+        let mut header_widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
         let mut widths = header_widths.clone();
         for row in &rows {
             for (slot, cell) in widths.iter_mut().zip(row) {
                 *slot = (*slot).max(cell.width());
             }
         }
+        let shown = self.shown(&widths, width);
+        let (mut header, mut rows) = (header, rows);
+        keep_shown(&mut header, &shown);
+        rows.iter_mut().for_each(|row| keep_shown(row, &shown));
+        keep_shown(&mut widths, &shown);
+        keep_shown(&mut header_widths, &shown);
+        let mut align = self.align.clone();
+        keep_shown(&mut align, &shown);
+        let mut whole = self.whole.clone();
+        keep_shown(&mut whole, &shown);
+        let at_least = self.at_least.and_then(|(column, min)| {
+            let position = shown[..column].iter().filter(|&&s| s).count();
+            shown[column].then_some((position, min))
+        });
         if let Some(width) = width {
-            fit(&mut widths, &header_widths, &self.whole, width);
+            fit(&mut widths, &header_widths, &whole, at_least, width);
         }
         let mut out = String::new();
-        let header_line = self.line(&header, &widths);
+        let header_line = line(&header, &widths, &align);
         if bold_header {
             out.push_str(BOLD);
             out.push_str(&header_line);
@@ -112,38 +155,77 @@ impl Table {
         }
         out.push('\n');
         for row in &rows {
-            out.push_str(&self.line(row, &widths));
+            out.push_str(&line(row, &widths, &align));
             out.push('\n');
         }
         out
     }
 
-    fn line(&self, cells: &[String], widths: &[usize]) -> String {
-        let mut line = String::new();
-        for (i, (cell, &width)) in cells.iter().zip(widths).enumerate() {
-            if i > 0 {
-                line.push_str(GAP);
+    /// Which columns are shown at `total` columns: every one, unless the
+    /// [`Table::at_least`] column would get less than its width, when the
+    /// optional columns go, in order, until it fits.
+    fn shown(&self, widths: &[usize], total: Option<usize>) -> Vec<bool> {
+        let mut shown = vec![true; widths.len()];
+        let (Some(total), Some((column, min))) = (total, self.at_least) else {
+            return shown;
+        };
+        let wanted = widths[column].min(min);
+        for &optional in &self.optional {
+            let count = shown.iter().filter(|&&s| s).count();
+            let others: usize = (0..widths.len())
+                .filter(|&i| shown[i] && i != column)
+                .map(|i| widths[i])
+                .sum();
+            if others + GAP.len() * count.saturating_sub(1) + wanted <= total {
+                break;
             }
-            let cell = truncate(cell, width);
-            let pad = width.saturating_sub(cell.width());
-            if self.align[i] == Align::Right {
-                line.extend(std::iter::repeat_n(' ', pad));
-                line.push_str(&cell);
-            } else {
-                line.push_str(&cell);
-                line.extend(std::iter::repeat_n(' ', pad));
-            }
+            shown[optional] = false;
         }
-        line.truncate(line.trim_end_matches(' ').len());
-        line
+        shown
     }
 }
 
+/// `cells` without the columns not `shown`.
+fn keep_shown<T>(cells: &mut Vec<T>, shown: &[bool]) {
+    let mut column = 0;
+    cells.retain(|_| {
+        column += 1;
+        shown[column - 1]
+    });
+}
+
+fn line(cells: &[String], widths: &[usize], align: &[Align]) -> String {
+    let mut line = String::new();
+    for (i, (cell, &width)) in cells.iter().zip(widths).enumerate() {
+        if i > 0 {
+            line.push_str(GAP);
+        }
+        let cell = truncate(cell, width);
+        let pad = width.saturating_sub(cell.width());
+        if align[i] == Align::Right {
+            line.extend(std::iter::repeat_n(' ', pad));
+            line.push_str(&cell);
+        } else {
+            line.push_str(&cell);
+            line.extend(std::iter::repeat_n(' ', pad));
+        }
+    }
+    line.truncate(line.trim_end_matches(' ').len());
+    line
+}
+
 /// Narrows the widest columns until the columns and the gaps between them
-/// fit `total`: first no column below its header's width and no `whole`
-/// column at all, then the `whole` ones down to their headers too, and if
-/// that is not enough, down to one character each.
-fn fit(widths: &mut [usize], headers: &[usize], whole: &[bool], total: usize) {
+/// fit `total`: first no column below its header's width, no `whole`
+/// column at all and the `at_least` column not below its width, then the
+/// `whole` ones down to their headers too, and if that is not enough, down
+/// to one character each.
+fn fit(
+    widths: &mut [usize],
+    headers: &[usize],
+    whole: &[bool],
+    at_least: Option<(usize, usize)>,
+    total: usize,
+) {
     let gaps = GAP.len() * widths.len().saturating_sub(1);
     let available = total.saturating_sub(gaps);
     let to_headers: Vec<usize> = widths
@@ -155,7 +237,12 @@ fn fit(widths: &mut [usize], headers: &[usize], whole: &[bool], total: usize) {
         .iter()
         .zip(&to_headers)
         .zip(whole)
-        .map(|((&w, &floor), &whole)| if whole { w } else { floor })
+        .enumerate()
+        .map(|(i, ((&w, &floor), &whole))| match at_least {
+            _ if whole => w,
+            Some((column, min)) if column == i => w.min(min.max(floor)),
+            _ => floor,
+        })
         .collect();
     let _ = shrink(widths, &keeping_whole, available)
         || shrink(widths, &to_headers, available)
@@ -268,6 +355,48 @@ mod tests {
         let text = sample().render(Some(120), false);
         assert_eq!(widest_line(&text), 120, "{text}");
         assert!(text.contains("goes on for a while past any"), "{text}");
+    }
+
+    #[test]
+    fn optional_columns_give_way_in_order_to_the_column_read_by() {
+        let table = || {
+            let mut table = Table::new(["ID", "WHEN", "MODEL", "TITLE"])
+                .at_least(3, 40)
+                .optional(1)
+                .optional(2);
+            table.row([
+                "abcd1234",
+                "2026-11-29 08:55",
+                "llama3.2:3b",
+                &"t".repeat(60),
+            ]);
+            table
+        };
+        let wide = table().render(Some(120), false);
+        assert!(wide.starts_with("ID        WHEN"), "{wide}");
+        assert!(wide.contains(&"t".repeat(60)), "{wide}");
+        // Leaving WHEN out is enough at 70; MODEL stays.
+        let middle = table().render(Some(70), false);
+        assert!(
+            middle.starts_with("ID        MODEL        TITLE"),
+            "{middle}"
+        );
+        assert_eq!(widest_line(&middle), 70, "{middle}");
+        let narrow = table().render(Some(56), false);
+        assert!(narrow.starts_with("ID        TITLE"), "{narrow}");
+        assert!(narrow.contains(&"t".repeat(45)), "{narrow}");
+        // Without a width, nothing is left out.
+        assert!(table().render(None, false).contains("MODEL"));
+    }
+
+    #[test]
+    fn the_column_read_by_keeps_its_width_while_others_are_cut() {
+        let mut table = Table::new(["ID", "PROJECT", "TITLE"]).at_least(2, 40);
+        table.row(["abcd1234", &"p".repeat(30), &"t".repeat(50)]);
+        let text = table.render(Some(60), false);
+        let row = text.lines().nth(1).unwrap();
+        assert!(row.ends_with(&format!("{}…", "t".repeat(39))), "{text}");
+        assert!(row.contains("ppppp…"), "{text}");
     }
 
     #[test]

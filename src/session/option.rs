@@ -36,6 +36,7 @@ impl SessionOption {
                 reference: self.session.clone(),
                 last: self.last,
                 here: self.here,
+                whole_title: false,
             },
         )
     }

@@ -26,6 +26,9 @@ pub struct Selector {
     pub last: bool,
     /// Only sessions made in this workspace; alone, the latest of them.
     pub here: bool,
+    /// A title must be given whole (for a command that cannot be undone):
+    /// a part of one is named back instead of taken.
+    pub whole_title: bool,
 }
 
 /// The workspace a directory belongs to: the nearest ancestor holding
@@ -73,9 +76,13 @@ pub fn select(store: &Store, selector: &Selector) -> Result<String> {
                 workspace: workspace.as_deref(),
             })?;
             match resolve_in(&candidates, reference, workspace.as_deref()) {
-                Err(Error::NotFound(message)) => {
-                    by_title_loosely(store, reference, workspace.as_deref(), message)
-                }
+                Err(Error::NotFound(message)) => by_title_loosely(
+                    store,
+                    reference,
+                    workspace.as_deref(),
+                    selector.whole_title,
+                    message,
+                ),
                 resolved => resolved,
             }
         }
@@ -137,13 +144,16 @@ fn loose_title(title: &str) -> String {
 }
 
 /// When nothing is titled `reference` exactly: the one session whose title
-/// differs from it only in case or whitespace, else the error `missed`
-/// ends with the closest title, as a hint. Reads every session's summary,
-/// so it runs only once the exact lookup has missed.
+/// differs from it only in case or whitespace, else the one whose title
+/// holds it as a part (unless `whole_title`), else the error `missed` ends
+/// with the titles holding it, or the closest title and where to look for
+/// words said in a session. Reads every session's summary, so it runs only
+/// once the exact lookup has missed.
 fn by_title_loosely(
     store: &Store,
     reference: &str,
     workspace: Option<&str>,
+    whole_title: bool,
     missed: String,
 ) -> Result<String> {
     let wanted = loose_title(reference);
@@ -165,22 +175,55 @@ fn by_title_loosely(
         .map(|(s, _)| *s)
         .collect();
     match same.as_slice() {
-        [one] => Ok(one.session_id.clone()),
+        [one] => return Ok(one.session_id.clone()),
+        [] => {}
+        many => return Err(ambiguous(many, reference)),
+    }
+    let holding: Vec<&SessionSummary> = titled
+        .iter()
+        .filter(|(_, title)| title.contains(&wanted))
+        .map(|(s, _)| *s)
+        .collect();
+    match holding.as_slice() {
+        [one] if !whole_title => Ok(one.session_id.clone()),
         [] => {
             let close = crate::suggest::closest(&wanted, titled.iter().map(|(_, t)| t.as_str()));
             let hint = close
                 .and_then(|close| titled.iter().find(|(_, t)| t == close))
                 .and_then(|(s, _)| s.title.as_deref())
-                .map(|title| format!("; did you mean {:?}?", crate::text::one_line(title)));
-            Err(Error::NotFound(missed + hint.as_deref().unwrap_or("")))
+                .map_or_else(
+                    || {
+                        format!(
+                            "; to find it by what was said in it: ollm session search {:?}",
+                            crate::text::one_line(reference)
+                        )
+                    },
+                    |title| format!("; did you mean {:?}?", crate::text::one_line(title)),
+                );
+            Err(Error::NotFound(missed + &hint))
         }
-        many => Err(ambiguous(many, reference)),
+        some => Err(Error::NotFound(format!(
+            "{missed}; {:?} is in {}: {}; give the whole title or the id",
+            crate::text::one_line(reference),
+            crate::text::plural(some.len() as u64, "title", "titles"),
+            named(some)
+        ))),
     }
 }
 
 /// "REFERENCE names N sessions: …", naming the first few.
 fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
-    let mut names: Vec<String> = many
+    Error::usage(format!(
+        "{:?} names {} sessions: {}; give more of the id",
+        crate::text::one_line(reference),
+        many.len(),
+        named(many)
+    ))
+}
+
+/// The first few of `sessions` by id and title, and how many more.
+fn named(sessions: &[&SessionSummary]) -> String {
+    let mut names: Vec<String> = sessions
         .iter()
         .take(SHOWN_CANDIDATES)
         .map(|s| match &s.title {
@@ -188,15 +231,10 @@ fn ambiguous(many: &[&SessionSummary], reference: &str) -> Error {
             None => s.session_id.clone(),
         })
         .collect();
-    if many.len() > SHOWN_CANDIDATES {
-        names.push(format!("and {} more", many.len() - SHOWN_CANDIDATES));
+    if sessions.len() > SHOWN_CANDIDATES {
+        names.push(format!("and {} more", sessions.len() - SHOWN_CANDIDATES));
     }
-    Error::usage(format!(
-        "{:?} names {} sessions: {}; give more of the id",
-        crate::text::one_line(reference),
-        many.len(),
-        names.join(", ")
-    ))
+    names.join(", ")
 }
 
 /// The one session among `sessions` (newest first) whose title is

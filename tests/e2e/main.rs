@@ -42,6 +42,7 @@ mod session_keep_trust;
 mod session_pg;
 mod session_snapshots;
 mod session_streaming;
+mod session_titles;
 mod session_tls;
 mod snapshots;
 mod storage;

@@ -494,9 +494,16 @@ fn tables_fit_80_and_120_columns_with_headers_previews_and_branches() {
             "{list}"
         );
         assert!(
-            lines[0].contains("ACTIVE") && lines[0].contains("LOCAL TIME"),
+            lines[0].contains("ACTIVE") && lines[0].contains("PROJECT"),
             "{list}"
         );
+        // At 80 columns the local time and the model give way to the title.
+        assert_eq!(lines[0].contains("LOCAL TIME"), columns == 120, "{list}");
+        assert_eq!(lines[0].contains("MODEL"), columns == 120, "{list}");
+        // The project: the workspace's last part (the git top level, not
+        // the subdirectory alpha was made in).
+        assert!(lines[2].contains("  other  "), "{list}");
+        assert!(lines[3].contains("  repo  "), "{list}");
         assert_eq!(lines.len(), 4, "{list}");
         // The branch (newest) names its parent; beta, untitled, shows its
         // first user message; the long title is cut with `…`.
@@ -505,6 +512,7 @@ fn tables_fit_80_and_120_columns_with_headers_previews_and_branches() {
         assert!(lines[2].contains("\"beta words\""), "{list}");
         assert!(lines[3].starts_with(&t.alpha[..8]), "{list}");
         assert!(lines[3].ends_with('…'), "{list}");
+        assert!(lines[3].contains(&long[..39]), "{list}");
         let hits = table(&["search", "words"]);
         assert!(hits.starts_with("SESSION"), "{hits}");
         assert!(

@@ -32,12 +32,14 @@ pub(crate) struct CreateArgs {
 
 pub(crate) fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     let (store, max_sessions) = ctx.store_to_create()?;
+    let title = args.title;
     let created = store.create(&NewSession {
         model: args.model,
         provider: args.provider,
-        title: args.title,
+        title: title.clone(),
         workspace: Some(current_workspace()?),
     })?;
     super::warn_removed(&created.removed, max_sessions);
+    super::warn_title_taken(&store, &created.session_id, title.as_deref());
     ctx.printer().changed(&created)
 }

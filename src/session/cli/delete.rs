@@ -29,7 +29,7 @@ pub(crate) struct Deleted {
 
 pub(crate) fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
     let (store, _) = ctx.store()?;
-    let id = args.session.resolve(&store)?;
+    let id = args.session.resolve_whole(&store)?;
     store.delete(&id)?;
     ctx.printer().changed(&Deleted { deleted: vec![id] })
 }

@@ -164,12 +164,23 @@ impl SessionRef {
             reference: self.id.clone(),
             last: self.last,
             here: self.here,
+            whole_title: false,
         }
     }
 
     /// The whole id this names in `store`.
     pub(crate) fn resolve(&self, store: &Store) -> Result<String> {
         select::select(store, &self.selector())
+    }
+
+    /// [`SessionRef::resolve`] for a command that cannot be undone: a part
+    /// of a title is named back, not taken.
+    pub(crate) fn resolve_whole(&self, store: &Store) -> Result<String> {
+        let selector = Selector {
+            whole_title: true,
+            ..self.selector()
+        };
+        select::select(store, &selector)
     }
 
     /// Whether this is a whole id, which `resolve` gives back without
@@ -298,6 +309,36 @@ pub fn main() -> Result<ExitCode> {
 fn report_problems(problems: &[Problem]) {
     for problem in problems {
         diag::warn(&problem.message);
+    }
+}
+
+/// Says on stderr that other sessions already carry the title `id` was just
+/// given: a title names a session only while it is the only one so titled.
+/// The change is made either way, so a store that cannot say is not asked
+/// again.
+fn warn_title_taken(store: &Store, id: &str, title: Option<&str>) {
+    let Some(title) = title else {
+        return;
+    };
+    let Ok(named) = store.named(&super::store::Naming {
+        title,
+        prefix: None,
+        workspace: None,
+    }) else {
+        return;
+    };
+    let others: Vec<String> = named
+        .into_iter()
+        .filter(|s| s.session_id != id && s.title.as_deref() == Some(title))
+        .map(|s| rows::short(&s.session_id).to_string())
+        .collect();
+    if !others.is_empty() {
+        crate::diag::warn(format!(
+            "{} already titled {:?} ({}): commands will ask for the id instead of the title",
+            crate::text::plural(others.len() as u64, "session is", "sessions are"),
+            crate::text::one_line(title),
+            others.join(", ")
+        ));
     }
 }
 

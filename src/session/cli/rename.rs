@@ -47,6 +47,7 @@ pub(crate) fn run(ctx: &Context, mut args: RenameArgs) -> Result<()> {
     }
     let previous_title = store.summary(&id)?.title;
     let summary = store.rename(&id, title.as_deref())?;
+    super::warn_title_taken(&store, &id, summary.title.as_deref());
     ctx.printer().changed(&Renamed {
         session_id: id,
         previous_title,

@@ -56,6 +56,7 @@ pub(crate) fn run(ctx: &Context, args: ResumeArgs) -> Result<()> {
                 reference: args.id,
                 last: args.last,
                 here,
+                whole_title: false,
             },
         )?
     } else {

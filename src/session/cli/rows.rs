@@ -16,6 +16,10 @@ use crate::timestamp::{self, Millis};
 /// Characters of an id shown in a table (a prefix every command takes).
 const SHORT_ID: usize = 8;
 
+/// The width of a session's title kept at a terminal before the other
+/// columns are cut or left out (room for most titles at 80 columns).
+const TITLE_WIDTH: usize = 40;
+
 pub(crate) fn short(id: &str) -> &str {
     id.get(..SHORT_ID).unwrap_or(id)
 }
@@ -74,11 +78,27 @@ impl SessionRow {
 
 impl Tabular for SessionRow {
     fn headers() -> &'static [&'static str] {
-        &["ID", "ACTIVE", "LOCAL TIME", "MODEL", "MSGS", "TITLE"]
+        &[
+            "ID",
+            "ACTIVE",
+            "LOCAL TIME",
+            "PROJECT",
+            "MODEL",
+            "MSGS",
+            "TITLE",
+        ]
     }
     /// The id is what a person copies from the table.
     fn whole() -> &'static [usize] {
         &[0]
+    }
+    fn at_least() -> Option<(usize, usize)> {
+        Some((6, TITLE_WIDTH))
+    }
+    /// At 80 columns the local time and then the model give way to the
+    /// title (`ACTIVE` still says when; `get` says with which model).
+    fn optional() -> &'static [usize] {
+        &[2, 4]
     }
     fn cells(&self) -> Vec<String> {
         let s = &self.summary;
@@ -86,14 +106,28 @@ impl Tabular for SessionRow {
             short(&s.session_id).to_string(),
             when::ago(&s.last_activity, self.now),
             when::local(&s.last_activity),
+            s.workspace.as_deref().map(project).unwrap_or_default(),
             s.model.clone(),
             s.message_count.to_string(),
             self.label(),
         ]
     }
     fn numeric() -> &'static [usize] {
-        &[4]
+        &[5]
     }
+}
+
+/// A workspace as a person names the project: its last path part (`~`
+/// for the home directory itself).
+fn project(workspace: &str) -> String {
+    let path = std::path::Path::new(workspace);
+    if crate::paths::home_dir().is_some_and(|home| home == path) {
+        return "~".into();
+    }
+    path.file_name().map_or_else(
+        || workspace.to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }
 
 /// One search hit.
