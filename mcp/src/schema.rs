@@ -103,6 +103,11 @@ pub struct GetSessionArgs {
     pub max_tokens: Option<u64>,
     /// The `nextCursor` of the previous page: continues where it stopped.
     pub cursor: Option<String>,
+    /// Read the session's tool calls (name, arguments, result) instead of
+    /// its messages: `from` and `to` then count tool calls, as a search
+    /// hit's `toolCallIndex` does.
+    #[serde(default)]
+    pub tool_calls: bool,
 }
 
 /// One message of a page: its text as fitted to the page's budget (not the
@@ -119,14 +124,31 @@ pub struct PageMessage {
     pub truncated: bool,
 }
 
+/// One tool call of a page: its name and the text it is searched in (name,
+/// arguments as JSON, result), fitted to the page's budget.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PageToolCall {
+    pub index: u64,
+    pub name: String,
+    pub timestamp: String,
+    pub text: String,
+    /// The tool call was cut to fit the budget alone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
 /// A page of a session: its summary (as `ollm-session list` gives it;
-/// `messageCount` counts the whole session) and the messages that fit.
+/// `messageCount` counts the whole session) and the messages that fit, or
+/// (asked with `toolCalls`) the tool calls.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionPage {
     #[serde(flatten)]
     pub summary: SessionSummary,
     pub messages: Vec<PageMessage>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<PageToolCall>,
     /// Tokens in this page (with each message's overhead).
     pub tokens: u64,
     /// The tokenizer they were counted with.

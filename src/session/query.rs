@@ -367,7 +367,7 @@ fn message_text(message: &Message) -> Cow<'_, str> {
 }
 
 /// The text a tool call is searched in.
-pub(crate) fn tool_text(call: &ToolCall) -> String {
+pub fn tool_text(call: &ToolCall) -> String {
     let mut text = format!(
         "{} {} {}",
         call.name(),

@@ -70,7 +70,14 @@ fn list_sessions_gives_each_session_summary_with_its_uri() {
 
 #[test]
 fn get_session_gives_the_session_summary_with_the_page() {
-    let page = ["messages", "tokens", "tokenizer", "maxTokens", "nextCursor"];
+    let page = [
+        "messages",
+        "toolCalls",
+        "tokens",
+        "tokenizer",
+        "maxTokens",
+        "nextCursor",
+    ];
     assert_eq!(
         answer_fields("get_session", &[]),
         with(fields::<SessionSummary>(), &page)

@@ -63,7 +63,7 @@ pub fn definitions(allow_write: bool) -> Vec<Tool> {
         ),
         read::<GetSessionArgs, SessionPage>(
             "get_session",
-            "Read a session (by id, id prefix, title, or the latest) as messages, optionally a range of them, in pages that fit a token budget; pass nextCursor back as cursor for the next page.",
+            "Read a session (by id, id prefix, title, or the latest) as messages, or with toolCalls as its tool calls (a search hit's toolCallIndex), optionally a range of them, in pages that fit a token budget; pass nextCursor back as cursor for the next page.",
         ),
         read::<GetContextArgs, ContextResult>(
             "get_context",

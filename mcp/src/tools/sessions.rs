@@ -11,15 +11,15 @@ use ollm::session::model::{Problem, SessionSummary};
 use ollm::session::query::Query;
 use ollm::session::select::{self, Selector};
 use ollm::session::store::ListQuery;
-use ollm::session::{Message, Store};
+use ollm::session::{Message, Store, ToolCall};
 
 use ollm::config::Loaded;
 
 use crate::cursor::SessionCursor;
 use crate::safe::Cleaner;
 use crate::schema::{
-    GetSessionArgs, ListSessionsArgs, PageMessage, SearchHit, SearchResult, SearchSessionsArgs,
-    SessionItem, SessionList, SessionPage,
+    GetSessionArgs, ListSessionsArgs, PageMessage, PageToolCall, SearchHit, SearchResult,
+    SearchSessionsArgs, SessionItem, SessionList, SessionPage,
 };
 
 const DEFAULT_LIST: usize = 50;
@@ -176,93 +176,136 @@ pub fn get(loaded: &Loaded, cleaner: &Cleaner, args: GetSessionArgs) -> Result<S
             PAGE_TOKENS.end()
         )));
     }
-    let (id, from, end) = match cursor {
+    let cursor = match cursor {
         Some(cursor) => {
-            if args.session.is_some() || args.latest || args.from.is_some() || args.to.is_some() {
+            if args.session.is_some()
+                || args.latest
+                || args.from.is_some()
+                || args.to.is_some()
+                || args.tool_calls
+            {
                 return Err(Error::usage(
                     "a cursor names the session and the range: give it alone (with maxTokens)",
                 ));
             }
-            (cursor.session_id, cursor.index, cursor.end)
+            cursor
         }
         None => {
             let selector = Selector {
                 reference: args.session,
                 last: args.latest,
                 here: false,
+                whole_title: false,
             };
-            (
-                select::select(&store, &selector)?,
-                args.from.unwrap_or(0),
-                args.to,
-            )
+            SessionCursor {
+                session_id: select::select(&store, &selector)?,
+                index: args.from.unwrap_or(0),
+                end: args.to,
+                tool_calls: args.tool_calls,
+            }
         }
     };
-    let session = store.get(&id)?;
+    let session = store.get(&cursor.session_id)?;
     let summary = session.summary();
     let tokenizer = tokenizer_of(&loaded.config.services.compression)?;
-    let count = summary.message_count;
-    let stop = end.unwrap_or(count).min(count);
-    let (messages, tokens, next) = page(
-        &tokenizer,
+    let fitter = Fitter {
+        tokenizer: &tokenizer,
         cleaner,
-        &session.messages,
-        from,
-        stop,
-        max_tokens,
-    )?;
-    Ok(SessionPage {
-        next_cursor: next.map(|index| {
-            SessionCursor {
-                session_id: id.clone(),
+        budget: max_tokens,
+    };
+    let (mut messages, mut tool_calls) = (Vec::new(), Vec::new());
+    let (tokens, next) = if cursor.tool_calls {
+        let calls = &session.tool_calls;
+        fitter.page(calls, &cursor, |index, call, fitted| {
+            tool_calls.push(PageToolCall {
                 index,
-                end,
-            }
-            .encode()
-        }),
+                name: call.name().to_string(),
+                timestamp: call.timestamp().to_string(),
+                text: fitted.text,
+                truncated: fitted.truncated,
+            });
+        })?
+    } else {
+        fitter.page(&session.messages, &cursor, |index, message, fitted| {
+            messages.push(PageMessage {
+                index,
+                role: message.role().to_string(),
+                timestamp: message.timestamp().to_string(),
+                text: fitted.text,
+                truncated: fitted.truncated,
+            });
+        })?
+    };
+    Ok(SessionPage {
+        next_cursor: next.map(|index| SessionCursor { index, ..cursor }.encode()),
         summary,
         messages,
+        tool_calls,
         tokens,
         tokenizer: tokenizer.name(),
         max_tokens,
     })
 }
 
-/// The messages from `from` on (before `stop`) that fit in `budget`
-/// tokens, counted as they are returned (redacted, escaped), each with its
-/// overhead; a message larger than the whole budget comes alone, cut.
-/// Returns them, their tokens, and where the next page starts.
-fn page(
-    tokenizer: &Tokenizer,
-    cleaner: &Cleaner,
-    messages: &[Message],
-    from: u64,
-    stop: u64,
+/// What a page is fitted with: its tokenizer, the cleaner of what it
+/// returns, and its budget in tokens.
+struct Fitter<'a> {
+    tokenizer: &'a Tokenizer,
+    cleaner: &'a Cleaner,
     budget: u64,
-) -> Result<(Vec<PageMessage>, u64, Option<u64>)> {
-    let mut page = Vec::new();
-    let mut used = 0;
-    let mut index = from;
-    while index < stop {
-        let Some(message) = usize::try_from(index).ok().and_then(|i| messages.get(i)) else {
-            break;
-        };
-        let room = budget.saturating_sub(used + MESSAGE_OVERHEAD);
-        let fitted = fit(tokenizer, cleaner, &message.text_content(), room)?;
-        if fitted.truncated && !page.is_empty() {
-            break;
-        }
-        used += fitted.tokens + MESSAGE_OVERHEAD;
-        page.push(PageMessage {
-            index,
-            role: message.role().to_string(),
-            timestamp: message.timestamp().to_string(),
-            text: fitted.text,
-            truncated: fitted.truncated,
-        });
-        index += 1;
+}
+
+/// A message or a tool call as a page shows it: one text (a tool call's
+/// is the one search looks in, so a hit's words are there).
+trait PageItem {
+    fn page_text(&self) -> String;
+}
+
+impl PageItem for Message {
+    fn page_text(&self) -> String {
+        self.text_content()
     }
-    Ok((page, used, (index < stop).then_some(index)))
+}
+
+impl PageItem for ToolCall {
+    fn page_text(&self) -> String {
+        ollm::session::query::tool_text(self)
+    }
+}
+
+impl Fitter<'_> {
+    /// The items from the cursor's index on (before its end) that fit in
+    /// the budget, counted as they are returned (redacted, escaped), each
+    /// with its overhead, handed to `take`; an item larger than the whole
+    /// budget comes alone, cut. Returns their tokens and where the next
+    /// page starts.
+    fn page<T: PageItem>(
+        &self,
+        items: &[T],
+        cursor: &SessionCursor,
+        mut take: impl FnMut(u64, &T, Fitted),
+    ) -> Result<(u64, Option<u64>)> {
+        let count = items.len() as u64;
+        let stop = cursor.end.unwrap_or(count).min(count);
+        let mut used = 0;
+        let mut taken = false;
+        let mut index = cursor.index;
+        while index < stop {
+            let Some(item) = usize::try_from(index).ok().and_then(|i| items.get(i)) else {
+                break;
+            };
+            let room = self.budget.saturating_sub(used + MESSAGE_OVERHEAD);
+            let fitted = fit(self.tokenizer, self.cleaner, &item.page_text(), room)?;
+            if fitted.truncated && taken {
+                break;
+            }
+            used += fitted.tokens + MESSAGE_OVERHEAD;
+            take(index, item, fitted);
+            taken = true;
+            index += 1;
+        }
+        Ok((used, (index < stop).then_some(index)))
+    }
 }
 
 /// Bytes of stored text looked at per token of room, at first: far more
@@ -328,6 +371,36 @@ mod tests {
         Cleaner::new(&ollm::config::Config::default())
     }
 
+    /// A page of `items` from `from` to `stop` in `budget` tokens: the
+    /// items' indexes and whether each was cut, its tokens, the next index.
+    fn page<T: PageItem>(
+        tokenizer: &Tokenizer,
+        items: &[T],
+        from: u64,
+        stop: u64,
+        budget: u64,
+    ) -> (Vec<(u64, bool)>, u64, Option<u64>) {
+        let cleaner = cleaner();
+        let fitter = Fitter {
+            tokenizer,
+            cleaner: &cleaner,
+            budget,
+        };
+        let cursor = SessionCursor {
+            session_id: String::new(),
+            index: from,
+            end: Some(stop),
+            tool_calls: false,
+        };
+        let mut taken = Vec::new();
+        let (tokens, next) = fitter
+            .page(items, &cursor, |index, _, fitted| {
+                taken.push((index, fitted.truncated));
+            })
+            .unwrap();
+        (taken, tokens, next)
+    }
+
     fn messages(n: usize, words: usize) -> Vec<Message> {
         (0..n)
             .map(|i| {
@@ -345,12 +418,12 @@ mod tests {
         let tokenizer = Tokenizer::Cl100k;
         let all = messages(30, 40);
         let mut from = 0;
-        let mut seen = Vec::new();
+        let mut seen: Vec<u64> = Vec::new();
         loop {
-            let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, from, 30, 300).unwrap();
+            let (page, tokens, next) = page(&tokenizer, &all, from, 30, 300);
             assert!(tokens <= 300, "{tokens}");
             assert!(!page.is_empty());
-            seen.extend(page.iter().map(|m| m.index));
+            seen.extend(page.iter().map(|&(index, _)| index));
             match next {
                 Some(next) => from = next,
                 None => break,
@@ -402,9 +475,8 @@ mod tests {
     fn a_message_larger_than_the_budget_comes_alone_and_cut() {
         let tokenizer = Tokenizer::Cl100k;
         let all = messages(2, 2000);
-        let (page, tokens, next) = page(&tokenizer, &cleaner(), &all, 0, 2, 200).unwrap();
-        assert_eq!(page.len(), 1);
-        assert!(page[0].truncated);
+        let (page, tokens, next) = page(&tokenizer, &all, 0, 2, 200);
+        assert_eq!(page, [(0, true)]);
         assert!(tokens <= 200, "{tokens}");
         assert_eq!(next, Some(1));
     }

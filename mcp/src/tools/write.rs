@@ -27,6 +27,8 @@ pub fn record_message(loaded: &Loaded, args: RecordMessageArgs) -> Result<Record
             reference: args.session,
             last: args.latest,
             here: false,
+            // What a model writes goes only where it named exactly.
+            whole_title: true,
         },
     )?;
     store.exists(&id)?;

@@ -397,3 +397,57 @@ fn record_message_says_what_was_withheld_past_the_redaction_limit() {
         .any(|bytes| memchr::memmem::find(&bytes, TOKEN.as_bytes()).is_some());
     assert!(!on_disk, "the token is on disk");
 }
+
+#[test]
+fn a_search_hit_in_a_tools_output_is_read_with_get_session_tool_calls() {
+    let sb = Sandbox::new();
+    let id = recorded(&sb, "tools", &[("user", "run the tests")]);
+    let output = format!(
+        "{}error[E0425]: cannot find value `retry_budget` in this scope\n",
+        "test ok\n".repeat(400)
+    );
+    for (tool, result) in [("read_file", "fn main() {}"), ("shell", output.as_str())] {
+        sb.session_ok(&[
+            "record",
+            &id,
+            "--tool",
+            tool,
+            "--args",
+            "{\"cmd\":\"cargo test\"}",
+            "--result",
+            result,
+        ]);
+    }
+    let mut mcp = Mcp::start(&sb, &[]);
+    mcp.initialize();
+    let found = mcp.call_ok("search_sessions", json!({"query": "retry_budget"}));
+    let hit = &found["hits"][0];
+    let index = hit["toolCallIndex"].as_u64().expect("a tool call hit");
+    assert_eq!(index, 1, "{found}");
+    let page = mcp.call_ok(
+        "get_session",
+        json!({"session": id, "toolCalls": true, "from": index, "to": index + 1}),
+    );
+    assert_eq!(page["messages"], json!([]), "{page}");
+    let call = &page["toolCalls"][0];
+    assert_eq!(call["index"], 1, "{page}");
+    assert_eq!(call["name"], "shell", "{page}");
+    assert!(
+        call["text"]
+            .as_str()
+            .unwrap()
+            .contains("`retry_budget` in this scope"),
+        "{page}"
+    );
+    // In pages under a small budget, the cursor keeps to tool calls.
+    let first = mcp.call_ok(
+        "get_session",
+        json!({"session": id, "toolCalls": true, "maxTokens": 100}),
+    );
+    assert_eq!(first["toolCalls"][0]["name"], "read_file", "{first}");
+    let cursor = first["nextCursor"].as_str().expect("a next page");
+    let next = mcp.call_ok("get_session", json!({"cursor": cursor, "maxTokens": 100}));
+    assert_eq!(next["toolCalls"][0]["index"], 1, "{next}");
+    assert_eq!(next["toolCalls"][0]["truncated"], true, "{next}");
+    assert_eq!(next["messages"], json!([]), "{next}");
+}
