@@ -38,7 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
             [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL (default http://127.0.0.1:11434, Ollama''s)')
             [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the default when piped), text (the default at a terminal: a few lines saying what was done, not the whole history) or messages (the compressed messages alone, a JSON array: what a model is given)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
@@ -71,14 +71,14 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-compress' -ScriptBlock {
             [CompletionResult]::new('--summarizer-url', '--summarizer-url', [CompletionResultType]::ParameterName, 'The model server''s base URL (default http://127.0.0.1:11434, Ollama''s)')
             [CompletionResult]::new('--summarizer-model', '--summarizer-model', [CompletionResultType]::ParameterName, 'The model to ask for the summary (default llama3.2:3b)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for the summarizer before truncating instead')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'json (the default when piped), text (the default at a terminal: a few lines saying what was done, not the whole history) or messages (the compressed messages alone, a JSON array: what a model is given)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Read the most recently active stored session instead of INPUT')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them')
             [CompletionResult]::new('--no-keep-user-messages', '--no-keep-user-messages', [CompletionResultType]::ParameterName, 'Let user messages be summarized or dropped like the others')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Compress even when the history is below the trigger (or compression is disabled)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ollm-compress;count' {

@@ -128,7 +128,7 @@ _ollm__compress() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text messages" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -256,7 +256,7 @@ _ollm__compress() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text messages" -- "${cur}"))
                     return 0
                     ;;
                 --config)

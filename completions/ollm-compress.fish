@@ -45,8 +45,9 @@ ollama\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
-complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
-text\t''"
+complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l format -d 'json (the default when piped), text (the default at a terminal: a few lines saying what was done, not the whole history) or messages (the compressed messages alone, a JSON array: what a model is given)' -r -f -a "json\t''
+text\t''
+messages\t'`compressedMessages` alone, so a script needs no JSON tool to take it'"
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_needs_command" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
@@ -78,14 +79,15 @@ ollama\t''"
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-url -d 'The model server\'s base URL (default http://127.0.0.1:11434, Ollama\'s)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l summarizer-model -d 'The model to ask for the summary (default llama3.2:3b)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l timeout -d 'Seconds to wait for the summarizer before truncating instead' -r
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l format -d 'json (the default when piped) or text (the default at a terminal: a few lines saying what was done, not the whole history)' -r -f -a "json\t''
-text\t''"
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l format -d 'json (the default when piped), text (the default at a terminal: a few lines saying what was done, not the whole history) or messages (the compressed messages alone, a JSON array: what a model is given)' -r -f -a "json\t''
+text\t''
+messages\t'`compressedMessages` alone, so a script needs no JSON tool to take it'"
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l last -d 'Read the most recently active stored session instead of INPUT'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l here -d 'With --session or --last, only sessions made in this workspace (the git top level, else the current directory); alone, the latest of them'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l no-keep-user-messages -d 'Let user messages be summarized or dropped like the others'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -l force -d 'Compress even when the history is below the trigger (or compression is disabled)'
-complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -s h -l help -d 'Print help'
+complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand compress" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer -d 'How to count tokens: cl100k, o200k (built in), a path to the model\'s own tokenizer.json, server (the model server\'s /tokenize), estimate (characters / 4)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l tokenizer-url -d 'The server for `--tokenizer server` (default: the summarizer URL)' -r
 complete -c ollm-compress -n "__fish_ollm_compress_using_subcommand count" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r

@@ -62,6 +62,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand -q 'Print only the new session''s id (a line of text, as `docker create` does), for `id=$(…)` without a JSON tool'
+            cand --quiet 'Print only the new session''s id (a line of text, as `docker create` does), for `id=$(…)` without a JSON tool'
             cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -64,6 +64,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l max
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -s q -l quiet -d 'Print only the new session\'s id (a line of text, as `docker create` does), for `id=$(…)` without a JSON tool'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand create" -s h -l help -d 'Print help'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand record" -l role -d 'Shorthand: a plain text message with this role' -r -f -a "user\t''

@@ -326,7 +326,7 @@ _ollm() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text messages" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -454,7 +454,7 @@ _ollm() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text messages" -- "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -1365,7 +1365,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__create)
-            opts="-h --model --provider --title --max-sessions --config --data-dir --store --no-redact --help"
+            opts="-q -h --model --provider --title --max-sessions --quiet --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -70,6 +70,7 @@ mod program_context;
 mod program_lists;
 mod readme;
 mod reliability;
+mod scripting;
 mod secrets;
 mod trust;
 mod wire_schemas;

@@ -58,8 +58,9 @@ pub(crate) struct CompressArgs {
     /// Seconds to wait for the summarizer before truncating instead.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-    /// json (the default when piped) or text (the default at a terminal: a
-    /// few lines saying what was done, not the whole history).
+    /// json (the default when piped), text (the default at a terminal: a
+    /// few lines saying what was done, not the whole history) or messages
+    /// (the compressed messages alone, a JSON array: what a model is given).
     #[arg(long, value_enum)]
     pub format: Option<ReportFormat>,
 }
@@ -69,6 +70,8 @@ pub(crate) struct CompressArgs {
 pub(crate) enum ReportFormat {
     Json,
     Text,
+    /// `compressedMessages` alone, so a script needs no JSON tool to take it.
+    Messages,
 }
 
 /// A summarizer that shows a progress line while the model writes, where
@@ -94,10 +97,12 @@ fn print<T: Serialize>(
     value: &T,
     report: &Report,
 ) -> Result<()> {
-    let wanted = format.map(|f| match f {
-        ReportFormat::Json => Format::Json,
-        ReportFormat::Text => Format::Text,
-    });
+    let wanted = match format {
+        Some(ReportFormat::Messages) => return ctx.printer.object(&report.compressed_messages),
+        Some(ReportFormat::Json) => Some(Format::Json),
+        Some(ReportFormat::Text) => Some(Format::Text),
+        None => None,
+    };
     if ctx.printer.choose(wanted, Format::Text) == Format::Text {
         return ctx.printer.text(&described(report));
     }

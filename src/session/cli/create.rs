@@ -13,7 +13,8 @@ use crate::session::store::NewSession;
 /// Deletes the oldest sessions beyond maxSessions (never a locked one).
 #[derive(Debug, Args)]
 #[command(after_help = footer("  ollm-session create --model llama3.1:8b --provider ollama
-  ollm-session create --model gpt-4o --provider openai --title 'refactor'"))]
+  ollm-session create --model gpt-4o --provider openai --title 'refactor'
+  id=$(ollm-session create -q --model llama3.1:8b --provider ollama)"))]
 pub(crate) struct CreateArgs {
     /// The model the session talks to (the spec's `model`).
     #[arg(long)]
@@ -28,6 +29,10 @@ pub(crate) struct CreateArgs {
     /// Sessions to keep (services.session.maxSessions; 0: no limit).
     #[arg(long, value_name = "N")]
     max_sessions: Option<u64>,
+    /// Print only the new session's id (a line of text, as `docker create`
+    /// does), for `id=$(…)` without a JSON tool.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub(crate) fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
@@ -41,5 +46,8 @@ pub(crate) fn run(ctx: &Context, args: CreateArgs) -> Result<()> {
     })?;
     super::warn_removed(&created.removed, max_sessions);
     super::warn_title_taken(&store, &created.session_id, title.as_deref());
+    if args.quiet {
+        return ctx.printer().text(&format!("{}\n", created.session_id));
+    }
     ctx.printer().changed(&created)
 }

@@ -17,7 +17,13 @@ use crate::support::{Sandbox, real_model, stderr, stdout, test_path};
 /// directory first on PATH) for stand-ins of the programs a command names
 /// as an example of the user's own (`cargo test`, `npm test`, `llm`).
 const SETUPS: &[(&str, &str, &str)] = &[
-    ("README.md", "", r#"cp -R "$README_EXAMPLES" examples"#),
+    // The tour needs no JSON tool: `jq` fails as where it is not installed.
+    (
+        "README.md",
+        "",
+        r#"cp -R "$README_EXAMPLES" examples
+stub jq 'echo "jq: command not found" >&2; exit 127'"#,
+    ),
     (
         "docs/agents.md",
         "",
