@@ -407,21 +407,21 @@ class Agent:
 
     # -- session
     def open_session(self) -> None:
-        """The session to resume (exit 3 when there is none), or a new one, created only
-        once the model server answers, so a failed start leaves no empty session."""
-        sessions = self.programs.session
+        """The session to resume (exit 3 when there is none) once the model server
+        answers; a new session is made by the first turn, so a failed start or an
+        interactive run left at once leaves no empty session."""
         session = None
         if self.opts.resume:
             # Without an id: the latest session of this workspace, not another project's.
             resume = None if self.opts.resume == "last" else self.opts.resume
-            session = sessions.get(resume, here=resume is None)
+            session = self.programs.session.get(resume, here=resume is None)
         self.model.check_reachable()
         if session is not None:
-            self.session_id = session["sessionId"]
+            self.use_session(session["sessionId"])
             say(f"resuming session {self.session_id} ({len(session['messages'])} messages)")
-        else:
-            self.session_id = sessions.create(self.opts.model, self.opts.api)
-            say(f"new session {self.session_id}")
+
+    def use_session(self, session_id: str) -> None:
+        self.session_id = session_id
         state_dir = os.path.join(self.workspace, ".ollm")
         os.makedirs(state_dir, exist_ok=True)
         self.loop_state = os.path.join(state_dir, f"loop-{self.session_id}.json")
@@ -474,6 +474,9 @@ class Agent:
 
     # -- one turn
     def turn(self, prompt: str) -> None:
+        if self.session_id is None:
+            self.use_session(self.programs.session.create(self.opts.model, self.opts.api))
+            say(f"new session {self.session_id}")
         sessions = self.programs.session
         sessions.record_message(self.sid, "user", prompt)
         chat, summaries = self.history()
@@ -526,10 +529,14 @@ def prompts(opts: argparse.Namespace) -> Iterator[str]:
     if opts.prompts:
         yield from opts.prompts
         return
-    if sys.stdin.isatty():
-        print("Type a message; an empty line or end of input stops.", file=sys.stderr)
-    for line in sys.stdin:
-        line = line.strip()
+    at_terminal = sys.stdin.isatty()
+    if at_terminal:
+        say("type a message; an empty line or end of input (ctrl-d) stops")
+    while True:
+        if at_terminal:
+            sys.stderr.write("> ")
+            sys.stderr.flush()
+        line = sys.stdin.readline().strip()
         if not line:
             return
         yield line

@@ -99,7 +99,9 @@ check_model() {
 }
 
 # ---- the session: the one to resume (exit 3 when there is none), or a new one, created
-# only once the model server answers, so a failed start leaves no empty session.
+# only at the first message, once the model server answers, so a failed start or an
+# interactive run left at once leaves no empty session.
+sid=
 if [ -n "$resume" ]; then
   if [ "$resume" = last ]; then ollm session get --last --here --format json >"$tmp/session.json"
   else ollm session get "$resume" --format json >"$tmp/session.json"; fi
@@ -110,12 +112,15 @@ if [ -n "$resume" ]; then
   say "resuming session $sid"
 else
   check_model
-  sid=$(ollm session create --model "$model" --provider "$api" | jq -r .sessionId)
-  is_uuid "$sid" || die 4 "cannot create a session"
-  say "new session $sid"
 fi
 mkdir -p "$ws/.ollm" || die 4 "cannot create $ws/.ollm"
-loop_state=$ws/.ollm/loop-$sid.json
+
+open_session() {
+  [ -n "$sid" ] && return 0
+  sid=$(ollm session create -q --model "$model" --provider "$api")
+  is_uuid "$sid" || die 4 "cannot create a session"
+  say "new session $sid"
+}
 
 # ---- history as chat messages (stored or compressed), summaries aside
 # shellcheck disable=SC2016 # jq programs: $names are jq's, not the shell's
@@ -259,6 +264,8 @@ run_command() {
 # ---- one turn
 turn() {
   prompt=$1
+  open_session
+  loop_state=$ws/.ollm/loop-$sid.json
   ollm session record "$sid" --role user --text "$prompt" >/dev/null || die 4 "cannot record in $sid"
   history
   system_prompt >"$tmp/system"
@@ -321,7 +328,14 @@ turn() {
 if [ $# -gt 0 ]; then
   for prompt in "$@"; do turn "$prompt"; done
 else
+  # At a terminal: what to type, and a prompt before each message.
+  if [ -t 0 ]; then
+    say "type a message; an empty line or end of input (ctrl-d) stops"
+    ask() { printf '> ' >&2; }
+  else
+    ask() { :; }
+  fi
   # The turns read nothing from stdin: it holds the prompts.
-  while IFS= read -r line <&3 && [ -n "$line" ]; do turn "$line" </dev/null; done 3<&0
+  while ask && IFS= read -r line <&3 && [ -n "$line" ]; do turn "$line" </dev/null; done 3<&0
 fi
-say "session $sid"
+if [ -n "$sid" ]; then say "session $sid"; fi

@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::package_python::installed;
-use crate::support::{Sandbox, json, real_model, serve, stderr, stdout};
+use crate::support::{Sandbox, json, real_model, serve, stderr, stdout, terminal_bytes};
 
 const TOOLS: [&str; 3] = ["list_files", "read_file", "run"];
 
@@ -323,6 +323,42 @@ fn an_unreachable_model_leaves_no_session(example: Example) {
     assert!(sessions(&sandbox).is_empty(), "no empty session is left");
 }
 
+/// Started at a terminal with no message to give, the agent says what to
+/// type and shows a prompt, and leaves no empty session behind when input
+/// ends at once.
+fn an_interactive_run_prompts_and_leaves_no_empty_session(example: Example) {
+    if !ready(example) {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let reply = json!({"data": []});
+    let (url, _) = serve(reply, Duration::ZERO, 1);
+    let command = match example {
+        Example::Python => format!(
+            "{} {}",
+            installed().expect("ready() checked it").python().display(),
+            example_path("agent.py").display()
+        ),
+        Example::Shell => format!("sh {}", example_path("agent.sh").display()),
+    };
+    let Some((bytes, code)) =
+        terminal_bytes(&sandbox, &format!("{command} --model-url {url}"), &[])
+    else {
+        return;
+    };
+    let shown = String::from_utf8_lossy(&bytes);
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(
+        shown.contains("type a message; an empty line or end of input (ctrl-d) stops")
+            && shown.contains("> "),
+        "{shown}"
+    );
+    assert!(
+        sessions(&sandbox).is_empty(),
+        "an empty session was left: {shown}"
+    );
+}
+
 /// The request each API gets, checked on a local test server (no model
 /// answers Ollama's `/api/chat` here): the system prompt carries the
 /// workspace's context entries, the schema offers only `answer` on the last
@@ -477,4 +513,14 @@ fn python_agent_with_no_model_server_says_what_to_start() {
 #[test]
 fn shell_agent_with_no_model_server_says_what_to_start() {
     an_unreachable_model_leaves_no_session(Example::Shell);
+}
+
+#[test]
+fn python_agent_at_a_terminal_prompts_and_leaves_no_empty_session() {
+    an_interactive_run_prompts_and_leaves_no_empty_session(Example::Python);
+}
+
+#[test]
+fn shell_agent_at_a_terminal_prompts_and_leaves_no_empty_session() {
+    an_interactive_run_prompts_and_leaves_no_empty_session(Example::Shell);
 }
