@@ -28,10 +28,10 @@ complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l config -d
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l state -d 'Incremental mode: continue from the detector state in FILE (created when missing), apply this call\'s events, save the state. The verdict is the first loop this call\'s events report' -r -F
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l input-format -d 'The input format: NDJSON events, a session document, or auto (decided by the input itself)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
 events\t'NDJSON events, one object a line'
-session\t'One session document (Requirement 2 format)'"
+session\t'One session document, as `ollm-session get` prints it'"
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l format -d 'Deprecated spelling of --input-format (`--format` names the output format in every other program)' -r -f -a "auto\t'A session document when the input is one JSON object with `messages` or `toolCalls`, NDJSON events otherwise'
 events\t'NDJSON events, one object a line'
-session\t'One session document (Requirement 2 format)'"
+session\t'One session document, as `ollm-session get` prints it'"
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l session -d 'Read this stored session (ollm-session) instead of INPUT: its id, a unique prefix of it (4+ characters) or its title' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l max-turns -d 'Report a loop on the first turn beyond N (services.loopDetection.maxTurns)' -r
 complete -c ollm-loopcheck -n "__fish_ollm_loopcheck_needs_command" -l repeat-threshold -d 'Repeats that make a loop, at least 2 (services.loopDetection.repeatThreshold)' -r

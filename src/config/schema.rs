@@ -96,14 +96,14 @@ pub struct CompressionConfig {
     pub tokenizer: String,
     /// The server for `tokenizer: server`; empty means the summarizer's URL.
     pub tokenizer_url: String,
-    /// `static` (tokens > threshold × limit) or `dynamic` (document 003:
-    /// threshold × the budget left after the system prompt and earlier summaries).
+    /// `static` (tokens > threshold × limit) or `dynamic` (threshold × the
+    /// budget left after the system prompt and earlier summaries).
     pub trigger: TriggerMode,
     /// The context size compression is measured against, unless `--token-limit` is given.
     pub token_limit: u64,
     /// Size to compress to; 0 means threshold × limit.
     pub target_tokens: u64,
-    /// User messages are never summarized or dropped (document 003).
+    /// User messages are never summarized or dropped.
     pub keep_user_messages: bool,
 }
 

@@ -19,7 +19,7 @@ pub(crate) enum Format {
     Auto,
     /// NDJSON events, one object a line.
     Events,
-    /// One session document (Requirement 2 format).
+    /// One session document, as `ollm-session get` prints it.
     Session,
 }
 

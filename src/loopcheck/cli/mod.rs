@@ -12,7 +12,7 @@ use crate::config::{ConfigArgs, FlagKey};
 use crate::error::{ExitCode, Result};
 
 const EXAMPLES: &str = r#"  printf '%s\n' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' '{"type":"tool","name":"ls","args":{}}' | ollm-loopcheck
-  ollm-loopcheck session.json                     # a whole session (Requirement 2 format)
+  ollm-loopcheck session.json                     # a whole session, as ollm-session get prints it
   agent | ollm-loopcheck --stream                 # a verdict line as soon as a loop appears
   turn-events | ollm-loopcheck --state .ollm/loop-state.json   # once per turn
   ollm-loopcheck --warn-only --max-turns 100 events.ndjson"#;
