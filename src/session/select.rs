@@ -165,6 +165,9 @@ fn by_title_loosely(
         ..ListQuery::default()
     };
     let sessions = store.list_where(&query)?.sessions;
+    if sessions.is_empty() {
+        return Err(Error::NotFound(missed));
+    }
     let titled: Vec<(&SessionSummary, String)> = sessions
         .iter()
         .filter_map(|s| Some((s, loose_title(s.title.as_deref()?))))

@@ -230,6 +230,27 @@ fn the_npm_package_installs_from_its_tarballs_and_its_client_passes_its_tests() 
                 .output()
                 .expect("run node --test");
             eprintln!("{}", succeeded("node --test test/bare", &run));
+            // The programs `cargo install` put on PATH, behind the
+            // project's launchers, as after `npm install ollm-tools` alone.
+            let launchers = bare.join("node_modules/.bin");
+            let run = command("node", &node_dir, &home, &bare)
+                .env(
+                    "PATH",
+                    format!(
+                        "{}:{}:{}:/usr/bin:/bin",
+                        launchers.display(),
+                        node_dir.display(),
+                        bin_dir.display()
+                    ),
+                )
+                .args([
+                    "--test",
+                    "--test-reporter=spec",
+                    "test/bare/on-path.test.mjs",
+                ])
+                .output()
+                .expect("run node --test");
+            eprintln!("{}", succeeded("node --test test/bare/on-path", &run));
         });
         for handle in [with_programs, without_programs] {
             if let Err(panic) = handle.join() {

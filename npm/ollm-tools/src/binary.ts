@@ -1,9 +1,11 @@
 // Where the programs are: a directory given by the caller or by
 // OLLM_TOOLS_BIN_DIR, else the per-platform package npm installed beside this
-// one as an optional dependency (the scheme of esbuild, biome and Codex).
-import { accessSync, constants } from "node:fs";
+// one as an optional dependency (the scheme of esbuild, biome and Codex),
+// else the programs on PATH (`cargo install` put them there).
+import { accessSync, constants, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { BinaryNotFoundError } from "./errors.js";
 
@@ -60,6 +62,8 @@ function inPlatformPackage(program: string): string {
   const platform = `${process.platform}-${process.arch}`;
   const pkg = PLATFORM_PACKAGES[platform];
   if (pkg === undefined) {
+    const onPath = onSearchPath(program);
+    if (onPath !== undefined) return onPath;
     throw new BinaryNotFoundError(
       program,
       `${program}: ollm-tools has no prebuilt programs for ${platform} (there are for ${Object.keys(
@@ -71,9 +75,11 @@ function inPlatformPackage(program: string): string {
   try {
     manifest = createRequire(import.meta.url).resolve(`${pkg}/package.json`);
   } catch {
+    const onPath = onSearchPath(program);
+    if (onPath !== undefined) return onPath;
     throw new BinaryNotFoundError(
       program,
-      `${program}: the package ${pkg}, which holds the programs for ${platform}, is not installed (npm skips optional dependencies with --omit=optional or --no-optional); install it with \`npm install ${pkg}@${VERSION}\`, or set OLLM_TOOLS_BIN_DIR to a directory holding the programs`,
+      `${program}: the package ${pkg}, which holds the programs for ${platform}, is not installed (npm skips optional dependencies with --omit=optional or --no-optional) and ${program} is not on PATH; install it with \`npm install ${pkg}@${VERSION}\`, put the programs on PATH (\`cargo install --locked --path .\` in a checkout), or set OLLM_TOOLS_BIN_DIR to a directory holding them`,
     );
   }
   const path = join(dirname(manifest), "bin", program);
@@ -84,6 +90,32 @@ function inPlatformPackage(program: string): string {
     );
   }
   return path;
+}
+
+/** This package's own launchers (`bin/ollm-session.js`, …), which npm puts
+ * on PATH as `node_modules/.bin/ollm-session`: never taken for the program. */
+const LAUNCHERS = join(dirname(fileURLToPath(import.meta.url)), "..", "bin");
+
+/** `program` in a directory of PATH, other than one of our launchers. */
+function onSearchPath(program: string): string | undefined {
+  let launchers: string;
+  try {
+    launchers = realpathSync(LAUNCHERS);
+  } catch {
+    launchers = LAUNCHERS;
+  }
+  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const path = join(dir, program);
+    if (!executable(path)) continue;
+    try {
+      if (dirname(realpathSync(path)) === launchers) continue;
+    } catch {
+      continue;
+    }
+    return path;
+  }
+  return undefined;
 }
 
 function executable(path: string): boolean {

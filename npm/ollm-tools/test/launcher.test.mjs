@@ -18,7 +18,10 @@ test("a launcher passes arguments, stdin, stdout and the exit code through", (t)
   assert.equal(JSON.parse(recorded.stdout).index, 0);
   const missing = run("ollm-session", ["get", "nope"]);
   assert.equal(missing.status, 3);
-  assert.equal(missing.stderr, 'ollm-session: no session has the id prefix or title "nope"\n');
+  assert.equal(
+    missing.stderr,
+    'ollm-session: no session has the id prefix or title "nope"; to find it by what was said in it: ollm session search "nope"\n',
+  );
   // The dispatcher finds its tools beside itself in the platform package.
   const listed = run("ollm", ["session", "list"]);
   assert.equal(JSON.parse(listed.stdout)[0].sessionId, sessionId);
