@@ -335,3 +335,50 @@ fn the_first_build_of_a_large_store_shows_its_progress_at_a_terminal_only() {
     let (seen, _) = crate::support::at_a_terminal(&sb, &argv).unwrap();
     assert!(!seen.contains("building"), "{seen:?}");
 }
+
+/// A first build fills a file of its own (written without a journal, as
+/// fast as it can be) and renames it into place once complete: killed at
+/// any point, it leaves no index that answers, and the next command
+/// builds one again and answers every session.
+#[test]
+fn a_first_build_killed_midway_is_done_again_by_the_next_command() {
+    use std::time::{Duration, Instant};
+    let sb = Sandbox::new();
+    let ids = sb.write_cli_sessions(3_000, "");
+    let index = sb.sessions_dir().join(".index");
+    let building = index.join("building.db");
+    // What a build killed while it wrote its pages leaves: the start of
+    // a database, cut short.
+    std::fs::create_dir_all(&index).unwrap();
+    let mut cut = b"SQLite format 3\0".to_vec();
+    cut.resize(3000, 7);
+    std::fs::write(&building, &cut).unwrap();
+    let out = sb.session_ok(&["list"]);
+    assert_eq!(stderr(&out), "");
+    assert_eq!(ids_of_listing(&out), ids);
+    assert!(!building.exists());
+    for after in [
+        Duration::ZERO,
+        Duration::from_millis(30),
+        Duration::from_millis(150),
+    ] {
+        std::fs::remove_dir_all(&index).unwrap();
+        let mut child = sb.spawn_session(&["list", "--limit", "1"]);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !building.exists() && child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "no build started");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(after);
+        let _ = child.kill();
+        child.wait().unwrap();
+        let out = sb.session_ok(&["list"]);
+        assert_eq!(stderr(&out), "", "killed {after:?} into its build");
+        assert_eq!(ids_of_listing(&out), ids);
+        assert!(!building.exists());
+        assert!(index.join("sessions.db").exists());
+        // The newest, as the index built by the command before says.
+        let out = sb.session_ok(&["get", "--last", "--format", "json"]);
+        assert_eq!(json(&out)["sessionId"], ids[0].as_str());
+    }
+}

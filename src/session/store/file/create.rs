@@ -177,8 +177,14 @@ impl FileStore {
     /// `tombstone`) was reached: removes the session's snapshots, then the
     /// tombstone. Safe to repeat.
     pub(super) fn finish_tombstone(&self, id: &str, tombstone: &Path) -> Result<()> {
-        if is_uuid(id)
-            && !self.anything_of(id)
+        self.finish_tombstone_of(id, tombstone, is_uuid(id) && !self.anything_of(id))
+    }
+
+    /// [`FileStore::finish_tombstone`] of a session of which nothing is
+    /// left (`gone`) or something is, as the caller found.
+    pub(super) fn finish_tombstone_of(&self, id: &str, tombstone: &Path, gone: bool) -> Result<()> {
+        if gone
+            && is_uuid(id)
             && let Some(snapshots) = &self.options.snapshots_dir
         {
             let dir = snapshots.join(id);

@@ -18,10 +18,12 @@ use crate::fs as sfs;
 use crate::session::model::{Problem, SessionSummary};
 use crate::session::store::api::{ListQuery, Naming};
 
+mod fresh;
 mod sum;
 mod write;
+pub use fresh::Fresh;
 use sum::{Checker, row_sum};
-pub use write::{PROBLEM_KEY, clear, listing_key, put, put_problem, remove};
+pub use write::{PROBLEM_KEY, RowValues, put, put_problem, put_values, remove, row_values};
 
 /// Bumped when the schema changes: an index of another version is rebuilt.
 pub const VERSION: i64 = 7;
@@ -392,8 +394,11 @@ impl Db {
         for (_, _, statement) in &kept {
             conn.execute_batch(statement).map_err(sql)?;
         }
-        conn.execute_batch("INSERT OR IGNORE INTO gram_dirty (id) SELECT id FROM sessions")
-            .map_err(sql)
+        // In the order of `gram_dirty`'s key: appended, not inserted all over it.
+        conn.execute_batch(
+            "INSERT OR IGNORE INTO gram_dirty (id) SELECT id FROM sessions ORDER BY id",
+        )
+        .map_err(sql)
     }
 
     // ----- reading --------------------------------------------------------

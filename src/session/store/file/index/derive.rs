@@ -12,9 +12,8 @@ use rusqlite::Connection;
 use super::Index;
 use super::db::{self, IndexRow};
 use super::log::Change;
-use super::stamp::{DataDir, stamp_of, stamp_of_meta};
+use super::stamp::{DataDir, stamp_of};
 use crate::error::{Error, Result};
-use crate::fs as sfs;
 use crate::session::model::SessionSummary;
 use crate::session::store::file::{FileStore, JOURNAL, Kind, plain_read};
 use crate::threads::parallel_map;
@@ -97,27 +96,30 @@ pub fn file_of(store: &FileStore, id: &str, kind: Kind) -> std::path::PathBuf {
 /// [`derive`] of a session the data directory's listing just gave as
 /// `kind` (a first build), on a file system whose change times are racy
 /// for `racy_ms`: a session in the OLLM CLI's format has its file opened
-/// once, stamped from the open file ([`stamp_kept`]'s stamp, without a
-/// look up of its path for each) and summarized as [`plain_read`] does;
-/// any other, or one that is not the usual document, is left to [`derive`].
-pub(super) fn derive_listed(store: &FileStore, id: &str, kind: Kind, racy_ms: i64) -> Derived {
+/// once, from the open data directory ([`DataDir::read_plain`]), stamped
+/// from the open file ([`stamp_kept`]'s stamp) and summarized as
+/// [`plain_read`] does; any other, or one that is not the usual document,
+/// is left to [`derive`].
+pub(super) fn derive_listed(
+    store: &FileStore,
+    data_dir: Option<&DataDir>,
+    id: &str,
+    kind: Kind,
+    racy_ms: i64,
+) -> Derived {
     let quick = || {
-        let path = store.plain_path(id);
-        let mut file = sfs::open_regular(&path).ok()??;
-        let meta = file.metadata().ok()?;
-        // Stamped before reading, as `derive` does.
-        let stamp = if is_recent(&meta, racy_ms) {
-            "racy".to_string()
-        } else {
-            stamp_of_meta(&meta)
-        };
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
-        let summary = plain_read::summary_of_bytes(id, &bytes)?;
+        let file = data_dir?.read_plain(id)?;
+        let summary = plain_read::summary_of_bytes(id, &file.bytes)?;
+        // Stamped as it was opened, before reading, as `derive` does.
+        let recent = crate::timestamp::now_millis().saturating_sub(file.mtime_ms) <= racy_ms;
         Some(Derived::Row {
             summary: Box::new(summary),
             plain: true,
-            stamp,
+            stamp: if recent {
+                "racy".to_string()
+            } else {
+                file.stamp
+            },
         })
     };
     match kind {
@@ -280,23 +282,67 @@ pub(super) fn write(conn: &Connection, id: &str, derived: &Derived) -> Result<()
 }
 
 pub(super) fn derive_all(conn: &Connection, store: &FileStore, ids: &[String]) -> Result<()> {
-    let derived = parallel_map(ids, |id| derive(store, id));
-    write_all(conn, ids.iter().zip(derived).collect())
+    let ready = parallel_map(ids, |id| Ready::of(derive(store, id)));
+    write_all(conn, ids.iter().zip(ready).collect())
+}
+
+/// A session's row as derived, with its [`db::RowValues`] made on the
+/// thread that read it (of many reading, one writes).
+pub(super) struct Ready {
+    derived: Derived,
+    values: Option<Result<db::RowValues>>,
+}
+
+impl Ready {
+    pub(super) fn of(derived: Derived) -> Ready {
+        let values = match &derived {
+            Derived::Row {
+                summary,
+                plain,
+                stamp,
+            } => Some(db::row_values(&IndexRow {
+                summary,
+                plain: *plain,
+                stamp,
+            })),
+            Derived::Problem { .. } | Derived::Missing => None,
+        };
+        Ready { derived, values }
+    }
+
+    fn key(&self) -> (i64, i64) {
+        match &self.values {
+            Some(Ok(values)) => values.key(),
+            _ => db::PROBLEM_KEY,
+        }
+    }
 }
 
 /// Writes the rows in the table's order (newest first): rows written in
 /// the order of their ids land on pages all over the table, and a build
 /// wrote each page many times over (most of a first build's time).
-pub(super) fn write_all(conn: &Connection, mut rows: Vec<(&String, Derived)>) -> Result<()> {
-    rows.sort_by_cached_key(|(id, derived)| {
-        let key = match derived {
-            Derived::Row { summary, .. } => db::listing_key(summary),
-            Derived::Problem { .. } | Derived::Missing => db::PROBLEM_KEY,
-        };
-        (std::cmp::Reverse(key), *id)
-    });
-    for (id, derived) in rows {
-        write(conn, id, &derived)?;
+pub(super) fn write_all(conn: &Connection, mut rows: Vec<(&String, Ready)>) -> Result<()> {
+    rows.sort_unstable_by_key(|(id, ready)| (std::cmp::Reverse(ready.key()), *id));
+    for (id, ready) in rows {
+        match (&ready.derived, ready.values) {
+            (
+                Derived::Row {
+                    summary,
+                    plain,
+                    stamp,
+                },
+                Some(values),
+            ) => db::put_values(
+                conn,
+                &IndexRow {
+                    summary,
+                    plain: *plain,
+                    stamp,
+                },
+                &values?,
+            )?,
+            (derived, _) => write(conn, id, derived)?,
+        }
     }
     Ok(())
 }

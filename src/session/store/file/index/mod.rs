@@ -45,13 +45,17 @@ use log::Change;
 /// The index's directory inside the data directory.
 pub const DIR: &str = ".index";
 const DB: &str = "sessions.db";
+/// Where a first build fills its database ([`db::Fresh`]) before it is
+/// renamed to [`DB`]; left there only by an interrupted build.
+const BUILDING: &str = "building.db";
 const LOG: &str = "log";
 const LOCK: &str = "lock";
 const GRAMS: &str = "grams";
 const GRAMS_LOCK: &str = "grams.lock";
 /// Every file the index makes in its directory.
-const FILES: [&str; 7] = [
+const FILES: [&str; 8] = [
     DB,
+    BUILDING,
     "sessions.db-wal",
     "sessions.db-shm",
     LOG,
@@ -85,6 +89,10 @@ impl Index {
 
     fn db_path(&self) -> PathBuf {
         self.dir.join(DB)
+    }
+
+    fn building_path(&self) -> PathBuf {
+        self.dir.join(BUILDING)
     }
 
     fn log_path(&self) -> PathBuf {

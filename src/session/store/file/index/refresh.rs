@@ -20,7 +20,7 @@ use rusqlite::Connection;
 use super::Index;
 use super::db::{self, Db};
 use super::derive::{
-    Derived, derive, derive_all, derive_listed, file_of, racy_ms, write, write_all,
+    Derived, Ready, derive, derive_all, derive_listed, file_of, racy_ms, write, write_all,
 };
 pub use super::derive::{checked, settled, stamp_kept};
 use super::log::{self, Change};
@@ -48,19 +48,15 @@ const _: () = assert!(SAMPLE < PROGRESS_FROM);
 /// only) with the count and the time its first sessions say the rest takes.
 fn build(conn: &Connection, store: &FileStore, ids: &[(String, Kind)]) -> Result<()> {
     let racy = racy_ms(store.dir());
-    let derive = |(id, kind): &(String, Kind)| derive_listed(store, id, *kind, racy);
-    let rows = |derived: Vec<Derived>| ids.iter().map(|(id, _)| id).zip(derived).collect();
+    let data_dir = DataDir::open(store.dir());
+    let derive = |(id, kind): &(String, Kind)| {
+        Ready::of(derive_listed(store, data_dir.as_ref(), id, *kind, racy))
+    };
+    let rows = |ready: Vec<Ready>| ids.iter().map(|(id, _)| id).zip(ready).collect();
     Db::bulk_load(conn, || {
         if ids.len() < PROGRESS_FROM {
             return write_all(conn, rows(parallel_map(ids, derive)));
         }
-        // The pages a build changes are kept in memory until it commits (the
-        // default cache spilled them to the WAL again and again).
-        let cache: i64 = conn
-            .pragma_query_value(None, "cache_size", |r| r.get(0))
-            .map_err(db::sql)?;
-        conn.pragma_update(None, "cache_size", BUILD_CACHE_KIB)
-            .map_err(db::sql)?;
         let started = std::time::Instant::now();
         let (first, rest) = ids.split_at(SAMPLE);
         let mut derived = parallel_map(first, derive);
@@ -75,14 +71,9 @@ fn build(conn: &Connection, store: &FileStore, ids: &[(String, Kind)]) -> Result
         derived.extend(parallel_map(rest, derive));
         write_all(conn, rows(derived))?;
         drop(progress);
-        conn.pragma_update(None, "cache_size", cache)
-            .map_err(db::sql)
+        Ok(())
     })
 }
-
-/// The page cache of a build, in KiB (negative: SQLite's unit for KiB):
-/// the rows of 100,000 sessions take about 100 MB.
-const BUILD_CACHE_KIB: i64 = -256 * 1024;
 
 /// The running kernel's boot id (a reboot changes it).
 pub fn boot_id() -> String {
@@ -189,19 +180,16 @@ fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
         }
         Err(_) => return Ok(None),
     };
-    let mut db = db;
-    match fold(&mut db, store, index) {
-        Ok(()) => Ok(Some(db)),
+    match fold(db, store, index) {
+        Ok(db) => Ok(Some(db)),
         Err(err @ Error::Io { .. }) if !damaged(&err) => Err(err),
         Err(_) => {
             // A damaged database: built again from the files.
-            drop(db);
             index.remove_db();
-            let Some(mut db) = Db::open(&index.db_path())? else {
+            let Some(db) = Db::open(&index.db_path())? else {
                 return Ok(None);
             };
-            fold(&mut db, store, index)?;
-            Ok(Some(db))
+            fold(db, store, index).map(Some)
         }
     }
 }
@@ -236,18 +224,21 @@ fn rebuild_from(store: &FileStore, index: &Index, forget: bool) -> Result<(usize
     if forget {
         sfs::write_atomic(&index.log_path(), &new_log_bytes(), sfs::Durability::Cache)?;
     }
-    let Some(mut db) = Db::open(&index.db_path())? else {
+    let Some(db) = Db::open(&index.db_path())? else {
         return Err(Error::io(
             index.db_path(),
             &std::io::Error::other("cannot create the session index"),
         ));
     };
-    fold(&mut db, store, index)?;
+    let db = fold(db, store, index)?;
     let sessions = db.list(&ListQuery::default())?;
     Ok((sessions.len(), db.problems()?.0.len()))
 }
 
-fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
+/// Brings `db` up to date with the log and the data directory, or, when
+/// it holds no complete build, replaces it by one built from the files
+/// ([`db::Fresh`]); returns the database to answer from.
+fn fold(mut db: Db, store: &FileStore, index: &Index) -> Result<Db> {
     let (dir_now, dir_settled) = dir_stamp(store.dir());
     let log_path = index.log_path();
     let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
@@ -293,119 +284,155 @@ fn fold(db: &mut Db, store: &FileStore, index: &Index) -> Result<()> {
         && kept.is_empty()
         && named.is_empty()
     {
-        return Ok(());
+        return Ok(db);
     }
-    let tx = db.begin()?;
     let mut unresolved: BTreeSet<String> = kept.into_iter().chain(named).collect();
-    // The directory's stamp as ollm's own writes lead from the one last
-    // trusted (see `watch`), and the sessions others changed meanwhile.
-    let mut linked = dir_seen.filter(|seen| !seen.is_empty());
-    let mut touched = Vec::new();
-    let mut passed = false;
-    if built {
-        for change in changes {
-            match change {
-                Change::Pending(id) => {
-                    unresolved.insert(id);
-                }
-                Change::Put {
-                    summary,
-                    plain,
-                    stamp,
-                    dir,
-                } => {
-                    follow(&mut linked, &mut touched, dir);
-                    let id = summary.session_id.clone();
-                    write(
-                        &tx,
-                        &id,
-                        &Derived::Row {
-                            summary,
-                            plain,
-                            stamp,
-                        },
-                    )?;
-                    unresolved.remove(&id);
-                }
-                Change::Gone(id) => {
-                    db::remove(&tx, &id)?;
-                    unresolved.remove(&id);
-                }
-                Change::Dir(link) => follow(&mut linked, &mut touched, Some(link)),
-            }
-        }
-        let by_own_writes = linked.as_deref() == Some(dir_now.as_str());
-        if rebooted || (dir_changed && !by_own_writes) {
-            reconcile(&tx, store, rebooted)?;
-            passed = true;
-        } else {
-            // Read again after every change logged: a later `put` of the
-            // same session may have been made before the change the link saw.
-            unresolved.extend(touched);
-        }
-    } else {
+    let folded = Folded {
+        boot: &boot,
+        log: format!("{log_id}:{}", log_bytes.len()),
+        compact: log_bytes.len() > COMPACT_BYTES || !checked,
+        log_path: &log_path,
+    };
+    if !built {
         // Built from the files, which are newer than any change logged so
         // far; only what may still be under way is looked at again.
-        db::clear(&tx)?;
-        build(&tx, store, &store.ids()?)?;
+        drop(db);
+        index.remove_db();
+        let fresh = db::Fresh::create(&index.building_path())?;
+        build(fresh.conn(), store, &store.ids()?)?;
         unresolved.extend(
             changes
                 .iter()
                 .filter(|c| matches!(c, Change::Pending(_)))
                 .filter_map(|c| c.id().map(str::to_string)),
         );
+        let trusted = if dir_settled { dir_now.as_str() } else { "" };
+        folded.conclude(fresh.conn(), store, unresolved, trusted)?;
+        let db = fresh.finish(&index.db_path())?;
+        folded.compact_log();
+        return Ok(db);
     }
-    let mut still = Vec::new();
-    for id in unresolved {
-        if crate::session::model::check_id(&id, "session").is_err() {
-            continue;
-        }
-        let lock = Lock::try_exclusive(&store.lock_path(&id))?;
-        let derived = derive(store, &id);
-        write(&tx, &id, &derived)?;
-        match lock {
-            None => still.push(id),
-            Some(lock) if matches!(derived, Derived::Missing) => lock.remove(),
-            Some(_) => {}
+    let tx = db.begin()?;
+    // The directory's stamp as ollm's own writes lead from the one last
+    // trusted (see `watch`), and the sessions others changed meanwhile.
+    let mut linked = dir_seen.filter(|seen| !seen.is_empty());
+    let mut touched = Vec::new();
+    for change in changes {
+        match change {
+            Change::Pending(id) => {
+                unresolved.insert(id);
+            }
+            Change::Put {
+                summary,
+                plain,
+                stamp,
+                dir,
+            } => {
+                follow(&mut linked, &mut touched, dir);
+                let id = summary.session_id.clone();
+                write(
+                    &tx,
+                    &id,
+                    &Derived::Row {
+                        summary,
+                        plain,
+                        stamp,
+                    },
+                )?;
+                unresolved.remove(&id);
+            }
+            Change::Gone(id) => {
+                db::remove(&tx, &id)?;
+                unresolved.remove(&id);
+            }
+            Change::Dir(link) => follow(&mut linked, &mut touched, Some(link)),
         }
     }
-    let set = |key: &str, value: &str| -> Result<()> {
-        tx.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-            [key, value],
-        )
-        .map(drop)
-        .map_err(db::sql)
-    };
-    set("built", "1")?;
-    set("boot", &boot)?;
+    let by_own_writes = linked.as_deref() == Some(dir_now.as_str());
+    let passed = rebooted || (dir_changed && !by_own_writes);
+    if passed {
+        reconcile(&tx, store, rebooted)?;
+    } else {
+        // Read again after every change logged: a later `put` of the
+        // same session may have been made before the change the link saw.
+        unresolved.extend(touched);
+    }
     // A stamp reached by ollm's own writes is trusted before it settles:
     // the writer waited for the clock to pass it.
-    let trusted = if dir_settled || (built && !passed) {
+    let trusted = if dir_settled || !passed {
         dir_now.as_str()
     } else {
         ""
     };
-    set("dir", trusted)?;
-    set("log", &format!("{log_id}:{}", log_bytes.len()))?;
-    set(
-        "pending",
-        &serde_json::to_string(&still).unwrap_or_else(|_| "[]".into()),
-    )?;
+    folded.conclude(&tx, store, unresolved, trusted)?;
     tx.commit().map_err(db::sql)?;
-    if built {
-        db.settle()?;
-    } else {
-        db.checkpoint()?;
+    db.settle()?;
+    folded.compact_log();
+    Ok(db)
+}
+
+/// What a fold notes once the rows are up to date.
+struct Folded<'a> {
+    boot: &'a str,
+    /// The log's id and how far it was folded.
+    log: String,
+    /// The log is to be replaced by an empty one afterwards.
+    compact: bool,
+    log_path: &'a Path,
+}
+
+impl Folded<'_> {
+    /// Reads the sessions of `unresolved` again, keeping those a writer
+    /// still holds pending, and notes the fold's place: the boot, the data
+    /// directory's stamp (`trusted`, or none), the log's end.
+    fn conclude(
+        &self,
+        conn: &Connection,
+        store: &FileStore,
+        unresolved: BTreeSet<String>,
+        trusted: &str,
+    ) -> Result<()> {
+        let mut still = Vec::new();
+        for id in unresolved {
+            if crate::session::model::check_id(&id, "session").is_err() {
+                continue;
+            }
+            let lock = Lock::try_exclusive(&store.lock_path(&id))?;
+            let derived = derive(store, &id);
+            write(conn, &id, &derived)?;
+            match lock {
+                None => still.push(id),
+                Some(lock) if matches!(derived, Derived::Missing) => lock.remove(),
+                Some(_) => {}
+            }
+        }
+        let set = |key: &str, value: &str| -> Result<()> {
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                [key, value],
+            )
+            .map(drop)
+            .map_err(db::sql)
+        };
+        set("built", "1")?;
+        set("boot", self.boot)?;
+        set("dir", trusted)?;
+        set("log", &self.log)?;
+        set(
+            "pending",
+            &serde_json::to_string(&still).unwrap_or_else(|_| "[]".into()),
+        )
     }
-    if log_bytes.len() > COMPACT_BYTES || !checked {
-        // Everything in it is in the database: an empty log with a new id
-        // replaces it (writers wait on the lock this fold holds). A log of
-        // an older ollm, whose lines carry no checksum, is folded once and
-        // replaced by one whose header says they do.
-        let _ = sfs::write_atomic(&log_path, &new_log_bytes(), sfs::Durability::Cache);
+
+    /// Everything in the log is in the database: an empty log with a new
+    /// id replaces it when it grew long (writers wait on the lock the fold
+    /// holds). A log of an older ollm, whose lines carry no checksum, is
+    /// folded once and replaced by one whose header says they do.
+    fn compact_log(&self) {
+        if self.compact {
+            let _ = sfs::write_atomic(self.log_path, &new_log_bytes(), sfs::Durability::Cache);
+        }
     }
-    Ok(())
 }
 
 /// Follows `link` from the stamp `linked` (the directory's as ollm's own

@@ -30,11 +30,28 @@ pub fn listing_key(summary: &SessionSummary) -> (i64, i64) {
 /// [`listing_key`] of a problem's row: after every session's.
 pub const PROBLEM_KEY: (i64, i64) = (i64::MIN, i64::MIN);
 
-/// Stores session `row.summary`'s row, replacing what was there.
-pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
+/// What a session's row stores beside its summary's fields: its place,
+/// its line as `list` writes it, its checksum. Made by [`row_values`]
+/// where the summary is read (a build's reading threads), so that the one
+/// thread writing the rows only binds them.
+pub struct RowValues {
+    last_ms: Option<i64>,
+    key: (i64, i64),
+    json: String,
+    sum: i64,
+}
+
+impl RowValues {
+    /// [`listing_key`] of the row.
+    pub fn key(&self) -> (i64, i64) {
+        self.key
+    }
+}
+
+/// [`RowValues`] of `row`.
+pub fn row_values(row: &IndexRow<'_>) -> Result<RowValues> {
     let s = row.summary;
-    let last_ms = timestamp::parse(&s.last_activity);
-    let (last_key, start_key) = listing_key(s);
+    let key @ (last_key, start_key) = listing_key(s);
     let json =
         String::from_utf8(crate::lossless::to_vec(s).map_err(|e| Error::input(e.to_string()))?)
             .map_err(|e| Error::input(e.to_string()))?;
@@ -60,6 +77,22 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
         text(&json),
         ValueRef::Null,
     ]);
+    Ok(RowValues {
+        last_ms: timestamp::parse(&s.last_activity),
+        key,
+        json,
+        sum,
+    })
+}
+
+/// Stores session `row.summary`'s row, replacing what was there.
+pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
+    put_values(conn, row, &row_values(row)?)
+}
+
+/// [`put`] of a row whose [`RowValues`] are made.
+pub fn put_values(conn: &Connection, row: &IndexRow<'_>, values: &RowValues) -> Result<()> {
+    let s = row.summary;
     let mut statement = conn
         .prepare_cached(
             "INSERT OR REPLACE INTO sessions (id, plain, stamp, problem, last_key, start_key,
@@ -75,9 +108,9 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
             s.session_id,
             row.plain,
             row.stamp,
-            last_key,
-            start_key,
-            last_ms,
+            values.key.0,
+            values.key.1,
+            values.last_ms,
             s.start_time,
             s.last_activity,
             s.model,
@@ -90,8 +123,8 @@ pub fn put(conn: &Connection, row: &IndexRow<'_>) -> Result<()> {
             s.parent_session_id,
             s.branch_point.map(signed),
             s.workspace,
-            json,
-            sum,
+            values.json,
+            values.sum,
         ])
         .map(drop)
         .map_err(sql)
@@ -136,12 +169,6 @@ pub fn put_problem(conn: &Connection, id: &str, plain: bool, stamp: &str, why: &
 pub fn remove(conn: &Connection, id: &str) -> Result<()> {
     conn.prepare_cached("DELETE FROM sessions WHERE id = ?1")
         .and_then(|mut s| s.execute([id]))
-        .map(drop)
-        .map_err(sql)
-}
-
-pub fn clear(conn: &Connection) -> Result<()> {
-    conn.execute("DELETE FROM sessions", [])
         .map(drop)
         .map_err(sql)
 }
