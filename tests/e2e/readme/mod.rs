@@ -17,6 +17,7 @@
 //!   (`docs/ollm-env.md:12`).
 
 mod blocks;
+mod citations;
 mod links;
 mod paste;
 mod run;
