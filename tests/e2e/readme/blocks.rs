@@ -96,7 +96,8 @@ pub fn blocks(page: &str, text: &str) -> Vec<Block> {
 }
 
 /// Groups a block's lines into commands: a line with its `\` continuations,
-/// the lines a pipe or `&&`/`||` at their start continues, lines inside an
+/// the lines a pipe or `&&`/`||` at the end of one or the start of the next
+/// continues, lines inside an
 /// open quote, and `if`/`for`/`while`/`case` up to their end. Blank and
 /// comment-only lines between commands are left out.
 pub fn commands(lines: &[(usize, String)]) -> Vec<(usize, String)> {
@@ -104,7 +105,9 @@ pub fn commands(lines: &[(usize, String)]) -> Vec<(usize, String)> {
     let mut open = false;
     for (i, (number, line)) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        let continues = line.trim_end().ends_with('\\');
+        // A line ending in `\`, a pipe or `&&`/`||` goes on on the next.
+        let end = line.trim_end();
+        let continues = end.ends_with('\\') || end.ends_with('|') || end.ends_with("&&");
         let piped_next = lines.get(i + 1).is_some_and(|(_, next)| {
             let next = next.trim_start();
             next.starts_with('|') || next.starts_with("&&")
@@ -275,7 +278,7 @@ fn blocks_are_found_with_their_markers_and_commands() {
     let text = "## A\n\n<!-- readme-test: skip (installs) -->\n```sh\ncargo install\n```\n\n\
                 ```text\nnot a command\n```\n\n## B\n<!-- readme-test: model -->\n```sh\nagent one\n```\n\
                 ```sh\nx=$(a | b)  # why\n# a comment\nif c\nthen d\nfi\nprintf 'a' \\\n  | e || exit 1\n\
-                s=\"one\n$(two)\"\nf\n```\n<!-- readme-test: only zsh (compdef) -->\n```sh\ncompinit\n```\n";
+                s=\"one\n$(two)\"\nf\ng |\n  h\n```\n<!-- readme-test: only zsh (compdef) -->\n```sh\ncompinit\n```\n";
     let found = blocks("docs/x.md", text);
     assert_eq!(found.len(), 4, "{found:?}");
     assert_eq!(found[0].mode, Mode::Skip("installs".into()));
@@ -286,10 +289,11 @@ fn blocks_are_found_with_their_markers_and_commands() {
     assert_eq!(found[2].mode, Mode::Run);
     let starts: Vec<usize> = found[2].commands.iter().map(|(n, _)| *n).collect();
     let texts: Vec<&str> = found[2].commands.iter().map(|(_, t)| t.as_str()).collect();
-    assert_eq!(starts, [18, 20, 23, 25, 27], "{texts:?}");
+    assert_eq!(starts, [18, 20, 23, 25, 27, 28], "{texts:?}");
     assert_eq!(texts[1], "if c\nthen d\nfi");
     assert_eq!(texts[2], "printf 'a' \\\n  | e || exit 1");
     assert_eq!(texts[3], "s=\"one\n$(two)\"");
+    assert_eq!(texts[5], "g |\n  h");
     assert_eq!(found[2].comments, [18, 19]);
     assert_eq!(found[2].only, None);
     assert_eq!(found[3].mode, Mode::Run);

@@ -21,6 +21,7 @@ mod citations;
 mod links;
 mod paste;
 mod run;
+mod terminal;
 
 use std::path::{Path, PathBuf};
 

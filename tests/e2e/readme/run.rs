@@ -107,7 +107,7 @@ fn setup(page: &str, section: &str) -> Option<&'static str> {
 /// The shell script for a page's blocks: the prelude, the page's setup,
 /// then each block, a section's setup before its first block, each command
 /// followed by a check that names its page and line.
-fn script(page: &str, blocks: &[&Block]) -> String {
+pub(super) fn script(page: &str, blocks: &[&Block]) -> String {
     let mut script = String::from(PRELUDE);
     script.push_str(&format!(
         "readme_at=setup\n\
@@ -146,7 +146,7 @@ const SHELLS: &[(&str, &[&str])] = &[("bash", &[]), ("zsh", &["-f"])];
 
 /// The shells of [`SHELLS`] this machine has; a missing one is SKIPPED
 /// visibly, and fails under `CI=true` (CI installs zsh).
-fn shells() -> Vec<(&'static str, &'static [&'static str])> {
+pub(super) fn shells() -> Vec<(&'static str, &'static [&'static str])> {
     SHELLS
         .iter()
         .copied()
