@@ -25,6 +25,7 @@ use std::path::Path;
 use crate::config::Config;
 use crate::error::Result;
 
+pub(crate) use restore::Restored;
 pub use store::remove_session;
 
 /// Takes a snapshot of `dir` for `session` as a turn of its own (what
@@ -62,15 +63,15 @@ pub fn snapshot_around_tool(
     Ok(taken.turn)
 }
 
-/// Restores a session's files to a turn, without forcing: what
-/// `ollm session rewind --code` does. Returns the restore's report as JSON.
-pub fn restore_turn(
+/// Restores a session's files to a turn: what `ollm session rewind
+/// --code` does.
+pub(crate) fn restore_turn(
     config: &Config,
     session: &str,
     turn: u64,
     force: bool,
     dry_run: bool,
-) -> Result<serde_json::Value> {
+) -> Result<Restored> {
     crate::session::model::check_id(session, "session")?;
     let store = store::Store::configured(config);
     let _held = store.lock()?;
@@ -81,6 +82,5 @@ pub fn restore_turn(
         dry_run,
         limits: snapshot::Limits::from_config(config, false),
     };
-    let restored = restore::restore(&store, config, &opts)?;
-    serde_json::to_value(&restored).map_err(|e| crate::error::Error::Corrupt(e.to_string()))
+    restore::restore(&store, config, &opts)
 }

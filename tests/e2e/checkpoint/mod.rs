@@ -6,6 +6,7 @@
 mod crash;
 mod git;
 mod restore;
+mod rewind;
 mod store;
 
 use std::path::{Path, PathBuf};
