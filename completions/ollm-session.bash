@@ -988,7 +988,7 @@ _ollm__session() {
             fi
             case "${prev}" in
                 --from)
-                    COMPREPLY=($(compgen -W "claude codex gemini opencode goose textlog auto" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode goose auto" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -110,17 +110,13 @@ pub(crate) fn tree_of(store: &Store, manifest: &Manifest) -> Result<Tree> {
 pub(crate) fn write(store: &Store, manifest: &Manifest) -> Result<()> {
     let dir = store.session_dir(&manifest.session_id);
     crate::fs::create_private_dir(&dir)?;
+    // What a killed writer left here (the caller holds the lock).
+    crate::fs::sweep_all_temps(&dir);
     store.sync()?;
     let bytes = serde_json::to_vec_pretty(manifest)
         .map_err(|e| Error::Corrupt(format!("manifest: {e}")))?;
-    let temp = store.temp(&bytes)?;
-    temp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io(temp.path(), &e))?;
     let target = path(store, &manifest.session_id, manifest.turn);
-    temp.persist(&target)
-        .map_err(|e| Error::io(&target, &e.error))?;
-    crate::fs::sync_dir(&dir).map_err(|e| Error::io(&dir, &e))
+    crate::fs::write_atomic(&target, &bytes, crate::fs::Durability::Synced)
 }
 
 /// Removes one turn's manifest (retention, the collector).
@@ -143,7 +139,7 @@ pub(crate) fn sessions(store: &Store) -> Result<Vec<String>> {
     let mut ids: Vec<String> = entries
         .flatten()
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|id| crate::session::model::is_uuid(id))
+        .filter(|id| crate::paths::is_uuid(id))
         .collect();
     ids.sort_unstable();
     Ok(ids)

@@ -39,7 +39,7 @@ pub fn snapshot_around_tool(
     dir: &Path,
     observed: bool,
 ) -> Result<u64> {
-    crate::session::model::check_id(session, "session")?;
+    crate::paths::check_id(session, "session")?;
     let store = store::Store::configured(config);
     let _held = store.lock()?;
     let root = snapshot::work_tree(dir)?;
@@ -72,7 +72,7 @@ pub(crate) fn restore_turn(
     force: bool,
     dry_run: bool,
 ) -> Result<Restored> {
-    crate::session::model::check_id(session, "session")?;
+    crate::paths::check_id(session, "session")?;
     let store = store::Store::configured(config);
     let _held = store.lock()?;
     let opts = restore::Options {

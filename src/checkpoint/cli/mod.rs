@@ -55,7 +55,7 @@ pub(crate) struct SessionArg {
 
 impl SessionArg {
     fn checked(&self) -> Result<&str> {
-        crate::session::model::check_id(&self.session, "session")?;
+        crate::paths::check_id(&self.session, "session")?;
         Ok(&self.session)
     }
 }
