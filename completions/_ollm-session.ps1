@@ -39,13 +39,14 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
-            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
+            [CompletionResult]::new('rewind', 'rewind', [CompletionResultType]::ParameterValue, 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)')
@@ -293,6 +294,18 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm-session;rewind' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Restore the files (alone, unless --conversation too)')
+            [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'Branch the conversation (alone, unless --code too)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore files changed since the last checkpoint too (undoable: see the report''s `undoTurn`)')
+            [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-session;scan' {
@@ -626,11 +639,12 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
+            [CompletionResult]::new('rewind', 'rewind', [CompletionResultType]::ParameterValue, 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)')
@@ -679,6 +693,9 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-session' -ScriptBlock {
             break
         }
         'ollm-session;help;branches' {
+            break
+        }
+        'ollm-session;help;rewind' {
             break
         }
         'ollm-session;help;scan' {

@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('session', 'session', [CompletionResultType]::ParameterValue, 'Durable, searchable, branchable session history (the spec''s session format), with snapshots')
             [CompletionResult]::new('discover', 'discover', [CompletionResultType]::ParameterValue, 'List a project''s files the way git sees them: a table at a terminal, NDJSON or paths when piped')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve session history, context and file discovery to an agent over the Model Context Protocol (stdio: one JSON-RPC message a line)')
+            [CompletionResult]::new('checkpoint', 'checkpoint', [CompletionResultType]::ParameterValue, 'Snapshot the files an agent may change at each turn, and rewind them to any turn without git and without deleting the user''s work')
             break
         }
         'ollm;help' {
@@ -92,6 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Also remove variables matching this glob (case-insensitive)')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Set variables from this file in the tool''s environment (after sanitizing): the dotenv format of docker and compose (NAME=VALUE lines, # comments, quotes). For values that must not appear on a command line. `-` reads stdin')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set NAME=VALUE in the tool''s environment (after sanitizing; after --env-file). The value is on ollm-env''s command line, which every local user can read (ps): use --env-file for a secret')
+            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--replace-defaults', '--replace-defaults', [CompletionResultType]::ParameterName, 'Use only the configured and given lists: every built-in list (the spec''s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values')
             [CompletionResult]::new('--no-scan-values', '--no-scan-values', [CompletionResultType]::ParameterName, 'Do not remove variables because of what their value looks like')
@@ -353,13 +355,14 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export a session as the spec''s JSON or a Markdown transcript')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
-            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}')
             [CompletionResult]::new('cleanup', 'cleanup', [CompletionResultType]::ParameterValue, 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept')
             [CompletionResult]::new('clear', 'clear', [CompletionResultType]::ParameterValue, 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint')
             [CompletionResult]::new('branches', 'branches', [CompletionResultType]::ParameterValue, 'List the sessions branched from a session')
+            [CompletionResult]::new('rewind', 'rewind', [CompletionResultType]::ParameterValue, 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}')
             [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds')
             [CompletionResult]::new('redact', 'redact', [CompletionResultType]::ParameterValue, 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)')
@@ -606,6 +609,18 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ollm;session;rewind' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The session data directory (services.session.dataDir)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)')
+            [CompletionResult]::new('--code', '--code', [CompletionResultType]::ParameterName, 'Restore the files (alone, unless --conversation too)')
+            [CompletionResult]::new('--conversation', '--conversation', [CompletionResultType]::ParameterName, 'Branch the conversation (alone, unless --code too)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore files changed since the last checkpoint too (undoable: see the report''s `undoTurn`)')
+            [CompletionResult]::new('--no-redact', '--no-redact', [CompletionResultType]::ParameterName, 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;session;scan' {
@@ -940,6 +955,70 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;mcp;config' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","elapsedMs"}')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the session''s files to turn N (three-way: conflicts are listed and nothing changes without --force). Exit 1 at a conflict')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed in turn N (against the snapshot before it) as unified diffs: JSON, or --patch for the diff text')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s checkpoints: a table at a terminal, JSON piped')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            break
+        }
+        'ollm;checkpoint;snapshot' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn number (default: one after the session''s last checkpoint)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The work tree (default: the current directory)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--allow-large', '--allow-large', [CompletionResultType]::ParameterName, 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;restore' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn to go back to')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;diff' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn whose changes to show')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Print the unified diff text instead of JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;list' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;gc' {
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;config' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

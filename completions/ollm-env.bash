@@ -225,7 +225,7 @@ _ollm__env() {
             return 0
             ;;
         ollm__subcmd__env__subcmd__run)
-            opts="-h --allow --deny --replace-defaults --no-scan-values --env-file --set --redact-output --config --help"
+            opts="-h --allow --deny --replace-defaults --no-scan-values --env-file --set --redact-output --checkpoint --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +244,10 @@ _ollm__env() {
                     return 0
                     ;;
                 --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checkpoint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -79,6 +79,9 @@ _ollm__session() {
             ollm__session,resume)
                 cmd="ollm__session__subcmd__resume"
                 ;;
+            ollm__session,rewind)
+                cmd="ollm__session__subcmd__rewind"
+                ;;
             ollm__session,rm)
                 cmd="ollm__session__subcmd__delete"
                 ;;
@@ -154,6 +157,9 @@ _ollm__session() {
             ollm__session__subcmd__help,resume)
                 cmd="ollm__session__subcmd__help__subcmd__resume"
                 ;;
+            ollm__session__subcmd__help,rewind)
+                cmd="ollm__session__subcmd__help__subcmd__rewind"
+                ;;
             ollm__session__subcmd__help,scan)
                 cmd="ollm__session__subcmd__help__subcmd__scan"
                 ;;
@@ -227,7 +233,7 @@ _ollm__session() {
 
     case "${cmd}" in
         ollm__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import reindex keep snapshot snapshots copy config help"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches rewind scan redact import reindex keep snapshot snapshots copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,7 +575,7 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help)
-            opts="create record get resume list search export rename delete cleanup clear branch branches scan redact import reindex keep snapshot copy config help"
+            opts="create record get resume list search export rename delete cleanup clear branch branches rewind scan redact import reindex keep snapshot copy config help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,6 +841,20 @@ _ollm__session() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__help__subcmd__resume)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__help__subcmd__rewind)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1233,6 +1253,32 @@ _ollm__session() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__rewind)
+            opts="-h --code --conversation --force --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -36,13 +36,14 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
             cand rename 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
-            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-            cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-            cand remove 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand delete 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand rm 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand remove 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand rewind 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}'
             cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
@@ -273,6 +274,17 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm-session;rewind'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --code 'Restore the files (alone, unless --conversation too)'
+            cand --conversation 'Branch the conversation (alone, unless --code too)'
+            cand --force 'Restore files changed since the last checkpoint too (undoable: see the report''s `undoTurn`)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'ollm-session;scan'= {
             cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
@@ -568,11 +580,12 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
             cand rename 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
-            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand delete 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand rewind 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}'
             cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
@@ -608,6 +621,8 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;help;branch'= {
         }
         &'ollm-session;help;branches'= {
+        }
+        &'ollm-session;help;rewind'= {
         }
         &'ollm-session;help;scan'= {
         }

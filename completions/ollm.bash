@@ -16,6 +16,9 @@ _ollm() {
             ",$1")
                 cmd="ollm"
                 ;;
+            ollm,checkpoint)
+                cmd="ollm__subcmd__checkpoint"
+                ;;
             ollm,completions)
                 cmd="ollm__subcmd__completions"
                 ;;
@@ -51,6 +54,24 @@ _ollm() {
                 ;;
             ollm,trust)
                 cmd="ollm__subcmd__trust"
+                ;;
+            ollm__subcmd__checkpoint,config)
+                cmd="ollm__subcmd__checkpoint__subcmd__config"
+                ;;
+            ollm__subcmd__checkpoint,diff)
+                cmd="ollm__subcmd__checkpoint__subcmd__diff"
+                ;;
+            ollm__subcmd__checkpoint,gc)
+                cmd="ollm__subcmd__checkpoint__subcmd__gc"
+                ;;
+            ollm__subcmd__checkpoint,list)
+                cmd="ollm__subcmd__checkpoint__subcmd__list"
+                ;;
+            ollm__subcmd__checkpoint,restore)
+                cmd="ollm__subcmd__checkpoint__subcmd__restore"
+                ;;
+            ollm__subcmd__checkpoint,snapshot)
+                cmd="ollm__subcmd__checkpoint__subcmd__snapshot"
                 ;;
             ollm__subcmd__compress,check)
                 cmd="ollm__subcmd__compress__subcmd__check"
@@ -169,6 +190,9 @@ _ollm() {
             ollm__subcmd__session,resume)
                 cmd="ollm__subcmd__session__subcmd__resume"
                 ;;
+            ollm__subcmd__session,rewind)
+                cmd="ollm__subcmd__session__subcmd__rewind"
+                ;;
             ollm__subcmd__session,rm)
                 cmd="ollm__subcmd__session__subcmd__delete"
                 ;;
@@ -215,12 +239,174 @@ _ollm() {
 
     case "${cmd}" in
         ollm)
-            opts="-h -V --config --list --help --version help completions man config trust env loopcheck context compress session discover mcp"
+            opts="-h -V --config --list --help --version help completions man config trust env loopcheck context compress session discover mcp checkpoint"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint)
+            opts="-h -V --config --help --version snapshot restore diff list gc config"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__config)
+            opts="-h --show-origin --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__diff)
+            opts="-h --session --turn --patch --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__gc)
+            opts="-h --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__list)
+            opts="-h --session --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__restore)
+            opts="-h --session --turn --dry-run --force --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__snapshot)
+            opts="-h --session --turn --dir --path --allow-large --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -977,7 +1163,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__env__subcmd__run)
-            opts="-h --allow --deny --replace-defaults --no-scan-values --env-file --set --redact-output --config --help"
+            opts="-h --allow --deny --replace-defaults --no-scan-values --env-file --set --redact-output --checkpoint --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -996,6 +1182,10 @@ _ollm() {
                     return 0
                     ;;
                 --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checkpoint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1159,7 +1349,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session)
-            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches scan redact import reindex keep snapshot snapshots copy config"
+            opts="-h -V --config --data-dir --store --no-redact --help --version create record get view resume list ls search export rename delete rm remove cleanup clear branch branches rewind scan redact import reindex keep snapshot snapshots copy config"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1773,6 +1963,32 @@ _ollm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__session__subcmd__rewind)
+            opts="-h --code --conversation --force --config --data-dir --store --no-redact --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

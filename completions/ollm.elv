@@ -36,6 +36,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand session 'Durable, searchable, branchable session history (the spec''s session format), with snapshots'
             cand discover 'List a project''s files the way git sees them: a table at a terminal, NDJSON or paths when piped'
             cand mcp 'Serve session history, context and file discovery to an agent over the Model Context Protocol (stdio: one JSON-RPC message a line)'
+            cand checkpoint 'Snapshot the files an agent may change at each turn, and rewind them to any turn without git and without deleting the user''s work'
         }
         &'ollm;help'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
@@ -82,6 +83,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --deny 'Also remove variables matching this glob (case-insensitive)'
             cand --env-file 'Set variables from this file in the tool''s environment (after sanitizing): the dotenv format of docker and compose (NAME=VALUE lines, # comments, quotes). For values that must not appear on a command line. `-` reads stdin'
             cand --set 'Set NAME=VALUE in the tool''s environment (after sanitizing; after --env-file). The value is on ollm-env''s command line, which every local user can read (ps): use --env-file for a secret'
+            cand --checkpoint 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --replace-defaults 'Use only the configured and given lists: every built-in list (the spec''s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values'
             cand --no-scan-values 'Do not remove variables because of what their value looks like'
@@ -324,13 +326,14 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand search 'Search every session''s title, messages and tool calls; each hit gives the session id, message index, role, timestamp and a snippet'
             cand export 'Export a session as the spec''s JSON or a Markdown transcript'
             cand rename 'Give a session a title (or remove it with --clear); commands then take the title in place of the id. Prints what changed'
-            cand delete 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-            cand rm 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
-            cand remove 'Delete a session with its snapshots and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand delete 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand rm 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
+            cand remove 'Delete a session with its snapshots, its file checkpoints and any copies of it set aside as corrupt, as one operation. Prints {"deleted": [ID]}'
             cand cleanup 'Keep the N most recently active sessions, delete the rest (skipping any being written). Prints what was deleted and kept'
             cand clear 'Delete every session. Asks for confirmation on a terminal; elsewhere --yes is required'
             cand branch 'Start a new session that keeps the first N messages (with the tool calls made among them); records parentSessionId and branchPoint'
             cand branches 'List the sessions branched from a session'
+            cand rewind 'Go back to point N: branch the conversation at N messages (`branch --at N`) and restore the files to checkpoint turn N (`ollm checkpoint restore --turn N`), or only one of them. A runtime that snapshots with `--turn` set to the session''s message count makes one N name both. The files go first: at a conflict (a file changed since the session''s last checkpoint) nothing changes, the conversation is not branched, and the exit code is 1; --force restores anyway. Prints {"branch":{…}|null,"code":{…}|null}'
             cand scan 'Find credentials already stored (records, titles, snapshots; every format the store holds): one NDJSON finding a line (session, record, field, kind, a masked preview; never the credential), a table at a terminal. Exits 1 when anything is found, 0 when clean (as gitleaks does). `ollm-session redact` removes what it finds'
             cand redact 'Replace credentials already stored with `[REDACTED:<kind>]`, in place: each session (and each snapshot) is replaced whole in one step, so a crash leaves it as it was or fully scrubbed. Prints {"sessionId", "redacted"} a session; --dry-run prints what `scan` finds instead and changes nothing'
             cand import 'Import sessions of Claude Code, Codex, gemini-cli, opencode and goose: one session per source session, with every message, every tool call paired with its result, the working directory as its workspace (so `--here` and `resume --continue` find it in that project), the title, model and times, and where it came from in `metadata.importedFrom`; stored as journals whatever services.session.format says. The sources are only read (a database through a private copy, so a live one and its write-ahead log are never written). Importing again adds only what a source gained since. Prints one NDJSON line per session ({"tool", "source", "sourceId", "sessionId", "status", "messages", "toolCalls", "added", "skipped"}) and a last {"summary": …} line; a table at a terminal. Exits 4 when a source could not be read (the others are imported)'
@@ -560,6 +563,17 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ollm;session;rewind'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --data-dir 'The session data directory (services.session.dataDir)'
+            cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
+            cand --code 'Restore the files (alone, unless --conversation too)'
+            cand --conversation 'Branch the conversation (alone, unless --code too)'
+            cand --force 'Restore files changed since the last checkpoint too (undoable: see the report''s `undoTurn`)'
+            cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'ollm;session;scan'= {
             cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
@@ -866,6 +880,63 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand config 'Print the effective configuration (JSON), or every key with its origin'
         }
         &'ollm;mcp;config'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand snapshot 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","elapsedMs"}'
+            cand restore 'Restore the session''s files to turn N (three-way: conflicts are listed and nothing changes without --force). Exit 1 at a conflict'
+            cand diff 'Show what changed in turn N (against the snapshot before it) as unified diffs: JSON, or --patch for the diff text'
+            cand list 'List the session''s checkpoints: a table at a terminal, JSON piped'
+            cand gc 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects'
+            cand config 'Print the effective configuration (JSON), or every key with its origin'
+        }
+        &'ollm;checkpoint;snapshot'= {
+            cand --session 'The session (a UUID)'
+            cand --turn 'The turn number (default: one after the session''s last checkpoint)'
+            cand --dir 'The work tree (default: the current directory)'
+            cand --path 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --allow-large 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint;restore'= {
+            cand --session 'The session (a UUID)'
+            cand --turn 'The turn to go back to'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --dry-run 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing'
+            cand --force 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint;diff'= {
+            cand --session 'The session (a UUID)'
+            cand --turn 'The turn whose changes to show'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --patch 'Print the unified diff text instead of JSON'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint;list'= {
+            cand --session 'The session (a UUID)'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint;gc'= {
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'ollm;checkpoint;config'= {
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --show-origin 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`'
             cand -h 'Print help'

@@ -9,6 +9,7 @@
 //! crate. Everything else is `pub(crate)`, so the compiler finds dead code.
 
 pub(crate) mod byte_search;
+pub mod checkpoint;
 pub mod cli;
 pub mod command_tree;
 pub mod compress;

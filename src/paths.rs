@@ -83,6 +83,24 @@ pub fn workspace_dir_for(start: &Path) -> PathBuf {
     work_tree_top(start).unwrap_or(start).join(".ollm")
 }
 
+/// Whether `id` is a UUID in its canonical hyphenated form. Session and
+/// snapshot ids are only ever UUIDs, so no input names a path.
+pub fn is_uuid(id: &str) -> bool {
+    id.len() == 36 && uuid::Uuid::try_parse(id).is_ok() && id.as_bytes()[8] == b'-'
+}
+
+/// Refuses anything but a UUID as a session id.
+pub fn check_id(id: &str, what: &str) -> crate::error::Result<()> {
+    if is_uuid(id) {
+        Ok(())
+    } else {
+        let shown: String = id.chars().take(60).collect();
+        Err(crate::error::Error::input(format!(
+            "{what} id {shown:?} is not a UUID (like 550e8400-e29b-41d4-a716-446655440000)"
+        )))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ PROGRAMS = (
     "ollm-context",
     "ollm-discover",
     "ollm-env",
+    "ollm-checkpoint",
 )
 
 _found: dict[str, str] = {}

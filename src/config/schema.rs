@@ -18,6 +18,7 @@ pub struct Services {
     pub loop_detection: LoopDetectionConfig,
     pub file_discovery: FileDiscoveryConfig,
     pub environment: EnvironmentConfig,
+    pub checkpoint: CheckpointConfig,
 }
 
 /// Where sessions live unless configured: the OLLM CLI's own directory, so
@@ -255,6 +256,40 @@ impl Default for FileDiscoveryConfig {
     }
 }
 
+/// `ollm-checkpoint`: where the store is and what bounds it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CheckpointConfig {
+    /// The checkpoint store; `~` and `$OLLM_HOME` are expanded.
+    pub dir: String,
+    /// A snapshot of a tree whose files add up to more is refused
+    /// (`--allow-large` takes it anyway).
+    pub max_tree_bytes: u64,
+    /// A larger file is recorded by its size and time only: a change to it
+    /// is seen, but it cannot be restored.
+    pub max_file_bytes: u64,
+    /// Turns kept per session (the oldest go first); 0 keeps every turn.
+    pub keep_turns: u64,
+    /// The store's total size (objects and manifests) that the collector
+    /// keeps it under, dropping the oldest turns of all sessions first.
+    pub budget_bytes: u64,
+}
+
+/// Where checkpoints live unless configured.
+pub const DEFAULT_CHECKPOINT_DIR: &str = "$OLLM_HOME/checkpoints";
+
+impl Default for CheckpointConfig {
+    fn default() -> Self {
+        CheckpointConfig {
+            dir: DEFAULT_CHECKPOINT_DIR.into(),
+            max_tree_bytes: 1 << 30,
+            max_file_bytes: 32 << 20,
+            keep_turns: 200,
+            budget_bytes: 2 << 30,
+        }
+    }
+}
+
 /// The built-in lists, and the `services.environment` section that
 /// extends or replaces them, live with the credential patterns in the base
 /// `redact` module (which the environment policy and `diag` use, and which
@@ -390,6 +425,9 @@ impl Config {
                 "services.session.store",
                 super::store_kinds::store_locations(),
             ));
+        }
+        if s.checkpoint.dir.trim().is_empty() {
+            return Err(("services.checkpoint.dir", "a non-empty path"));
         }
         if self.snapshots.dir.trim().is_empty() {
             return Err(("snapshots.dir", "a non-empty path"));

@@ -186,6 +186,31 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         Rule::OnlyTrue,
         "stops removing credential-shaped values",
     ),
+    (
+        "services.checkpoint.dir",
+        Rule::Weakening,
+        "moves the checkpoint store",
+    ),
+    (
+        "services.checkpoint.maxTreeBytes",
+        Rule::AtMost,
+        "snapshots larger trees",
+    ),
+    (
+        "services.checkpoint.maxFileBytes",
+        Rule::AtMost,
+        "stores larger files",
+    ),
+    (
+        "services.checkpoint.keepTurns",
+        Rule::Weakening,
+        "deletes stored checkpoints",
+    ),
+    (
+        "services.checkpoint.budgetBytes",
+        Rule::Weakening,
+        "deletes stored checkpoints",
+    ),
     ("snapshots.enabled", Rule::Free, ""),
     (
         "snapshots.maxCount",

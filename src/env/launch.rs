@@ -138,6 +138,29 @@ fn exec_sanitized(
     }
 }
 
+/// Runs `command` as it is (its environment already decided) and waits
+/// for it, forwarding the signals we receive; returns its exit code (128+N
+/// if it died of signal N). What `run --checkpoint` wraps a tool's run in.
+pub fn run_and_wait(mut command: Command, program: &str) -> Result<ExitCode> {
+    signals::install()?;
+    let mut child = command.spawn().map_err(|err| spawn_error(program, &err))?;
+    signals::attach(child.id() as i32);
+    wait_exited(child.id() as i32);
+    signals::detach();
+    let status = child
+        .wait()
+        .map_err(|e| Error::io(format!("waiting for {program}"), &e))?;
+    Ok(ExitCode::Child(exit_code_of(status)))
+}
+
+fn exit_code_of(status: std::process::ExitStatus) -> i32 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(signal)) => 128 + signal,
+        (None, None) => 1,
+    }
+}
+
 fn supervise(
     mut command: Command,
     program: &str,
@@ -188,13 +211,7 @@ fn supervise(
     for pump in pumps {
         let _ = pump.join();
     }
-
-    let code = match (status.code(), status.signal()) {
-        (Some(code), _) => code,
-        (None, Some(signal)) => 128 + signal,
-        (None, None) => 1,
-    };
-    Ok(ExitCode::Child(code))
+    Ok(ExitCode::Child(exit_code_of(status)))
 }
 
 /// The error number the child reports when it cannot have the kernel kill

@@ -14,6 +14,7 @@ pub fn all() -> Vec<(&'static str, clap::Command)> {
         ("ollm-session", crate::session::cli::Cli::command()),
         ("ollm-discover", crate::discover::cli::Cli::command()),
         ("ollm-mcp", crate::mcp::cli::Cli::command()),
+        ("ollm-checkpoint", crate::checkpoint::cli::Cli::command()),
     ]
 }
 
@@ -185,6 +186,7 @@ mod tests {
             pruned_tree_behaves_as_the_whole::<crate::session::cli::Cli>(),
             pruned_tree_behaves_as_the_whole::<crate::discover::cli::Cli>(),
             pruned_tree_behaves_as_the_whole::<crate::mcp::cli::Cli>(),
+            pruned_tree_behaves_as_the_whole::<crate::checkpoint::cli::Cli>(),
         ];
         // Every program but the dispatcher (whose subcommands are few and
         // whose tree is never pruned) is covered: 7 command lines each.
@@ -219,6 +221,7 @@ mod tests {
         version_from_the_root_alone::<crate::session::cli::Cli>();
         version_from_the_root_alone::<crate::discover::cli::Cli>();
         version_from_the_root_alone::<crate::mcp::cli::Cli>();
+        version_from_the_root_alone::<crate::checkpoint::cli::Cli>();
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub const TOOLS: &[(&str, &str)] = &[
         "run a tool with secrets stripped from its environment",
     ),
     ("mcp", "serve sessions, context and files over MCP"),
+    (
+        "checkpoint",
+        "rewind the files an agent changed, never the user's work",
+    ),
 ];
 
 /// Names that stand for another tool, so the command lines of the sessions

@@ -52,6 +52,7 @@ mod terminal_views;
 mod timeline;
 
 mod bad_input;
+mod checkpoint;
 mod config;
 mod contract;
 mod dispatch;

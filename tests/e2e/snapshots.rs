@@ -59,6 +59,22 @@ const OUTPUTS: &[(&str, &[&str])] = &[
     ("ollm-loopcheck config", &["config"]),
     ("ollm-mcp config", &["config"]),
     (
+        "ollm-checkpoint snapshot",
+        &["snapshot", "--session", "{ID}"],
+    ),
+    (
+        "ollm-checkpoint restore",
+        &["restore", "--session", "{ID}", "--turn", "1", "--dry-run"],
+    ),
+    (
+        "ollm-checkpoint diff",
+        &["diff", "--session", "{ID}", "--turn", "2"],
+    ),
+    ("ollm-checkpoint list", &["list", "--session", "{ID}"]),
+    ("ollm-checkpoint gc", &["gc"]),
+    ("ollm-checkpoint config", &["config"]),
+    ("ollm-session rewind", &["rewind", "{ID}", "1", "--code"]),
+    (
         "ollm-session create",
         &["create", "--model", "m", "--provider", "p", "--title", "t"],
     ),
@@ -193,6 +209,7 @@ fn filtered(sandbox: &Sandbox, text: &str) -> String {
         (r"\b\d+[smhd] ago\b", "[AGO]"),
         (r"/(usr/)?(local/)?bin:[^\s\x22]*", "/[PATH]"),
         (r"ollm-tools \d+\.\d+\.\d+|\b0\.1\.0\b", "[VERSION]"),
+        (r#""elapsedMs":( ?)\d+"#, r#""elapsedMs":${1}[MS]"#),
     ];
     let mut text = text;
     for (pattern, replacement) in rules {
@@ -285,6 +302,17 @@ fn scenario() -> (Sandbox, Vec<(&'static str, String)>) {
     );
     sandbox.write("src/main.rs", "fn main() {}\n");
     sandbox.write("README.md", "# demo\n");
+    // Two checkpoint turns of the session: before and after an edit.
+    for body in ["", "fn main() { println!(\"hi\"); }\n"] {
+        if !body.is_empty() {
+            sandbox.write("src/main.rs", body);
+        }
+        sandbox
+            .cmd("ollm-checkpoint")
+            .args(["snapshot", "--session", &id])
+            .assert()
+            .success();
+    }
     let cwd = sandbox.work.display().to_string();
     // Outside the work tree, which `ollm-discover` lists.
     let claude = sandbox

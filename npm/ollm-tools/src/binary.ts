@@ -24,6 +24,7 @@ export const PROGRAMS = [
   "ollm-discover",
   "ollm-env",
   "ollm-mcp",
+  "ollm-checkpoint",
 ] as const;
 
 export type Program = (typeof PROGRAMS)[number];

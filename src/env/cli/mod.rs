@@ -1,6 +1,7 @@
 //! The `ollm-env` command line: the program's options here, one file per
 //! subcommand with its arguments and `run`.
 
+mod around;
 mod explain;
 mod report;
 mod run;

@@ -29,6 +29,11 @@ pub(crate) struct RunArgs {
     /// not recognised.
     #[arg(long)]
     pub redact_output: bool,
+    /// Snapshot the current directory's files before and after the tool
+    /// runs, as turns of this session's checkpoints (`ollm checkpoint`):
+    /// what the tool changed can then be diffed and restored.
+    #[arg(long, value_name = "SESSION_ID")]
+    pub checkpoint: Option<String>,
     /// The command and its arguments.
     #[arg(
         required = true,
@@ -54,6 +59,9 @@ fn parse_assignment(text: &str) -> std::result::Result<(String, String), String>
 
 pub(crate) fn run(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let policy = args.policy.policy(ctx)?;
+    if let Some(session) = &args.checkpoint {
+        return super::around::run_checkpointed(ctx, session);
+    }
     let (program, rest) = args
         .command
         .split_first()

@@ -7,7 +7,7 @@ use super::{Context, SessionRef};
 use crate::cli::footer;
 use crate::error::Result;
 
-/// Delete a session with its snapshots and any copies of it set aside as
+/// Delete a session with its snapshots, its file checkpoints and any copies of it set aside as
 /// corrupt, as one operation. Prints {"deleted": [ID]}.
 #[derive(Debug, Args)]
 #[command(
@@ -28,8 +28,9 @@ pub(crate) struct Deleted {
 }
 
 pub(crate) fn run(ctx: &Context, args: DeleteArgs) -> Result<()> {
-    let (store, _) = ctx.store()?;
+    let (store, config) = ctx.store()?;
     let id = args.session.resolve_whole(&store)?;
     store.delete(&id)?;
+    crate::checkpoint::remove_session(config, &id)?;
     ctx.printer().changed(&Deleted { deleted: vec![id] })
 }

@@ -20,6 +20,7 @@ mod record;
 mod reindex;
 pub(crate) mod rename;
 mod resume;
+mod rewind;
 mod rows;
 mod scan;
 mod search;
@@ -114,6 +115,7 @@ pub(crate) enum Command {
     Clear(clear::ClearArgs),
     Branch(branch::BranchArgs),
     Branches(branches::BranchesArgs),
+    Rewind(rewind::RewindArgs),
     Scan(scan::ScanArgs),
     Redact(scan::RedactArgs),
     Import(import::ImportArgs),
@@ -292,6 +294,7 @@ pub fn main() -> Result<ExitCode> {
         Command::Clear(args) => clear::run(&ctx, args)?,
         Command::Branch(args) => branch::run(&ctx, args)?,
         Command::Branches(args) => branches::run(&ctx, args)?,
+        Command::Rewind(args) => return rewind::run(&ctx, args),
         Command::Snapshot(command) => snapshot::run(&ctx, command)?,
         Command::Scan(args) => return scan::scan(&ctx, args),
         Command::Redact(args) => return scan::redact(&ctx, args),

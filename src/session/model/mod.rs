@@ -20,7 +20,6 @@ pub use loaded::{Loaded, Stored, rebuild};
 pub(crate) use record::estimate_tokens;
 pub use record::{Entry, Message, ROLES, ToolCall};
 
-use crate::error::{Error, Result};
 use crate::timestamp;
 
 /// `metadata`: the spec's two counts, the compression history this toolkit
@@ -317,23 +316,7 @@ pub fn timeline(message_times: &[&str], call_times: &[&str]) -> Vec<Place> {
     out
 }
 
-/// Whether `id` is a UUID in its canonical hyphenated form. Session and
-/// snapshot ids are only ever UUIDs, so no input names a path.
-pub fn is_uuid(id: &str) -> bool {
-    id.len() == 36 && uuid::Uuid::try_parse(id).is_ok() && id.as_bytes()[8] == b'-'
-}
-
-/// Refuses anything but a UUID as a session id.
-pub fn check_id(id: &str, what: &str) -> Result<()> {
-    if is_uuid(id) {
-        Ok(())
-    } else {
-        let shown: String = id.chars().take(60).collect();
-        Err(Error::input(format!(
-            "{what} id {shown:?} is not a UUID (like 550e8400-e29b-41d4-a716-446655440000)"
-        )))
-    }
-}
+pub use crate::paths::{check_id, is_uuid};
 
 /// A new random (version 4) UUID.
 pub fn new_id() -> String {

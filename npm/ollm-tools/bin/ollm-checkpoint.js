@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { launch } from "../dist/launch.js";
+
+launch("ollm-checkpoint");

@@ -1,0 +1,86 @@
+//! `ollm-checkpoint`: per-turn snapshots of the files a session's agent may
+//! change, kept in a store of their own under `$OLLM_HOME` (never in the
+//! work tree, never in git), their diffs, and a three-way restore to a turn
+//! that never deletes what the session did not create.
+//!
+//! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
+//! the lock), [`manifest`] (one file per turn, written last), [`disk`] (the
+//! stat cache), [`snapshot`], [`plan`] and [`apply`] (a restore's decision
+//! and its crash-safe execution), [`restore`], [`diff`], [`gc`].
+
+mod apply;
+pub mod cli;
+mod diff;
+mod disk;
+mod gc;
+mod manifest;
+mod plan;
+mod restore;
+mod snapshot;
+mod store;
+mod tree;
+
+use std::path::Path;
+
+use crate::config::Config;
+use crate::error::Result;
+
+pub(crate) use restore::Restored;
+pub use store::remove_session;
+
+/// Takes a snapshot of `dir` for `session` as a turn of its own (what
+/// `ollm env run --checkpoint` does around a tool). `observed`: the
+/// changes since the session's last snapshot may be someone else's (taken
+/// before the tool ran), so a restore never deletes a file that first
+/// appears in it. Returns the turn.
+pub fn snapshot_around_tool(
+    config: &Config,
+    session: &str,
+    dir: &Path,
+    observed: bool,
+) -> Result<u64> {
+    crate::paths::check_id(session, "session")?;
+    let store = store::Store::configured(config);
+    let _held = store.lock()?;
+    let root = snapshot::work_tree(dir)?;
+    let limits = snapshot::Limits::from_config(config, false);
+    restore::finish_unfinished(&store, config, &root, limits)?;
+    let origin = if observed {
+        manifest::Origin::Observed
+    } else {
+        manifest::Origin::Turn
+    };
+    let request = snapshot::Request {
+        session,
+        root: &root,
+        turn: None,
+        origin,
+        limits,
+        extra: Vec::new(),
+    };
+    let (taken, _) = snapshot::take(&store, config, request)?;
+    gc::after_snapshot(&store, config, session, taken.bytes_stored)?;
+    Ok(taken.turn)
+}
+
+/// Restores a session's files to a turn: what `ollm session rewind
+/// --code` does.
+pub(crate) fn restore_turn(
+    config: &Config,
+    session: &str,
+    turn: u64,
+    force: bool,
+    dry_run: bool,
+) -> Result<Restored> {
+    crate::paths::check_id(session, "session")?;
+    let store = store::Store::configured(config);
+    let _held = store.lock()?;
+    let opts = restore::Options {
+        session,
+        turn,
+        force,
+        dry_run,
+        limits: snapshot::Limits::from_config(config, false),
+    };
+    restore::restore(&store, config, &opts)
+}
