@@ -192,25 +192,6 @@ pub(crate) fn to_writer<W: Write, T: Serialize + ?Sized>(
     value.serialize(&mut ser)
 }
 
-/// Appends `text` as a JSON string, as [`to_writer`] writes it: as it is
-/// between quotes when nothing in it is escaped (looked through at once,
-/// with no early exit, so that it vectorizes), else through [`to_writer`].
-pub(crate) fn push_str(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
-    let bytes = text.as_bytes();
-    let verbatim = bytes.iter().fold(true, |verbatim, &b| {
-        verbatim & (b >= 0x20) & (b != b'"') & (b != b'\\') & (b != 0xF4)
-    });
-    if verbatim {
-        out.reserve(bytes.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(bytes);
-        out.push(b'"');
-        Ok(())
-    } else {
-        to_writer(&mut *out, text)
-    }
-}
-
 /// Writes `value` as JSON indented by two spaces, as `JSON.stringify(value,
 /// null, 2)` does, stand-ins as their escapes.
 pub(crate) fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(

@@ -30,12 +30,16 @@ pub struct Query {
 }
 
 /// One match.
+// Borrowed from the record where a search finds it (all but the snippet,
+// which is made), owned ([`Hit`]) where hits are kept and sorted: one
+// type, so what the fast path writes and what the MCP server and the
+// clients' schemas say are the same fields.
 #[derive(Debug, Clone, Serialize, PartialEq, schemars::JsonSchema)]
 #[schemars(transform = crate::schema::skipped_when_none)]
 #[schemars(rename = "SearchHit")]
 #[serde(rename_all = "camelCase")]
-pub struct Hit {
-    pub session_id: String,
+pub struct HitRef<'a> {
+    pub session_id: Cow<'a, str>,
     /// The index in `messages` (for a message hit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_index: Option<u64>,
@@ -43,67 +47,38 @@ pub struct Hit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_index: Option<u64>,
     /// The message's role; `tool` for a tool call.
-    pub role: String,
-    pub timestamp: String,
+    pub role: Cow<'a, str>,
+    pub timestamp: Cow<'a, str>,
     /// The matching text with some context, on one line.
     pub snippet: String,
 }
 
-/// A [`Hit`] as the matcher finds it: borrowed from the record, but its
-/// snippet. It is written as a [`Hit`] is, field for field.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct HitRef<'a> {
-    pub session_id: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_index: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_index: Option<u64>,
-    pub role: &'a str,
-    pub timestamp: &'a str,
-    pub snippet: String,
-}
+/// A hit that owns its text, as a search's result holds it.
+pub type Hit = HitRef<'static>;
 
-impl Hit {
+impl HitRef<'_> {
+    /// The hit borrowed from this one (its snippet copied).
     pub fn borrowed(&self) -> HitRef<'_> {
         HitRef {
-            session_id: &self.session_id,
+            session_id: Cow::Borrowed(&self.session_id),
             message_index: self.message_index,
             tool_call_index: self.tool_call_index,
-            role: &self.role,
-            timestamp: &self.timestamp,
+            role: Cow::Borrowed(&self.role),
+            timestamp: Cow::Borrowed(&self.timestamp),
             snippet: self.snippet.clone(),
         }
     }
-}
 
-impl HitRef<'_> {
-    /// Appends the hit as compact JSON, byte for byte what
-    /// [`crate::lossless::to_writer`] writes of it, only faster: a common
-    /// word's million hits spent more time in serde's escaping of strings
-    /// that need none than in being found.
-    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        use crate::lossless::push_str;
-        use std::io::Write;
-        out.extend_from_slice(br#"{"sessionId":"#);
-        push_str(out, self.session_id)?;
-        for (name, index) in [
-            (&br#","messageIndex":"#[..], self.message_index),
-            (&br#","toolCallIndex":"#[..], self.tool_call_index),
-        ] {
-            if let Some(index) = index {
-                out.extend_from_slice(name);
-                write!(out, "{index}").map_err(serde_json::Error::io)?;
-            }
+    /// The hit with its text its own.
+    pub fn into_owned(self) -> Hit {
+        HitRef {
+            session_id: Cow::Owned(self.session_id.into_owned()),
+            message_index: self.message_index,
+            tool_call_index: self.tool_call_index,
+            role: Cow::Owned(self.role.into_owned()),
+            timestamp: Cow::Owned(self.timestamp.into_owned()),
+            snippet: self.snippet,
         }
-        out.extend_from_slice(br#","role":"#);
-        push_str(out, self.role)?;
-        out.extend_from_slice(br#","timestamp":"#);
-        push_str(out, self.timestamp)?;
-        out.extend_from_slice(br#","snippet":"#);
-        push_str(out, &self.snippet)?;
-        out.push(b'}');
-        Ok(())
     }
 }
 
@@ -119,14 +94,7 @@ pub(crate) trait HitSink {
 
 impl HitSink for Vec<Hit> {
     fn found(&mut self, hit: HitRef<'_>) {
-        self.push(Hit {
-            session_id: hit.session_id.to_string(),
-            message_index: hit.message_index,
-            tool_call_index: hit.tool_call_index,
-            role: hit.role.to_string(),
-            timestamp: hit.timestamp.to_string(),
-            snippet: hit.snippet,
-        });
+        self.push(hit.into_owned());
     }
 }
 
@@ -295,11 +263,11 @@ impl Matcher {
             && self.text.find(title).is_some()
         {
             hits.found(HitRef {
-                session_id: id,
+                session_id: Cow::Borrowed(id),
                 message_index: None,
                 tool_call_index: None,
-                role: "title",
-                timestamp: last_activity,
+                role: Cow::Borrowed("title"),
+                timestamp: Cow::Borrowed(last_activity),
                 snippet: one_line(title.to_string()),
             });
         }
@@ -343,11 +311,11 @@ impl Matcher {
                 Place::ToolCall(i) => (None, Some(i as u64)),
             };
             hits.found(HitRef {
-                session_id: id,
+                session_id: Cow::Borrowed(id),
                 message_index,
                 tool_call_index,
-                role,
-                timestamp,
+                role: Cow::Borrowed(role),
+                timestamp: Cow::Borrowed(timestamp),
                 snippet: snippet(text, found.start, found.end),
             });
         }

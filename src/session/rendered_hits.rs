@@ -126,7 +126,7 @@ impl HitSink for HitArena<'_> {
         }
         match self.render(&hit) {
             Ok((block, start, len)) => self.placed.push(Placed {
-                key: timestamp::parse(hit.timestamp).unwrap_or(i64::MIN),
+                key: timestamp::parse(&hit.timestamp).unwrap_or(i64::MIN),
                 place: place_of(&hit),
                 session: self.session,
                 block,
@@ -228,8 +228,7 @@ mod tests {
     use crate::session::query::{Hit, sort_hits};
 
     fn render(hit: &HitRef<'_>, out: &mut Vec<u8>) -> Result<()> {
-        hit.write_json(out)
-            .map_err(|e| Error::input(e.to_string()))?;
+        crate::lossless::to_writer(&mut *out, hit).map_err(|e| Error::input(e.to_string()))?;
         out.push(b'\n');
         Ok(())
     }
@@ -256,7 +255,7 @@ mod tests {
                             _ => (Some(next(5)), None),
                         };
                         Hit {
-                            session_id: id.clone(),
+                            session_id: id.clone().into(),
                             message_index,
                             tool_call_index,
                             role: "user".into(),

@@ -774,7 +774,7 @@ fn a_title_in_the_head_or_beside_matching_messages_is_found() {
     let mut kinds: Vec<_> = found
         .hits
         .iter()
-        .map(|h| (h.session_id == created, h.role.as_str(), h.snippet.as_str()))
+        .map(|h| (h.session_id == created, h.role.as_ref(), h.snippet.as_str()))
         .collect();
     kinds.sort_unstable();
     assert_eq!(

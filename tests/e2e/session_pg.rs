@@ -580,7 +580,7 @@ fn search_finds_exactly_the_titles_that_match() {
                 .hits
                 .iter()
                 .filter(|h| h.role == "title")
-                .map(|h| (h.session_id.clone(), h.timestamp.clone()))
+                .map(|h| (h.session_id.to_string(), h.timestamp.to_string()))
                 .collect();
             expected.sort();
             got.sort();

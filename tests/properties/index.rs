@@ -540,7 +540,7 @@ impl World {
             // order, every one or the first few.
             let rendered = store
                 .search_rendered(&query, &|hit, out| {
-                    hit.write_json(out).unwrap();
+                    out.extend(ollm::lossless::to_vec(hit).unwrap());
                     out.push(b'\n');
                     Ok(())
                 })

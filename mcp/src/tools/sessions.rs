@@ -120,7 +120,7 @@ pub fn search(loaded: &Loaded, args: SearchSessionsArgs) -> Result<SearchResult>
         .filter(|hit| {
             in_workspace
                 .as_ref()
-                .is_none_or(|ids| ids.contains(&hit.session_id))
+                .is_none_or(|ids| ids.contains(hit.session_id.as_ref()))
         })
         .map(|hit| SearchHit {
             snippet: whole_words(&hit.snippet),

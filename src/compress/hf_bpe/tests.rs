@@ -1,8 +1,9 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
+use super::prepare::byte_chars;
 use super::*;
 
 const SMOLLM2: &str = concat!(

@@ -157,7 +157,7 @@ impl Tabular for HitRow<'_> {
         vec![
             short(&h.session_id).to_string(),
             at,
-            h.role.clone(),
+            h.role.to_string(),
             when::ago(&h.timestamp, self.now),
             h.snippet.clone(),
         ]

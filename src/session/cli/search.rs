@@ -6,6 +6,7 @@ use super::rows::HitRow;
 use super::{Context, ListFormat, report_problems};
 use crate::cli::footer;
 use crate::error::Result;
+use crate::lossless;
 use crate::session::query::Query;
 use crate::timestamp;
 
@@ -49,7 +50,7 @@ pub(crate) fn run(ctx: &Context, args: SearchArgs) -> Result<()> {
         // Each hit is rendered where it is found, on every core: a common
         // word's million hits are never held as strings.
         let rendered = store.search_rendered(&query, &|hit, bytes| {
-            renderer.render_compact(bytes, |compact| hit.write_json(compact))
+            renderer.render_compact(bytes, |compact| lossless::to_writer(compact, hit))
         })?;
         report_problems(&rendered.problems);
         let in_order: Vec<&[u8]> = rendered.in_order(args.limit).collect();

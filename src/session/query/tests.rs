@@ -134,7 +134,7 @@ fn tricky_text() -> impl proptest::strategy::Strategy<Value = String> {
 
 proptest::proptest! {
     #[test]
-    fn a_hit_is_written_as_json_byte_for_byte_as_serde_writes_it(
+    fn a_hit_borrowed_where_it_is_found_is_written_as_the_owned_one_field_for_field(
         session in tricky_text(),
         role in tricky_text(),
         timestamp in tricky_text(),
@@ -142,30 +142,59 @@ proptest::proptest! {
         message_index in proptest::option::of(proptest::prelude::any::<u64>()),
         tool_call_index in proptest::option::of(proptest::prelude::any::<u64>()),
     ) {
-        let hit = HitRef {
-            session_id: &session,
+        let owned = Hit {
+            session_id: session.clone().into(),
             message_index,
             tool_call_index,
-            role: &role,
-            timestamp: &timestamp,
-            snippet,
+            role: role.clone().into(),
+            timestamp: timestamp.clone().into(),
+            snippet: snippet.clone(),
         };
-        let mut fast = Vec::new();
-        hit.write_json(&mut fast).unwrap();
-        proptest::prop_assert_eq!(
-            String::from_utf8(fast).unwrap(),
-            String::from_utf8(crate::lossless::to_vec(&hit).unwrap()).unwrap()
-        );
+        let written = crate::lossless::to_vec(&owned.borrowed()).unwrap();
+        proptest::prop_assert_eq!(&written, &crate::lossless::to_vec(&owned).unwrap());
+        let mut want = serde_json::Map::new();
+        want.insert("sessionId".into(), session.into());
+        if let Some(index) = message_index {
+            want.insert("messageIndex".into(), index.into());
+        }
+        if let Some(index) = tool_call_index {
+            want.insert("toolCallIndex".into(), index.into());
+        }
+        want.insert("role".into(), role.into());
+        want.insert("timestamp".into(), timestamp.into());
+        want.insert("snippet".into(), snippet.into());
+        // The keys in the order the wire has them, an index only when
+        // there is one, each text as a JSON string of it is written.
+        proptest::prop_assert_eq!(written, crate::lossless::to_vec(&want).unwrap());
     }
+}
+
+#[test]
+fn a_hit_is_written_field_for_field_with_a_lone_surrogate_as_its_escape() {
+    let wire = br#"{"sessionId":"s\"1","messageIndex":3,"role":"user","timestamp":"t","snippet":"a\n\ud83d\u0001"}"#;
+    let snippet: String =
+        serde_json::from_slice(&crate::lossless::decode(br#""a\n\ud83d\u0001""#).text).unwrap();
+    let hit = HitRef {
+        session_id: Cow::Borrowed("s\"1"),
+        message_index: Some(3),
+        tool_call_index: None,
+        role: Cow::Borrowed("user"),
+        timestamp: Cow::Borrowed("t"),
+        snippet,
+    };
+    assert_eq!(
+        String::from_utf8(crate::lossless::to_vec(&hit).unwrap()).unwrap(),
+        String::from_utf8(wire.to_vec()).unwrap()
+    );
 }
 
 fn hit(session: &str, message: Option<u64>, call: Option<u64>, at: &str) -> Hit {
     Hit {
-        session_id: session.into(),
+        session_id: session.to_string().into(),
         message_index: message,
         tool_call_index: call,
         role: "user".into(),
-        timestamp: at.into(),
+        timestamp: at.to_string().into(),
         snippet: String::new(),
     }
 }

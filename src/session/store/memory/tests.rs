@@ -83,7 +83,7 @@ fn sessions_are_created_recorded_listed_read_searched_branched_and_deleted() {
     let hits = store.search(&query).unwrap().hits;
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!(
-        (hits[0].session_id.as_str(), hits[0].message_index),
+        (hits[0].session_id.as_ref(), hits[0].message_index),
         (id.as_str(), Some(0))
     );
     let titled = Query {
