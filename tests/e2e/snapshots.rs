@@ -210,6 +210,8 @@ fn filtered(sandbox: &Sandbox, text: &str) -> String {
         (r"/(usr/)?(local/)?bin:[^\s\x22]*", "/[PATH]"),
         (r"ollm-tools \d+\.\d+\.\d+|\b0\.1\.0\b", "[VERSION]"),
         (r#""elapsedMs":( ?)\d+"#, r#""elapsedMs":${1}[MS]"#),
+        // A checkpoint store's compressed manifests hold times and inodes.
+        (r#""bytesKept":( ?)\d+"#, r#""bytesKept":${1}[BYTES]"#),
     ];
     let mut text = text;
     for (pattern, replacement) in rules {
