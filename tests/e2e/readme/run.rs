@@ -5,7 +5,7 @@
 //! files (`zsh -f`, macOS's shell as it starts), whose word splitting,
 //! globbing and variables differ.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::blocks::{Block, Mode};
@@ -18,11 +18,13 @@ use crate::support::{Sandbox, real_model, stderr, stdout, test_path};
 /// as an example of the user's own (`cargo test`, `npm test`, `llm`).
 const SETUPS: &[(&str, &str, &str)] = &[
     // The tour needs no JSON tool: `jq` fails as where it is not installed.
+    // Not in the run with a model: the agent in a loop is examples/agent.sh,
+    // which says it needs jq.
     (
         "README.md",
         "",
         r#"cp -R "$README_EXAMPLES" examples
-stub jq 'echo "jq: command not found" >&2; exit 127'"#,
+[ -n "${AGENT_MODEL_URL:-}" ] || stub jq 'echo "jq: command not found" >&2; exit 127'"#,
     ),
     (
         "docs/agents.md",
@@ -183,6 +185,50 @@ fn run(page: &str, blocks: &[&Block], model_url: Option<&str>) -> Result<(), Str
     Ok(())
 }
 
+/// A sandbox holding a page's script, with the directories its blocks use:
+/// `bin` for the setups' stand-ins (first on PATH) and a `TMPDIR`.
+pub(super) struct Staged {
+    sandbox: Sandbox,
+    pub bin: PathBuf,
+    pub script: PathBuf,
+    tmp: PathBuf,
+}
+
+/// A new sandbox with the script of `page`'s `blocks` written into it.
+pub(super) fn stage(page: &str, blocks: &[&Block]) -> Staged {
+    let sandbox = Sandbox::new();
+    let bin = sandbox.home.join("bin");
+    let tmp = sandbox.home.join("tmp");
+    std::fs::create_dir_all(&bin).expect("stub dir");
+    std::fs::create_dir_all(&tmp).expect("TMPDIR");
+    let script = sandbox.home.join("page.sh");
+    std::fs::write(&script, self::script(page, blocks)).expect("write the script");
+    Staged {
+        sandbox,
+        bin,
+        script,
+        tmp,
+    }
+}
+
+impl Staged {
+    /// `program` in the sandbox with `path` as PATH and what the setups
+    /// read: `bin`, `TMPDIR`, the examples and the spec's example session.
+    pub(super) fn command(&self, program: &str, path: String) -> assert_cmd::Command {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut cmd = self.sandbox.program(program);
+        cmd.env("PATH", path)
+            .env("bin", &self.bin)
+            .env("TMPDIR", &self.tmp)
+            .env("README_EXAMPLES", root.join("examples"))
+            .env(
+                "README_FIXTURE",
+                root.join("tests/fixtures/spec-example-session.json"),
+            );
+        cmd
+    }
+}
+
 fn run_in(
     shell: &str,
     args: &[&str],
@@ -190,14 +236,8 @@ fn run_in(
     blocks: &[&Block],
     model_url: Option<&str>,
 ) -> Result<(), String> {
-    let sandbox = Sandbox::new();
-    let bin = sandbox.home.join("bin");
-    let tmp = sandbox.home.join("tmp");
-    std::fs::create_dir_all(&bin).expect("stub dir");
-    std::fs::create_dir_all(&tmp).expect("TMPDIR");
-    let script_path = sandbox.home.join("page.sh");
-    std::fs::write(&script_path, script(page, blocks)).expect("write the script");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let staged = stage(page, blocks);
+    let bin = &staged.bin;
     let mut path = format!("{}:{}", bin.display(), test_path());
     if model_url.is_some() {
         // `python3` is the fresh environment's, with the ollm-tools wheel
@@ -211,17 +251,9 @@ fn run_in(
             );
         }
     }
-    let mut cmd = sandbox.program(shell);
+    let mut cmd = staged.command(shell, path);
     cmd.args(args)
-        .arg(&script_path)
-        .env("PATH", path)
-        .env("bin", &bin)
-        .env("TMPDIR", &tmp)
-        .env("README_EXAMPLES", root.join("examples"))
-        .env(
-            "README_FIXTURE",
-            root.join("tests/fixtures/spec-example-session.json"),
-        )
+        .arg(&staged.script)
         // Closed at once: `discover watch` ends, an interactive agent reads no turn.
         .write_stdin("")
         .timeout(Duration::from_secs(if model_url.is_some() {

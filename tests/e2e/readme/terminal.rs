@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::blocks::{Block, Mode};
 use super::pages;
-use super::run::{script, shells};
-use crate::support::{Sandbox, test_path};
+use super::run::{shells, stage};
+use crate::support::test_path;
 
 /// What the terminal showed, without colours and carriage returns.
 fn plain(shown: &[u8]) -> String {
@@ -48,22 +48,14 @@ fn table_lines(shown: &str) -> Vec<&str> {
 }
 
 fn walk(shell: &str, args: &[&str], blocks: &[&Block], columns: usize) -> Result<(), String> {
-    let sandbox = Sandbox::new();
-    let bin = sandbox.home.join("bin");
-    let tmp = sandbox.home.join("tmp");
-    std::fs::create_dir_all(&bin).expect("stub dir");
-    std::fs::create_dir_all(&tmp).expect("TMPDIR");
-    let script_path = sandbox.home.join("tour.sh");
-    std::fs::write(&script_path, script("README.md", blocks)).expect("write the script");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let run = format!("{shell} {} {}", args.join(" "), script_path.display());
-    let out = sandbox
-        .program("script")
+    let staged = stage("README.md", blocks);
+    let run = format!("{shell} {} {}", args.join(" "), staged.script.display());
+    let out = staged
+        .command(
+            "script",
+            format!("{}:{}", staged.bin.display(), test_path()),
+        )
         .args(["-qec", &run, "/dev/null"])
-        .env("PATH", format!("{}:{}", bin.display(), test_path()))
-        .env("bin", &bin)
-        .env("TMPDIR", &tmp)
-        .env("README_EXAMPLES", root.join("examples"))
         .env("COLUMNS", columns.to_string())
         .env("PAGER", "cat")
         .timeout(Duration::from_secs(300))
