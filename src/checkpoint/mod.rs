@@ -6,7 +6,8 @@
 //! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
 //! the lock), [`manifest`] (one file per turn, written last), [`disk`] (the
 //! stat cache), [`snapshot`], [`plan`] and [`apply`] (a restore's decision
-//! and its crash-safe execution), [`restore`], [`diff`], [`gc`].
+//! and its crash-safe execution), [`restore`], [`diff`], [`gc`]; and
+//! [`sessions`], what a snapshot asks of the session store.
 
 mod apply;
 pub mod cli;
@@ -16,6 +17,7 @@ mod gc;
 mod manifest;
 mod plan;
 mod restore;
+mod sessions;
 mod snapshot;
 mod store;
 mod tree;
@@ -26,7 +28,21 @@ use crate::config::Config;
 use crate::error::Result;
 
 pub(crate) use restore::Restored;
+pub use sessions::Sessions;
 pub use store::remove_session;
+
+/// The paths inside `root` that the session's recorded tool calls named
+/// (relative, as the file set keys them): a snapshot covers them even if
+/// ignored.
+fn named_by_tool_calls(
+    sessions: &dyn Sessions,
+    config: &Config,
+    session: &str,
+    root: &Path,
+) -> Result<Vec<Vec<u8>>> {
+    let args = sessions.tool_call_args(config, session)?;
+    Ok(sessions::relative_to(root, &sessions::named_in(&args)))
+}
 
 /// Takes a snapshot of `dir` for `session` as a turn of its own (what
 /// `ollm env run --checkpoint` does around a tool). `observed`: the
@@ -35,14 +51,16 @@ pub use store::remove_session;
 /// appears in it. Returns the turn.
 pub fn snapshot_around_tool(
     config: &Config,
+    sessions: &dyn Sessions,
     session: &str,
     dir: &Path,
     observed: bool,
 ) -> Result<u64> {
     crate::paths::check_id(session, "session")?;
+    let root = snapshot::work_tree(dir)?;
+    let extra = named_by_tool_calls(sessions, config, session, &root)?;
     let store = store::Store::configured(config);
     let _held = store.lock()?;
-    let root = snapshot::work_tree(dir)?;
     let limits = snapshot::Limits::from_config(config, false);
     restore::finish_unfinished(&store, config, &root, limits)?;
     let origin = if observed {
@@ -56,7 +74,7 @@ pub fn snapshot_around_tool(
         turn: None,
         origin,
         limits,
-        extra: Vec::new(),
+        extra,
     };
     let (taken, _) = snapshot::take(&store, config, request)?;
     gc::after_snapshot(&store, config, session, taken.bytes_stored)?;

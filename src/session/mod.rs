@@ -82,6 +82,7 @@
 //! - `metadata.tokenCount` is an estimate ([`model::estimate_tokens`],
 //!   ⌈characters ÷ 4⌉) unless the recorder passes a real count.
 
+pub mod checkpointed;
 pub mod cli;
 pub(crate) mod copy;
 pub mod export;

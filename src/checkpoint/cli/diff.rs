@@ -3,6 +3,7 @@
 use clap::Args;
 
 use super::SessionArg;
+use crate::checkpoint::Sessions;
 use crate::checkpoint::diff;
 use crate::checkpoint::store::Store;
 use crate::cli::Ctx;
@@ -20,8 +21,9 @@ pub(crate) struct DiffArgs {
     patch: bool,
 }
 
-pub(crate) fn run(ctx: &Ctx, args: &DiffArgs) -> Result<ExitCode> {
-    let session = args.session.checked()?;
+pub(crate) fn run(ctx: &Ctx, sessions: &dyn Sessions, args: &DiffArgs) -> Result<ExitCode> {
+    let id = args.session.resolve(ctx, sessions)?;
+    let session = id.as_str();
     let store = Store::configured(&ctx.config()?.config);
     let changes = diff::of_turn(&store, session, args.turn)?;
     if args.patch {

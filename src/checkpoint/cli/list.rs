@@ -4,6 +4,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::SessionArg;
+use crate::checkpoint::Sessions;
 use crate::checkpoint::manifest::{self, Origin};
 use crate::checkpoint::store::Store;
 use crate::cli::Ctx;
@@ -53,8 +54,9 @@ impl Tabular for Listed {
     }
 }
 
-pub(crate) fn run(ctx: &Ctx, args: &ListArgs) -> Result<ExitCode> {
-    let session = args.session.checked()?;
+pub(crate) fn run(ctx: &Ctx, sessions: &dyn Sessions, args: &ListArgs) -> Result<ExitCode> {
+    let id = args.session.resolve(ctx, sessions)?;
+    let session = id.as_str();
     let store = Store::configured(&ctx.config()?.config);
     let mut listed = Vec::new();
     for turn in manifest::turns(&store, session)? {

@@ -9,6 +9,7 @@ mod snapshot;
 
 use clap::{Args, Parser};
 
+use crate::checkpoint::Sessions;
 use crate::cli::{Ctx, GlobalOpts, footer};
 use crate::config::ConfigArgs;
 use crate::error::{ExitCode, Result};
@@ -25,7 +26,8 @@ const EXAMPLES: &str =
 ///
 /// A snapshot covers discover's file set (what `git ls-files -co
 /// --exclude-standard` lists, without git) plus every path the session's
-/// earlier snapshots held, and is kept under $OLLM_HOME/checkpoints
+/// earlier snapshots held and every path a tool call it recorded named
+/// (even if ignored), and is kept under $OLLM_HOME/checkpoints
 /// (services.checkpoint.dir): each content once, compressed, and one
 /// manifest per turn. Nothing under any .git is ever written; git is never
 /// run; it works the same outside a repository.
@@ -45,18 +47,27 @@ pub(crate) struct Cli {
     pub command: Command,
 }
 
-/// The session whose checkpoints a command works on.
+/// The session whose checkpoints a command works on, named as every
+/// session command names one.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct SessionArg {
-    /// The session (a UUID).
-    #[arg(long, value_name = "ID")]
-    pub session: String,
+    /// The session: its id, a unique prefix of it (4+ characters) or its
+    /// title. A whole id need not be in the session store (a runtime may
+    /// checkpoint before it records).
+    #[arg(long, value_name = "ID", required_unless_present = "last")]
+    pub session: Option<String>,
+    /// The most recently active session.
+    #[arg(long, conflicts_with = "session")]
+    pub last: bool,
 }
 
 impl SessionArg {
-    fn checked(&self) -> Result<&str> {
-        crate::paths::check_id(&self.session, "session")?;
-        Ok(&self.session)
+    /// The whole id this names.
+    fn resolve(&self, ctx: &Ctx, sessions: &dyn Sessions) -> Result<String> {
+        let config = &ctx.config()?.config;
+        let id = sessions.resolve(config, self.session.as_deref(), self.last)?;
+        crate::paths::check_id(&id, "session")?;
+        Ok(id)
     }
 }
 
@@ -94,15 +105,16 @@ pub(crate) enum Command {
 }
 }
 
-/// The `ollm-checkpoint` program.
-pub fn main() -> Result<ExitCode> {
+/// The `ollm-checkpoint` program, reaching the session store through
+/// `sessions`.
+pub fn main(sessions: &dyn Sessions) -> Result<ExitCode> {
     let cli: Cli = crate::cli::parse()?;
     let ctx = Ctx::new(cli.global);
     match cli.command {
-        Command::Snapshot(args) => snapshot::run(&ctx, &args),
-        Command::Restore(args) => restore::run(&ctx, &args),
-        Command::Diff(args) => diff::run(&ctx, &args),
-        Command::List(args) => list::run(&ctx, &args),
+        Command::Snapshot(args) => snapshot::run(&ctx, sessions, &args),
+        Command::Restore(args) => restore::run(&ctx, sessions, &args),
+        Command::Diff(args) => diff::run(&ctx, sessions, &args),
+        Command::List(args) => list::run(&ctx, sessions, &args),
         Command::Gc(args) => gc::run(&ctx, &args),
         Command::Config(args) => crate::cli::show_config(&ctx, &args),
     }

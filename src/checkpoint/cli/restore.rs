@@ -3,6 +3,7 @@
 use clap::Args;
 
 use super::SessionArg;
+use crate::checkpoint::Sessions;
 use crate::checkpoint::restore::{self, Options};
 use crate::checkpoint::snapshot::Limits;
 use crate::checkpoint::store::Store;
@@ -26,8 +27,9 @@ pub(crate) struct RestoreArgs {
     force: bool,
 }
 
-pub(crate) fn run(ctx: &Ctx, args: &RestoreArgs) -> Result<ExitCode> {
-    let session = args.session.checked()?;
+pub(crate) fn run(ctx: &Ctx, sessions: &dyn Sessions, args: &RestoreArgs) -> Result<ExitCode> {
+    let id = args.session.resolve(ctx, sessions)?;
+    let session = id.as_str();
     let config = &ctx.config()?.config;
     let store = Store::configured(config);
     let _held = store.lock()?;

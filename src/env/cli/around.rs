@@ -5,23 +5,29 @@
 
 use std::ffi::OsString;
 
+use crate::checkpoint::Sessions as _;
 use crate::cli::Ctx;
 use crate::error::{Error, ExitCode, Result};
+use crate::session::checkpointed::CheckpointSessions;
 
 /// Snapshots, runs the tool, snapshots again; the tool's exit code is
 /// ours. A snapshot after the run that fails is a warning: the tool ran,
 /// and its exit code is what the caller needs.
 pub(crate) fn run_checkpointed(ctx: &Ctx, session: &str) -> Result<ExitCode> {
     let config = &ctx.config()?.config;
+    let sessions = &CheckpointSessions;
+    let session = &sessions.resolve(config, Some(session), false)?;
     let dir = std::env::current_dir().map_err(|e| Error::io(".", &e))?;
     // Changes since the session's last snapshot may be the user's: the
     // snapshot before the tool is "observed", the one after is the turn's.
-    crate::checkpoint::snapshot_around_tool(config, session, &dir, true)?;
+    crate::checkpoint::snapshot_around_tool(config, sessions, session, &dir, true)?;
     let me = std::env::current_exe().map_err(|e| Error::io("current executable", &e))?;
     let mut command = std::process::Command::new(&me);
     command.args(without_checkpoint(std::env::args_os().skip(1)));
     let code = crate::env::launch::run_and_wait(command, &me.display().to_string())?;
-    if let Err(err) = crate::checkpoint::snapshot_around_tool(config, session, &dir, false) {
+    if let Err(err) =
+        crate::checkpoint::snapshot_around_tool(config, sessions, session, &dir, false)
+    {
         crate::diag::warn(format!("the checkpoint after the tool failed: {err}"));
     }
     Ok(code)

@@ -31,7 +31,8 @@ pub(crate) struct RunArgs {
     pub redact_output: bool,
     /// Snapshot the current directory's files before and after the tool
     /// runs, as turns of this session's checkpoints (`ollm checkpoint`):
-    /// what the tool changed can then be diffed and restored.
+    /// what the tool changed can then be diffed and restored. The session:
+    /// its id, a unique prefix of it or its title.
     #[arg(long, value_name = "SESSION_ID")]
     pub checkpoint: Option<String>,
     /// The command and its arguments.

@@ -7,6 +7,7 @@ mod crash;
 mod git;
 mod restore;
 mod rewind;
+mod sessions;
 mod store;
 
 use std::path::{Path, PathBuf};
