@@ -36,20 +36,22 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-checkpoint' -ScriptBlock {
             break
         }
         'ollm-checkpoint;snapshot' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn number (default: one after the session''s last checkpoint)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The work tree (default: the current directory)')
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Also cover this path (relative to the work tree), even if ignored (those the session''s recorded tool calls named are covered without it). Repeatable')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--allow-large', '--allow-large', [CompletionResultType]::ParameterName, 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-checkpoint;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn to go back to')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -57,17 +59,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm-checkpoint' -ScriptBlock {
             break
         }
         'ollm-checkpoint;diff' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn whose changes to show')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Print the unified diff text instead of JSON')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm-checkpoint;list' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

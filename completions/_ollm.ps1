@@ -93,7 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--deny', '--deny', [CompletionResultType]::ParameterName, 'Also remove variables matching this glob (case-insensitive)')
             [CompletionResult]::new('--env-file', '--env-file', [CompletionResultType]::ParameterName, 'Set variables from this file in the tool''s environment (after sanitizing): the dotenv format of docker and compose (NAME=VALUE lines, # comments, quotes). For values that must not appear on a command line. `-` reads stdin')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set NAME=VALUE in the tool''s environment (after sanitizing; after --env-file). The value is on ollm-env''s command line, which every local user can read (ps): use --env-file for a secret')
-            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored')
+            [CompletionResult]::new('--checkpoint', '--checkpoint', [CompletionResultType]::ParameterName, 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored. The session: its id, a unique prefix of it or its title')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--replace-defaults', '--replace-defaults', [CompletionResultType]::ParameterName, 'Use only the configured and given lists: every built-in list (the spec''s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values')
             [CompletionResult]::new('--no-scan-values', '--no-scan-values', [CompletionResultType]::ParameterName, 'Do not remove variables because of what their value looks like')
@@ -976,20 +976,22 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;checkpoint;snapshot' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn number (default: one after the session''s last checkpoint)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The work tree (default: the current directory)')
-            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Also cover this path (relative to the work tree), even if ignored (those the session''s recorded tool calls named are covered without it). Repeatable')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--allow-large', '--allow-large', [CompletionResultType]::ParameterName, 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;checkpoint;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn to go back to')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -997,17 +999,19 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             break
         }
         'ollm;checkpoint;diff' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--turn', '--turn', [CompletionResultType]::ParameterName, 'The turn whose changes to show')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Print the unified diff text instead of JSON')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'ollm;checkpoint;list' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a UUID)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'The most recently active session')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

@@ -101,7 +101,7 @@ _ollm__checkpoint() {
             return 0
             ;;
         ollm__subcmd__checkpoint__subcmd__diff)
-            opts="-h --session --turn --patch --config --help"
+            opts="-h --session --last --turn --patch --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -257,7 +257,7 @@ _ollm__checkpoint() {
             return 0
             ;;
         ollm__subcmd__checkpoint__subcmd__list)
-            opts="-h --session --config --help"
+            opts="-h --session --last --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -279,7 +279,7 @@ _ollm__checkpoint() {
             return 0
             ;;
         ollm__subcmd__checkpoint__subcmd__restore)
-            opts="-h --session --turn --dry-run --force --config --help"
+            opts="-h --session --last --turn --dry-run --force --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,7 +305,7 @@ _ollm__checkpoint() {
             return 0
             ;;
         ollm__subcmd__checkpoint__subcmd__snapshot)
-            opts="-h --session --turn --dir --path --allow-large --config --help"
+            opts="-h --session --last --turn --dir --path --allow-large --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

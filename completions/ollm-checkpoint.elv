@@ -32,35 +32,39 @@ set edit:completion:arg-completer[ollm-checkpoint] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-checkpoint;snapshot'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn number (default: one after the session''s last checkpoint)'
             cand --dir 'The work tree (default: the current directory)'
-            cand --path 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable'
+            cand --path 'Also cover this path (relative to the work tree), even if ignored (those the session''s recorded tool calls named are covered without it). Repeatable'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --allow-large 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-checkpoint;restore'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn to go back to'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --dry-run 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing'
             cand --force 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-checkpoint;diff'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn whose changes to show'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --patch 'Print the unified diff text instead of JSON'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm-checkpoint;list'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -34,26 +34,30 @@ complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_needs_command" -f -a "lis
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_needs_command" -f -a "gc" -d 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_needs_command" -f -a "config" -d 'Print the effective configuration (JSON), or every key with its origin'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l session -d 'The session (a UUID)' -r
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l session -d 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l turn -d 'The turn number (default: one after the session\'s last checkpoint)' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l dir -d 'The work tree (default: the current directory)' -r -F
-complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l path -d 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable' -r -F
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l path -d 'Also cover this path (relative to the work tree), even if ignored (those the session\'s recorded tool calls named are covered without it). Repeatable' -r -F
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l last -d 'The most recently active session'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -l allow-large -d 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand snapshot" -s h -l help -d 'Print help'
-complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l session -d 'The session (a UUID)' -r
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l session -d 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l turn -d 'The turn to go back to' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l last -d 'The most recently active session'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l dry-run -d 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -l force -d 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand restore" -s h -l help -d 'Print help'
-complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l session -d 'The session (a UUID)' -r
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l session -d 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l turn -d 'The turn whose changes to show' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l last -d 'The most recently active session'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -l patch -d 'Print the unified diff text instead of JSON'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand diff" -s h -l help -d 'Print help'
-complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand list" -l session -d 'The session (a UUID)' -r
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand list" -l session -d 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)' -r
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand list" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
+complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand list" -l last -d 'The most recently active session'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand list" -s h -l help -d 'Print help'
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand gc" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-checkpoint -n "__fish_ollm_checkpoint_using_subcommand gc" -s h -l help -d 'Print help'

@@ -83,7 +83,7 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand --deny 'Also remove variables matching this glob (case-insensitive)'
             cand --env-file 'Set variables from this file in the tool''s environment (after sanitizing): the dotenv format of docker and compose (NAME=VALUE lines, # comments, quotes). For values that must not appear on a command line. `-` reads stdin'
             cand --set 'Set NAME=VALUE in the tool''s environment (after sanitizing; after --env-file). The value is on ollm-env''s command line, which every local user can read (ps): use --env-file for a secret'
-            cand --checkpoint 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored'
+            cand --checkpoint 'Snapshot the current directory''s files before and after the tool runs, as turns of this session''s checkpoints (`ollm checkpoint`): what the tool changed can then be diffed and restored. The session: its id, a unique prefix of it or its title'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --replace-defaults 'Use only the configured and given lists: every built-in list (the spec''s allow and deny lists, the extended and the connection-string deny lists) is dropped. Values are still checked unless --no-scan-values'
             cand --no-scan-values 'Do not remove variables because of what their value looks like'
@@ -899,35 +899,39 @@ set edit:completion:arg-completer[ollm] = {|@words|
             cand config 'Print the effective configuration (JSON), or every key with its origin'
         }
         &'ollm;checkpoint;snapshot'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn number (default: one after the session''s last checkpoint)'
             cand --dir 'The work tree (default: the current directory)'
-            cand --path 'Also cover this path (relative to the work tree), even if ignored: a file a tool call named. Repeatable'
+            cand --path 'Also cover this path (relative to the work tree), even if ignored (those the session''s recorded tool calls named are covered without it). Repeatable'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --allow-large 'Take $HOME, / or a tree over services.checkpoint.maxTreeBytes anyway'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;checkpoint;restore'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn to go back to'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --dry-run 'Print the plan (what would be written, deleted, left alone, and the conflicts) and change nothing'
             cand --force 'Restore the conflicting paths too (the snapshot taken first keeps what they held: `undoTurn`)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;checkpoint;diff'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --turn 'The turn whose changes to show'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand --patch 'Print the unified diff text instead of JSON'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'ollm;checkpoint;list'= {
-            cand --session 'The session (a UUID)'
+            cand --session 'The session: its id, a unique prefix of it (4+ characters) or its title. A whole id need not be in the session store (a runtime may checkpoint before it records)'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand --last 'The most recently active session'
             cand -h 'Print help'
             cand --help 'Print help'
         }
