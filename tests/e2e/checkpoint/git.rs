@@ -1,6 +1,7 @@
 //! The user's git repository is never touched: Codex's per-turn refs left
 //! 102 GB of orphan objects (#29388) and broke libgit2 clients (#28241);
-//! its `/undo` lost staged changes (#8214).
+//! its `/undo` lost staged changes (#8214). libgit2 (the `git2` crate)
+//! opens the repository after a snapshot and a restore.
 
 use std::path::Path;
 
@@ -26,10 +27,27 @@ fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// What a libgit2 client (an editor, a GUI; Codex's broke, #28241) reads
+/// of the repository: HEAD's commit, and the index with `src/lib.rs`
+/// staged as the user staged it.
+fn libgit2_reads_the_repository(work: &Path, staged: &str) {
+    let repo = git2::Repository::open(work).expect("libgit2 opens the repository");
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    assert_eq!(head.message(), Some("first\n"));
+    let index = repo.index().unwrap();
+    let entry = index.get_path(Path::new("src/lib.rs"), 0).unwrap();
+    let blob = repo.find_blob(entry.id).unwrap();
+    assert_eq!(blob.content(), staged.as_bytes());
+    let status = repo.status_file(Path::new("src/lib.rs")).unwrap();
+    assert!(status.contains(git2::Status::INDEX_MODIFIED), "{status:?}");
+}
+
 fn init_repo(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["config", "core.fsmonitor", "false"]);
 }
+
+const STAGED: &str = "pub fn a() {}\npub fn staged() {}\n";
 
 #[test]
 fn the_users_git_is_untouched_by_snapshot_and_restore() {
@@ -42,18 +60,20 @@ fn the_users_git_is_untouched_by_snapshot_and_restore() {
     git(work, &["commit", "-q", "-m", "first"]);
     git(work, &["pack-refs", "--all"]);
     // Staged but not committed: what Codex's undo overwrote.
-    cp.write("src/lib.rs", "pub fn a() {}\npub fn staged() {}\n");
+    cp.write("src/lib.rs", STAGED);
     git(work, &["add", "src/lib.rs"]);
     let staged = git(work, &["diff", "--cached", "--stat"]);
     let objects = git(work, &["count-objects", "-v"]);
     let before = tree(&work.join(".git"));
 
     let turn = cp.snapshot();
+    libgit2_reads_the_repository(work, STAGED);
     cp.write("README", "agent edit\n");
     cp.write("new.rs", "// agent\n");
     cp.snapshot();
     let (code, report) = cp.restore(turn, &[]);
     assert_eq!(code, 0, "{report}");
+    libgit2_reads_the_repository(work, STAGED);
 
     assert_eq!(cp.read("README").unwrap(), "hello\n");
     assert!(!cp.path("new.rs").exists());
