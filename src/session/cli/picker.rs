@@ -128,6 +128,8 @@ where
             rest(&feed);
         }
     });
+    // Said after the picker has given the terminal back.
+    let held = crate::diag::hold();
     let mut screen = Screen {
         out: io::stderr().lock(),
         columns: 80,
@@ -142,6 +144,7 @@ where
         .map(|choice| choice.map(|c| c.id.clone()));
     closed.store(true, Ordering::Relaxed);
     drop(screen);
+    drop(held);
     match picked {
         Ok(id) => Ok(id),
         Err(PickError::UserInterrupted) => Ok(None),
