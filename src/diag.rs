@@ -2,9 +2,37 @@
 //! scrubbed of anything that looks like a secret (Property 28).
 
 use std::io::Write;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 static PROGRAM: OnceLock<&'static str> = OnceLock::new();
+
+/// Diagnostics held back while a full-screen view owns the terminal (the
+/// session picker): drawn over it they would be garbled, then lost with
+/// its screen.
+static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
+
+fn held() -> MutexGuard<'static, Option<Vec<String>>> {
+    HELD.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Holds every diagnostic, from any thread, until the guard is dropped,
+/// then prints them in order.
+pub(crate) fn hold() -> Held {
+    held().get_or_insert_with(Vec::new);
+    Held
+}
+
+pub(crate) struct Held;
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let lines = held().take().unwrap_or_default();
+        let mut stderr = std::io::stderr().lock();
+        for line in lines {
+            let _ = writeln!(stderr, "{line}");
+        }
+    }
+}
 
 /// Names the running program for diagnostic prefixes. Called once by each main.
 pub(crate) fn set_program(name: &'static str) {
@@ -39,6 +67,30 @@ pub fn ask(question: &str) {
 fn emit(message: &str) {
     let line = crate::text::one_line(&crate::redact::scrub_message(message));
     // A diagnostic may quote user text (an id, a title, a path): never live controls.
-    let line = crate::output::escape_line(&line);
-    let _ = writeln!(std::io::stderr().lock(), "{}: {line}", program());
+    let line = format!("{}: {}", program(), crate::output::escape_line(&line));
+    if let Some(lines) = held().as_mut() {
+        lines.push(line);
+        return;
+    }
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_diagnostics_wait_for_the_guard_and_are_let_go_with_it() {
+        let guard = hold();
+        warn("drawn over a picker it would be lost");
+        let waiting = held().clone().unwrap_or_default();
+        assert!(
+            waiting
+                .iter()
+                .any(|line| line.ends_with("warning: drawn over a picker it would be lost")),
+            "{waiting:?}"
+        );
+        drop(guard);
+        assert!(held().is_none(), "diagnostics still held after the guard");
+    }
 }

@@ -675,7 +675,18 @@ fn the_picker_chooses_by_typing_or_arrow_keys_through_a_real_terminal() {
         return;
     };
     assert_eq!(code, Some(0), "{screen}");
-    assert!(screen.contains("Resume which session?"), "{screen}");
+    // The whole hint at 80 columns; each session's project by its name.
+    assert!(
+        screen.contains(
+            "Resume which session? Type to filter, ↑↓ to move, Enter to choose, Esc to leave"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains(" other "), "{screen}");
+    assert!(
+        !screen.contains(&*t.sb.work.to_string_lossy()),
+        "a whole path: {screen}"
+    );
     assert!(
         screen.contains("\"first words\"") || screen.contains("alpha"),
         "{screen}"
@@ -713,6 +724,12 @@ fn the_picker_chooses_by_typing_or_arrow_keys_through_a_real_terminal() {
     )
     .unwrap();
     assert_eq!(code, Some(2), "{screen}");
+    // A session with nothing in it yet says so rather than showing a blank.
+    create_in(&t.sb, &t.sb.work, None);
+    let (screen, code) =
+        at_terminal_typing(&t.sb, "ollm-session resume", "no messages", &["\u{1b}"]).unwrap();
+    assert_eq!(code, Some(2), "{screen}");
+    assert!(screen.contains("(no messages yet)"), "{screen}");
 }
 
 #[test]

@@ -66,9 +66,14 @@ impl Tcp {
 
     /// The store URL to `host` with `params` (`sslmode=…&…`).
     fn url(&self, host: &str, params: &str) -> String {
+        self.url_to(&format!("{host}:{}", self.port), params)
+    }
+
+    /// The store URL to `hosts` (`name:port,…`) with `params`.
+    fn url_to(&self, hosts: &str, params: &str) -> String {
         format!(
-            "postgresql://{}:{PASSWORD}@{host}:{}/{}?options=-csearch_path%3D{},public&connect_timeout=5&{params}",
-            self.role, self.port, self.database, self.pg.schema
+            "postgresql://{}:{PASSWORD}@{hosts}/{}?options=-csearch_path%3D{},public&connect_timeout=5&{params}",
+            self.role, self.database, self.pg.schema
         )
     }
 
@@ -76,7 +81,7 @@ impl Tcp {
     /// server sees it.
     fn encrypted(&self, url: &str) -> bool {
         let url = pgurl::parse(url).unwrap();
-        let mut client = pgtls::connect(&url.config, &url.tls).unwrap().unwrap();
+        let mut client = pgtls::connect(&url).unwrap().unwrap();
         client
             .query_one(
                 "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
@@ -346,4 +351,66 @@ fn allow_encrypts_when_the_server_refuses_the_clear_for_the_store_and_its_keeper
     assert!(through_keeper, "the keeper's connection is in the clear");
     let stopped = keeper.stop(libc::SIGTERM);
     assert!(stopped["served"].as_u64().unwrap() >= 2, "{stopped}");
+}
+
+/// A server on a free port that counts the connections made to it and
+/// closes each at once.
+fn counting_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(stream);
+        }
+    });
+    (port, count)
+}
+
+#[test]
+fn allow_tries_a_host_again_encrypted_before_the_next_host_for_the_store_and_its_keeper() {
+    let Some(tcp) = Tcp::new() else { return };
+    if !refuses_the_clear_to_tls_only(&tcp) {
+        return;
+    }
+    tcp.pg
+        .client()
+        .batch_execute(&format!("GRANT ollm_tls_only TO {}", tcp.role))
+        .unwrap();
+    let (second, contacted) = counting_server();
+    let sb = Sandbox::new();
+    // The server refuses the clear by its rules: libpq's allow then tries
+    // it encrypted and never reaches the second host.
+    let both = tcp.url_to(
+        &format!("127.0.0.1:{},127.0.0.1:{second}", tcp.port),
+        "sslmode=allow",
+    );
+    let out = list(&sb, &both);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(tcp.encrypted(&both), "allow connected in the clear");
+    let keeper = Keeper::start(&sb, &["--store", &both]);
+    let out = list(&sb, &both);
+    assert!(out.status.success(), "{}", stderr(&out));
+    keeper.stop(libc::SIGTERM);
+    assert_eq!(
+        contacted.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the second host was tried before the first one encrypted"
+    );
+
+    // A first host that takes no connection: the next one is tried.
+    let (dead, _) = counting_server();
+    let failover = tcp.url_to(
+        &format!("127.0.0.1:{dead},127.0.0.1:{}", tcp.port),
+        "sslmode=allow",
+    );
+    let out = list(&sb, &failover);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let keeper = Keeper::start(&sb, &["--store", &failover]);
+    let out = list(&sb, &failover);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stopped = keeper.stop(libc::SIGTERM);
+    assert!(stopped["served"].as_u64().unwrap() >= 1, "{stopped}");
 }

@@ -20,14 +20,18 @@ use nucleo_picker::error::PickError;
 use nucleo_picker::event::{StdinReader, keybind_no_multi};
 use nucleo_picker::{Injector, PickerOptions, Render, Terminal};
 
-use super::rows::{SessionRow, short};
+use super::rows::{SessionRow, project, short};
 use super::when;
 use crate::error::{Error, Result};
 use crate::output::escape_line;
+use crate::text::shorten;
 
-/// What the bottom line says.
+/// What the bottom line says (79 characters: whole at 80 columns).
 const HINT: &str =
-    "Resume which session? (type to filter, ↑↓ to move, Enter to choose, Esc to leave)";
+    "Resume which session? Type to filter, ↑↓ to move, Enter to choose, Esc to leave";
+
+/// The characters of a project's name shown before the title.
+const PROJECT_WIDTH: usize = 12;
 
 /// Whether a picker can be shown: stdin and stderr are terminals (stdout
 /// may be captured, as in `id=$(ollm-session resume)`).
@@ -42,20 +46,26 @@ pub struct Choice {
 }
 
 impl Choice {
-    /// When, how long, what, where; escaped (the picker cuts it to the
-    /// terminal's width).
+    /// When, where, how long, what; escaped (the picker cuts it to the
+    /// terminal's width, so the title, the longest, comes last).
     pub fn new(row: &SessionRow) -> Choice {
         let s = &row.summary;
-        let mut text = format!(
-            "{}  {:<12} {:>4} msgs  {}",
+        let project = s.workspace.as_deref().map(project).unwrap_or_default();
+        let mut label = row.label();
+        if label.is_empty() {
+            label = if s.message_count == 0 {
+                "(no messages yet)".into()
+            } else {
+                "(untitled)".into()
+            };
+        }
+        let text = format!(
+            "{}  {:<12} {:<PROJECT_WIDTH$} {:>4} msgs  {label}",
             short(&s.session_id),
             when::ago(&s.last_activity, row.now),
+            shorten(&project, PROJECT_WIDTH - 1),
             s.message_count,
-            row.label()
         );
-        if let Some(workspace) = &s.workspace {
-            text.push_str(&format!("  [{}]", home_relative(workspace)));
-        }
         Choice {
             id: s.session_id.clone(),
             line: escape_line(&text).into_owned(),
@@ -70,16 +80,6 @@ impl Render<Choice> for Lines {
 
     fn render<'a>(&self, choice: &'a Choice) -> &'a str {
         &choice.line
-    }
-}
-
-fn home_relative(path: &str) -> String {
-    match crate::paths::home_dir() {
-        Some(home) => match std::path::Path::new(path).strip_prefix(&home) {
-            Ok(rest) => format!("~/{}", rest.display()),
-            Err(_) => path.to_string(),
-        },
-        None => path.to_string(),
     }
 }
 
@@ -128,6 +128,8 @@ where
             rest(&feed);
         }
     });
+    // Said after the picker has given the terminal back.
+    let held = crate::diag::hold();
     let mut screen = Screen {
         out: io::stderr().lock(),
         columns: 80,
@@ -142,6 +144,7 @@ where
         .map(|choice| choice.map(|c| c.id.clone()));
     closed.store(true, Ordering::Relaxed);
     drop(screen);
+    drop(held);
     match picked {
         Ok(id) => Ok(id),
         Err(PickError::UserInterrupted) => Ok(None),
@@ -200,7 +203,12 @@ impl Terminal for Screen {
     /// again when the frame may have cleared the screen.
     fn end_frame(&mut self, changed: bool) -> io::Result<()> {
         if changed || self.drawn.is_some() {
-            let hint: String = HINT.chars().take(usize::from(self.columns)).collect();
+            let columns = usize::from(self.columns);
+            let hint = if HINT.chars().count() > columns {
+                shorten(HINT, columns.saturating_sub(1))
+            } else {
+                HINT.to_string()
+            };
             self.out
                 .queue(SavePosition)?
                 .queue(MoveTo(0, self.rows.saturating_sub(1)))?

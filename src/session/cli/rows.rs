@@ -119,7 +119,7 @@ impl Tabular for SessionRow {
 
 /// A workspace as a person names the project: its last path part (`~`
 /// for the home directory itself).
-fn project(workspace: &str) -> String {
+pub(crate) fn project(workspace: &str) -> String {
     let path = std::path::Path::new(workspace);
     if crate::paths::home_dir().is_some_and(|home| home == path) {
         return "~".into();

@@ -1,9 +1,11 @@
 //! Runs the `sh` blocks of each page: the page's blocks in order, in one
 //! shell, in a sandbox of its own (a temporary `OLLM_HOME`, `HOME`,
 //! `TMPDIR` and git work tree, our binaries on PATH), as a reader pastes
-//! them into one terminal; once in bash and once in zsh without its rc
-//! files (`zsh -f`, macOS's shell as it starts), whose word splitting,
-//! globbing and variables differ.
+//! them into one terminal; in bash, in zsh without its rc files (`zsh -f`,
+//! macOS's shell as it starts), whose word splitting, globbing and
+//! variables differ, and in dash (Debian's `/bin/sh`), which has nothing
+//! beyond POSIX: a block that needs more says which shell it is for
+//! (`<!-- readme-test: only bash (why) -->`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -90,7 +92,9 @@ stub llm 'cat >/dev/null; echo "Goal: explain the project."'"#,
 ];
 
 /// Helpers every setup may use.
-const PRELUDE: &str = r#"set -o pipefail
+// dash 0.5.12 has no pipefail: a failure inside a pipe is caught by the
+// bash and zsh runs.
+const PRELUDE: &str = r#"(set -o pipefail) 2>/dev/null && set -o pipefail
 stub() { printf '#!/bin/sh\n%s\n' "$2" > "$bin/$1" && chmod +x "$bin/$1"; }
 plain_session() {
   mkdir -p "$OLLM_HOME/session-data"
@@ -144,10 +148,10 @@ pub(super) fn script(page: &str, blocks: &[&Block]) -> String {
 
 /// The shells a page runs in: the program and its arguments before the
 /// script's path.
-const SHELLS: &[(&str, &[&str])] = &[("bash", &[]), ("zsh", &["-f"])];
+const SHELLS: &[(&str, &[&str])] = &[("bash", &[]), ("zsh", &["-f"]), ("dash", &[])];
 
 /// The shells of [`SHELLS`] this machine has; a missing one is SKIPPED
-/// visibly, and fails under `CI=true` (CI installs zsh).
+/// visibly, and fails under `CI=true` (CI installs zsh and dash).
 pub(super) fn shells() -> Vec<(&'static str, &'static [&'static str])> {
     SHELLS
         .iter()
@@ -175,6 +179,11 @@ pub(super) fn shells() -> Vec<(&'static str, &'static [&'static str])> {
 /// that failed and shows its output.
 fn run(page: &str, blocks: &[&Block], model_url: Option<&str>) -> Result<(), String> {
     for (shell, args) in shells() {
+        // The pages with a model's blocks take minutes a shell; their
+        // other blocks already ran in dash without the model.
+        if model_url.is_some() && shell == "dash" {
+            continue;
+        }
         let for_shell: Vec<&Block> = blocks
             .iter()
             .copied()
@@ -473,4 +482,26 @@ fn a_page_runs_in_zsh_too_where_words_split_otherwise() {
     };
     let err = run("docs/x.md", &[&block], None).unwrap_err();
     assert!(err.starts_with("in zsh: docs/x.md:2 exited 1"), "{err}");
+}
+
+#[test]
+fn a_page_runs_in_dash_too_where_only_posix_is_understood() {
+    assert!(SHELLS.iter().any(|(shell, _)| *shell == "dash"));
+    if !shells().iter().any(|(shell, _)| *shell == "dash") {
+        return;
+    }
+    // `[[ … ]]` is bash's and zsh's, not POSIX.
+    let block = Block {
+        page: "docs/x.md".into(),
+        fence_line: 1,
+        commands: vec![(2, "[[ -n x ]]".into())],
+        ..Block::default()
+    };
+    let err = run("docs/x.md", &[&block], None).unwrap_err();
+    assert!(err.starts_with("in dash: docs/x.md:2 exited"), "{err}");
+    let for_bash = Block {
+        only: Some("bash".into()),
+        ..block
+    };
+    run("docs/x.md", &[&for_bash], None).unwrap();
 }

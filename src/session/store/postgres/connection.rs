@@ -81,7 +81,7 @@ impl PgStore {
             .and_then(|run_dir| keeper::connect_kept(run_dir, &self.url));
         let mut client = match kept {
             Some(client) => client,
-            None => pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?,
+            None => pgtls::connect(&self.url)?.map_err(|e| self.fail(&e))?,
         };
         self.ensure_schema(&mut client)?;
         Ok(client)

@@ -45,6 +45,7 @@ use url::{self as pgurl, PgUrl};
 mod batch;
 mod connection;
 mod copies;
+mod hosts;
 pub(crate) mod keeper;
 mod listing;
 mod records;
@@ -523,8 +524,7 @@ impl SessionStore for PgStore {
     /// held up), released when that connection closes: when the import
     /// ends, or its process dies.
     fn import_lock(&self) -> Result<Option<SessionLock>> {
-        let mut client =
-            pgtls::connect(&self.url.config, &self.url.tls)?.map_err(|e| self.fail(&e))?;
+        let mut client = pgtls::connect(&self.url)?.map_err(|e| self.fail(&e))?;
         client
             .execute(
                 "SELECT pg_advisory_lock($1, hashtext(coalesce(current_schema(), '')))",

@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 use postgres::Client;
 use postgres::config::{Host, SslMode};
+use postgres::error::SqlState;
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::WebPkiSupportedAlgorithms;
@@ -35,6 +36,8 @@ use rustls::{
 };
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::hosts::{self, Turns};
+use super::url::PgUrl;
 use crate::error::{Error, Result};
 
 /// `sslmode`, as libpq names it.
@@ -267,8 +270,8 @@ impl Tls {
     /// Whether a connection made with `first` (the client's mode) and
     /// refused with `sqlstate` is made again, encrypted: only under
     /// `allow`, whose first try is in the clear, and only when the server
-    /// refused the clear connection by its rules (libpq's `allow`). The
-    /// store's client and the keeper both ask this.
+    /// refused the clear connection by its rules (libpq's `allow`).
+    /// [`Turns`] asks it for the store's client and the keeper alike.
     pub(crate) fn retries_encrypted(&self, first: SslMode, sqlstate: &str) -> bool {
         self.mode == Mode::Allow && first == SslMode::Disable && sqlstate == REFUSED_BY_RULES
     }
@@ -284,31 +287,45 @@ pub(crate) fn over_socket(mode: SslMode) -> std::result::Result<SslMode, &'stati
     }
 }
 
-/// Connects as `config` and `tls` say. The outer error is ours (a
-/// certificate file); the inner one the server's or the network's.
-pub fn connect(
-    config: &postgres::Config,
-    tls: &Tls,
-) -> Result<std::result::Result<Client, postgres::Error>> {
-    let first = config.get_ssl_mode();
-    if first == SslMode::Disable && tls.mode != Mode::Allow {
-        return Ok(config.connect(postgres::NoTls));
-    }
-    let connector = tls.connector()?;
-    if first != SslMode::Disable {
-        return Ok(config.connect(connector));
-    }
-    match config.connect(postgres::NoTls) {
-        Err(err)
-            if err
-                .code()
-                .is_some_and(|code| tls.retries_encrypted(first, code.code())) =>
-        {
-            let mut encrypted = config.clone();
-            encrypted.ssl_mode(SslMode::Require);
-            Ok(encrypted.connect(connector))
+/// Connects to the first of the URL's hosts that takes the connection,
+/// trying them as [`Turns`] says. The outer error is ours (a certificate
+/// file, hosts and ports that do not add up); the inner one the server's
+/// or the network's, from the last attempt.
+pub fn connect(url: &PgUrl) -> Result<std::result::Result<Client, postgres::Error>> {
+    let mut turns = Turns::new(url)
+        .map_err(|why| Error::Config(format!("session store {}: {why}", url.shown())))?;
+    // Made before the first attempt, so that a certificate file that
+    // cannot be read is said even when a clear connection would do.
+    let connector = if url.config.get_ssl_mode() != SslMode::Disable || url.tls.mode == Mode::Allow
+    {
+        Some(url.tls.connector()?)
+    } else {
+        None
+    };
+    let mut last: Option<postgres::Error> = None;
+    loop {
+        let refused_with = last.as_ref().and_then(postgres::Error::code);
+        let Some(attempt) = turns.next(refused_with.map(SqlState::code)) else {
+            break;
+        };
+        let config = hosts::config_for(url, &attempt.target, attempt.mode);
+        let outcome = match &connector {
+            Some(connector) if attempt.mode != SslMode::Disable => {
+                config.connect(connector.clone())
+            }
+            _ => config.connect(postgres::NoTls),
+        };
+        match outcome {
+            Ok(client) => return Ok(Ok(client)),
+            Err(err) => last = Some(err),
         }
-        other => Ok(other),
+    }
+    match last {
+        Some(err) => Ok(Err(err)),
+        None => Err(Error::Config(format!(
+            "session store {}: the URL names no host",
+            url.shown()
+        ))),
     }
 }
 

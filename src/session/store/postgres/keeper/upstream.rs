@@ -15,6 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpStream, UnixStream};
 
 use super::wire;
+use crate::session::store::postgres::hosts::{Attempt, Turns};
 use crate::session::store::postgres::tls;
 use crate::session::store::postgres::url::PgUrl;
 
@@ -72,81 +73,69 @@ pub(super) fn user_name(url: &PgUrl) -> Option<String> {
     }
 }
 
-/// A new connection to the first of the URL's hosts that takes one.
+/// A new connection to the first of the URL's hosts that takes one, tried
+/// as [`Turns`] says (as the store's own client tries them).
 pub(super) async fn open(url: &PgUrl) -> Result<Upstream, Refused> {
-    let config = &url.config;
-    let hosts = config.get_hosts();
-    let ports = config.get_ports();
+    let mut turns = Turns::new(url).map_err(Refused::Other)?;
     let mut last = Refused::Other("the URL names no host".into());
-    for (i, host) in hosts.iter().enumerate() {
-        let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
-        let attempt = async {
-            match open_one(url, host, i, port, false).await {
-                Err(Refused::Server { code, .. })
-                    if url.tls.retries_encrypted(config.get_ssl_mode(), &code) =>
-                {
-                    open_one(url, host, i, port, true).await
-                }
-                other => other,
-            }
+    loop {
+        let refused_with = match &last {
+            Refused::Server { code, .. } => Some(code.as_str()),
+            Refused::Other(_) => None,
         };
-        let outcome = match config.get_connect_timeout() {
-            Some(limit) => tokio::time::timeout(*limit, attempt)
+        let Some(attempt) = turns.next(refused_with) else {
+            return Err(last);
+        };
+        let outcome = match url.config.get_connect_timeout() {
+            Some(limit) => tokio::time::timeout(*limit, open_one(url, &attempt))
                 .await
                 .unwrap_or_else(|_| Err(Refused::Other("timed out connecting".into()))),
-            None => attempt.await,
+            None => open_one(url, &attempt).await,
         };
         match outcome {
             Ok(upstream) => return Ok(upstream),
             Err(err) => last = err,
         }
     }
-    Err(last)
 }
 
-async fn open_one(
-    url: &PgUrl,
-    host: &Host,
-    index: usize,
-    port: u16,
-    force_tls: bool,
-) -> Result<Upstream, Refused> {
-    let config = &url.config;
-    let mode = if force_tls {
-        SslMode::Require
-    } else {
-        config.get_ssl_mode()
-    };
-    let stream: Box<dyn Stream> = match host {
-        Host::Unix(dir) => {
-            tls::over_socket(mode).map_err(other)?;
+async fn open_one(url: &PgUrl, attempt: &Attempt) -> Result<Upstream, Refused> {
+    let Attempt { target, mode } = attempt;
+    let stream: Box<dyn Stream> = match (&target.host, target.hostaddr) {
+        (Some(Host::Unix(dir)), None) => {
+            tls::over_socket(*mode).map_err(other)?;
             Box::new(
-                UnixStream::connect(dir.join(format!(".s.PGSQL.{port}")))
+                UnixStream::connect(dir.join(format!(".s.PGSQL.{}", target.port)))
                     .await
                     .map_err(other)?,
             )
         }
-        Host::Tcp(name) => {
-            let address = config.get_hostaddrs().get(index).copied();
-            let mut tcp = match address {
-                Some(ip) => TcpStream::connect((ip, port)).await,
-                None => TcpStream::connect((name.as_str(), port)).await,
+        (host, address) => {
+            let mut tcp = match (address, host) {
+                (Some(ip), _) => TcpStream::connect((ip, target.port)).await,
+                (None, Some(Host::Tcp(name))) => {
+                    TcpStream::connect((name.as_str(), target.port)).await
+                }
+                _ => return Err(Refused::Other("the URL names no host".into())),
             }
             .map_err(other)?;
             tcp.set_nodelay(true).map_err(other)?;
-            if mode == SslMode::Disable {
+            if *mode == SslMode::Disable {
                 Box::new(tcp)
             } else if !server_offers_tls(&mut tcp).await? {
-                if mode == SslMode::Require {
+                if *mode == SslMode::Require {
                     return Err(Refused::Other("server does not support TLS".into()));
                 }
                 Box::new(tcp)
             } else {
+                let name = target
+                    .server_name()
+                    .ok_or_else(|| Refused::Other("no host name for TLS".into()))?;
                 let mut maker = url
                     .tls
                     .connector()
                     .map_err(|e| Refused::Other(e.to_string()))?;
-                let connect = MakeTlsConnect::<TcpStream>::make_tls_connect(&mut maker, name)
+                let connect = MakeTlsConnect::<TcpStream>::make_tls_connect(&mut maker, &name)
                     .map_err(other)?;
                 Box::new(connect.connect(tcp).await.map_err(other)?)
             }
