@@ -96,6 +96,35 @@ impl Archive {
         {
             *href = Some(format!("{}#msg-{before}", file_name(parent)));
         }
+        // Refused (a credential), a page adds nothing to the index.
+        let html = session_page(&data, scrubber)?;
+        let imported = loaded
+            .session
+            .metadata
+            .extra
+            .get(crate::session::model::IMPORTED_FROM);
+        let source_field = |name: &str| {
+            imported
+                .and_then(|from| from.get(name))
+                .and_then(serde_json::Value::as_str)
+                .map(|text| crate::output::escape_line(text).into_owned())
+        };
+        let entry = Entry {
+            id: data.id.clone(),
+            href: file_name(&data.id),
+            title: data.title.clone(),
+            project: data.workspace.clone().unwrap_or_default(),
+            started: data.started.clone(),
+            last: data.last.clone(),
+            model: data.model.clone(),
+            source: data.source.clone(),
+            source_id: source_field("sourceSessionId"),
+            subagent_of: data.subagent_of.clone(),
+            branched_from: data.branched.as_ref().map(|b| b.parent.clone()),
+            messages: data.messages,
+            calls: data.calls,
+            bytes: html.len(),
+        };
         let number = u32::try_from(self.entries.len())
             .map_err(|_| Error::input("too many sessions for one archive"))?;
         let mut words = BTreeSet::new();
@@ -115,35 +144,6 @@ impl Archive {
         for word in words {
             self.words.entry(word).or_default().insert(number);
         }
-        let imported = loaded
-            .session
-            .metadata
-            .extra
-            .get(crate::session::model::IMPORTED_FROM);
-        let source_field = |name: &str| {
-            imported
-                .and_then(|from| from.get(name))
-                .and_then(serde_json::Value::as_str)
-                .map(|text| crate::output::escape_line(text).into_owned())
-        };
-        let mut entry = Entry {
-            id: data.id.clone(),
-            href: file_name(&data.id),
-            title: data.title.clone(),
-            project: data.workspace.clone().unwrap_or_default(),
-            started: data.started.clone(),
-            last: data.last.clone(),
-            model: data.model.clone(),
-            source: data.source.clone(),
-            source_id: source_field("sourceSessionId"),
-            subagent_of: data.subagent_of.clone(),
-            branched_from: data.branched.as_ref().map(|b| b.parent.clone()),
-            messages: data.messages,
-            calls: data.calls,
-            bytes: 0,
-        };
-        let html = session_page(data, scrubber)?;
-        entry.bytes = html.len();
         self.entries.push(entry);
         let entry = self
             .entries

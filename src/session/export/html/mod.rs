@@ -25,11 +25,11 @@ const SESSION_SKELETON: &str = r#"<header id="top"><nav id="links"></nav><h1 id=
 /// The page of one session. Fails (writing nothing) when anything it would
 /// carry holds a credential `scrubber` finds.
 pub fn page(loaded: &Loaded, scrubber: &Scrubber) -> Result<String> {
-    session_page(data::Page::of(loaded), scrubber)
+    session_page(&data::Page::of(loaded), scrubber)
 }
 
-fn session_page(page: data::Page, scrubber: &Scrubber) -> Result<String> {
-    let json = serde_json::to_string(&page)
+fn session_page(page: &data::Page, scrubber: &Scrubber) -> Result<String> {
+    let json = serde_json::to_string(page)
         .map_err(|e| Error::input(format!("cannot encode session {}: {e}", page.id)))?;
     guard::check(scrubber, &page.id, &json)?;
     Ok(page::document(

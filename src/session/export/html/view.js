@@ -5,11 +5,10 @@
   var source = document.getElementById('data');
   var D = JSON.parse(source.textContent);
   source.remove();
-  var WINDOW = 25;       // turns rendered at a time
+  var WINDOW = 60;       // records rendered at a time
   var SHOWN = 4000;      // characters of a long text shown before "show all"
   var SHOWN_LINES = 60;
   var turnsEl = document.getElementById('turns');
-  var rendered = 0;
   var hits = [];
   var at = -1;
 
@@ -150,41 +149,46 @@
     return a;
   }
 
-  function turn(t, index) {
+  // Rendering is lazy, a window of records at a time (a turn may be long):
+  // `cursor` is the next record to render, [turn, item].
+  var cursor = [0, 0];
+  var openTurn = null;
+  function turnCard(t, index) {
     var sec = el('section', 'turn');
     sec.id = 'turn-' + index;
     var h = el('header');
     h.appendChild(el('span', null, 'Turn ' + (index + 1)));
     if (t.tokens !== undefined) h.appendChild(el('span', null, t.tokens + ' tokens'));
     sec.appendChild(h);
-    t.items.forEach(function (item) {
-      var node = item.k === 't' ? tool(item) : message(item);
-      item.node = node;
-      sec.appendChild(node);
-    });
+    turnsEl.appendChild(sec);
     return sec;
   }
-
-  function renderTo(last) {
-    var end = Math.min(D.turns.length, Math.max(last + 1, rendered + WINDOW));
-    if (end <= rendered) return;
-    var frag = document.createDocumentFragment();
-    for (; rendered < end; rendered++) frag.appendChild(turn(D.turns[rendered], rendered));
-    turnsEl.appendChild(frag);
+  function done() { return cursor[0] >= D.turns.length; }
+  function renderOne() {
+    var t = D.turns[cursor[0]];
+    if (cursor[1] === 0) openTurn = turnCard(t, cursor[0]);
+    var item = t.items[cursor[1]];
+    if (item) {
+      item.node = item.k === 't' ? tool(item) : message(item);
+      openTurn.appendChild(item.node);
+    }
+    if (++cursor[1] >= t.items.length) cursor = [cursor[0] + 1, 0];
+  }
+  function before(t, i) { return cursor[0] < t || (cursor[0] === t && cursor[1] <= i); }
+  // Renders a window more, and on to record `i` of turn `t` if asked.
+  function renderTo(t, i) {
+    var n = 0;
+    while (!done() && (t === undefined ? n++ < WINDOW : before(t, i))) renderOne();
   }
 
   var more = document.getElementById('more');
-  renderTo(0);
+  renderTo();
+  function nearEnd() { return more.getBoundingClientRect().top < innerHeight + 800; }
   if ('IntersectionObserver' in window) {
     new IntersectionObserver(function (entries) {
-      if (entries.some(function (e) { return e.isIntersecting; })) {
-        renderTo(rendered);
-        // Still in view (a short window): keep going on the next frame.
-        requestAnimationFrame(function () {
-          var r = more.getBoundingClientRect();
-          if (r.top < innerHeight + 800 && rendered < D.turns.length) renderTo(rendered);
-        });
-      }
+      if (!entries.some(function (e) { return e.isIntersecting; })) return;
+      // Still in view after a short window: keep going, a frame at a time.
+      (function step() { renderTo(); if (!done() && nearEnd()) requestAnimationFrame(step); })();
     }, { rootMargin: '800px' }).observe(more);
   }
 
@@ -193,7 +197,7 @@
     for (var t = 0; t < D.turns.length; t++) {
       var items = D.turns[t].items;
       for (var i = 0; i < items.length; i++) {
-        if (items[i].k === kind && items[i].n === n) return [t, items[i]];
+        if (items[i].k === kind && items[i].n === n) return [t, i, items[i]];
       }
     }
     return null;
@@ -211,11 +215,11 @@
     var needle = query.toLowerCase();
     if (needle.length >= 2) {
       D.turns.forEach(function (t, ti) {
-        t.items.forEach(function (item) {
+        t.items.forEach(function (item, ii) {
           var found = FIELDS[item.k].some(function (f) {
             return typeof item[f] === 'string' && item[f].toLowerCase().indexOf(needle) >= 0;
           });
-          if (found) hits.push({ t: ti, item: item });
+          if (found) hits.push({ t: ti, i: ii, item: item });
         });
       });
     }
@@ -254,7 +258,7 @@
     if (!hits.length) return;
     at = (k + hits.length) % hits.length;
     var hit = hits[at];
-    renderTo(hit.t);
+    renderTo(hit.t, hit.i);
     var node = hit.item.node;
     clearMarks();
     var needle = q.value.toLowerCase();
@@ -288,8 +292,8 @@
     if (m) {
       var found = turnOf(m[1] === 'msg' ? 'm' : 't', Number(m[2]));
       if (!found) return;
-      renderTo(found[0]);
-      var node = found[1].node;
+      renderTo(found[0], found[1]);
+      var node = found[2].node;
       if (node.tagName === 'DETAILS' && m[1] === 'tool') { fill(node); node.open = true; }
       node.scrollIntoView({ block: 'start' });
     } else if (hash.indexOf('q=') === 0) {
