@@ -12,7 +12,7 @@ const CONTEXT: usize = 3;
 /// The diff of the edit `args` describe, if they describe one.
 pub(super) fn of(name: &str, args: &Value) -> Option<String> {
     let text = |keys: &[&str]| keys.iter().find_map(|k| args.get(*k)?.as_str());
-    let path = text(&["file_path", "filePath", "path"]).unwrap_or("file");
+    let path = text(&["file_path", "filePath", "path"]).unwrap_or("(no path)");
     if let (Some(old), Some(new)) = (
         text(&["old_string", "oldString"]),
         text(&["new_string", "newString"]),
