@@ -1623,14 +1623,14 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__export)
-            opts="-o -f -h --last --here --format --output --force --config --data-dir --store --no-redact --help"
+            opts="-o -f -h --last --here --all --format --output --force --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "json markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json markdown html" -- "${cur}"))
                     return 0
                     ;;
                 --output)

@@ -11,6 +11,7 @@ mod context;
 mod credential_contexts;
 mod discover;
 mod examples;
+mod export_html;
 mod import;
 mod loopcheck;
 mod loopcheck_content_cases;

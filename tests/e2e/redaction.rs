@@ -59,7 +59,7 @@ fn credential_forms() -> Vec<(String, String)> {
 /// The part of a listed credential value that must not survive: a URL's
 /// password (or its token userinfo), a private key header whole, else the
 /// value's last run of token characters (a keyed shape keeps its key).
-fn secret_of(value: &str) -> String {
+pub(crate) fn secret_of(value: &str) -> String {
     if value.starts_with("-----BEGIN") {
         return value.to_string();
     }

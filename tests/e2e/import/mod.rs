@@ -11,7 +11,7 @@ mod gemini;
 mod goose;
 mod large;
 mod opencode;
-mod real;
+pub(crate) mod real;
 mod recount;
 mod unread;
 

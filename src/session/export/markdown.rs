@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::model::{Loaded, Place};
-use super::model::{Message, ToolCall};
+use crate::session::model::{Loaded, Place};
+use crate::session::model::{Message, ToolCall};
 use crate::text::plural;
 
 /// The Markdown transcript of a session.

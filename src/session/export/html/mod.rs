@@ -1,0 +1,40 @@
+//! A session as one self-contained HTML page, and a folder of them with an
+//! index (an archive): inline style and script only, no request of any
+//! kind, working from `file://`. The page carries the session as JSON and
+//! renders it lazily as the reader scrolls, so a very long session opens
+//! quickly; its search box searches that data, collapsed tool output too.
+
+mod archive;
+mod data;
+mod diff;
+mod guard;
+mod page;
+
+pub use archive::{Archive, Entry};
+
+use crate::error::{Error, Result};
+use crate::redact::Scrubber;
+use crate::session::model::Loaded;
+
+/// The body every session page starts from; the script fills it.
+const SESSION_SKELETON: &str = r#"<header id="top"><nav id="links"></nav><h1 id="title"></h1><dl id="facts"></dl></header>
+<div id="find" role="search"><input id="q" type="search" placeholder="Find in this session" aria-label="Find in this session" autocomplete="off"><button id="prev" type="button" aria-label="Previous match">&#8593;</button><button id="next" type="button" aria-label="Next match">&#8595;</button><span id="count"></span></div>
+<main id="turns"></main>
+<div id="more"></div>"#;
+
+/// The page of one session. Fails (writing nothing) when anything it would
+/// carry holds a credential `scrubber` finds.
+pub fn page(loaded: &Loaded, scrubber: &Scrubber) -> Result<String> {
+    session_page(&data::Page::of(loaded), scrubber)
+}
+
+fn session_page(page: &data::Page, scrubber: &Scrubber) -> Result<String> {
+    let json = serde_json::to_string(page)
+        .map_err(|e| Error::input(format!("cannot encode session {}: {e}", page.id)))?;
+    guard::check(scrubber, &page.id, &json)?;
+    Ok(page::document(
+        SESSION_SKELETON,
+        &json,
+        page::SESSION_SCRIPT,
+    ))
+}
