@@ -12,6 +12,7 @@ mod credential_contexts;
 mod discover;
 mod examples;
 mod import;
+mod import_live;
 mod loopcheck;
 mod loopcheck_content_cases;
 mod mcp;
