@@ -996,7 +996,7 @@ _ollm__session() {
                     return 0
                     ;;
                 --hook)
-                    COMPREPLY=($(compgen -W "claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude gemini" -- "${cur}"))
                     return 0
                     ;;
                 --config)

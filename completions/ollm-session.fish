@@ -281,7 +281,8 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l for
 ndjson\t'One compact JSON object a line'
 table\t'Aligned columns under a header row, fitted to the terminal'
 text\t'Tab-separated cells, one item a line, no header'"
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l hook -d 'Import the one transcript that TOOL\'s hook names on standard input (Claude Code\'s hook JSON: `transcript_path`), reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks the agent: a reason it could not import goes to stderr and to $OLLM_HOME/logs/import-hook.log' -r -f -a "claude\t''"
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l hook -d 'Import the one transcript that TOOL\'s hook names on standard input (the hook JSON of Claude Code or gemini-cli: `transcript_path`), reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks the agent: a reason it could not import goes to stderr and to $OLLM_HOME/logs/import-hook.log' -r -f -a "claude\t''
+gemini\t''"
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r

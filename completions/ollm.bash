@@ -1706,7 +1706,7 @@ _ollm() {
                     return 0
                     ;;
                 --hook)
-                    COMPREPLY=($(compgen -W "claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude gemini" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -47,8 +47,8 @@ pub(crate) struct ImportArgs {
     #[arg(long, conflicts_with_all = ["dry_run", "hook"])]
     watch: bool,
     /// Import the one transcript that TOOL's hook names on standard input
-    /// (Claude Code's hook JSON: `transcript_path`), reading it only if it
-    /// changed. Prints nothing and always exits 0, so a hook never breaks
+    /// (the hook JSON of Claude Code or gemini-cli: `transcript_path`),
+    /// reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks
     /// the agent: a reason it could not import goes to stderr and to
     /// $OLLM_HOME/logs/import-hook.log.
     #[arg(long, value_name = "TOOL", value_parser = hook_values(), conflicts_with_all = ["dry_run", "paths"])]

@@ -1,6 +1,7 @@
-//! `import --hook claude`: what Claude Code hands a hook on standard input
-//! (`session_id`, `transcript_path`, `cwd`, `hook_event_name`), turned into
-//! the files to import, and the log where a hook that could not import
+//! `import --hook TOOL`: what Claude Code (and gemini-cli, whose hooks
+//! take the same fields) hands a hook on standard input (`session_id`,
+//! `transcript_path`, `cwd`, `hook_event_name`), turned into the files to
+//! import, and the log where a hook that could not import
 //! says why (a hook never fails the agent that called it).
 
 use std::io::Write;
@@ -14,7 +15,7 @@ use crate::error::{Error, Result};
 /// few hundred bytes (a `Stop` hook's may quote the last message).
 pub const MAX_INPUT: u64 = 1 << 20;
 
-/// The fields of Claude Code's hook input that the import uses.
+/// The fields of an agent's hook input that the import uses.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct HookInput {
     #[serde(default)]
@@ -28,14 +29,14 @@ pub struct HookInput {
 }
 
 impl HookInput {
-    /// Claude Code's hook input in `bytes`.
+    /// An agent's hook input in `bytes`.
     pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         serde_json::from_slice(bytes)
-            .map_err(|e| Error::input(format!("the hook's input is not Claude Code's: {e}")))
+            .map_err(|e| Error::input(format!("the hook's input is not a hook's JSON: {e}")))
     }
 
     /// What to import: the transcript, and the directory of its subagents'
-    /// transcripts (`<session>/subagents/`) where there is one. A relative
+    /// transcripts (Claude Code's `<session>/subagents/`) where there is one. A relative
     /// transcript path is taken from the hook's `cwd`.
     pub fn paths(&self) -> Result<Vec<PathBuf>> {
         let given = self

@@ -105,7 +105,7 @@ fn a_hook_that_cannot_import_exits_0_and_logs_why() {
     let sb = Sandbox::new();
     let log = sb.ollm_home.join("logs/import-hook.log");
     let err = call_hook(&sb, "this is not JSON");
-    assert!(err.contains("not Claude Code's"), "{err}");
+    assert!(err.contains("not a hook's JSON"), "{err}");
     let err = call_hook(&sb, &hook_input(&sb.home.join("gone.jsonl"), "Stop"));
     assert!(err.contains("no such transcript"), "{err}");
     // The store held by another import past the hook's wait.
@@ -119,7 +119,7 @@ fn a_hook_that_cannot_import_exits_0_and_logs_why() {
     drop(held);
     let logged = std::fs::read_to_string(&log).unwrap();
     assert_eq!(logged.lines().count(), 3, "{logged}");
-    assert!(logged.contains("not Claude Code's"), "{logged}");
+    assert!(logged.contains("not a hook's JSON"), "{logged}");
     assert!(logged.contains("(Stop gone)"), "{logged}");
     assert!(logged.contains("another import"), "{logged}");
 }
