@@ -5,7 +5,9 @@
 //! A round starts with a burst of notifications, once they have been
 //! quiet for the debounce time, or every reconcile interval, when every
 //! watched directory is walked again: a notification lost (an unwatched
-//! file, a full queue) costs seconds, never a session. A file is looked at
+//! file, a full queue) costs seconds, never a session. The interval grows
+//! with the files watched (3 s, or 2 ms a file up to 30 s), so the walks
+//! of an idle watcher cost a bounded share of a core. A file is looked at
 //! only when its stat (size, times, inode, and a database's write-ahead
 //! log's) differs from the one seen last; it is then read only if its
 //! cursor says its content changed ([`super::live`]). The first round, a
@@ -32,8 +34,13 @@ use crate::stop::Stop;
 pub struct WatchOptions {
     /// Quiet time before a burst of notifications is acted on.
     pub debounce: Duration,
-    /// How often every watched directory is walked again.
+    /// How often every watched directory is walked again, at least; with
+    /// many files, `per_file` for each (at most `max_reconcile`), so an
+    /// idle watcher's walks cost about the same share of a core however
+    /// many files there are.
     pub reconcile: Duration,
+    pub per_file: Duration,
+    pub max_reconcile: Duration,
     /// How long a round waits for a one-shot import or a hook holding the
     /// store before it tries again next round.
     pub busy_wait: Duration,
@@ -44,6 +51,8 @@ impl Default for WatchOptions {
         WatchOptions {
             debounce: Duration::from_millis(100),
             reconcile: Duration::from_secs(3),
+            per_file: Duration::from_millis(2),
+            max_reconcile: Duration::from_secs(30),
             busy_wait: Duration::from_secs(10),
         }
     }
@@ -75,7 +84,9 @@ struct Watch<'s> {
     tools: Vec<Tool>,
     roots: Box<dyn Fn() -> Vec<PathBuf> + 's>,
     opts: WatchOptions,
-    seen: HashMap<PathBuf, Seen>,
+    /// Each file's stat when last looked at, and the walk that last saw it.
+    seen: HashMap<PathBuf, (Seen, u64)>,
+    walks: u64,
     watched: HashSet<PathBuf>,
 }
 
@@ -109,6 +120,7 @@ pub fn watch<'s>(
         roots: Box::new(roots),
         opts,
         seen: HashMap::new(),
+        walks: 0,
         watched: HashSet::new(),
     };
     this.run(&mut watcher, &rx, report)
@@ -128,7 +140,7 @@ impl Watch<'_> {
                 self.watch_roots(watcher, report);
                 let files = self.walk();
                 self.round(files, true, report);
-                next_walk = Instant::now() + self.opts.reconcile;
+                next_walk = Instant::now() + self.interval();
                 continue;
             }
             match rx.recv_timeout(next_walk - now) {
@@ -146,6 +158,15 @@ impl Watch<'_> {
                 Err(RecvTimeoutError::Disconnected) => return Ok(Stop::StdinClosed),
             }
         }
+    }
+
+    /// The time until the next walk.
+    fn interval(&self) -> Duration {
+        let files = u32::try_from(self.seen.len()).unwrap_or(u32::MAX);
+        (self.opts.per_file * files).clamp(
+            self.opts.reconcile,
+            self.opts.max_reconcile.max(self.opts.reconcile),
+        )
     }
 
     /// Collects notifications until none came for the debounce time (at
@@ -219,8 +240,11 @@ impl Watch<'_> {
     /// Imports what changed among `files`; when `all`, `files` is every
     /// file there is, and one seen before but not now was deleted.
     fn round(&mut self, files: Vec<PathBuf>, all: bool, report: &mut dyn FnMut(Report)) {
+        if all {
+            self.walks += 1;
+        }
+        let walk = self.walks;
         let mut changed = Vec::new();
-        let mut now_seen = HashSet::new();
         for file in files {
             if database_of(&file).is_some() {
                 continue;
@@ -234,18 +258,20 @@ impl Watch<'_> {
             } else {
                 Stat::at(&wal_of(&file))
             };
-            now_seen.insert(file.clone());
-            if self.seen.get(&file) != Some(&(stat, wal)) {
-                self.seen.insert(file.clone(), (stat, wal));
-                changed.push(file);
+            match self.seen.get_mut(&file) {
+                Some((seen, at)) if *seen == (stat, wal) => *at = walk,
+                _ => {
+                    self.seen.insert(file.clone(), ((stat, wal), walk));
+                    changed.push(file);
+                }
             }
         }
         if all {
             let gone: Vec<PathBuf> = self
                 .seen
-                .keys()
-                .filter(|path| !now_seen.contains(*path))
-                .cloned()
+                .iter()
+                .filter(|(_, (_, at))| *at != walk)
+                .map(|(path, _)| path.clone())
                 .collect();
             for path in gone {
                 self.forget(&path);
