@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use notify::{RecursiveMode, Watcher};
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::batch::Event;
 use super::cursor::{Cursors, Stat, is_lines, wal_of};
@@ -331,9 +332,18 @@ impl Watch<'_> {
 }
 
 fn add_paths(touched: &mut HashSet<PathBuf>, event: notify::Result<notify::Event>) {
-    if let Ok(event) = event {
+    if let Ok(event) = event
+        && writes(event.kind)
+    {
         touched.extend(event.paths);
     }
+}
+
+/// Whether a notification can mean new content: not a file or directory
+/// opened, read or closed unwritten (the watcher's own walks and reads
+/// raise those, and acting on them would walk again, without end).
+fn writes(kind: EventKind) -> bool {
+    !matches!(kind, EventKind::Access(access) if access != AccessKind::Close(AccessMode::Write))
 }
 
 /// The database `path` is a companion file of (`x.db-wal` → `x.db`).
@@ -349,6 +359,23 @@ fn database_of(path: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_opened_or_read_is_no_change_and_one_written_is() {
+        use notify::event::{CreateKind, ModifyKind};
+        assert!(!writes(EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!writes(EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(!writes(EventKind::Access(AccessKind::Read)));
+        assert!(writes(EventKind::Access(AccessKind::Close(
+            AccessMode::Write
+        ))));
+        assert!(writes(EventKind::Modify(ModifyKind::Any)));
+        assert!(writes(EventKind::Create(CreateKind::File)));
+    }
 
     #[test]
     fn a_databases_companion_files_stand_for_it() {
