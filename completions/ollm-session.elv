@@ -315,10 +315,12 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
         &'ollm-session;import'= {
             cand --from 'The tool the sessions are from; `auto` reads every tool''s (its default locations, or each path as whichever tool''s it is)'
             cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
+            cand --hook 'Import the one transcript that TOOL''s hook names on standard input (the hook JSON of Claude Code or gemini-cli: `transcript_path`), reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks the agent: a reason it could not import goes to stderr and to $OLLM_HOME/logs/import-hook.log'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
             cand --data-dir 'The session data directory (services.session.dataDir)'
             cand --store 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)'
             cand --dry-run 'Say what would be imported; write nothing'
+            cand --watch 'Keep importing as the sources are written, until SIGINT, SIGTERM or the end of standard input when it is a pipe: a catch-up of what changed since the last import, then each change within a second or two. One NDJSON line per session touched (a status line at a terminal) and the summary when stopped. One watcher per store'
             cand --no-redact 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

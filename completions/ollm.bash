@@ -1691,7 +1691,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__session__subcmd__import)
-            opts="-h --from --dry-run --format --config --data-dir --store --no-redact --help"
+            opts="-h --from --dry-run --format --watch --hook --config --data-dir --store --no-redact --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1703,6 +1703,10 @@ _ollm() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "json ndjson table text" -- "${cur}"))
+                    return 0
+                    ;;
+                --hook)
+                    COMPREPLY=($(compgen -W "claude gemini" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -518,10 +518,13 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 ndjson\t'One compact JSON object a line'
 table\t'Aligned columns under a header row, fitted to the terminal'
 text\t'Tab-separated cells, one item a line, no header'"
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l hook -d 'Import the one transcript that TOOL\'s hook names on standard input (the hook JSON of Claude Code or gemini-cli: `transcript_path`), reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks the agent: a reason it could not import goes to stderr and to $OLLM_HOME/logs/import-hook.log' -r -f -a "claude\t''
+gemini\t''"
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l data-dir -d 'The session data directory (services.session.dataDir)' -r -F
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l store -d 'The session store: `file` (the data directory) or a postgres:// URL (services.session.store)' -r
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l dry-run -d 'Say what would be imported; write nothing'
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l watch -d 'Keep importing as the sources are written, until SIGINT, SIGTERM or the end of standard input when it is a pipe: a catch-up of what changed since the last import, then each change within a second or two. One NDJSON line per session touched (a status line at a terminal) and the summary when stopped. One watcher per store'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from reindex" -l config -d 'Read this YAML configuration file after the user\'s, the workspace\'s and the environment\'s settings (flags still win)' -r -F

@@ -32,6 +32,7 @@ pub mod redact;
 pub(crate) mod repetition;
 pub(crate) mod schema;
 pub mod session;
+pub(crate) mod stop;
 pub(crate) mod suggest;
 pub(crate) mod text;
 pub(crate) mod threads;

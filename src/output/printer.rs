@@ -146,6 +146,13 @@ impl Printer {
         stdout::write_stdout(&[text.as_bytes()])
     }
 
+    /// A status line at a terminal, redrawn in place (`\r`, then erased to
+    /// its end), its control characters made visible.
+    pub fn status(&self, line: &str) -> Result<()> {
+        let line = crate::output::escape_line(line);
+        stdout::write_stdout(&[b"\r", line.as_bytes(), b"\x1b[K"])
+    }
+
     /// A listing: a table at a terminal, a pretty JSON array when piped.
     pub fn list<T: Serialize + Tabular + Sync>(&self, items: &[T]) -> Result<()> {
         self.list_as(None, items)

@@ -13,6 +13,7 @@ mod discover;
 mod examples;
 mod export_html;
 mod import;
+mod import_live;
 mod loopcheck;
 mod loopcheck_content_cases;
 mod mcp;

@@ -8,7 +8,7 @@ mod tracker;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use notify::{EventKind as RawKind, RecursiveMode, Watcher};
@@ -30,11 +30,7 @@ pub struct WatchOptions {
 }
 
 /// How a watch ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    Signal(i32),
-    StdinClosed,
-}
+pub use crate::stop::Stop;
 
 enum Msg {
     Fs(notify::Result<notify::Event>),
@@ -52,7 +48,10 @@ pub fn watch(opts: Arc<Options>, wopts: &WatchOptions) -> Result<Stop> {
         let _ = fs_tx.send(Msg::Fs(event));
     })
     .map_err(|e| watch_error(&opts.root, e))?;
-    spawn_stop_sources(&tx)?;
+    let stop_tx = tx.clone();
+    crate::stop::on_stop(move |stop| {
+        let _ = stop_tx.send(Msg::Stop(stop));
+    })?;
 
     let mut session = Session {
         opts: Arc::clone(&opts),
@@ -328,50 +327,6 @@ fn watch_error(path: &Path, err: notify::Error) -> Error {
     Error::Io {
         path: path.to_path_buf(),
         message: format!("cannot watch: {}", describe_notify_error(&err)),
-    }
-}
-
-/// SIGINT and SIGTERM, and the end of standard input when it is a pipe or
-/// a socket (so a parent process stops us by closing it).
-fn spawn_stop_sources(tx: &Sender<Msg>) -> Result<()> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals =
-        signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).map_err(|e| Error::Io {
-            path: PathBuf::from("signals"),
-            message: crate::error::describe_io(&e),
-        })?;
-    let signal_tx = tx.clone();
-    std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            let _ = signal_tx.send(Msg::Stop(Stop::Signal(signal)));
-        }
-    });
-    if stdin_is_pipe_or_socket() {
-        let stdin_tx = tx.clone();
-        std::thread::spawn(move || {
-            let mut sink = [0u8; 4096];
-            let mut stdin = std::io::stdin().lock();
-            loop {
-                match std::io::Read::read(&mut stdin, &mut sink) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-            }
-            let _ = stdin_tx.send(Msg::Stop(Stop::StdinClosed));
-        });
-    }
-    Ok(())
-}
-
-fn stdin_is_pipe_or_socket() -> bool {
-    // SAFETY: fstat on fd 0 writes only into the zeroed struct we own.
-    unsafe {
-        let mut stat: libc::stat = std::mem::zeroed();
-        if libc::fstat(0, &mut stat) != 0 {
-            return false;
-        }
-        let kind = stat.st_mode & libc::S_IFMT;
-        kind == libc::S_IFIFO || kind == libc::S_IFSOCK
     }
 }
 

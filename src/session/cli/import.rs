@@ -1,26 +1,21 @@
 //! `ollm-session import`: other agent CLIs' sessions brought in.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use serde::Serialize;
 
+use super::import_shared::{
+    AUTO, from_values, import_store, names, print_result, retention_note, shown, tools_from,
+};
 use super::{Context, ListFormat};
 use crate::cli::footer;
-use crate::config::SessionFormat;
 use crate::diag;
 use crate::error::{Error, ExitCode, Result};
-use crate::fs::lock::Lock;
-use crate::output::Tabular;
 use crate::output::progress::Progress;
-use crate::redact::policy::Redaction;
-use crate::session::Store;
-use crate::session::import::batch::{self, Event, Failure, Summary};
-use crate::session::import::write::{Imported, Status};
-use crate::session::import::{self, Homes, Tool};
-use crate::text::plural;
+use crate::session::import::batch::{self, Event, Summary};
+use crate::session::import::live::{self, ImportLocks, Wait};
+use crate::session::import::{self, Homes};
 
 #[derive(Debug, Args)]
 #[command(about = about(), after_help = footer("  ollm-session import                          # every tool, from its own location
@@ -44,22 +39,29 @@ pub(crate) struct ImportArgs {
     /// ndjson (default when piped), table (default on a terminal), json or text.
     #[arg(long, value_enum)]
     format: Option<ListFormat>,
+    /// Keep importing as the sources are written, until SIGINT, SIGTERM or
+    /// the end of standard input when it is a pipe: a catch-up of what
+    /// changed since the last import, then each change within a second or
+    /// two. One NDJSON line per session touched (a status line at a
+    /// terminal) and the summary when stopped. One watcher per store.
+    #[arg(long, conflicts_with_all = ["dry_run", "hook"])]
+    watch: bool,
+    /// Import the one transcript that TOOL's hook names on standard input
+    /// (the hook JSON of Claude Code or gemini-cli: `transcript_path`),
+    /// reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks
+    /// the agent: a reason it could not import goes to stderr and to
+    /// $OLLM_HOME/logs/import-hook.log.
+    #[arg(long, value_name = "TOOL", value_parser = hook_values(), conflicts_with_all = ["dry_run", "paths"])]
+    hook: Option<String>,
 }
 
-/// `--from`'s value for every tool.
-const AUTO: &str = "auto";
-
-/// What `--from` takes: each importer's name, or `auto`.
-fn from_values() -> PossibleValuesParser {
-    PossibleValuesParser::new(import::tools().map(|tool| tool.name()).chain([AUTO]))
-}
-
-/// The tools `--from` names (every one for `auto`).
-fn tools_from(from: &str) -> Vec<Tool> {
-    if from == AUTO {
-        return import::tools().collect();
-    }
-    import::named(from).into_iter().collect()
+/// What `--hook` takes: the importers that read an agent's hook input.
+fn hook_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        import::tools()
+            .filter(|tool| tool.hook())
+            .map(|tool| tool.name()),
+    )
 }
 
 /// What `import` does, naming the tools of the importers' table.
@@ -80,6 +82,12 @@ fn about() -> String {
 }
 
 pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
+    if let Some(tool) = &args.hook {
+        return Ok(super::import_live::hook(ctx, tool));
+    }
+    if args.watch {
+        return super::import_live::watch(ctx, &args.from, &args.paths, args.format);
+    }
     let tools = tools_from(&args.from);
     let plan = batch::plan(&tools, &args.paths, &Homes::from_env())?;
     if !args.paths.is_empty() && plan.sources.is_empty() {
@@ -100,25 +108,10 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
         ));
     }
     let store = import_store(ctx)?;
-    // A session too large for one part is written in several: two
-    // imports at once would both add its later parts. A file lock holds
-    // imports on this machine; a store other machines write into (a
-    // database) holds those too.
-    let locks = store
-        .local_dir()
-        .or(store.options().snapshots_dir.as_deref())
-        .map(|dir| dir.join(".locks"));
-    let _one_import_at_a_time = match locks {
-        Some(locks) if !args.dry_run => {
-            crate::fs::create_private_dir_all(&locks)?;
-            Some(Lock::exclusive(&locks.join("import.lock"))?)
-        }
-        _ => None,
-    };
-    let _one_import_in_the_store = if args.dry_run {
+    let _one_import_at_a_time = if args.dry_run {
         None
     } else {
-        store.import_lock()?
+        Some(ImportLocks::take(&store, Wait::Forever)?)
     };
     let format = ctx.printer().choose(args.format, ListFormat::Table);
     let streaming =
@@ -130,7 +123,8 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     };
     let (mut sessions, mut failures) = (Vec::new(), Vec::new());
     let mut broken: Option<Error> = None;
-    batch::run(&store, &plan, args.dry_run, |event| {
+    let (no_sources, searched) = (plan.sources.is_empty(), plan.searched.clone());
+    let on_event = |event| {
         summary.count(&event);
         progress.advance(
             summary.bytes,
@@ -159,16 +153,29 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
             Event::Failed(failure) => failures.push(failure),
             Event::SourceDone { .. } => {}
         }
-    });
+    };
+    if args.dry_run {
+        batch::run(&store, &plan, true, on_event);
+    } else {
+        // Every source is read; the cursors kept spare the next live
+        // import (`--watch`, `--hook`) reading what did not change.
+        live::import(
+            &store,
+            live::cursors_of(&store).as_ref(),
+            plan,
+            true,
+            on_event,
+        );
+    }
     drop(progress);
     if let Some(err) = broken {
         return Err(err);
     }
-    if plan.sources.is_empty() {
-        let looked = if plan.searched.is_empty() {
+    if no_sources {
+        let looked = if searched.is_empty() {
             "none of their default locations exists".to_string()
         } else {
-            format!("looked in {}", shown(&plan.searched))
+            format!("looked in {}", shown(&searched))
         };
         diag::warn(format!(
             "no sessions of {} found ({looked}); name a file or directory to import from",
@@ -186,234 +193,4 @@ pub(crate) fn run(ctx: &Context, args: ImportArgs) -> Result<ExitCode> {
     } else {
         ExitCode::Success
     })
-}
-
-fn print_result(
-    ctx: &Context,
-    format: ListFormat,
-    streaming: bool,
-    sessions: &[Imported],
-    failures: &[Failure],
-    summary: &Summary,
-) -> Result<()> {
-    #[derive(Serialize)]
-    struct Last<'a> {
-        summary: &'a Summary,
-    }
-    #[derive(Serialize)]
-    struct Whole<'a> {
-        sessions: &'a [Imported],
-        #[serde(skip_serializing_if = "<[Failure]>::is_empty")]
-        failed: &'a [Failure],
-        summary: &'a Summary,
-    }
-    if streaming {
-        return ctx.printer().record(&Last { summary });
-    }
-    match format {
-        ListFormat::Json => ctx.printer().object(&Whole {
-            sessions,
-            failed: failures,
-            summary,
-        }),
-        ListFormat::Ndjson => ctx.printer().record(&Last { summary }),
-        ListFormat::Table | ListFormat::Text => {
-            let changed: Vec<Imported> = sessions
-                .iter()
-                .filter(|s| s.status != Status::Unchanged)
-                .cloned()
-                .collect();
-            if !changed.is_empty() {
-                ctx.printer().list_as(Some(format), &changed)?;
-            }
-            ctx.printer().text(&format!("{}\n", sentence(summary)))
-        }
-    }
-}
-
-impl Tabular for Imported {
-    fn headers() -> &'static [&'static str] {
-        &[
-            "TOOL",
-            "SESSION",
-            "STATUS",
-            "MESSAGES",
-            "TOOL CALLS",
-            "ADDED",
-            "TITLE",
-        ]
-    }
-
-    fn cells(&self) -> Vec<String> {
-        vec![
-            self.tool.name().to_string(),
-            self.session_id.clone(),
-            self.status.as_str().to_string(),
-            self.messages.to_string(),
-            self.tool_calls.to_string(),
-            self.added.to_string(),
-            self.title.clone().unwrap_or_default(),
-        ]
-    }
-
-    fn numeric() -> &'static [usize] {
-        &[3, 4, 5]
-    }
-}
-
-/// The store imports go to. Imported sessions are journals whatever
-/// services.session.format says: they are often megabytes, which the OLLM
-/// CLI's format rewrites whole for every record and `list` parses whole,
-/// and the OLLM CLI has no use for them. Redaction is made for bulk text.
-fn import_store(ctx: &Context) -> Result<Store> {
-    let mut config = ctx.load()?.config.clone();
-    config.services.session.format = SessionFormat::Journal;
-    let config = &config;
-    let mut options = Store::options_from(config);
-    if options.redaction.is_some() {
-        let redaction = Redaction::for_environment(&config.services.environment, |message| {
-            diag::warn(message);
-        })
-        .for_bulk();
-        options.redaction = Some(Arc::new(redaction));
-    }
-    Store::open(
-        &config.services.session.store,
-        crate::config::session_data_dir(config),
-        options,
-    )
-}
-
-/// What retention does with imported sessions, said at the end of every
-/// import that brought some in: they keep their original dates, so a
-/// person would otherwise expect the next `create` to delete them first.
-fn retention_note(max: u64) -> String {
-    let limit = match max {
-        0 => "no limit".to_string(),
-        n => format!("{n}"),
-    };
-    format!(
-        "imported sessions are outside services.session.maxSessions ({limit}): `create` never deletes them; only `delete`, `cleanup` and `clear` do"
-    )
-}
-
-/// The summary as a person reads it.
-fn sentence(s: &Summary) -> String {
-    let verb = if s.dry_run {
-        "would import"
-    } else {
-        "imported"
-    };
-    let mut text = format!(
-        "{verb} {} and {} {}updated ({}) from {}; {} unchanged",
-        plural(s.imported, "new session", "new sessions"),
-        s.updated,
-        if s.dry_run { "to be " } else { "" },
-        plural(s.added, "record", "records"),
-        plural(s.sources, "source", "sources"),
-        s.unchanged,
-    );
-    let unread = s.skipped.unread();
-    if unread > 0 {
-        text.push_str(&format!(
-            "; {} skipped",
-            plural(
-                unread,
-                "unreadable or unknown line",
-                "unreadable or unknown lines"
-            )
-        ));
-    }
-    let left_out = s.skipped.left_out();
-    if left_out > 0 {
-        text.push_str(&format!(
-            "; {} left out (other branches, copies, text not typed, commands)",
-            plural(left_out, "record", "records")
-        ));
-    }
-    if s.skipped.invalid_utf8 > 0 {
-        text.push_str(&format!(
-            "; {} with invalid UTF-8 read with U+FFFD",
-            plural(s.skipped.invalid_utf8, "line", "lines")
-        ));
-    }
-    if s.skipped.cut_fields > 0 {
-        text.push_str(&format!(
-            "; {} stored cut",
-            plural(
-                s.skipped.cut_fields,
-                "overlong title, directory or model name",
-                "overlong title, directory or model names"
-            )
-        ));
-    }
-    if s.failed > 0 {
-        text.push_str(&format!("; {} failed", s.failed));
-    }
-    text
-}
-
-fn names(tools: &[Tool]) -> String {
-    tools
-        .iter()
-        .map(|t| t.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn shown(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::session::import::Skipped;
-
-    fn summary(count: u64, dry_run: bool) -> Summary {
-        Summary {
-            dry_run,
-            sources: count,
-            imported: count,
-            updated: count,
-            unchanged: count,
-            failed: count,
-            added: count,
-            skipped: Skipped {
-                unreadable: count,
-                copies: count,
-                invalid_utf8: count,
-                cut_fields: count,
-                ..Skipped::default()
-            },
-            ..Summary::default()
-        }
-    }
-
-    #[test]
-    fn the_summary_sentence_counts_each_noun_in_its_number() {
-        assert_eq!(
-            sentence(&summary(1, false)),
-            "imported 1 new session and 1 updated (1 record) from 1 source; 1 unchanged; \
-             1 unreadable or unknown line skipped; 1 record left out (other branches, \
-             copies, text not typed, commands); 1 line with invalid UTF-8 read with \
-             U+FFFD; 1 overlong title, directory or model name stored cut; 1 failed"
-        );
-        assert_eq!(
-            sentence(&summary(2, true)),
-            "would import 2 new sessions and 2 to be updated (2 records) from 2 sources; \
-             2 unchanged; 2 unreadable or unknown lines skipped; 2 records left out \
-             (other branches, copies, text not typed, commands); 2 lines with invalid \
-             UTF-8 read with U+FFFD; 2 overlong title, directory or model names stored \
-             cut; 2 failed"
-        );
-        assert_eq!(
-            sentence(&summary(0, false)),
-            "imported 0 new sessions and 0 updated (0 records) from 0 sources; 0 unchanged"
-        );
-    }
 }

@@ -12,6 +12,8 @@ pub(crate) mod delete;
 mod export;
 mod get;
 mod import;
+mod import_live;
+mod import_shared;
 mod keep;
 mod list;
 mod pager;

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -99,8 +100,13 @@ pub enum Event {
     /// A source could not be read, or a session from it not stored; the
     /// rest of the run goes on.
     Failed(Failure),
-    /// A source was read to its end (`bytes` of it).
-    SourceDone { bytes: u64 },
+    /// A source was read to its end (`bytes` of it); `stored` when every
+    /// session in it was stored (its cursor may then move past it).
+    SourceDone {
+        path: PathBuf,
+        bytes: u64,
+        stored: bool,
+    },
 }
 
 /// A source (or one session of it) that could not be imported.
@@ -150,7 +156,7 @@ impl Summary {
                 self.skipped.add(&done.skipped);
             }
             Event::Failed(_) => self.failed += 1,
-            Event::SourceDone { bytes } => {
+            Event::SourceDone { bytes, .. } => {
                 self.sources += 1;
                 self.bytes += bytes;
             }
@@ -163,7 +169,28 @@ impl Summary {
 /// the calling thread as it happens. Two sessions with the same source id
 /// (a tool that left two files for one session) are stored one after the
 /// other, never at once.
-pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Event)) {
+pub fn run(store: &Store, plan: &Plan, dry_run: bool, report: impl FnMut(Event)) {
+    run_with(store, plan, dry_run, None, report);
+}
+
+/// [`run`] for a live import (`--watch`, `--hook`): a tool call still open
+/// at the end of a session (no result yet, nothing said after it) is held
+/// back while its source changed less than `settle` ago, and the source is
+/// then not counted as stored, so that the next round reads it again.
+/// Stored now, the call would stay as an interrupted one beside its
+/// finished self (a stored record is never changed); a one-shot import of
+/// the finished source has only the finished one.
+pub fn run_live(store: &Store, plan: &Plan, settle: Duration, report: impl FnMut(Event)) {
+    run_with(store, plan, false, Some(settle), report);
+}
+
+fn run_with(
+    store: &Store,
+    plan: &Plan,
+    dry_run: bool,
+    settle: Option<Duration>,
+    mut report: impl FnMut(Event),
+) {
     let threads = crate::threads::worker_threads().min(plan.sources.len().max(1));
     let next = AtomicUsize::new(0);
     let busy = Busy::default();
@@ -174,7 +201,7 @@ pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Eve
             let (next, busy) = (&next, &busy);
             scope.spawn(move || {
                 while let Some(source) = plan.sources.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    read_one(store, source, dry_run, busy, &tx);
+                    read_one(store, source, (dry_run, settle), busy, &tx);
                 }
             });
         }
@@ -185,11 +212,22 @@ pub fn run(store: &Store, plan: &Plan, dry_run: bool, mut report: impl FnMut(Eve
     });
 }
 
-fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mpsc::Sender<Event>) {
+fn read_one(
+    store: &Store,
+    source: &Source,
+    (dry_run, settle): (bool, Option<Duration>),
+    busy: &Busy,
+    tx: &mpsc::Sender<Event>,
+) {
     let tool = source.tool;
+    let fresh = settle.is_some_and(|settle| changed_within(&source.path, settle));
     let mut writing: Option<(SessionWriter<'_>, Held<'_>)> = None;
     let mut failed = false;
-    let read = tool.read_parts(source, super::PART_ITEMS, &mut |part| {
+    let mut incomplete = false;
+    let read = tool.read_parts(source, super::PART_ITEMS, &mut |mut part| {
+        if fresh && part.last && hold_open_tail(&mut part.transcript.items) > 0 {
+            incomplete = true;
+        }
         if part.first {
             let id = super::session_id_for(tool, &part.transcript.source_id);
             drop(writing.take());
@@ -211,6 +249,7 @@ fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mps
             Err(err @ Error::BrokenPipe) => return Err(err),
             Err(err) => {
                 failed = true;
+                incomplete = true;
                 Some(Event::Failed(Failure {
                     tool,
                     source: source_name,
@@ -230,7 +269,9 @@ fn read_one(store: &Store, source: &Source, dry_run: bool, busy: &Busy, tx: &mps
     drop(writing);
     let event = match read {
         Ok(()) => Event::SourceDone {
+            path: source.path.clone(),
             bytes: source.bytes,
+            stored: !incomplete,
         },
         Err(err) => Event::Failed(Failure {
             tool,
@@ -275,6 +316,92 @@ impl Drop for Held<'_> {
     }
 }
 
+/// Whether `path` (a database: or its log) was written less than `settle`
+/// ago.
+fn changed_within(path: &Path, settle: Duration) -> bool {
+    let recent = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|at| at.elapsed().ok())
+            .is_some_and(|age| age < settle)
+    };
+    recent(path) || recent(&super::cursor::wal_of(path))
+}
+
+/// Takes off the end of `items` the tool calls still open (no result yet:
+/// running, pending, or cut off) that no message follows; how many.
+pub(crate) fn hold_open_tail(items: &mut Vec<super::Item>) -> usize {
+    let last_message = items
+        .iter()
+        .rposition(|item| matches!(item.body, super::Body::Message { .. }))
+        .map_or(0, |at| at + 1);
+    let before = items.len();
+    let mut index = 0;
+    items.retain(|item| {
+        let keep = index < last_message || !is_open(item);
+        index += 1;
+        keep
+    });
+    before - items.len()
+}
+
+fn is_open(item: &super::Item) -> bool {
+    matches!(
+        &item.body,
+        super::Body::ToolCall(super::Call {
+            outcome: super::Outcome::NoResult("interrupted" | "running" | "pending"),
+            ..
+        })
+    )
+}
+
 fn display(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Body, Call, Item, Outcome, Role};
+    use super::*;
+
+    fn message(key: &str) -> Item {
+        Item {
+            key: key.into(),
+            timestamp: None,
+            body: Body::Message {
+                role: Role::Assistant,
+                text: key.into(),
+            },
+        }
+    }
+
+    fn call(key: &str, outcome: Outcome) -> Item {
+        Item {
+            key: key.into(),
+            timestamp: None,
+            body: Body::ToolCall(Call {
+                call_id: key.into(),
+                name: "Bash".into(),
+                args: serde_json::Value::Null,
+                outcome,
+            }),
+        }
+    }
+
+    #[test]
+    fn only_the_calls_still_open_after_the_last_message_are_held_back() {
+        let mut items = vec![
+            call("early", Outcome::NoResult("interrupted")),
+            message("m"),
+            call("done", Outcome::Done("ok".into())),
+            call("open", Outcome::NoResult("interrupted")),
+            call("provider", Outcome::NoResult("noOutputRecorded")),
+        ];
+        assert_eq!(hold_open_tail(&mut items), 1);
+        let keys: Vec<&str> = items.iter().map(|i| i.key.as_str()).collect();
+        assert_eq!(keys, ["early", "m", "done", "provider"]);
+        let mut none = vec![message("m")];
+        assert_eq!(hold_open_tail(&mut none), 0);
+    }
 }

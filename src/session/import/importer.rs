@@ -36,6 +36,12 @@ pub trait Importer: Sync {
     /// path holds nothing of its.
     fn sources(&self, path: &Path) -> Result<Vec<Source>>;
 
+    /// Whether `import --hook NAME` reads this tool's hook input (Claude
+    /// Code's: `transcript_path` on standard input).
+    fn hook(&self) -> bool {
+        false
+    }
+
     /// A warning to give about `source` before it is read (a database
     /// whose schema is newer than this version knows).
     fn notice(&self, _source: &Source) -> Option<String> {

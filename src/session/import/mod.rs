@@ -18,16 +18,20 @@ pub(crate) mod batch;
 pub(crate) mod bounds;
 pub(crate) mod claude;
 pub(crate) mod codex;
+pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod goose;
 mod homes;
+pub(crate) mod hook;
 mod importer;
 pub(crate) mod lines;
+pub(crate) mod live;
 pub(crate) mod opencode;
 pub(crate) mod parts;
 pub(crate) mod sqlite;
 #[cfg(test)]
 mod textlog;
+pub(crate) mod watch;
 pub(crate) mod write;
 
 use std::path::{Path, PathBuf};

@@ -83,6 +83,10 @@ impl Importer for Claude {
         &[find::CONFIG_DIR]
     }
 
+    fn hook(&self) -> bool {
+        true
+    }
+
     /// `$CLAUDE_CONFIG_DIR/projects` (several directories may be given,
     /// separated by commas; a directory named `projects` is taken as it is),
     /// else `~/.claude/projects` and `~/.config/claude/projects`: those that

@@ -87,6 +87,12 @@ impl Importer for Gemini {
 
     /// `~/.gemini/tmp`, where gemini-cli's home is `GEMINI_CLI_HOME` when set
     /// (read here: [`Homes`] does not carry it).
+    /// gemini-cli's hooks hand over the same JSON as Claude Code's
+    /// (`transcript_path`, `session_id`, `cwd`, `hook_event_name`).
+    fn hook(&self) -> bool {
+        true
+    }
+
     fn default_roots(&self, homes: &Homes) -> Vec<PathBuf> {
         roots(homes.var(CLI_HOME).map(Path::to_path_buf), homes)
     }

@@ -1,0 +1,92 @@
+//! Codex rollouts and gemini-cli chats written while a watcher runs.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{
+    Watcher, append, fixture, have_fixtures, lines_of, one_shot, store_of, wait_for_store,
+    wait_until,
+};
+use crate::support::Sandbox;
+
+const EXEC: &str = "codex/agent-history-exec/sessions/2026/06/05/rollout-2026-06-05T10-28-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl";
+const SMALL: &str = "codex/localpush-2026-02-23T13-19-38/sessions/2026/02/23/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl";
+const LEGACY: &str = "gemini/agent-history-legacy-json/tmp/d30f91067027d10192e4aed3e7b03fecf08089dd3370f047f14f38b1845c8042/chats/session-2026-06-05T04-59-dcbe78d3.json";
+const LOG: &str = "gemini/synthetic-jsonl/tmp/webapp/chats/session-2026-09-20T10-18-63a95ada.jsonl";
+
+/// `relative` (under the fixture's `sessions/` or `tmp/`) at the same
+/// place under `root` in the sandbox.
+fn under(root: &Path, relative: &str, from: &str) -> std::path::PathBuf {
+    let tail = &relative[relative.find(from).unwrap() + from.len()..];
+    let path = root.join(tail);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn a_codex_rollout_made_in_a_new_date_directory_equals_a_one_shot_import() {
+    if !have_fixtures() {
+        return;
+    }
+    let sb = Sandbox::new();
+    let sessions = sb.home.join(".codex/sessions");
+    std::fs::copy(fixture(SMALL), under(&sessions, SMALL, "sessions/")).unwrap();
+    let watcher = Watcher::start(&sb, &["--from", "codex"]);
+    wait_until("the catch-up", || store_of(&sb).len() == 1);
+    // A new day: its directory appears, then the rollout is written.
+    let rollout = under(&sessions, EXEC, "sessions/");
+    let lines = lines_of(&fixture(EXEC));
+    for line in &lines {
+        append(&rollout, line);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let expected = one_shot("codex", &[&sessions]);
+    assert_eq!(expected.len(), 2);
+    wait_for_store(&sb, &expected);
+    assert_eq!(std::fs::read(&rollout).unwrap(), lines.concat());
+    assert!(watcher.stop().0.success());
+}
+
+#[test]
+fn a_gemini_chat_rewritten_by_rename_and_a_log_appended_equal_a_one_shot_import() {
+    if !have_fixtures() {
+        return;
+    }
+    let sb = Sandbox::new();
+    let tmp = sb.home.join(".gemini/tmp");
+    let legacy = under(&tmp, LEGACY, "tmp/");
+    let full = std::fs::read(fixture(LEGACY)).unwrap();
+    let mut first: Value = serde_json::from_slice(&full).unwrap();
+    first["messages"].as_array_mut().unwrap().truncate(1);
+    std::fs::write(&legacy, serde_json::to_vec_pretty(&first).unwrap()).unwrap();
+    let log = under(&tmp, LOG, "tmp/");
+    std::fs::copy(
+        fixture("gemini/synthetic-jsonl/tmp/webapp/.project_root"),
+        log.parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join(".project_root"),
+    )
+    .unwrap();
+    let log_lines = lines_of(&fixture(LOG));
+    std::fs::write(&log, log_lines[..5].concat()).unwrap();
+    let watcher = Watcher::start(&sb, &["--from", "gemini"]);
+    wait_until("the catch-up", || store_of(&sb).len() == 2);
+    // gemini-cli saves a chat whole: a temp file renamed over the old one.
+    let temp = legacy.with_extension("json.tmp");
+    std::fs::write(&temp, &full).unwrap();
+    std::fs::rename(&temp, &legacy).unwrap();
+    for line in &log_lines[5..] {
+        append(&log, line);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let expected = one_shot("gemini", &[&tmp]);
+    assert_eq!(expected.len(), 2);
+    wait_for_store(&sb, &expected);
+    assert_eq!(std::fs::read(&legacy).unwrap(), full);
+    assert_eq!(std::fs::read(&log).unwrap(), log_lines.concat());
+    assert!(watcher.stop().0.success());
+}
