@@ -305,16 +305,23 @@ fn refuses_the_clear_to_tls_only(tcp: &Tcp) -> bool {
     false
 }
 
-#[test]
-fn allow_encrypts_when_the_server_refuses_the_clear_for_the_store_and_its_keeper() {
-    let Some(tcp) = Tcp::new() else { return };
+/// A role the server refuses in the clear (a member of `ollm_tls_only`);
+/// `None` (SKIPPED) where the server has no such rule.
+fn tls_only_role() -> Option<Tcp> {
+    let tcp = Tcp::new()?;
     if !refuses_the_clear_to_tls_only(&tcp) {
-        return;
+        return None;
     }
     tcp.pg
         .client()
         .batch_execute(&format!("GRANT ollm_tls_only TO {}", tcp.role))
         .unwrap();
+    Some(tcp)
+}
+
+#[test]
+fn allow_encrypts_when_the_server_refuses_the_clear_for_the_store_and_its_keeper() {
+    let Some(tcp) = tls_only_role() else { return };
     let sb = Sandbox::new();
     assert_refused(
         &list(&sb, &tcp.url("127.0.0.1", "sslmode=disable")),
@@ -371,14 +378,7 @@ fn counting_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
 
 #[test]
 fn allow_tries_a_host_again_encrypted_before_the_next_host_for_the_store_and_its_keeper() {
-    let Some(tcp) = Tcp::new() else { return };
-    if !refuses_the_clear_to_tls_only(&tcp) {
-        return;
-    }
-    tcp.pg
-        .client()
-        .batch_execute(&format!("GRANT ollm_tls_only TO {}", tcp.role))
-        .unwrap();
+    let Some(tcp) = tls_only_role() else { return };
     let (second, contacted) = counting_server();
     let sb = Sandbox::new();
     // The server refuses the clear by its rules: libpq's allow then tries

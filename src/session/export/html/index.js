@@ -1,4 +1,3 @@
-'use strict';
 (function () {
   // Session text is only ever set as text: nothing from the data is
   // parsed as HTML; links go only to this archive's own page names.
@@ -7,17 +6,6 @@
   source.remove();
   var S = D.sessions;
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function size(n) {
-    if (n < 1024) return n + ' B';
-    if (n < 1048576) return (n / 1024).toFixed(1) + ' kB';
-    return (n / 1048576).toFixed(1) + ' MB';
-  }
   function pageLink(s, hash) {
     var a = el('a', null, s.title);
     if (/^[A-Za-z0-9._-]+\.html$/.test(s.href)) a.setAttribute('href', s.href + (hash || ''));

@@ -12,10 +12,10 @@ use sha2::{Digest, Sha256};
 
 /// The stylesheet every page shares.
 pub(super) const STYLE: &str = include_str!("view.css");
-/// A session page's script.
-pub(super) const SESSION_SCRIPT: &str = include_str!("view.js");
+/// A session page's script (after the helpers both pages share).
+pub(super) const SESSION_SCRIPT: &str = concat!(include_str!("common.js"), include_str!("view.js"));
 /// An archive index's script.
-pub(super) const INDEX_SCRIPT: &str = include_str!("index.js");
+pub(super) const INDEX_SCRIPT: &str = concat!(include_str!("common.js"), include_str!("index.js"));
 
 /// The page whose body is `skeleton`, carrying `data` (JSON text) and run
 /// by `script`.

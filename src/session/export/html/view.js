@@ -1,4 +1,3 @@
-'use strict';
 (function () {
   // Session text is only ever set as text (textContent, text nodes):
   // nothing from the data is parsed as HTML or followed as a URL.
@@ -12,17 +11,6 @@
   var hits = [];
   var at = -1;
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function size(n) {
-    if (n < 1024) return n + ' B';
-    if (n < 1048576) return (n / 1024).toFixed(1) + ' kB';
-    return (n / 1048576).toFixed(1) + ' MB';
-  }
   function link(label, href) {
     var a = el('a', null, label);
     if (/^[A-Za-z0-9._-]+\.html(#[A-Za-z0-9=_.-]*)?$/.test(href)) a.setAttribute('href', href);
