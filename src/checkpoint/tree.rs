@@ -126,9 +126,13 @@ pub(crate) fn is_hash(text: &str) -> bool {
 }
 
 pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    // By table, not `write!` per byte: a tree and the stat cache hex-encode
+    // every path of the work tree.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        let _ = write!(out, "{byte:02x}");
+    for &byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     out
 }
