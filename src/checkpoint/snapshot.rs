@@ -249,7 +249,7 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         // and hash of a text as long as the tree.
         Some(hash) if now == before => hash,
         _ => {
-            let (hash, written) = store.put(&tree::encode(&now))?;
+            let (hash, written) = super::dirtree::write(store, &now)?;
             stored += written;
             hash
         }
