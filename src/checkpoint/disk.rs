@@ -9,7 +9,7 @@ use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::store::{Store, hash_of};
 use super::tree::{Kind, Node, from_hex, is_hash, to_hex};
@@ -41,6 +41,9 @@ pub(crate) struct StatCache {
     started_ns: i64,
     entries: HashMap<Vec<u8>, (Stat, String)>,
     fresh: HashMap<Vec<u8>, (Stat, String)>,
+    /// Whether a probe missed the cache (a file read and hashed again):
+    /// only then, or when a cached path is gone, is the cache rewritten.
+    missed: bool,
 }
 
 fn now_ns() -> i64 {
@@ -77,8 +80,21 @@ impl StatCache {
         cache
     }
 
-    /// Writes what this run saw, stamped with `started_ns` (when it began).
+    /// Whether what this run saw differs from what the cache held: a miss,
+    /// or a cached path not seen (gone, or now over the size limit). When
+    /// it does not, every entry was a hit older than the cache's stamp, so
+    /// the file on disk (stamp included) is still exact.
+    pub fn changed(&self) -> bool {
+        self.missed || self.fresh.len() != self.entries.len()
+    }
+
+    /// Writes what this run saw, stamped with `started_ns` (when it began),
+    /// unless nothing [`changed`](Self::changed): a tree of many files
+    /// then costs no rewrite of a cache as large.
     pub fn save(&self, dir: &Path, started_ns: i64) -> Result<()> {
+        if !self.changed() {
+            return Ok(());
+        }
         crate::fs::create_private_dir_all(dir)?;
         let mut out = format!("v1 {started_ns}\n");
         for (path, (s, hash)) in &self.fresh {
@@ -107,10 +123,24 @@ impl StatCache {
         store: Option<(&Store, &mut u64)>,
     ) -> Result<Disk> {
         let path = root.join(OsStr::from_bytes(relative));
-        let meta = match std::fs::symlink_metadata(&path) {
+        let meta = std::fs::symlink_metadata(&path);
+        self.probe_stat(&path, relative, meta, max_file, store)
+    }
+
+    /// [`probe`](Self::probe) with the path's `lstat` already taken (so a
+    /// caller that needed it first stats each file once).
+    pub fn probe_stat(
+        &mut self,
+        path: &Path,
+        relative: &[u8],
+        meta: std::io::Result<std::fs::Metadata>,
+        max_file: u64,
+        store: Option<(&Store, &mut u64)>,
+    ) -> Result<Disk> {
+        let meta = match meta {
             Ok(meta) => meta,
             Err(e) if is_gone(&e) => return Ok(Disk::Absent),
-            Err(e) => return Err(Error::io(&path, &e)),
+            Err(e) => return Err(Error::io(path, &e)),
         };
         let kind = if meta.file_type().is_file() {
             Kind::File
@@ -145,7 +175,8 @@ impl StatCache {
             self.fresh.insert(relative.to_vec(), (stat, hash.clone()));
             return Ok(Disk::Here(node));
         }
-        let content = match read_content(&path, kind) {
+        self.missed = true;
+        let content = match read_content(path, kind) {
             Ok(Some(content)) => content,
             Ok(None) => return Ok(Disk::Absent),
             Err(err) => {
@@ -173,7 +204,7 @@ fn is_gone(e: &std::io::Error) -> bool {
 }
 
 /// A file's bytes or a link's target; `None` when it vanished meanwhile.
-fn read_content(path: &PathBuf, kind: Kind) -> Result<Option<Vec<u8>>> {
+fn read_content(path: &Path, kind: Kind) -> Result<Option<Vec<u8>>> {
     match kind {
         Kind::File => crate::fs::read_regular(path),
         Kind::Symlink => match std::fs::read_link(path) {
@@ -242,5 +273,59 @@ mod tests {
             panic!("missing");
         };
         assert!(!node.restorable());
+    }
+
+    fn cache_inode(dir: &Path) -> u64 {
+        std::fs::metadata(dir.join("stat-cache")).unwrap().ino()
+    }
+
+    /// Two files probed and saved with a stamp after their writes, so both
+    /// are hits next time.
+    fn settled() -> (tempfile::TempDir, StatCache) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a"), "one").unwrap();
+        std::fs::write(dir.path().join("b"), "two").unwrap();
+        let mut cache = StatCache::default();
+        for name in [b"a", b"b"] {
+            cache.probe(dir.path(), name, 1 << 20, None).unwrap();
+        }
+        cache.save(dir.path(), i64::MAX).unwrap();
+        let cache = StatCache::load(dir.path());
+        (dir, cache)
+    }
+
+    #[test]
+    fn a_cache_whose_every_entry_hit_is_not_rewritten() {
+        let (dir, mut cache) = settled();
+        let before = cache_inode(dir.path());
+        for name in [b"a", b"b"] {
+            cache.probe(dir.path(), name, 1 << 20, None).unwrap();
+        }
+        assert!(!cache.changed());
+        cache.save(dir.path(), 0).unwrap();
+        assert_eq!(cache_inode(dir.path()), before);
+        assert_eq!(StatCache::load(dir.path()).started_ns, i64::MAX);
+    }
+
+    #[test]
+    fn a_cache_with_a_miss_or_a_path_gone_is_rewritten() {
+        let (dir, mut cache) = settled();
+        std::fs::write(dir.path().join("a"), "changed").unwrap();
+        cache.probe(dir.path(), b"a", 1 << 20, None).unwrap();
+        cache.probe(dir.path(), b"b", 1 << 20, None).unwrap();
+        assert!(cache.changed());
+
+        let (dir, mut cache) = settled();
+        std::fs::remove_file(dir.path().join("b")).unwrap();
+        cache.probe(dir.path(), b"a", 1 << 20, None).unwrap();
+        cache.probe(dir.path(), b"b", 1 << 20, None).unwrap();
+        assert!(cache.changed());
+        let before = cache_inode(dir.path());
+        cache.save(dir.path(), 5).unwrap();
+        assert_ne!(cache_inode(dir.path()), before);
+        let saved = StatCache::load(dir.path());
+        assert_eq!(saved.started_ns, 5);
+        assert!(saved.entries.contains_key(b"a".as_slice()));
+        assert!(!saved.entries.contains_key(b"b".as_slice()));
     }
 }

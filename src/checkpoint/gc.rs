@@ -61,11 +61,12 @@ fn objects(store: &Store) -> Result<HashMap<String, u64>> {
     Ok(found)
 }
 
-/// The objects a manifest names: its tree and every content in it.
+/// The objects a manifest names: its tree's (one per directory) and every
+/// content in it.
 fn named_by(store: &Store, m: &Manifest, trees: &mut HashMap<String, Vec<String>>) -> Result<()> {
     if !trees.contains_key(&m.tree) {
-        let tree = manifest::tree_of(store, m)?;
-        let hashes = tree.values().filter_map(|n| n.hash.clone()).collect();
+        let (tree, mut hashes) = manifest::tree_and_objects(store, m)?;
+        hashes.extend(tree.values().filter_map(|n| n.hash.clone()));
         trees.insert(m.tree.clone(), hashes);
     }
     Ok(())

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::dirtree;
 use super::store::Store;
-use super::tree::{self, Tree};
+use super::tree::Tree;
 use crate::error::{Error, Result};
 
 /// Who made the changes a snapshot saw since the one before it.
@@ -96,12 +97,14 @@ fn parse(bytes: &[u8], at: &Path) -> Result<Manifest> {
 
 /// The tree a manifest names.
 pub(crate) fn tree_of(store: &Store, manifest: &Manifest) -> Result<Tree> {
-    let bytes = store.get(&manifest.tree)?;
-    tree::decode(&bytes).map_err(|why| {
-        Error::Corrupt(format!(
-            "tree {} of turn {}: {why}",
-            manifest.tree, manifest.turn
-        ))
+    tree_and_objects(store, manifest).map(|(tree, _)| tree)
+}
+
+/// The tree a manifest names and the objects it is stored as.
+pub(crate) fn tree_and_objects(store: &Store, manifest: &Manifest) -> Result<(Tree, Vec<String>)> {
+    dirtree::read(store, &manifest.tree).map_err(|e| match e {
+        Error::Corrupt(why) => Error::Corrupt(format!("turn {}: {why}", manifest.turn)),
+        other => other,
     })
 }
 

@@ -4,7 +4,7 @@
 //! that never deletes what the session did not create.
 //!
 //! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
-//! the lock), [`manifest`] (one file per turn, written last), [`disk`] (the
+//! the lock), [`dirtree`] (a tree stored as an object per directory), [`manifest`] (one file per turn, written last), [`disk`] (the
 //! stat cache), [`snapshot`], [`plan`] and [`apply`] (a restore's decision
 //! and its crash-safe execution), [`restore`], [`diff`], [`gc`]; and
 //! [`sessions`], what a snapshot asks of the session store.
@@ -12,6 +12,7 @@
 mod apply;
 pub mod cli;
 mod diff;
+mod dirtree;
 mod disk;
 mod gc;
 mod manifest;

@@ -121,15 +121,37 @@ pub(crate) fn check_root(root: &Path, limits: Limits) -> Result<()> {
     Ok(())
 }
 
+/// A path of the file set with its `lstat`, taken once for the size check
+/// and the stat cache both.
+struct Stated {
+    relative: Vec<u8>,
+    path: PathBuf,
+    meta: std::io::Result<std::fs::Metadata>,
+}
+
+fn stat_all(root: &Path, set: BTreeSet<Vec<u8>>) -> Vec<Stated> {
+    set.into_iter()
+        .map(|relative| {
+            let path = root.join(OsStr::from_bytes(&relative));
+            let meta = std::fs::symlink_metadata(&path);
+            Stated {
+                relative,
+                path,
+                meta,
+            }
+        })
+        .collect()
+}
+
 /// Refuses a tree whose files add up to more than the limit.
-fn check_size(root: &Path, set: &BTreeSet<Vec<u8>>, limits: Limits) -> Result<()> {
+fn check_size(root: &Path, stated: &[Stated], limits: Limits) -> Result<()> {
     if limits.allow_large {
         return Ok(());
     }
-    let total: u64 = set
+    let total: u64 = stated
         .iter()
-        .filter_map(|p| std::fs::symlink_metadata(root.join(OsStr::from_bytes(p))).ok())
-        .map(|m| m.len())
+        .filter_map(|s| s.meta.as_ref().ok())
+        .map(std::fs::Metadata::len)
         .sum();
     if total > limits.max_tree_bytes {
         return Err(Error::usage(format!(
@@ -190,19 +212,27 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         (None, Some((last, _))) => last.turn + 1,
         (None, None) => 1,
     };
-    let before = previous.map(|(_, tree)| tree).unwrap_or_default();
+    let (before_hash, before) = previous
+        .map(|(last, tree)| (Some(last.tree), tree))
+        .unwrap_or_default();
     let extra = before.keys().cloned().chain(req.extra);
-    let set = file_set(req.root, config, extra)?;
-    check_size(req.root, &set, req.limits)?;
+    let stated = stat_all(req.root, file_set(req.root, config, extra)?);
+    check_size(req.root, &stated, req.limits)?;
     let workspace = store.workspace_dir(req.root);
     let mut cache = StatCache::load(&workspace);
     let mut stored = 0;
     let mut now = Tree::new();
     let mut not_restorable = Vec::new();
-    for relative in set {
-        let found = cache.probe(
-            req.root,
+    for Stated {
+        relative,
+        path,
+        meta,
+    } in stated
+    {
+        let found = cache.probe_stat(
+            &path,
             &relative,
+            meta,
             req.limits.max_file_bytes,
             Some((store, &mut stored)),
         )?;
@@ -214,8 +244,16 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         }
     }
     let changed = changed_between(&before, &now);
-    let (tree_hash, written) = store.put(&tree::encode(&now))?;
-    stored += written;
+    let tree_hash = match before_hash {
+        // The same tree as the last turn's: its object, not a new encoding
+        // and hash of a text as long as the tree.
+        Some(hash) if now == before => hash,
+        _ => {
+            let (hash, written) = super::dirtree::write(store, &now)?;
+            stored += written;
+            hash
+        }
+    };
     let manifest = Manifest {
         session_id: req.session.to_string(),
         turn,

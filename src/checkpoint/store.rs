@@ -42,8 +42,13 @@ pub(crate) struct Held {
 impl Store {
     /// The configured store (`services.checkpoint.dir`); nothing is created.
     pub fn configured(config: &Config) -> Store {
+        Store::at(crate::paths::expand(&config.services.checkpoint.dir))
+    }
+
+    /// The store at `root`; nothing is created.
+    pub fn at(root: PathBuf) -> Store {
         Store {
-            root: crate::paths::expand(&config.services.checkpoint.dir),
+            root,
             unsynced: RefCell::new(Vec::new()),
         }
     }

@@ -61,26 +61,33 @@ impl Node {
 pub(crate) type Tree = BTreeMap<Vec<u8>, Node>;
 
 /// The tree as text: one line per path, `KIND MODE SIZE MTIME CTIME HASH PATH`,
-/// the path in hex so any byte (a newline, non-UTF-8) survives.
+/// the path in hex so any byte (a newline, non-UTF-8) survives. (The store
+/// keeps trees split by directory, [`super::dirtree`]; this flat form is a
+/// restore plan's, and the store's before the split.)
 pub(crate) fn encode(tree: &Tree) -> Vec<u8> {
     let mut out = String::with_capacity(tree.len() * 120);
     for (path, node) in tree {
-        let kind = match node.kind {
-            Kind::File => 'f',
-            Kind::Symlink => 'l',
-        };
-        let hash = node.hash.as_deref().unwrap_or("-");
-        let _ = writeln!(
-            out,
-            "{kind} {:o} {} {} {} {hash} {}",
-            node.mode,
-            node.size,
-            node.mtime_ns,
-            node.ctime_ns,
-            to_hex(path)
-        );
+        encode_line(&mut out, path, node);
     }
     out.into_bytes()
+}
+
+/// Appends one entry's line: `KIND MODE SIZE MTIME CTIME HASH NAME`.
+pub(crate) fn encode_line(out: &mut String, name: &[u8], node: &Node) {
+    let kind = match node.kind {
+        Kind::File => 'f',
+        Kind::Symlink => 'l',
+    };
+    let hash = node.hash.as_deref().unwrap_or("-");
+    let _ = writeln!(
+        out,
+        "{kind} {:o} {} {} {} {hash} {}",
+        node.mode,
+        node.size,
+        node.mtime_ns,
+        node.ctime_ns,
+        to_hex(name)
+    );
 }
 
 /// Parses [`encode`]'s text; `Err` names the first bad line.
@@ -88,35 +95,40 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Tree, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "not text".to_string())?;
     let mut tree = Tree::new();
     for (number, line) in text.lines().enumerate() {
-        let bad = || format!("line {}: not a tree entry", number + 1);
-        let mut fields = line.split(' ');
-        let mut next = || fields.next().ok_or_else(bad);
-        let kind = match next()? {
-            "f" => Kind::File,
-            "l" => Kind::Symlink,
-            _ => return Err(bad()),
-        };
-        let mode = u32::from_str_radix(next()?, 8).map_err(|_| bad())?;
-        let size = next()?.parse().map_err(|_| bad())?;
-        let mtime_ns = next()?.parse().map_err(|_| bad())?;
-        let ctime_ns = next()?.parse().map_err(|_| bad())?;
-        let hash = match next()? {
-            "-" => None,
-            hash if is_hash(hash) => Some(hash.to_string()),
-            _ => return Err(bad()),
-        };
-        let path = from_hex(next()?).ok_or_else(bad)?;
-        let node = Node {
-            kind,
-            mode,
-            size,
-            mtime_ns,
-            ctime_ns,
-            hash,
-        };
+        let (path, node) =
+            decode_line(line).ok_or_else(|| format!("line {}: not a tree entry", number + 1))?;
         tree.insert(path, node);
     }
     Ok(tree)
+}
+
+/// Parses one line of [`encode_line`].
+pub(crate) fn decode_line(line: &str) -> Option<(Vec<u8>, Node)> {
+    let mut fields = line.split(' ');
+    let kind = match fields.next()? {
+        "f" => Kind::File,
+        "l" => Kind::Symlink,
+        _ => return None,
+    };
+    let mode = u32::from_str_radix(fields.next()?, 8).ok()?;
+    let size = fields.next()?.parse().ok()?;
+    let mtime_ns = fields.next()?.parse().ok()?;
+    let ctime_ns = fields.next()?.parse().ok()?;
+    let hash = match fields.next()? {
+        "-" => None,
+        hash if is_hash(hash) => Some(hash.to_string()),
+        _ => return None,
+    };
+    let name = from_hex(fields.next()?)?;
+    let node = Node {
+        kind,
+        mode,
+        size,
+        mtime_ns,
+        ctime_ns,
+        hash,
+    };
+    Some((name, node))
 }
 
 /// Whether `text` is a content hash as the store names objects (SHA-256 in
@@ -126,9 +138,13 @@ pub(crate) fn is_hash(text: &str) -> bool {
 }
 
 pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    // By table, not `write!` per byte: a tree and the stat cache hex-encode
+    // every path of the work tree.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        let _ = write!(out, "{byte:02x}");
+    for &byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     out
 }

@@ -124,7 +124,8 @@ fn after_a_thousand_turns_the_store_keeps_its_budget_and_every_kept_turn_restore
         "services:\n  checkpoint:\n    keepTurns: 0\n    budgetBytes: 200000\n",
     )
     .unwrap();
-    cp.write("stable.txt", "never changes\n");
+    // In a subdirectory: its tree object must survive the collector too.
+    cp.write("lib/stable.txt", "never changes\n");
     for turn in 1..=1000u32 {
         // Incompressible-ish content, so the budget bites.
         let body: String = (0..40u64)
@@ -163,7 +164,7 @@ fn after_a_thousand_turns_the_store_keeps_its_budget_and_every_kept_turn_restore
     }
     let (code, report) = cp.restore(turns[0], &[]);
     assert_eq!(code, 0, "{report}");
-    assert_eq!(cp.read("stable.txt").unwrap(), "never changes\n");
+    assert_eq!(cp.read("lib/stable.txt").unwrap(), "never changes\n");
 }
 
 fn walk_size(dir: &std::path::Path) -> u64 {
@@ -191,4 +192,35 @@ fn deleting_the_session_deletes_its_checkpoints() {
     assert!(dir.is_dir());
     cp.sb.session_ok(&["delete", &cp.id]);
     assert!(!dir.exists());
+}
+
+/// opencode's snapshot store grew to hundreds of GB: a turn that edits one
+/// file in a large tree stores that file and the directories above it, not
+/// a line per file of the whole tree.
+#[test]
+fn a_turn_editing_one_file_in_a_large_tree_stores_about_that_file_not_the_tree() {
+    let cp = Cp::new();
+    for top in 0..10 {
+        for sub in 0..10 {
+            for file in 0..30 {
+                cp.write(
+                    &format!("p{top}/m{sub}/f{file}.rs"),
+                    &format!("// {top} {sub} {file}\n"),
+                );
+            }
+        }
+    }
+    let first = cp.ok(&["snapshot", "--session", &cp.id]);
+    assert_eq!(first["files"], 3000);
+    cp.write("p3/m7/f12.rs", "// the agent's edit\n");
+    let edit = cp.ok(&["snapshot", "--session", &cp.id]);
+    assert_eq!(edit["changed"], 1);
+    // The flat tree this turn would otherwise write holds 3,000 hashes
+    // (over 90 KB however compressed); the edit's content and three
+    // directory objects are a few KB.
+    let stored = edit["bytesStored"].as_u64().unwrap();
+    assert!(stored < 16_000, "the edit stored {stored} bytes");
+    let (code, report) = cp.restore(1, &[]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(cp.read("p3/m7/f12.rs").unwrap(), "// 3 7 12\n");
 }
