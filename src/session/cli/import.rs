@@ -22,7 +22,9 @@ use crate::session::import::{self, Homes};
   ollm-session import --from claude            # ~/.claude/projects (CLAUDE_CONFIG_DIR)
   ollm-session import --from codex ~/.codex/sessions/2026/11
   ollm-session import --from gemini --dry-run  # what would be imported
-  ollm-session import ./old-sessions           # --from auto: each file by its shape"))]
+  ollm-session import ./old-sessions           # --from auto: each file by its shape
+  ollm-session import --watch                  # then every new record as it is written
+  ollm-session import --hook claude            # from a Claude Code Stop/SessionEnd hook"))]
 // The description is [`about`], naming the tools of the importers' table.
 pub(crate) struct ImportArgs {
     /// The tool the sessions are from; `auto` reads every tool's (its
