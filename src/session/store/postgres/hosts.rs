@@ -4,7 +4,7 @@
 //! second, encrypted try, made on the same host before the next one (and
 //! never over a Unix socket, which is never encrypted), as libpq makes it.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use postgres::config::{Host, LoadBalanceHosts, SslMode};
 
@@ -126,6 +126,16 @@ impl<'a> Turns<'a> {
             port: ports.get(i).or(ports.first()).copied().unwrap_or(5432),
         }
     }
+}
+
+/// The addresses one host name resolved to, in the order to try them:
+/// as resolved, or shuffled under `load_balance_hosts=random` (libpq
+/// shuffles a name's addresses as well as the hosts).
+pub(crate) fn addresses_in_turn(url: &PgUrl, mut addresses: Vec<SocketAddr>) -> Vec<SocketAddr> {
+    if url.config.get_load_balance_hosts() == LoadBalanceHosts::Random {
+        fastrand::shuffle(&mut addresses);
+    }
+    addresses
 }
 
 /// The client library's configuration for one attempt: the URL's, with

@@ -1,6 +1,6 @@
 use postgres::config::{Host, SslMode};
 
-use super::{Turns, config_for};
+use super::{Turns, addresses_in_turn, config_for};
 use crate::session::store::postgres::url::{PgUrl, parse};
 
 /// The hosts of every attempt until the hosts run out, each refused as
@@ -94,6 +94,26 @@ fn load_balance_hosts_random_tries_every_host_once_in_a_shuffled_order() {
     let url = parse("postgresql://u@a,b,c/db?sslmode=disable").unwrap();
     for _ in 0..20 {
         assert_eq!(attempts(&url, |_| None)[0], "a:5432 clear");
+    }
+}
+
+#[test]
+fn load_balance_hosts_random_shuffles_the_addresses_of_one_name_too() {
+    let addresses: Vec<std::net::SocketAddr> = (1..=4)
+        .map(|i| format!("10.0.0.{i}:5432").parse().unwrap())
+        .collect();
+    let random = parse("postgresql://u@db/x?load_balance_hosts=random").unwrap();
+    let mut firsts = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        let mut turn = addresses_in_turn(&random, addresses.clone());
+        firsts.insert(turn[0]);
+        turn.sort();
+        assert_eq!(turn, addresses, "every address once");
+    }
+    assert_eq!(firsts.len(), 4, "every address comes first sometimes");
+    let in_order = parse("postgresql://u@db/x").unwrap();
+    for _ in 0..20 {
+        assert_eq!(addresses_in_turn(&in_order, addresses.clone()), addresses);
     }
 }
 

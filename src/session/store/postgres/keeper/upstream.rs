@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpStream, UnixStream};
 
 use super::wire;
-use crate::session::store::postgres::hosts::{Attempt, Turns};
+use crate::session::store::postgres::hosts::{Attempt, Turns, addresses_in_turn};
 use crate::session::store::postgres::tls;
 use crate::session::store::postgres::url::PgUrl;
 
@@ -112,13 +112,10 @@ async fn open_one(url: &PgUrl, attempt: &Attempt) -> Result<Upstream, Refused> {
         }
         (host, address) => {
             let mut tcp = match (address, host) {
-                (Some(ip), _) => TcpStream::connect((ip, target.port)).await,
-                (None, Some(Host::Tcp(name))) => {
-                    TcpStream::connect((name.as_str(), target.port)).await
-                }
+                (Some(ip), _) => TcpStream::connect((ip, target.port)).await.map_err(other)?,
+                (None, Some(Host::Tcp(name))) => connect_by_name(url, name, target.port).await?,
                 _ => return Err(Refused::Other("the URL names no host".into())),
-            }
-            .map_err(other)?;
+            };
             tcp.set_nodelay(true).map_err(other)?;
             if *mode == SslMode::Disable {
                 Box::new(tcp)
@@ -142,6 +139,20 @@ async fn open_one(url: &PgUrl, attempt: &Attempt) -> Result<Upstream, Refused> {
         }
     };
     start(url, stream).await
+}
+
+/// A TCP connection to the first address `name` resolves to that takes
+/// one, in the order [`addresses_in_turn`] gives them.
+async fn connect_by_name(url: &PgUrl, name: &str, port: u16) -> Result<TcpStream, Refused> {
+    let resolved = tokio::net::lookup_host((name, port)).await.map_err(other)?;
+    let mut last = Refused::Other(format!("{name}: the name resolved to no address"));
+    for address in addresses_in_turn(url, resolved.collect()) {
+        match TcpStream::connect(address).await {
+            Ok(tcp) => return Ok(tcp),
+            Err(err) => last = other(err),
+        }
+    }
+    Err(last)
 }
 
 async fn server_offers_tls(tcp: &mut TcpStream) -> Result<bool, Refused> {
