@@ -3,7 +3,8 @@
 //! `ollm-session` and `ollm-mcp`, in both file formats: none is stored or
 //! shown, the look-alikes are stored unchanged, and in a store written
 //! with `--no-redact`, `scan` finds every session holding one and
-//! `redact` leaves none.
+//! `redact` leaves none. The same on the PostgreSQL store, whose rows
+//! are read whole for what is stored.
 //! (`ollm-compress` stores no text of its own: its note holds counts, ids
 //! and the strategy; the importers are `import::contexts`.)
 
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::credential_contexts::{self as corpus, Entry, Form};
 use crate::mcp::Mcp;
-use crate::support::{Sandbox, json, stderr, stdout};
+use crate::support::{Sandbox, SessionStore, json, stderr, stdout};
 
 /// A token in the directory a session is made in (its workspace).
 const IN_CWD: &str = "ghp_WsQ8nX2tB7wK5rL9cJ3hF6sA1pZ0eYw4Cwd";
@@ -25,14 +26,14 @@ fn args_of(entry: &Entry) -> Value {
     }
 }
 
+/// `ollm-session ARGS` in `cwd`, which must succeed; `format` is the
+/// file store's (`postgres` for the PostgreSQL store, which has one).
 fn ok(sb: &Sandbox, format: &str, cwd: &Path, args: &[&str]) -> Value {
-    let out = sb
-        .cmd("ollm-session")
-        .env("OLLM_SESSION_FORMAT", format)
-        .current_dir(cwd)
-        .args(args)
-        .output()
-        .unwrap();
+    let mut cmd = sb.cmd("ollm-session");
+    if format != "postgres" {
+        cmd.env("OLLM_SESSION_FORMAT", format);
+    }
+    let out = cmd.current_dir(cwd).args(args).output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     json(&out)
 }
@@ -122,6 +123,35 @@ fn everything_under(dir: &Path) -> String {
         .join("\n")
 }
 
+/// Everything the sandbox's store holds: its files and, on PostgreSQL,
+/// every row of every table of its schema, as text.
+fn everything_stored(sb: &Sandbox) -> String {
+    let mut stored = everything_under(&sb.ollm_home);
+    if let Some(pg) = &sb.pg {
+        let mut db = pg.client();
+        let tables: Vec<String> = db
+            .query(
+                "SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1",
+                &[&pg.schema],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        assert!(!tables.is_empty(), "no table in {}", pg.schema);
+        for table in tables {
+            let rows = db
+                .query(&format!("SELECT t::text FROM {}.{table} t", pg.schema), &[])
+                .unwrap();
+            for row in rows {
+                stored.push('\n');
+                stored.push_str(&format!("{table}: {}", row.get::<_, String>(0)));
+            }
+        }
+    }
+    stored
+}
+
 /// The line of `stored` holding `secret`, for a failure's message.
 fn where_is<'a>(stored: &'a str, secret: &str) -> &'a str {
     let line = stored
@@ -139,11 +169,10 @@ fn secrets() -> Vec<String> {
         .collect()
 }
 
-fn no_credential_in_context_reaches_the_store(format: &str) {
-    let sb = Sandbox::new();
+fn no_credential_in_context_reaches_the_store(sb: &Sandbox, format: &str) {
     let entries = corpus::entries();
-    let ids = record_corpus(&sb, format, false);
-    let mut mcp = Mcp::start(&sb, &["--allow-write"]);
+    let ids = record_corpus(sb, format, false);
+    let mut mcp = Mcp::start(sb, &["--allow-write"]);
     mcp.initialize();
     for (entry, id) in entries.iter().zip(&ids) {
         mcp.call_ok(
@@ -154,10 +183,10 @@ fn no_credential_in_context_reaches_the_store(format: &str) {
     drop(mcp);
 
     let mut shown = String::new();
-    let mut mcp = Mcp::start(&sb, &[]);
+    let mut mcp = Mcp::start(sb, &[]);
     mcp.initialize();
     for (entry, id) in entries.iter().zip(&ids) {
-        let session = ok(&sb, format, &sb.work, &["get", id]);
+        let session = ok(sb, format, &sb.work, &["get", id]);
         shown.push_str(&session.to_string());
         shown.push_str(&stdout(
             &sb.cmd("ollm-session")
@@ -190,7 +219,7 @@ fn no_credential_in_context_reaches_the_store(format: &str) {
             );
         }
     }
-    let stored = everything_under(&sb.ollm_home);
+    let stored = everything_stored(sb);
     for secret in secrets() {
         assert!(
             !stored.contains(&secret),
@@ -208,11 +237,10 @@ fn no_credential_in_context_reaches_the_store(format: &str) {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
-fn scan_finds_every_credential_in_context_and_redact_removes_it(format: &str) {
-    let sb = Sandbox::new();
+fn scan_finds_every_credential_in_context_and_redact_removes_it(sb: &Sandbox, format: &str) {
     let entries = corpus::entries();
-    let ids = record_corpus(&sb, format, true);
-    assert!(everything_under(&sb.ollm_home).contains(IN_CWD));
+    let ids = record_corpus(sb, format, true);
+    assert!(everything_stored(sb).contains(IN_CWD));
     for (entry, id) in entries.iter().zip(&ids) {
         let out = sb.session(&["scan", id]);
         let findings: Vec<Value> = stdout(&out)
@@ -245,7 +273,7 @@ fn scan_finds_every_credential_in_context_and_redact_removes_it(format: &str) {
     }
     let out = sb.session(&["redact", "--all"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let stored = everything_under(&sb.ollm_home);
+    let stored = everything_stored(sb);
     for secret in secrets() {
         assert!(
             !stored.contains(&secret),
@@ -259,20 +287,36 @@ fn scan_finds_every_credential_in_context_and_redact_removes_it(format: &str) {
 
 #[test]
 fn no_credential_in_context_reaches_a_cli_format_store() {
-    no_credential_in_context_reaches_the_store("cli");
+    no_credential_in_context_reaches_the_store(&Sandbox::new(), "cli");
 }
 
 #[test]
 fn no_credential_in_context_reaches_a_journal() {
-    no_credential_in_context_reaches_the_store("journal");
+    no_credential_in_context_reaches_the_store(&Sandbox::new(), "journal");
+}
+
+#[test]
+fn no_credential_in_context_reaches_a_postgres_store() {
+    let Some(sb) = Sandbox::on(SessionStore::Postgres) else {
+        return;
+    };
+    no_credential_in_context_reaches_the_store(&sb, "postgres");
 }
 
 #[test]
 fn scan_and_redact_cover_every_credential_in_context_in_a_cli_format_store() {
-    scan_finds_every_credential_in_context_and_redact_removes_it("cli");
+    scan_finds_every_credential_in_context_and_redact_removes_it(&Sandbox::new(), "cli");
 }
 
 #[test]
 fn scan_and_redact_cover_every_credential_in_context_in_a_journal() {
-    scan_finds_every_credential_in_context_and_redact_removes_it("journal");
+    scan_finds_every_credential_in_context_and_redact_removes_it(&Sandbox::new(), "journal");
+}
+
+#[test]
+fn scan_and_redact_cover_every_credential_in_context_in_a_postgres_store() {
+    let Some(sb) = Sandbox::on(SessionStore::Postgres) else {
+        return;
+    };
+    scan_finds_every_credential_in_context_and_redact_removes_it(&sb, "postgres");
 }

@@ -27,9 +27,19 @@ impl PgStore {
                 replaced += count;
                 let head: SessionHead =
                     serde_json::from_value(head).map_err(|e| corrupt(id, "the head", e))?;
+                // Every column copied out of the head, or a scrubbed
+                // workspace stays stored in its column.
                 tx.execute(
-                    "UPDATE ollm_sessions SET head = $2, title = $3 WHERE id = $1",
-                    &[&id, &encode(&head)?, &head.title],
+                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
+                     workspace = $6 WHERE id = $1",
+                    &[
+                        &id,
+                        &encode(&head)?,
+                        &head.title,
+                        &head.model,
+                        &head.provider,
+                        &head.workspace,
+                    ],
                 )?;
             }
             let records = tx.query(
