@@ -2,6 +2,7 @@
 //! ([`ContentTracker::check`]) and a sentence coming back
 //! ([`ContentTracker::check_recurring`]); see the module's opening comment.
 
+use super::words::{self, WordKind};
 use super::{
     CHAIN_DEPTH, ContentTracker, MAX_AVERAGE_GAP, MAX_PERIOD_CHARS, MAX_SENTENCE_UNITS,
     MIN_COUNTER_BODY_CHARS, MIN_SENTENCE_CHARS, NONE, Repetition, SENTENCE_START,
@@ -111,11 +112,18 @@ impl ContentTracker {
             let enough = count >= self.threshold as u64
                 && count.saturating_mul(period) >= self.min_span as u64
                 && (!counter || period >= MIN_COUNTER_BODY_CHARS);
-            enough.then(|| Repetition {
+            if !enough {
+                return None;
+            }
+            let unit = self.passage(i - c.period);
+            if counter && !body_around_each_counter(&unit, period) {
+                return None;
+            }
+            Some(Repetition {
                 count,
                 period,
                 counter,
-                unit: self.passage(i - c.period),
+                unit,
             })
         })
     }
@@ -130,4 +138,21 @@ impl ContentTracker {
         let skip = self.tail.chars().count().saturating_sub(wanted);
         self.tail.chars().skip(skip).collect()
     }
+}
+
+/// Whether a passage of `period` normalised characters whose occurrences
+/// differ in their numbers has a body of [`MIN_COUNTER_BODY_CHARS`] around
+/// each of its counters (`passage`, as written, counted for them; each
+/// is read as `#` and a space). A model that loops moves one counter
+/// around a body ("Step 7: Learn to Cook"); a row of a table in a
+/// document moves several with little between them ("- 8 bits reduced
+/// to 0 bits => eg. 2048 bits to 2040 bits DH key", libssh2's changelog,
+/// four counters in 58 characters).
+fn body_around_each_counter(passage: &str, period: u64) -> bool {
+    let counters = passage
+        .split_whitespace()
+        .filter(|word| words::kind(&word.to_lowercase(), false) == WordKind::Number)
+        .count() as u64;
+    let body = period.saturating_sub(2 * counters);
+    body >= MIN_COUNTER_BODY_CHARS * counters.max(1)
 }

@@ -283,6 +283,19 @@ fn numbers_inside_names_are_content_and_numbers_alone_are_counters() {
         .map(|n| format!("Step {n}: Learn to Cook\n"))
         .collect();
     assert!(first_loop(&short).expect("a short counter loop").counter);
+    // A table's rows, several numbers moving in each with little text
+    // between them (libssh2's changelog), are a document's, not a loop.
+    let rows: String = (0..8)
+        .map(|n| {
+            format!(
+                "  - {} bits reduced to {n} bits => eg. {} bits to {} bits DH key\n",
+                8 - n,
+                2048 - n,
+                2040 + n
+            )
+        })
+        .collect();
+    assert_eq!(first_loop(&rows), None, "{rows}");
     let verbatim = "I will not give up on finding the answer.\n".repeat(6);
     let found = first_loop(&verbatim).expect("a verbatim loop");
     assert!(!found.counter, "{found:?}");
