@@ -37,9 +37,16 @@ pub(crate) fn assignments(text: &str, bulk: bool, spans: &mut Vec<Span>) {
     } else {
         secret_words_in(bytes)
     };
+    assignments_at(text, &words, spans);
+}
+
+/// [`assignments`], given where `text` holds a secret word as a word of a
+/// name (`words`, in order: [`super::bulk::read_literals`]).
+pub(crate) fn assignments_at(text: &str, words: &[(usize, usize)], spans: &mut Vec<Span>) {
+    let bytes = text.as_bytes();
     let mut searched = usize::MAX;
     let mut run: Option<BareRun> = None;
-    for (word_start, _) in words {
+    for &(word_start, _) in words {
         let name_start = name_start(bytes, word_start);
         if name_start == searched || !starts_a_name(bytes, name_start) {
             continue;

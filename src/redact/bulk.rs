@@ -90,10 +90,6 @@ fn read(text: &[u8], skip_json_keys: bool) -> (ShapeSet, bool) {
     (shapes, word)
 }
 
-fn triggered(text: &[u8]) -> ShapeSet {
-    read(text, false).0
-}
-
 /// Shape `index`'s regex with every engine, built the first time.
 fn full(index: usize) -> Option<&'static meta::Regex> {
     static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
@@ -108,12 +104,47 @@ fn full(index: usize) -> Option<&'static meta::Regex> {
         .as_ref()
 }
 
-/// [`super::patterns::for_each_shape_match`], for much text.
-pub fn for_each_shape_match(
+/// One read of `text` for both rules that start from its literals: the
+/// shapes whose trigger it holds, and where it holds a secret word as a
+/// word of a name (what the shapes' search and [`secret_words_in`] would
+/// each read the whole text for).
+pub(crate) fn read_literals(text: &[u8]) -> (ShapeSet, Vec<(usize, usize)>) {
+    let Some((automaton, shape_of)) = literals() else {
+        return (ShapeSet::ALL, Vec::new());
+    };
+    super::work::read(text.len());
+    let mut shapes = ShapeSet::EMPTY;
+    let mut words = Vec::new();
+    for found in automaton.find_overlapping_iter(text) {
+        match shape_of[found.pattern().as_usize()] {
+            None => {
+                if is_name_word(text, found.start(), found.end()) {
+                    words.push((found.start(), found.end()));
+                }
+            }
+            Some(shape) => {
+                let pattern = &VALUE_PATTERNS[shape];
+                if pattern.is_case_insensitive()
+                    || pattern
+                        .triggers
+                        .iter()
+                        .any(|t| t.as_bytes() == &text[found.range()])
+                {
+                    shapes.insert(shape);
+                }
+            }
+        }
+    }
+    (shapes, words)
+}
+
+/// [`super::patterns::for_each_shape_match`], for much text: of the
+/// shapes `shapes` (those whose trigger `text` holds, [`read_literals`]).
+pub(crate) fn for_each_match_of(
     text: &[u8],
+    shapes: ShapeSet,
     found: &mut dyn FnMut(&'static ValuePattern, usize, usize),
 ) {
-    let shapes = triggered(text);
     for (index, pattern) in VALUE_PATTERNS.iter().enumerate() {
         if !shapes.contains(index) {
             continue;
@@ -341,15 +372,21 @@ mod tests {
     #[test]
     fn bulk_and_lean_engines_find_the_same_matches() {
         let text = "ghp_abcdefghijklmnopqrstuvwxyz0123456789 postgres://u:p4ss@db \
-                    AKIAIOSFODNN7EXAMPLE sk-xxxxxxxxxxxxxxxxxxxxxxxx patch passes";
+                    AKIAIOSFODNN7EXAMPLE sk-xxxxxxxxxxxxxxxxxxxxxxxx patch passes \
+                    DB_PASSWORD=hunter2hunter2 apiKey: 1";
         let mut lean = Vec::new();
         super::super::patterns::for_each_shape_match(text.as_bytes(), &mut |p, s, e| {
             lean.push((p.name, s, e));
         });
         let mut bulk = Vec::new();
-        for_each_shape_match(text.as_bytes(), &mut |p, s, e| bulk.push((p.name, s, e)));
+        let (shapes, words) = read_literals(text.as_bytes());
+        for_each_match_of(text.as_bytes(), shapes, &mut |p, s, e| {
+            bulk.push((p.name, s, e));
+        });
         assert_eq!(lean, bulk);
+        assert_eq!(words, secret_words_in(text.as_bytes()));
         assert!(!bulk.is_empty());
+        assert!(words.len() >= 2, "{words:?}");
     }
 
     /// Pieces of text: credential examples, look-alikes, secret words, JSON

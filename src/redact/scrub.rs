@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
-use super::assignments::{assignments, is_reference};
+use super::assignments::{assignments, assignments_at, is_reference};
 use super::fields::fields_in_json_text;
 use super::patterns::{self, Keep};
 use super::span::{Span, Tally, marker, replace};
@@ -164,12 +164,10 @@ impl Scrubber {
     /// The spans every rule finds in `text`, unsorted, perhaps overlapping.
     fn find_in(&self, text: &str, spans: &mut Vec<Span>) {
         let bulk = self.bulk || text.len() >= BULK_TEXT;
-        let shapes = if bulk {
-            super::bulk::for_each_shape_match
-        } else {
-            patterns::for_each_shape_match
-        };
-        shapes(text.as_bytes(), &mut |pattern, start, end| {
+        // In bulk, one read of the text finds both the shapes' triggers
+        // and the secret words the assignments start from.
+        let literals = bulk.then(|| super::bulk::read_literals(text.as_bytes()));
+        let mut shape = |pattern: &'static patterns::ValuePattern, start: usize, end: usize| {
             if pattern.name == "private-key" {
                 return;
             }
@@ -182,9 +180,18 @@ impl Scrubber {
                     kind: Cow::Borrowed(pattern.name),
                 });
             }
-        });
+        };
+        match &literals {
+            Some((shapes, _)) => {
+                super::bulk::for_each_match_of(text.as_bytes(), *shapes, &mut shape);
+            }
+            None => patterns::for_each_shape_match(text.as_bytes(), &mut shape),
+        }
         private_key_blocks(text, spans);
-        assignments(text, bulk, spans);
+        match &literals {
+            Some((_, words)) => assignments_at(text, words, spans),
+            None => assignments(text, false, spans),
+        }
         fields_in_json_text(text, spans);
         let classified = self.candidates.iter().filter(|variable| {
             text.contains(variable.value.as_str())

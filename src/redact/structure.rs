@@ -30,8 +30,10 @@ use super::patterns::MIN_LITERAL_SECRET;
 use super::scrub::Scrubber;
 use super::span::{Span, Tally, marker, replace};
 
-/// The credentials of the string `text` found under `key`.
-fn field_spans(scrubber: &Scrubber, key: Option<&str>, text: &str) -> Vec<Span> {
+/// The credentials of the string `text` found under `key`: what
+/// [`for_each_credential`] finds in a string of a JSON value, for a caller
+/// that holds the strings without the value (an export's page data).
+pub(crate) fn field_spans(scrubber: &Scrubber, key: Option<&str>, text: &str) -> Vec<Span> {
     if is_secret_field(key, text) {
         return vec![Span {
             start: 0,

@@ -12,6 +12,8 @@ use crate::fs::{self as sfs, Target};
 use crate::redact::Scrubber;
 use crate::redact::policy::environment_scrubber;
 use crate::session::export::{self, html};
+use crate::session::model::{IMPORTED_FROM, Loaded};
+use crate::session::store::Store;
 
 /// Export a session as the spec's JSON, a Markdown transcript or a
 /// self-contained HTML page; or every session as an HTML archive.
@@ -104,7 +106,7 @@ pub(crate) fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
             text
         }
         ExportFormat::Markdown => export::markdown(&loaded),
-        ExportFormat::Html => html::page(&loaded, &scrubber(config))?,
+        ExportFormat::Html => html::page(&loaded, children(&store, &loaded)?, &scrubber(config))?,
     };
     match target {
         Target::File(path) => {
@@ -117,6 +119,39 @@ pub(crate) fn run(ctx: &Context, args: ExportArgs) -> Result<()> {
         }
         Target::Stdout => ctx.printer().text(&text),
     }
+}
+
+/// The sessions started from `parent`: its branches (by their summaries),
+/// and when it was imported, the sub-agents' runs made in its workspace
+/// while it was active (loaded to read the session they ran in).
+fn children(store: &Store, parent: &Loaded) -> Result<Vec<html::Child>> {
+    use crate::timestamp::parse;
+    let s = &parent.session;
+    let (start, last) = (parse(&s.start_time), parse(&s.last_activity));
+    let imported = s.metadata.extra.contains_key(IMPORTED_FROM);
+    let mut children = Vec::new();
+    for summary in store.list()?.sessions {
+        if summary.session_id == s.session_id {
+            continue;
+        }
+        let branch = summary.parent_session_id.as_deref() == Some(&s.session_id);
+        let during = match (start, parse(&summary.start_time), last) {
+            (Some(start), Some(at), Some(last)) => start <= at && at <= last,
+            _ => false,
+        };
+        let maybe_subagent = imported
+            && summary.parent_session_id.is_none()
+            && summary.workspace == s.workspace
+            && during;
+        if !(branch || maybe_subagent) {
+            continue;
+        }
+        let loaded = store.load(&summary.session_id)?;
+        if let Some(kin) = html::Parent::of(&loaded).filter(|p| p.id == s.session_id) {
+            children.push(html::Child::of(&loaded, kin.kind));
+        }
+    }
+    Ok(children)
 }
 
 /// The credential scan of `ollm-session scan`, for text an export writes.
@@ -145,7 +180,16 @@ fn archive(ctx: &Context, args: &ExportArgs) -> Result<()> {
     super::report_problems(&listing.problems);
     sfs::create_private_dir_all(dir)?;
     let scrubber = scrubber(config);
-    let ids: Vec<String> = listing.sessions.into_iter().map(|s| s.session_id).collect();
+    // Newest first: a session starts after the one it came from, so each
+    // page is made after those of the sessions started from it.
+    let mut sessions = listing.sessions;
+    sessions.sort_by_key(|s| {
+        std::cmp::Reverse((
+            crate::timestamp::parse(&s.start_time),
+            s.parent_session_id.is_some(),
+        ))
+    });
+    let ids: Vec<String> = sessions.into_iter().map(|s| s.session_id).collect();
     let mut archive = html::Archive::new(ids.iter().cloned());
     let (mut bytes, mut refused) = (0usize, 0usize);
     for id in &ids {

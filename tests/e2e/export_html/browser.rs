@@ -134,6 +134,14 @@ impl Page {
         self.wait_for(seen, "Page.loadEventFired");
     }
 
+    /// Runs `script` (a click on a link to another page) and waits for
+    /// the page it leads to to load.
+    pub fn follow(&mut self, script: &str) {
+        let seen = self.events.len();
+        self.eval(script);
+        self.wait_for(seen, "Page.loadEventFired");
+    }
+
     /// Waits for event `method` after the first `seen` events.
     pub fn wait_for(&mut self, seen: usize, method: &str) {
         while !self.events[seen..].iter().any(|e| e["method"] == method) {

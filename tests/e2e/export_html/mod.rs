@@ -7,6 +7,7 @@ mod archive;
 mod browser;
 mod page;
 mod secrets;
+mod structure;
 
 use std::path::{Path, PathBuf};
 

@@ -3,11 +3,12 @@
 //! index as JSON, so that searching across sessions works from `file://`
 //! (a page opened from disk can read no other file).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::data::{Branch, Item, Link, Page};
+use super::data::{Item, Link, Page};
+use super::related::{Child, Kind, Parent};
 use super::{guard, page, session_page};
 use crate::error::{Error, Result};
 use crate::redact::Scrubber;
@@ -30,6 +31,10 @@ pub struct Archive {
     /// The sessions the archive holds (those `--all` listed), so a branch
     /// links to its parent only where the parent has a page.
     known: HashSet<String>,
+    /// The children of sessions whose pages are still to come, by the
+    /// parent's id: a child starts after its parent, so pages made newest
+    /// first meet every child before its parent.
+    pending: HashMap<String, Vec<Child>>,
     entries: Vec<Entry>,
     words: BTreeMap<String, BTreeSet<u32>>,
 }
@@ -48,15 +53,13 @@ pub struct Entry {
     model: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     source: Option<String>,
-    /// The id the source agent gave the session, and for a sub-agent's
-    /// run the id of the session it ran in: the index nests the one under
-    /// the other.
+    /// The session it came from, where the archive has its page: the index
+    /// nests the one under the other.
     #[serde(skip_serializing_if = "Option::is_none")]
-    source_id: Option<String>,
+    parent: Option<String>,
+    /// How: `branch` or `subagent`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    subagent_of: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    branched_from: Option<String>,
+    kind: Option<Kind>,
     messages: usize,
     calls: usize,
     /// The page's size in bytes.
@@ -79,36 +82,38 @@ impl Archive {
     }
 
     /// The page of a session in the archive (linking back to the index,
-    /// and to the page of the session it was branched from), its entry
-    /// noted for the index. Fails as [`super::page`] does.
+    /// to the page of the session it came from at where it started, and to
+    /// the pages of the sessions started from it that were made before),
+    /// its entry noted for the index. Fails as [`super::page`] does.
     pub fn page(&mut self, loaded: &Loaded, scrubber: &Scrubber) -> Result<(&Entry, String)> {
         let mut data = Page::of(loaded);
         data.links.push(Link {
             label: "All sessions".into(),
             href: "index.html".into(),
         });
-        if let Some(Branch {
-            parent,
-            before,
-            href,
-        }) = &mut data.branched
-            && self.known.contains(parent.as_str())
-        {
-            *href = Some(format!("{}#msg-{before}", file_name(parent)));
+        let parent = Parent::of(loaded).filter(|p| self.known.contains(&p.id) && p.id != data.id);
+        if let Some(parent) = &parent {
+            let href = Some(format!("{}#from-{}", file_name(&parent.id), data.id));
+            match (parent.kind, &mut data.branched) {
+                (Kind::Branch, Some(branch)) => branch.href = href,
+                _ => data.subagent_href = href,
+            }
         }
+        let mut children = self.pending.remove(&data.id).unwrap_or_default();
+        for child in &mut children {
+            child.place(loaded);
+            child.href = Some(file_name(&child.id));
+        }
+        children.sort_by(|a, b| a.started.cmp(&b.started));
+        data.children = children;
         // Refused (a credential), a page adds nothing to the index.
         let html = session_page(&data, scrubber)?;
-        let imported = loaded
-            .session
-            .metadata
-            .extra
-            .get(crate::session::model::IMPORTED_FROM);
-        let source_field = |name: &str| {
-            imported
-                .and_then(|from| from.get(name))
-                .and_then(serde_json::Value::as_str)
-                .map(|text| crate::output::escape_line(text).into_owned())
-        };
+        if let Some(parent) = &parent {
+            self.pending
+                .entry(parent.id.clone())
+                .or_default()
+                .push(Child::of(loaded, parent.kind));
+        }
         let entry = Entry {
             id: data.id.clone(),
             href: file_name(&data.id),
@@ -118,9 +123,8 @@ impl Archive {
             last: data.last.clone(),
             model: data.model.clone(),
             source: data.source.clone(),
-            source_id: source_field("sourceSessionId"),
-            subagent_of: data.subagent_of.clone(),
-            branched_from: data.branched.as_ref().map(|b| b.parent.clone()),
+            parent: parent.as_ref().map(|p| p.id.clone()),
+            kind: parent.as_ref().map(|p| p.kind),
             messages: data.messages,
             calls: data.calls,
             bytes: html.len(),

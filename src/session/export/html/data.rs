@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::diff;
+use super::related::Child;
 use crate::output::{escape_line, escape_text};
 use crate::session::model::{IMPORTED_FROM, Loaded, Message, Place, ToolCall};
 
@@ -15,6 +16,7 @@ const DIGEST_CHARS: usize = 100;
 
 /// The page's data: serialized into its `<script type="application/json">`.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct Page {
     pub(super) id: String,
     pub(super) title: String,
@@ -36,6 +38,12 @@ pub(crate) struct Page {
     /// The source session a sub-agent ran in (`importedFrom`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) subagent_of: Option<String>,
+    /// The page of the session a sub-agent ran in, at where it started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) subagent_href: Option<String>,
+    /// The sessions started from this one: branches and sub-agents' runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) children: Vec<Child>,
     /// Links to other pages of an archive (none for a single page).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) links: Vec<Link>,
@@ -63,7 +71,7 @@ pub(super) struct Link {
 pub(super) struct Turn {
     /// The tokens its records were counted at, where the store knows.
     #[serde(skip_serializing_if = "Option::is_none")]
-    tokens: Option<u64>,
+    pub(super) tokens: Option<u64>,
     pub(super) items: Vec<Item>,
 }
 
@@ -110,7 +118,7 @@ impl Page {
         };
         Page {
             id: s.session_id.clone(),
-            title: shown_line(&title(loaded)).into_owned(),
+            title: shown_title(loaded),
             model: shown_line(&s.model).into_owned(),
             provider: shown_line(&s.provider).into_owned(),
             started: shown_line(&s.start_time).into_owned(),
@@ -126,10 +134,102 @@ impl Page {
                 href: None,
             }),
             subagent_of: field("parentSourceSessionId"),
+            subagent_href: None,
+            children: Vec::new(),
             links: Vec::new(),
             turns: turns(loaded),
         }
     }
+}
+
+impl Page {
+    /// The strings of the page outside its turns, each under its key.
+    pub(super) fn strings(&self) -> Vec<(&'static str, &str)> {
+        let mut strings = vec![
+            ("id", self.id.as_str()),
+            ("title", &self.title),
+            ("model", &self.model),
+            ("provider", &self.provider),
+            ("started", &self.started),
+            ("last", &self.last),
+        ];
+        let optional = [("workspace", &self.workspace), ("source", &self.source)];
+        strings.extend(
+            optional
+                .into_iter()
+                .filter_map(|(key, text)| Some((key, text.as_deref()?))),
+        );
+        if let Some(branch) = &self.branched {
+            strings.push(("parent", &branch.parent));
+            strings.extend(branch.href.as_deref().map(|href| ("href", href)));
+        }
+        strings.extend(self.subagent_of.as_deref().map(|id| ("subagentOf", id)));
+        strings.extend(
+            self.subagent_href
+                .as_deref()
+                .map(|href| ("subagentHref", href)),
+        );
+        for child in &self.children {
+            strings.extend([
+                ("kind", child.kind.name()),
+                ("id", &child.id),
+                ("title", &child.title),
+                ("started", &child.started),
+            ]);
+            strings.extend(child.after.map(|after| ("k", after.k)));
+            strings.extend(child.href.as_deref().map(|href| ("href", href)));
+        }
+        for link in &self.links {
+            strings.push(("label", &link.label));
+            strings.push(("href", &link.href));
+        }
+        strings
+    }
+}
+
+impl Item {
+    /// The item's strings, each under its key.
+    pub(super) fn strings(&self) -> Vec<(&'static str, &str)> {
+        match self {
+            Item::Message { role, at, text, .. } => {
+                vec![("role", role.as_str()), ("at", at), ("text", text)]
+            }
+            Item::Tool {
+                name,
+                at,
+                digest,
+                status,
+                args,
+                result,
+                diff,
+                ..
+            } => {
+                let mut strings = vec![
+                    ("name", name.as_str()),
+                    ("at", at),
+                    ("digest", digest),
+                    ("status", status),
+                    ("args", args),
+                    ("result", result),
+                ];
+                strings.extend(diff.as_deref().map(|diff| ("diff", diff)));
+                strings
+            }
+        }
+    }
+
+    /// A person's name for the record: `message 12`, `tool call 3 (Bash)`.
+    pub(super) fn place(&self) -> String {
+        match self {
+            Item::Message { n, .. } => format!("message {n}"),
+            Item::Tool { n, name, .. } => format!("tool call {n} ({name})"),
+        }
+    }
+}
+
+/// The session's title as a page shows it.
+pub(super) fn shown_title(loaded: &Loaded) -> String {
+    shown_line(&title(loaded)).into_owned()
 }
 
 /// The session's title, else the start of its first prompt.
@@ -153,15 +253,16 @@ fn title(loaded: &Loaded) -> String {
     }
 }
 
-/// The records grouped into turns: a new turn at each user prompt.
+/// The records grouped into turns: a new turn at each user prompt. The
+/// records, independent, are made on every core.
 fn turns(loaded: &Loaded) -> Vec<Turn> {
     let s = &loaded.session;
+    let items = crate::threads::parallel_map(&loaded.order, |place| match *place {
+        Place::Message(n) => message(n, &s.messages[n]),
+        Place::ToolCall(n) => tool(n, &s.tool_calls[n]),
+    });
     let mut turns: Vec<Turn> = Vec::new();
-    for (place, tokens) in loaded.order.iter().zip(&loaded.tokens) {
-        let item = match *place {
-            Place::Message(n) => message(n, &s.messages[n]),
-            Place::ToolCall(n) => tool(n, &s.tool_calls[n]),
-        };
+    for ((place, tokens), item) in loaded.order.iter().zip(&loaded.tokens).zip(items) {
         let prompt = matches!(*place, Place::Message(n)
             if s.messages[n].role() == "user" && !s.messages[n].is_tool_result());
         if prompt || turns.is_empty() {

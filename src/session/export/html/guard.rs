@@ -6,9 +6,52 @@
 
 use serde_json::Value;
 
+use super::data::{Item, Page};
 use crate::error::{Error, Result};
 use crate::redact::Scrubber;
-use crate::redact::structure::for_each_credential;
+use crate::redact::structure::{field_spans, for_each_credential};
+
+/// Fails naming the first record of a session page's data that holds a
+/// credential. The page's strings are read where they are, not in the
+/// page's JSON read back: the rules a scan of that JSON applies are the
+/// rules of each of its strings under its key ([`field_spans`]), and the
+/// records, independent, are read on every core.
+pub(super) fn check_page(scrubber: &Scrubber, page: &Page) -> Result<()> {
+    if let Some((key, kind)) = first_credential(scrubber, &page.strings()) {
+        return Err(refused(&page.id, key, &kind));
+    }
+    let items: Vec<&Item> = page.turns.iter().flat_map(|t| &t.items).collect();
+    let found = crate::threads::parallel_map(&items, |item| {
+        first_credential(scrubber, &item.strings()).map(|(_, kind)| kind)
+    });
+    match items
+        .iter()
+        .zip(found)
+        .find_map(|(item, kind)| Some((item, kind?)))
+    {
+        None => Ok(()),
+        Some((item, kind)) => Err(refused(&page.id, &item.place(), &kind)),
+    }
+}
+
+/// The first of `strings` (key, text) that holds a credential, and its kind.
+fn first_credential<'a>(
+    scrubber: &Scrubber,
+    strings: &[(&'a str, &str)],
+) -> Option<(&'a str, String)> {
+    strings.iter().find_map(|(key, text)| {
+        let span = field_spans(scrubber, Some(key), text).into_iter().next()?;
+        Some((*key, span.kind.into_owned()))
+    })
+}
+
+fn refused(session_id: &str, place: &str, kind: &str) -> Error {
+    Error::input(format!(
+        "session {session_id}: {place} holds a credential ({kind}); nothing written \
+         (`ollm-session redact {session_id}` removes it; an HTML export is never \
+         written unredacted)"
+    ))
+}
 
 /// Fails naming the first record of `data` (a page's JSON, `text` its
 /// serialization) that holds a credential.
@@ -26,11 +69,7 @@ pub(super) fn check(scrubber: &Scrubber, session_id: &str, text: &str) -> Result
     });
     match first {
         None => Ok(()),
-        Some((place, kind)) => Err(Error::input(format!(
-            "session {session_id}: {place} holds a credential ({kind}); nothing written \
-             (`ollm-session redact {session_id}` removes it; an HTML export is never \
-             written unredacted)"
-        ))),
+        Some((place, kind)) => Err(refused(session_id, &place, &kind)),
     }
 }
 
@@ -82,5 +121,133 @@ mod tests {
         let clean = serde_json::json!({"turns": [{"items": [{"k": "m", "n": 0,
             "text": "[REDACTED:github-token]"}]}]});
         check(&Scrubber::default(), "s1", &clean.to_string()).unwrap();
+    }
+
+    fn page(items: Vec<Item>) -> Page {
+        Page {
+            id: "s1".into(),
+            title: "title".into(),
+            model: "model".into(),
+            provider: "provider".into(),
+            started: "started".into(),
+            last: "last".into(),
+            workspace: Some("workspace".into()),
+            source: Some("source".into()),
+            tokens: 3,
+            messages: 1,
+            calls: 1,
+            branched: Some(super::super::data::Branch {
+                parent: "parent".into(),
+                before: 2,
+                href: Some("parent.html".into()),
+            }),
+            subagent_of: Some("subagent of".into()),
+            subagent_href: Some("up.html#from-s1".into()),
+            children: vec![super::super::related::Child {
+                kind: super::super::related::Kind::Subagent,
+                id: "child".into(),
+                title: "child title".into(),
+                started: "child started".into(),
+                after: Some(super::super::related::Anchor { k: "t", n: 4 }),
+                href: Some("child.html".into()),
+                before: None,
+            }],
+            links: vec![super::super::data::Link {
+                label: "label".into(),
+                href: "href.html".into(),
+            }],
+            turns: vec![super::super::data::Turn {
+                tokens: Some(1),
+                items,
+            }],
+        }
+    }
+
+    fn tool(result: &str) -> Item {
+        Item::Tool {
+            n: 4,
+            name: "Bash".into(),
+            at: "at".into(),
+            digest: "digest".into(),
+            status: "ok".into(),
+            ms: Some(1),
+            size: 2,
+            args: "args".into(),
+            result: result.into(),
+            diff: Some("diff".into()),
+        }
+    }
+
+    #[test]
+    fn a_credential_on_a_page_is_refused_naming_its_record_not_its_value() {
+        let token = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+        let message = |n| Item::Message {
+            n,
+            role: "user".into(),
+            at: "at".into(),
+            text: "hello".into(),
+        };
+        let held = page(vec![
+            message(0),
+            tool(&format!("token {token}")),
+            message(1),
+        ]);
+        let err = check_page(&Scrubber::default(), &held)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("tool call 4 (Bash)"), "{err}");
+        assert!(err.contains("github"), "{err}");
+        assert!(!err.contains(&token[4..]), "{err}");
+        let mut titled = page(vec![message(0)]);
+        titled.title = format!("see {token}");
+        let err = check_page(&Scrubber::default(), &titled)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("title holds"), "{err}");
+        check_page(
+            &Scrubber::default(),
+            &page(vec![message(0), tool("[REDACTED:github-token]")]),
+        )
+        .unwrap();
+    }
+
+    /// Every string of the page's JSON, each once.
+    fn json_strings(value: &Value, into: &mut Vec<String>) {
+        match value {
+            Value::String(text) => into.push(text.clone()),
+            Value::Array(items) => items.iter().for_each(|v| json_strings(v, into)),
+            Value::Object(map) => map.values().for_each(|v| json_strings(v, into)),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn the_check_reads_every_string_the_page_carries() {
+        let message = Item::Message {
+            n: 0,
+            role: "user".into(),
+            at: "at0".into(),
+            text: "text".into(),
+        };
+        let data = page(vec![message, tool("result")]);
+        let mut carried = Vec::new();
+        json_strings(&serde_json::to_value(&data).unwrap(), &mut carried);
+        let mut read: Vec<String> = data
+            .strings()
+            .into_iter()
+            .chain(
+                data.turns
+                    .iter()
+                    .flat_map(|t| &t.items)
+                    .flat_map(Item::strings),
+            )
+            .map(|(_, text)| text.to_string())
+            .collect();
+        // The tags of records' kinds are the page's own letters.
+        carried.retain(|text| !matches!(text.as_str(), "m" | "t"));
+        read.retain(|text| !matches!(text.as_str(), "m" | "t"));
+        carried.sort();
+        read.sort();
+        assert_eq!(carried, read);
     }
 }

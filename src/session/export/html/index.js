@@ -16,7 +16,7 @@
     li.appendChild(pageLink(s));
     var facts = [s.started.slice(0, 16).replace('T', ' '), s.source || s.model,
       s.messages + ' messages', s.calls + ' tool calls', size(s.bytes)];
-    if (s.branchedFrom) facts.push('branch of ' + s.branchedFrom);
+    if (s.kind) facts.push(s.kind === 'branch' ? 'branch' : 'sub-agent');
     li.appendChild(el('span', 'meta', facts.join(' · ')));
     return li;
   }
@@ -24,15 +24,23 @@
   document.getElementById('summary').textContent =
     S.length + (S.length === 1 ? ' session' : ' sessions');
 
-  // Sessions by project, newest first; a sub-agent's run under the session
-  // it ran in.
-  var bySource = {};
-  S.forEach(function (s) { if (s.sourceId) bySource[s.sourceId] = s; });
+  // Sessions by project, newest first; a branch and a sub-agent's run
+  // under the session it came from, where that session has a page here.
+  var byId = new Map();
+  S.forEach(function (s) { byId.set(s.id, s); });
   var children = new Map();
   var projects = new Map();
+  // A parent whose own line of parents comes back to s (a loop) is none.
+  function parentOf(s) {
+    var parent = s.parent && byId.get(s.parent);
+    for (var up = parent, n = 0; up && n < S.length; up = up.parent && byId.get(up.parent), n++) {
+      if (up === s) return null;
+    }
+    return parent;
+  }
   S.forEach(function (s) {
-    var parent = s.subagentOf && bySource[s.subagentOf];
-    if (parent && parent !== s) {
+    var parent = parentOf(s);
+    if (parent) {
       if (!children.has(parent)) children.set(parent, []);
       children.get(parent).push(s);
       return;
@@ -41,16 +49,27 @@
     if (!projects.has(p)) projects.set(p, []);
     projects.get(p).push(s);
   });
+  var KIND = { branch: 'branch', subagent: 'sub-agent' };
+  function tree(s, cls, seen) {
+    var li = row(s, cls);
+    var kids = (children.get(s) || []).filter(function (c) { return !seen.has(c); });
+    if (kids.length) {
+      var list = el('ul');
+      kids.sort(function (a, b) { return a.started < b.started ? -1 : 1; }).forEach(function (c) {
+        seen.add(c);
+        list.appendChild(tree(c, 'session sub ' + (KIND[c.kind] ? c.kind : ''), seen));
+      });
+      li.appendChild(list);
+    }
+    return li;
+  }
   var main = document.getElementById('projects');
   Array.from(projects.keys()).sort().forEach(function (p) {
     var sec = el('section', 'project');
     sec.appendChild(el('h2', null, p));
     var list = el('ul');
     projects.get(p).sort(function (a, b) { return a.started < b.started ? 1 : -1; })
-      .forEach(function (s) {
-        list.appendChild(row(s, 'session'));
-        (children.get(s) || []).forEach(function (c) { list.appendChild(row(c, 'session sub')); });
-      });
+      .forEach(function (s) { list.appendChild(tree(s, 'session', new Set([s]))); });
     sec.appendChild(list);
     main.appendChild(sec);
   });

@@ -9,8 +9,10 @@ mod data;
 mod diff;
 mod guard;
 mod page;
+mod related;
 
 pub use archive::{Archive, Entry};
+pub use related::{Child, Parent};
 
 use crate::error::{Error, Result};
 use crate::redact::Scrubber;
@@ -22,16 +24,23 @@ const SESSION_SKELETON: &str = r#"<header id="top"><nav id="links"></nav><h1 id=
 <main id="turns"></main>
 <div id="more"></div>"#;
 
-/// The page of one session. Fails (writing nothing) when anything it would
-/// carry holds a credential `scrubber` finds.
-pub fn page(loaded: &Loaded, scrubber: &Scrubber) -> Result<String> {
-    session_page(&data::Page::of(loaded), scrubber)
+/// The page of one session, showing `children` (the sessions started from
+/// it, [`Child::of`]) where they started. Fails (writing nothing) when
+/// anything it would carry holds a credential `scrubber` finds.
+pub fn page(loaded: &Loaded, mut children: Vec<Child>, scrubber: &Scrubber) -> Result<String> {
+    let mut data = data::Page::of(loaded);
+    for child in &mut children {
+        child.place(loaded);
+    }
+    children.sort_by(|a, b| a.started.cmp(&b.started));
+    data.children = children;
+    session_page(&data, scrubber)
 }
 
 fn session_page(page: &data::Page, scrubber: &Scrubber) -> Result<String> {
+    guard::check_page(scrubber, page)?;
     let json = serde_json::to_string(page)
         .map_err(|e| Error::input(format!("cannot encode session {}: {e}", page.id)))?;
-    guard::check(scrubber, &page.id, &json)?;
     Ok(page::document(
         SESSION_SKELETON,
         &json,

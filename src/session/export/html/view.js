@@ -43,7 +43,41 @@
     fact('Branched from', b.href ? link(b.parent + ' before message ' + b.before, b.href)
       : b.parent + ' before message ' + b.before);
   }
-  fact('Sub-agent of', D.subagentOf);
+  fact('Sub-agent of', D.subagentHref ? link(D.subagentOf, D.subagentHref) : D.subagentOf);
+  // Sessions started from this one: listed here, and shown after the
+  // record each started at (`#from-<id>` goes there).
+  var KIND = { branch: 'Branch', subagent: 'Sub-agent' };
+  var childrenAt = {};
+  var early = [];
+  function childList(kind) {
+    var of = (D.children || []).filter(function (c) { return c.kind === kind; });
+    if (!of.length) return null;
+    var span = el('span', 'children');
+    of.forEach(function (c, i) {
+      if (i) span.appendChild(document.createTextNode(' · '));
+      span.appendChild(c.href ? link(c.title, c.href) : el('span', null, c.title + ' (' + c.id + ')'));
+      var here = el('a', null, '\u2193');
+      here.setAttribute('href', '#from-' + c.id);
+      here.setAttribute('aria-label', 'where it started');
+      span.appendChild(document.createTextNode(' '));
+      span.appendChild(here);
+    });
+    return span;
+  }
+  fact('Branches', childList('branch'));
+  fact('Sub-agents', childList('subagent'));
+  (D.children || []).forEach(function (c) {
+    if (!c.after) { early.push(c); return; }
+    var key = c.after.k + c.after.n;
+    (childrenAt[key] = childrenAt[key] || []).push(c);
+  });
+  function childNote(c) {
+    var note = el('aside', 'child ' + c.kind);
+    note.id = 'from-' + c.id;
+    note.appendChild(document.createTextNode(KIND[c.kind] + ' started here: '));
+    note.appendChild(c.href ? link(c.title, c.href) : el('span', null, c.title + ' (' + c.id + ')'));
+    return note;
+  }
   (D.links || []).forEach(function (l) {
     document.getElementById('links').appendChild(link(l.label, l.href));
   });
@@ -159,6 +193,7 @@
     if (item) {
       item.node = item.k === 't' ? tool(item) : message(item);
       openTurn.appendChild(item.node);
+      (childrenAt[item.k + item.n] || []).forEach(function (c) { openTurn.appendChild(childNote(c)); });
     }
     if (++cursor[1] >= t.items.length) cursor = [cursor[0] + 1, 0];
   }
@@ -169,6 +204,7 @@
     while (!done() && (t === undefined ? n++ < WINDOW : before(t, i))) renderOne();
   }
 
+  early.forEach(function (c) { turnsEl.appendChild(childNote(c)); });
   var more = document.getElementById('more');
   renderTo();
   function nearEnd() { return more.getBoundingClientRect().top < innerHeight + 800; }
@@ -284,6 +320,12 @@
       var node = found[2].node;
       if (node.tagName === 'DETAILS' && m[1] === 'tool') { fill(node); node.open = true; }
       node.scrollIntoView({ block: 'start' });
+    } else if (hash.indexOf('from-') === 0) {
+      var child = (D.children || []).filter(function (c) { return 'from-' + c.id === hash; })[0];
+      var spot = child && child.after && turnOf(child.after.k, child.after.n);
+      if (spot) renderTo(spot[0], spot[1]);
+      var note = document.getElementById(hash);
+      if (note) note.scrollIntoView({ block: 'center' });
     } else if (hash.indexOf('q=') === 0) {
       q.value = hash.slice(2);
       search(q.value);
