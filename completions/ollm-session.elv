@@ -313,7 +313,7 @@ set edit:completion:arg-completer[ollm-session] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ollm-session;import'= {
-            cand --from 'The tool the sessions are from; `auto` reads every tool''s (its default locations, or each path as whichever tool''s it is)'
+            cand --from 'The tool the sessions are from (repeatable: `--from claude --from codex`); `auto` reads every tool''s (its default locations, or each path as whichever tool''s it is)'
             cand --format 'ndjson (default when piped), table (default on a terminal), json or text'
             cand --hook 'Import the one transcript that TOOL''s hook names on standard input (the hook JSON of Claude Code or gemini-cli: `transcript_path`), reading it only if it changed. Prints nothing and always exits 0, so a hook never breaks the agent: a reason it could not import goes to stderr and to $OLLM_HOME/logs/import-hook.log'
             cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'

@@ -273,7 +273,7 @@ complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l all
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l dry-run -d 'Show what would be replaced (as `scan` does); change nothing'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm-session -n "__fish_ollm_session_using_subcommand redact" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l from -d 'The tool the sessions are from; `auto` reads every tool\'s (its default locations, or each path as whichever tool\'s it is)' -r -f -a "claude\t''
+complete -c ollm-session -n "__fish_ollm_session_using_subcommand import" -l from -d 'The tool the sessions are from (repeatable: `--from claude --from codex`); `auto` reads every tool\'s (its default locations, or each path as whichever tool\'s it is)' -r -f -a "claude\t''
 codex\t''
 gemini\t''
 opencode\t''

@@ -508,7 +508,7 @@ complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subco
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from redact" -l dry-run -d 'Show what would be replaced (as `scan` does); change nothing'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from redact" -l no-redact -d 'Store credentials as they are instead of `[REDACTED:<kind>]` (services.session.redact: false)'
 complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from redact" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l from -d 'The tool the sessions are from; `auto` reads every tool\'s (its default locations, or each path as whichever tool\'s it is)' -r -f -a "claude\t''
+complete -c ollm -n "__fish_ollm_using_subcommand session; and __fish_seen_subcommand_from import" -l from -d 'The tool the sessions are from (repeatable: `--from claude --from codex`); `auto` reads every tool\'s (its default locations, or each path as whichever tool\'s it is)' -r -f -a "claude\t''
 codex\t''
 gemini\t''
 opencode\t''

@@ -21,16 +21,18 @@ use crate::session::import::{self, Homes};
 #[command(about = about(), after_help = footer("  ollm-session import                          # every tool, from its own location
   ollm-session import --from claude            # ~/.claude/projects (CLAUDE_CONFIG_DIR)
   ollm-session import --from codex ~/.codex/sessions/2026/11
+  ollm-session import --from claude --from codex  # two tools' own locations
   ollm-session import --from gemini --dry-run  # what would be imported
   ollm-session import ./old-sessions           # --from auto: each file by its shape
   ollm-session import --watch                  # then every new record as it is written
   ollm-session import --hook claude            # from a Claude Code Stop/SessionEnd hook"))]
 // The description is [`about`], naming the tools of the importers' table.
 pub(crate) struct ImportArgs {
-    /// The tool the sessions are from; `auto` reads every tool's (its
-    /// default locations, or each path as whichever tool's it is).
-    #[arg(long, default_value = AUTO, value_parser = from_values())]
-    from: String,
+    /// The tool the sessions are from (repeatable: `--from claude --from
+    /// codex`); `auto` reads every tool's (its default locations, or each
+    /// path as whichever tool's it is).
+    #[arg(long, value_name = "TOOL", default_value = AUTO, value_parser = from_values())]
+    from: Vec<String>,
     /// Files or directories to import (default: the tools' own locations,
     /// honouring CLAUDE_CONFIG_DIR, CODEX_HOME and XDG_DATA_HOME).
     #[arg(value_name = "PATH")]

@@ -85,7 +85,7 @@ fn hook_import(ctx: &Context, tool: &str, input: &HookInput) -> Result<Vec<Strin
 /// `import --watch`: until stopped.
 pub(super) fn watch(
     ctx: &Context,
-    from: &str,
+    from: &[String],
     paths: &[PathBuf],
     format: Option<ListFormat>,
 ) -> Result<ExitCode> {

@@ -27,12 +27,12 @@ pub(super) fn from_values() -> PossibleValuesParser {
     PossibleValuesParser::new(import::tools().map(|tool| tool.name()).chain([AUTO]))
 }
 
-/// The tools `--from` names (every one for `auto`).
-pub(super) fn tools_from(from: &str) -> Vec<Tool> {
-    if from == AUTO {
-        return import::tools().collect();
-    }
-    import::named(from).into_iter().collect()
+/// The tools the `--from`s name, each once, in the importers' order
+/// (every one when one is `auto`).
+pub(super) fn tools_from(from: &[String]) -> Vec<Tool> {
+    import::tools()
+        .filter(|tool| from.iter().any(|name| name == AUTO || name == tool.name()))
+        .collect()
 }
 
 pub(super) fn print_result(

@@ -2,7 +2,7 @@
 //! every core and storing each session as it is read ([`run`]), reporting
 //! each outcome to the caller as it happens.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError, mpsc};
@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::cursor::{Anchor, Tail};
 use super::write::{Imported, SessionWriter, Status};
-use super::{Homes, Skipped, Source, Tool};
+use super::{Homes, Part, Skipped, Source, TailRead, Tool};
 use crate::error::{Error, Result};
 use crate::session::Store;
 
@@ -29,6 +30,9 @@ pub struct Plan {
     /// newer than this version knows, symbolic links not followed (one
     /// line a place searched).
     pub warnings: Vec<String>,
+    /// The sources that only grew since they were last read, by path: only
+    /// their new lines are read, where the importer can.
+    pub tails: HashMap<PathBuf, Tail>,
 }
 
 /// The sources of `tools` under `paths`, or under each tool's default
@@ -101,11 +105,14 @@ pub enum Event {
     /// rest of the run goes on.
     Failed(Failure),
     /// A source was read to its end (`bytes` of it); `stored` when every
-    /// session in it was stored (its cursor may then move past it).
+    /// session in it was stored (its cursor may then move past it);
+    /// `anchor`: where a later read of only what is appended can start
+    /// ([`super::Importer::read_tail`]).
     SourceDone {
         path: PathBuf,
         bytes: u64,
         stored: bool,
+        anchor: Option<Anchor>,
     },
 }
 
@@ -201,7 +208,8 @@ fn run_with(
             let (next, busy) = (&next, &busy);
             scope.spawn(move || {
                 while let Some(source) = plan.sources.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    read_one(store, source, (dry_run, settle), busy, &tx);
+                    let tail = plan.tails.get(&source.path);
+                    read_one(store, source, tail, (dry_run, settle), busy, &tx);
                 }
             });
         }
@@ -215,63 +223,44 @@ fn run_with(
 fn read_one(
     store: &Store,
     source: &Source,
+    tail: Option<&Tail>,
     (dry_run, settle): (bool, Option<Duration>),
     busy: &Busy,
     tx: &mpsc::Sender<Event>,
 ) {
     let tool = source.tool;
     let fresh = settle.is_some_and(|settle| changed_within(&source.path, settle));
-    let mut writing: Option<(SessionWriter<'_>, Held<'_>)> = None;
-    let mut failed = false;
-    let mut incomplete = false;
-    let read = tool.read_parts(source, super::PART_ITEMS, &mut |mut part| {
-        if fresh && part.last && hold_open_tail(&mut part.transcript.items) > 0 {
-            incomplete = true;
-        }
-        if part.first {
-            let id = super::session_id_for(tool, &part.transcript.source_id);
-            drop(writing.take());
-            writing = Some((SessionWriter::new(store, tool, dry_run), busy.hold(id)));
-            failed = false;
-        }
-        let (last, source_name, source_id) = (
-            part.last,
-            part.transcript.source.clone(),
-            super::bounds::id(&part.transcript.source_id).into_owned(),
-        );
-        let written = match (&mut writing, failed) {
-            (Some((writer, _)), false) => writer.part(part),
-            _ => Ok(None),
-        };
-        let event = match written {
-            Ok(Some(done)) => Some(Event::Session(done)),
-            Ok(None) => None,
-            Err(err @ Error::BrokenPipe) => return Err(err),
-            Err(err) => {
-                failed = true;
-                incomplete = true;
-                Some(Event::Failed(Failure {
-                    tool,
-                    source: source_name,
-                    source_id: Some(source_id),
-                    error: err.to_string(),
-                }))
+    let mut session = SessionParts::new(store, source, dry_run, fresh, busy, tx);
+    let read = match tail {
+        Some(tail) if !dry_run => {
+            let tailed = tool.read_tail(source, tail, super::PART_ITEMS, &mut |part| {
+                session.tail_part(part)
+            });
+            match tailed {
+                // The whole file is read when its new lines need the
+                // earlier ones, or its session is not in the store (deleted
+                // since: a tail alone would make a session of its last lines).
+                _ if session.not_stored && !session.written => {
+                    session.not_stored = false;
+                    tool.read_anchored(source, super::PART_ITEMS, &mut |part| session.part(part))
+                }
+                Ok(TailRead::Whole) => {
+                    tool.read_anchored(source, super::PART_ITEMS, &mut |part| session.part(part))
+                }
+                Ok(TailRead::Read(anchor)) => Ok(anchor),
+                Err(err) => Err(err),
             }
-        };
-        if last {
-            drop(writing.take());
         }
-        if let Some(event) = event {
-            let _ = tx.send(event);
-        }
-        Ok(())
-    });
-    drop(writing);
+        _ => tool.read_anchored(source, super::PART_ITEMS, &mut |part| session.part(part)),
+    };
+    let incomplete = session.incomplete;
+    drop(session);
     let event = match read {
-        Ok(()) => Event::SourceDone {
+        Ok(anchor) => Event::SourceDone {
             path: source.path.clone(),
             bytes: source.bytes,
             stored: !incomplete,
+            anchor,
         },
         Err(err) => Event::Failed(Failure {
             tool,
@@ -281,6 +270,112 @@ fn read_one(
         }),
     };
     let _ = tx.send(event);
+}
+
+/// The sessions of one source as its parts arrive: each written by its
+/// own [`SessionWriter`], one at a time.
+struct SessionParts<'a> {
+    store: &'a Store,
+    tool: Tool,
+    dry_run: bool,
+    fresh: bool,
+    busy: &'a Busy,
+    tx: &'a mpsc::Sender<Event>,
+    writing: Option<(SessionWriter<'a>, Held<'a>)>,
+    failed: bool,
+    /// A session not stored in full (a failure, a call held back).
+    incomplete: bool,
+    /// Whether any part was handed to a writer.
+    written: bool,
+    /// A tail read found its session not in the store.
+    not_stored: bool,
+}
+
+impl<'a> SessionParts<'a> {
+    fn new(
+        store: &'a Store,
+        source: &Source,
+        dry_run: bool,
+        fresh: bool,
+        busy: &'a Busy,
+        tx: &'a mpsc::Sender<Event>,
+    ) -> SessionParts<'a> {
+        SessionParts {
+            store,
+            tool: source.tool,
+            dry_run,
+            fresh,
+            busy,
+            tx,
+            writing: None,
+            failed: false,
+            incomplete: false,
+            written: false,
+            not_stored: false,
+        }
+    }
+
+    /// A part of a tail read: only added to a session already stored (a
+    /// tail alone would make a session of its last lines).
+    fn tail_part(&mut self, part: Part) -> Result<()> {
+        if part.first {
+            let id = super::session_id_for(self.tool, &part.transcript.source_id);
+            if !matches!(self.store.exists(&id), Ok(())) {
+                self.not_stored = true;
+            }
+        }
+        if self.not_stored {
+            return Err(Error::NotFound("the session is not in the store".into()));
+        }
+        self.part(part)
+    }
+
+    fn part(&mut self, mut part: Part) -> Result<()> {
+        self.written = true;
+        if self.fresh && part.last && hold_open_tail(&mut part.transcript.items) > 0 {
+            self.incomplete = true;
+        }
+        if part.first {
+            let id = super::session_id_for(self.tool, &part.transcript.source_id);
+            drop(self.writing.take());
+            self.writing = Some((
+                SessionWriter::new(self.store, self.tool, self.dry_run),
+                self.busy.hold(id),
+            ));
+            self.failed = false;
+        }
+        let (last, source_name, source_id) = (
+            part.last,
+            part.transcript.source.clone(),
+            super::bounds::id(&part.transcript.source_id).into_owned(),
+        );
+        let written = match (&mut self.writing, self.failed) {
+            (Some((writer, _)), false) => writer.part(part),
+            _ => Ok(None),
+        };
+        let event = match written {
+            Ok(Some(done)) => Some(Event::Session(done)),
+            Ok(None) => None,
+            Err(err @ Error::BrokenPipe) => return Err(err),
+            Err(err) => {
+                self.failed = true;
+                self.incomplete = true;
+                Some(Event::Failed(Failure {
+                    tool: self.tool,
+                    source: source_name,
+                    source_id: Some(source_id),
+                    error: err.to_string(),
+                }))
+            }
+        };
+        if last {
+            drop(self.writing.take());
+        }
+        if let Some(event) = event {
+            let _ = self.tx.send(event);
+        }
+        Ok(())
+    }
 }
 
 /// The sessions being written: two sources holding one session (a tool

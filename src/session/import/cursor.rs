@@ -15,6 +15,9 @@
 //! whose last known line no longer matches was rewritten; one that only
 //! grew was appended to. A torn last line (no newline yet) is held back:
 //! the cursor stops before it, so the file counts as grown once it ends.
+//! A file that grew is read from the offset where its importer can
+//! continue from there alone: the [`Anchor`] it left says where its
+//! conversation stood ([`super::Importer::read_tail`]).
 //!
 //! Cursors are files of their own (`<dir>/<hash of the path>.json`, written
 //! atomically), so a hook and a watcher never rewrite each other's. A
@@ -43,6 +46,36 @@ pub struct Cursor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wal: Option<Stat>,
     pub shape: Shape,
+    /// Where the importer's conversation stood at `shape`'s offset, when a
+    /// read of only the lines after it can continue it ([`Anchor`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+}
+
+/// What an importer needs of a file's earlier lines to read only the lines
+/// appended after them: the last line of the conversation (its id and
+/// time) and the response it belongs to. An importer gives one only when
+/// that line ends the file's conversation, and reads a tail only when the
+/// new lines continue from it alone; otherwise it reads the whole file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Anchor {
+    pub id: String,
+    /// The latest time of any line before it, as a number that orders
+    /// like the time.
+    pub time: u64,
+    /// The id of the last model response on the conversation, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+}
+
+/// A read of only the lines `from..to` of a file that grew (`to`: the end
+/// of its last complete line), continuing from `anchor`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tail {
+    pub from: u64,
+    pub to: u64,
+    pub anchor: Anchor,
 }
 
 /// A file's identity, size and times (seconds and nanoseconds).
@@ -107,6 +140,19 @@ pub enum Change {
 }
 
 impl Change {
+    /// The read of only what was appended, when the file only grew past
+    /// `old` (a cursor with an anchor) to `now`.
+    pub fn tail(self, old: Option<&Cursor>, now: &Cursor) -> Option<Tail> {
+        let Change::Grew { from } = self else {
+            return None;
+        };
+        let Shape::Lines { offset: to, .. } = now.shape else {
+            return None;
+        };
+        let anchor = old?.anchor.clone()?;
+        (to > from).then_some(Tail { from, to, anchor })
+    }
+
     /// Whether the source must be read again.
     pub fn to_read(self) -> bool {
         self != Change::Unchanged
@@ -165,9 +211,10 @@ pub fn check(old: Option<&Cursor>, path: &Path) -> io::Result<(Change, Cursor)> 
             if stat.size == old.stat.size {
                 return Ok((Change::Unchanged, touched));
             }
-            let now = observe(&file, path, stat, wal)?;
+            let mut now = observe(&file, path, stat, wal)?;
             // Grown only by a torn line: nothing complete to read yet.
             let change = if now.shape == old.shape {
+                now.anchor.clone_from(&old.anchor);
                 Change::Unchanged
             } else {
                 Change::Grew { from: offset }
@@ -216,6 +263,7 @@ fn observe(file: &File, path: &Path, stat: Stat, wal: Option<Stat>) -> io::Resul
         stat,
         wal,
         shape,
+        anchor: None,
     })
 }
 

@@ -11,8 +11,20 @@ use serde::{Serialize, Serializer};
 
 #[cfg(test)]
 use super::Transcript;
+use super::cursor::{Anchor, Tail};
 use super::{Homes, Part, Source};
 use crate::error::Result;
+
+/// What [`Importer::read_tail`] did.
+#[derive(Debug)]
+pub enum TailRead {
+    /// The new lines were read; a later tail continues from the anchor
+    /// (none: the next read is whole).
+    Read(Option<Anchor>),
+    /// The new lines need the earlier ones: nothing was handed over, the
+    /// whole source is to be read.
+    Whole,
+}
 
 /// One agent CLI whose sessions can be imported: where it keeps them,
 /// which files are its, and how one of them is read.
@@ -56,6 +68,33 @@ pub trait Importer: Sync {
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()>;
+
+    /// [`Importer::read_parts`], and where its conversation then stands,
+    /// for a later [`Importer::read_tail`] (none: the next read is whole).
+    fn read_anchored(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<Option<Anchor>> {
+        self.read_parts(source, max_items, each)?;
+        Ok(None)
+    }
+
+    /// Reads only the lines `tail` names of an append-only file that grew,
+    /// handing over what they add to the conversation they continue: the
+    /// same items a whole read would add, or [`TailRead::Whole`] (before
+    /// handing anything over) when they cannot be known without the
+    /// earlier lines.
+    fn read_tail(
+        &self,
+        _source: &Source,
+        _tail: &Tail,
+        _max_items: usize,
+        _each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<TailRead> {
+        Ok(TailRead::Whole)
+    }
 
     /// Reads `source` with [`Importer::read_parts`] and hands over each
     /// session it holds whole, as soon as its last part is read: a

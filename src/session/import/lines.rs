@@ -83,6 +83,27 @@ pub fn each_line(
     each_line_of(reader, skipped, each).map_err(|e| with_path(e, path))
 }
 
+/// [`each_line`] over only the bytes `from..to` of the (uncompressed)
+/// file at `path`: the lines appended since `from`. Offsets are the
+/// file's; line numbers count from 1 at `from`.
+pub fn each_line_in(
+    path: &Path,
+    (from, to): (u64, u64),
+    skipped: &mut Skipped,
+    mut each: impl FnMut(Line<'_>, &mut Skipped) -> Result<()>,
+) -> Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path).map_err(|e| Error::io(path, &e))?;
+    file.seek(SeekFrom::Start(from))
+        .map_err(|e| Error::io(path, &e))?;
+    let reader = BufReader::with_capacity(1 << 16, file.take(to.saturating_sub(from)));
+    each_line_of(reader, skipped, |mut line, skipped| {
+        line.offset += from;
+        each(line, skipped)
+    })
+    .map_err(|e| with_path(e, path))
+}
+
 fn with_path(error: Error, path: &Path) -> Error {
     match error {
         Error::Io { path: p, message } if p.as_os_str().is_empty() => Error::Io {

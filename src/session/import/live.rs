@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::batch::{self, Event, Plan};
-use super::cursor::{self, Cursor, Cursors};
+use super::cursor::{self, Cursor, Cursors, Tail};
 use super::{Source, Tool};
 use crate::error::{Error, Result};
 use crate::fs::lock::Lock;
@@ -95,15 +95,24 @@ pub struct Pending(HashMap<PathBuf, Cursor>);
 
 /// Checks each of `sources` against its cursor: keeps those that changed
 /// (all of them when `all`, as a one-shot import reads everything), with
-/// the cursors they will have once read. A source that vanished meanwhile
-/// is left out when only the changed are read.
-pub fn select(cursors: &Cursors, sources: Vec<Source>, all: bool) -> (Vec<Source>, Pending) {
+/// the cursors they will have once read, and the reads of only what was
+/// appended (unless `all`). A source that vanished meanwhile is left out
+/// when only the changed are read.
+pub fn select(
+    cursors: &Cursors,
+    sources: Vec<Source>,
+    all: bool,
+) -> (Vec<Source>, Pending, HashMap<PathBuf, Tail>) {
     let mut pending = Pending::default();
+    let mut tails = HashMap::new();
     let mut kept = Vec::with_capacity(sources.len());
     for source in sources {
         let old = cursors.load(&source.path);
         match cursor::check(old.as_ref(), &source.path) {
             Ok((change, now)) => {
+                if !all && let Some(tail) = change.tail(old.as_ref(), &now) {
+                    tails.insert(source.path.clone(), tail);
+                }
                 if all || change.to_read() {
                     pending.0.insert(source.path.clone(), now);
                     kept.push(source);
@@ -113,7 +122,7 @@ pub fn select(cursors: &Cursors, sources: Vec<Source>, all: bool) -> (Vec<Source
             Err(_) => {}
         }
     }
-    (kept, pending)
+    (kept, pending, tails)
 }
 
 /// Reads the sources of `plan` that changed since their cursors (each, when
@@ -130,17 +139,21 @@ pub fn import(
     let mut pending = Pending::default();
     if let Some(cursors) = cursors {
         let sources = std::mem::take(&mut plan.sources);
-        (plan.sources, pending) = select(cursors, sources, all);
+        (plan.sources, pending, plan.tails) = select(cursors, sources, all);
     }
     let on_event = |event: Event| {
         if let (
             Event::SourceDone {
-                path, stored: true, ..
+                path,
+                stored: true,
+                anchor,
+                ..
             },
             Some(cursors),
         ) = (&event, cursors)
-            && let Some(cursor) = pending.0.remove(path)
+            && let Some(mut cursor) = pending.0.remove(path)
         {
+            cursor.anchor.clone_from(anchor);
             // A cursor not kept costs the next run a full, idempotent read.
             let _ = cursors.save(&cursor);
         }

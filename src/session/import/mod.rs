@@ -41,7 +41,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 pub use homes::Homes;
-pub use importer::{Importer, Tool};
+pub use importer::{Importer, TailRead, Tool};
 pub use parts::{PART_BYTES, PART_ITEMS, Part, split};
 
 /// Every importer, in the order `--from` lists them and `auto` reads them:

@@ -462,3 +462,55 @@ fn a_source_that_cannot_be_read_is_reported_and_the_others_are_imported() {
     );
     assert_eq!(session_ids(&sb).len(), 1);
 }
+
+#[test]
+fn from_names_several_tools_each_read_once_and_no_other() {
+    use crate::import_live::{fixture, have_fixtures};
+    if !have_fixtures() {
+        return;
+    }
+    let sb = Sandbox::new();
+    let claude = fixture("claude/spotter-short/projects");
+    let codex = fixture("codex/agent-history-exec/sessions");
+    let gemini = fixture("gemini/synthetic-jsonl");
+    let (claude_s, codex_s, gemini_s) = (
+        claude.to_str().unwrap(),
+        codex.to_str().unwrap(),
+        gemini.to_str().unwrap(),
+    );
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--format", "ndjson", "--from", "codex"])
+        .args(["--from", "claude", "--from", "codex"])
+        .args([claude_s, codex_s, gemini_s])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (sessions, summary) = parse(&stdout(&out));
+    let mut tools: Vec<&str> = sessions
+        .iter()
+        .map(|s| s["tool"].as_str().unwrap())
+        .collect();
+    tools.sort_unstable();
+    tools.dedup();
+    assert_eq!(tools, ["claude", "codex"]);
+    assert_eq!(summary["failed"], 0);
+    assert!(
+        stderr(&out).contains(&format!(
+            "{gemini_s}: no sessions of claude, codex found there"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // `auto` among them: every tool.
+    let (all, _) = import(&sb, &["--from", "claude", "--from", "auto", gemini_s]);
+    assert!(all.iter().all(|s| s["tool"] == "gemini"), "{all:?}");
+    assert!(!all.is_empty());
+    let bad = sb
+        .cmd("ollm-session")
+        .args(["import", "--from", "claude", "--from", "nosuch"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stderr(&bad).trim().lines().count(), 1, "{}", stderr(&bad));
+}

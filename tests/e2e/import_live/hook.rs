@@ -74,6 +74,70 @@ fn a_sequence_of_hook_calls_equals_a_one_shot_import() {
     assert_eq!(std::fs::read(&path).unwrap(), lines.concat());
 }
 
+/// The real transcripts of sessions (not subagents), by fixture path.
+/// (`spotter-subagent`, cut between its parallel `WebSearch` calls and
+/// their results, stores the calls in another order than a one-shot
+/// import: whether only the new lines or the whole file is read.)
+const SESSIONS: &[&str] = &[
+    "claude/spotter-short/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
+    TOOL_HEAVY,
+    "claude/agent-history-sdk/projects/-tmp-agent-history-real-agent-claude-workspace/06090cb1-3e64-433a-bc7e-a621c0f596d2.jsonl",
+    "claude/spotter-compaction/projects/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
+];
+
+/// Whether a cursor of `sb`'s store holds an anchor: a later hook call
+/// reads only the lines appended after it.
+fn anchored(sb: &Sandbox) -> bool {
+    let dir = sb.sessions_dir().join(".import/cursors");
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            std::fs::read_to_string(entry.path()).is_ok_and(|text| text.contains("\"anchor\""))
+        })
+}
+
+#[test]
+fn hook_calls_after_writes_of_every_size_read_only_the_new_lines_and_equal_a_one_shot_import() {
+    if !have_fixtures() {
+        return;
+    }
+    for relative in SESSIONS {
+        let sb = Sandbox::new();
+        let dir = sb.home.join(".claude/projects/p");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(Path::new(relative).file_name().unwrap());
+        let lines = lines_of(&fixture(relative));
+        // Writes of 1 to 40 lines (a turn of the agent), the last line of
+        // every third one written in two halves with a hook call between.
+        let (mut at, mut turn) = (0, 0);
+        while at < lines.len() {
+            let end = (at + [1, 3, 2, 9, 1, 17, 40][turn % 7]).min(lines.len());
+            let write = lines[at..end].concat();
+            let last = lines[end - 1].len();
+            if turn % 3 == 0 && last > 2 {
+                let cut = write.len() - last / 2;
+                append(&path, &write[..cut]);
+                call_hook(&sb, &hook_input(&path, "Stop"));
+                append(&path, &write[cut..]);
+            } else {
+                append(&path, &write);
+            }
+            let err = call_hook(&sb, &hook_input(&path, "Stop"));
+            assert!(!err.contains("import --hook"), "{relative}: {err}");
+            (at, turn) = (end, turn + 1);
+        }
+        call_hook(&sb, &hook_input(&path, "SessionEnd"));
+        let got = store_of(&sb);
+        let want = one_shot("claude", &[&dir]);
+        assert_eq!(got, want, "{relative}");
+        super::assert_no_duplicates(&got);
+        assert_eq!(std::fs::read(&path).unwrap(), lines.concat());
+        assert!(anchored(&sb), "{relative}: no cursor holds an anchor");
+    }
+}
+
 #[test]
 fn a_hook_imports_the_subagents_of_its_session_too() {
     if !have_fixtures() {

@@ -48,6 +48,7 @@ mod find;
 mod items;
 mod parse;
 mod stream;
+mod tail;
 mod text;
 mod tree;
 #[cfg(test)]
@@ -60,8 +61,9 @@ use std::collections::{HashMap, HashSet};
 
 use std::path::{Path, PathBuf};
 
+use super::cursor::{Anchor, Tail};
 use super::lines::{self, Line};
-use super::{Homes, Importer, Part, Skipped, Source, Transcript};
+use super::{Homes, Importer, Part, Skipped, Source, TailRead, Transcript};
 use crate::error::Result;
 use find::is_agent_file;
 use parse::{Content, Head, progress_link};
@@ -113,23 +115,34 @@ impl Importer for Claude {
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        let path = &source.path;
-        let Some(file) = FirstFile::read(path)? else {
-            return Ok(());
+        self.read_anchored(source, max_items, each).map(drop)
+    }
+
+    /// As [`Importer::read_parts`]; the anchor is the main conversation's
+    /// last line when it is the file's last and latest ([`tail`]).
+    fn read_anchored(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<Option<Anchor>> {
+        let Some(file) = FirstFile::read(&source.path, None)? else {
+            return Ok(None);
         };
-        let mut lines = stream::Lines::open(path, &file.first.tree, &file.conversations)?;
-        for conversation in &file.conversations {
-            let header = file.header(conversation);
-            stream::hand_over(
-                &file.first.tree,
-                conversation,
-                header,
-                &mut lines,
-                max_items,
-                each,
-            )?;
-        }
-        Ok(())
+        file.hand_over(max_items, each)?;
+        Ok(tail::anchor_of(&file))
+    }
+
+    /// Reads only the lines appended after the anchor, when they continue
+    /// the main conversation from it alone ([`tail`]).
+    fn read_tail(
+        &self,
+        source: &Source,
+        tail: &Tail,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<TailRead> {
+        tail::read(source, tail, max_items, each)
     }
 }
 
@@ -145,14 +158,19 @@ struct FirstFile {
 }
 
 impl FirstFile {
-    /// The first pass over `path`; `None` when it holds no conversation.
-    fn read(path: &Path) -> Result<Option<FirstFile>> {
+    /// The first pass over `path` (or only its bytes in `range`); `None`
+    /// when it holds no conversation.
+    fn read(path: &Path, range: Option<(u64, u64)>) -> Result<Option<FirstFile>> {
         let mut skipped = Skipped::default();
         let mut first = FirstPass::default();
-        lines::each_line(path, &mut skipped, |line, skipped| {
+        let mut each = |line: Line<'_>, skipped: &mut Skipped| {
             first.line(&line, skipped);
             Ok(())
-        })?;
+        };
+        match range {
+            None => lines::each_line(path, &mut skipped, &mut each)?,
+            Some(range) => lines::each_line_in(path, range, &mut skipped, &mut each)?,
+        }
         first.tree.finish();
         let agent_file = is_agent_file(path);
         let conversations = first.tree.conversations(agent_file);
@@ -178,6 +196,23 @@ impl FirstFile {
             stem,
             conversations,
         }))
+    }
+
+    /// Hands each conversation over in parts of at most `max_items` items.
+    fn hand_over(&self, max_items: usize, each: &mut dyn FnMut(Part) -> Result<()>) -> Result<()> {
+        let mut lines = stream::Lines::open(&self.path, &self.first.tree, &self.conversations)?;
+        for conversation in &self.conversations {
+            let header = self.header(conversation);
+            stream::hand_over(
+                &self.first.tree,
+                conversation,
+                header,
+                &mut lines,
+                max_items,
+                each,
+            )?;
+        }
+        Ok(())
     }
 
     /// The fields of the transcript of `conversation` that are known
@@ -230,6 +265,13 @@ struct FirstPass {
     ai_title: Vec<(Option<String>, String)>,
     /// `summary` lines: (`leafUuid`, summary).
     summaries: Vec<(String, String)>,
+    /// The `uuid` of the last line of the tree, and the `message.id` of
+    /// the last assistant line: where a later tail continues ([`tail`]).
+    last_uuid: String,
+    last_response: Option<String>,
+    /// Whether a `system/local_command` line was read: it may be the copy
+    /// of a command typed on an earlier line ([`items::CommandCopies`]).
+    local_commands: bool,
 }
 
 /// Line kinds that are neither part of the conversation nor unknown.
@@ -293,6 +335,14 @@ impl FirstPass {
                 }
             } else if self.session_id.is_none() {
                 self.session_id = session.map(str::to_owned);
+            }
+            self.last_uuid.clear();
+            self.last_uuid.push_str(uuid);
+            self.local_commands |= head.subtype.as_str() == Some("local_command");
+            if kind == Kind::Assistant
+                && let Some(id) = message.and_then(|m| m.id.as_str())
+            {
+                self.last_response = Some(id.to_owned());
             }
             if let Some(agent) = head.agent_id.as_str() {
                 self.agents

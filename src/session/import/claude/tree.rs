@@ -156,6 +156,27 @@ impl Tree {
         self.bridge.insert(key_of(uuid), bridged);
     }
 
+    /// Whether the line `at` names `uuid` as its parent (over progress
+    /// lines; once [`Tree::finish`]ed, a parent not in the tree).
+    pub fn parent_is(&self, at: u32, uuid: &str) -> bool {
+        self.nodes
+            .get(at as usize)
+            .is_some_and(|node| node.parent_key == key_of(uuid))
+    }
+
+    /// Whether every result in the tree answers a call in it.
+    pub fn results_all_called(&self) -> bool {
+        let calls: std::collections::HashSet<u64> = self.uses.iter().map(|&(_, id)| id).collect();
+        self.holders.iter().all(|(id, _)| calls.contains(id))
+    }
+
+    /// Whether the line `at` is a compaction boundary or a sidechain's.
+    pub fn is_boundary_or_sidechain(&self, at: u32) -> bool {
+        self.nodes
+            .get(at as usize)
+            .is_some_and(|node| node.compact_boundary || node.sidechain)
+    }
+
     /// Whether `uuid` is a line of the tree (a summary's `leafUuid`).
     pub fn find(&self, uuid: &str) -> Option<u32> {
         self.index.get(&key_of(uuid)).copied()
@@ -165,9 +186,15 @@ impl Tree {
     pub fn finish(&mut self) {
         for i in 0..self.nodes.len() {
             let node = &self.nodes[i];
-            let (mut parent, mut dangling) = self.resolve(node.parent_key);
+            let (mut parent, mut dangling, missing) = self.resolve(node.parent_key);
+            if dangling {
+                // The line it hangs off, over progress lines: one read
+                // before, when only appended lines are read ([`super::tail`]).
+                self.nodes[i].parent_key = missing;
+            }
+            let node = &self.nodes[i];
             if parent == NONE && node.compact_boundary {
-                (parent, dangling) = self.resolve(node.logical_key);
+                (parent, dangling, _) = self.resolve(node.logical_key);
             }
             if parent == i as u32 {
                 parent = NONE;
@@ -182,23 +209,23 @@ impl Tree {
     }
 
     /// The line `key` names (over progress lines), and whether it names a
-    /// line that was never written (`NONE`, true) rather than none (`NONE`,
-    /// false: a root).
-    fn resolve(&self, mut key: u128) -> (u32, bool) {
+    /// line that was never written (`NONE`, true, and the key of the line
+    /// missing) rather than none (`NONE`, false: a root).
+    fn resolve(&self, mut key: u128) -> (u32, bool, u128) {
         // Bridged when added, unless a progress line came after its child.
         for _ in 0..64 {
             if key == 0 {
-                return (NONE, false);
+                return (NONE, false, 0);
             }
             if let Some(&at) = self.index.get(&key) {
-                return (at, false);
+                return (at, false, 0);
             }
             match self.bridge.get(&key) {
                 Some(&next) if next != key => key = next,
-                _ => return (NONE, true),
+                _ => return (NONE, true, key),
             }
         }
-        (NONE, false)
+        (NONE, false, 0)
     }
 
     /// The conversations in the tree: the main one (lines not on a
