@@ -327,10 +327,16 @@ impl<'a> SessionParts<'a> {
         if self.not_stored {
             return Err(Error::NotFound("the session is not in the store".into()));
         }
-        self.part(part)
+        self.write(part, true)
     }
 
-    fn part(&mut self, mut part: Part) -> Result<()> {
+    fn part(&mut self, part: Part) -> Result<()> {
+        self.write(part, false)
+    }
+
+    /// Writes `part`; a part of a tail read reports the whole session's
+    /// messages and tool calls (the stored ones), not only the new lines'.
+    fn write(&mut self, mut part: Part, tail: bool) -> Result<()> {
         self.written = true;
         if self.fresh && part.last && hold_open_tail(&mut part.transcript.items) > 0 {
             self.incomplete = true;
@@ -354,7 +360,13 @@ impl<'a> SessionParts<'a> {
             _ => Ok(None),
         };
         let event = match written {
-            Ok(Some(done)) => Some(Event::Session(done)),
+            Ok(Some(mut done)) => {
+                if tail && let Ok(stored) = self.store.summary(&done.session_id) {
+                    done.messages = stored.message_count;
+                    done.tool_calls = stored.tool_call_count;
+                }
+                Some(Event::Session(done))
+            }
             Ok(None) => None,
             Err(err @ Error::BrokenPipe) => return Err(err),
             Err(err) => {

@@ -56,7 +56,76 @@ fn a_transcript_appended_line_by_line_and_a_line_in_two_halves_equals_a_one_shot
     );
     let warnings = watcher.stderr();
     assert!(!warnings.contains("cannot"), "{warnings}");
-    assert!(watcher.stop().0.success());
+    let (status, events) = watcher.stop();
+    assert!(status.success());
+    // Each line counts the whole session, also after a read of new lines
+    // alone: the counts only grow, up to the session's.
+    let session = expected.values().next().unwrap();
+    let counts: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e.get("sessionId").is_some())
+        .map(|e| {
+            (
+                e["messages"].as_u64().unwrap(),
+                e["toolCalls"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(counts.len() > 1, "{events:?}");
+    assert!(counts.is_sorted(), "{counts:?}");
+    assert_eq!(
+        counts.last(),
+        Some(&(
+            session["messages"].as_array().unwrap().len() as u64,
+            session["toolCalls"].as_array().unwrap().len() as u64
+        )),
+        "{counts:?}"
+    );
+}
+
+/// A user's line after a finished answer is read alone (from the cursor's
+/// offset); its event still counts the whole session.
+#[test]
+fn a_line_read_alone_is_reported_with_the_whole_sessions_counts() {
+    if !have_fixtures() {
+        return;
+    }
+    let sb = Sandbox::new();
+    let lines = lines_of(&fixture(SHORT));
+    let path = placed(&sb, SHORT);
+    std::fs::write(&path, lines[..12].concat()).unwrap();
+    let watcher = Watcher::start(&sb, &["--from", "claude"]);
+    wait_until("the catch-up", || store_of(&sb).len() == 1);
+    let count = |sb: &Sandbox| {
+        let store = store_of(sb);
+        let session = store.values().next().unwrap().clone();
+        (
+            session["messages"].as_array().unwrap().len() as u64,
+            session["toolCalls"].as_array().unwrap().len() as u64,
+        )
+    };
+    let before = count(&sb);
+    // The user's next question, continuing from the transcript's last line
+    // (its own question's line, re-parented and re-dated).
+    let last: serde_json::Value = serde_json::from_slice(&lines[11]).unwrap();
+    let mut question: serde_json::Value = serde_json::from_slice(&lines[3]).unwrap();
+    question["parentUuid"] = last["uuid"].clone();
+    question["uuid"] = "6f1d6a52-3c1e-4a7e-9a55-0c2f4f6b9e01".into();
+    question["timestamp"] = "2030-01-01T00:00:00.000Z".into();
+    question["message"]["content"] = "And what does the watcher cost idle?".into();
+    append(&path, format!("{question}\n").as_bytes());
+    wait_until("the new line", || count(&sb).0 > before.0);
+    let (status, events) = watcher.stop();
+    assert!(status.success());
+    let last = events
+        .iter()
+        .rfind(|e| e.get("sessionId").is_some())
+        .expect("a session's line");
+    let reported = (
+        last["messages"].as_u64().unwrap(),
+        last["toolCalls"].as_u64().unwrap(),
+    );
+    assert_eq!(reported, count(&sb), "{last}");
 }
 
 #[test]
@@ -156,6 +225,17 @@ fn a_second_watcher_of_a_store_is_refused_naming_the_first() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(projects(&sb)).unwrap();
     let first = Watcher::start(&sb, &["--from", "claude"]);
+    // The first holds the store before a second tries (on a loaded machine
+    // a second started at once could take it first, and refuse the first).
+    let holder = first.pid().to_string();
+    wait_until("the first watcher's lock", || {
+        support::tree(&sb.ollm_home)
+            .into_iter()
+            .any(|(path, bytes)| {
+                path.file_name().is_some_and(|n| n == "import-watch.pid")
+                    && bytes.as_deref() == Some(holder.as_bytes())
+            })
+    });
     let mut refused = None;
     wait_until("the second watcher's refusal", || {
         let out = sb
