@@ -23,7 +23,10 @@
 # Environment: SCALES ("100 10000 100000"), FORMATS ("cli journal"),
 # MESSAGES (20), RUNS (5), BIN (an ollm-session binary; default: a
 # release build), BASE_BIN (an older ollm-session to compare `record`
-# with, optional), BENCH_DIR.
+# with, optional), BENCH_DIR, SCALE_CACHE (optional: a directory where
+# the generated sessions are kept, as s<N>-<format> made in its
+# project/, and copied from by later runs rather than made again: making
+# 100,000 sessions takes 10–20 minutes here, copying them one or two).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,8 +46,10 @@ WORK=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-scale-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 # No session is deleted to keep within maxSessions when the bench creates one.
 export HOME=$WORK/home OLLM_HOME=$WORK/home OLLM_SESSION_MAX_SESSIONS=0
-mkdir -p "$HOME" "$WORK/project/.git"
-project=$(cd "$WORK/project" && pwd -P)
+project_dir=${SCALE_CACHE:+$SCALE_CACHE/project}
+project_dir=${project_dir:-$WORK/project}
+mkdir -p "$HOME" "$project_dir/.git"
+project=$(cd "$project_dir" && pwd -P)
 
 now_ns() { date +%s%N; }
 # best_ms RUNS CMD...: the fastest of RUNS runs, in milliseconds.
@@ -89,7 +94,13 @@ for n in $SCALES; do
   data=$WORK/s$n-$fmt
   plain=(); [[ $fmt == cli ]] && plain=(--plain)
   # One in 100 made in the project (what --here finds).
-  python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$project" "${plain[@]}" >/dev/null
+  if [[ -n ${SCALE_CACHE:-} ]]; then
+    cached=$SCALE_CACHE/s$n-$fmt
+    [[ -d $cached ]] || python3 "$GEN" "$cached" "$n" "$MESSAGES" --workspace "$project" "${plain[@]}" >/dev/null
+    cp -a "$cached" "$data"
+  else
+    python3 "$GEN" "$data" "$n" "$MESSAGES" --workspace "$project" "${plain[@]}" >/dev/null
+  fi
   chmod -R go-rwx "$data"
   mb=$(du -sm --exclude=.index --exclude=.locks "$data" | cut -f1)
   s=(env -C "$WORK" "$BIN" --data-dir "$data")
@@ -110,7 +121,7 @@ for n in $SCALES; do
   row "$fmt" "$n" "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
   row "$fmt" "$n" "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "${mid:0:6}" --format json)"
   row "$fmt" "$n" "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
-  row "$fmt" "$n" "get --here" "$(best_ms "$RUNS" env -C "$WORK/project" "$BIN" --data-dir "$data" get --here --format json)"
+  row "$fmt" "$n" "get --here" "$(best_ms "$RUNS" env -C "$project" "$BIN" --data-dir "$data" get --here --format json)"
   row "$fmt" "$n" "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
   # Until a reader has the first row (and the listing, writing its second
   # page into a closed pipe, stops): what a picker's first screen waits for.

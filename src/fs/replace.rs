@@ -107,8 +107,15 @@ pub fn replace_if_unchanged(path: &Path, bytes: &[u8], read: Stamp) -> Result<Re
     // Under the temp file's name now: what the swap displaced.
     let displaced = Swapped::open(temp.path());
     if displaced.stamp == Some(read) {
+        // The name, which holds the old version, is removed before the
+        // directory's fsync, which makes both changes durable at once: the
+        // directory's last change is then a disk flush in the past, which a
+        // writer that waits for the clock to pass it (the index's link of
+        // its write, `watch`) seldom waits for. A crash before the fsync
+        // leaves the old version or the new at the path, never neither: the
+        // name removed holds the new one only if the swap was lost.
+        let _ = temp.close();
         sync_dir(dir).map_err(|e| Error::io(dir, &e))?;
-        // Dropping `temp` removes the name, which holds the old version.
         return Ok(Replaced::Written(ours));
     }
     let put_back = put_back(temp.path(), path, ours, displaced)?;

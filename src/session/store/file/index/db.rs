@@ -292,7 +292,16 @@ impl Db {
                 }
                 Err(_) => Ok(None),
             },
-            Ok(Some(_)) | Err(_) => Ok(None),
+            Ok(Some(_)) => Ok(None),
+            Err(err) => {
+                // Pages SQLite cannot read where the version is kept (after a
+                // `reindex`, whose WAL is empty, every page is read from the
+                // file): said, as any other damage is.
+                super::warn_once(format_args!(
+                    "the session index is damaged ({err}); it is built again from the sessions' files"
+                ));
+                Ok(None)
+            }
         }
     }
 

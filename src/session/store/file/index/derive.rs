@@ -107,24 +107,45 @@ pub(super) fn derive_listed(
     kind: Kind,
     racy_ms: i64,
 ) -> Derived {
+    derive_listed_then(store, data_dir, id, kind, racy_ms, |_| ()).0
+}
+
+/// [`derive_listed`], and `then` of the bytes and stamp of the
+/// CLI-format file it read (`None`: it read none, or not that way), so
+/// that what else is made of a session's bytes reads them once.
+pub(super) fn derive_listed_then<T>(
+    store: &FileStore,
+    data_dir: Option<&DataDir>,
+    id: &str,
+    kind: Kind,
+    racy_ms: i64,
+    then: impl FnOnce(Option<(&[u8], &str)>) -> T,
+) -> (Derived, T) {
     let quick = || {
         let file = data_dir?.read_plain(id)?;
         let summary = plain_read::summary_of_bytes(id, &file.bytes)?;
         // Stamped as it was opened, before reading, as `derive` does.
         let recent = crate::timestamp::now_millis().saturating_sub(file.mtime_ms) <= racy_ms;
-        Some(Derived::Row {
+        let derived = Derived::Row {
             summary: Box::new(summary),
             plain: true,
             stamp: if recent {
                 "racy".to_string()
             } else {
-                file.stamp
+                file.stamp.clone()
             },
-        })
+        };
+        Some((derived, file))
     };
     match kind {
-        Kind::Plain => quick().unwrap_or_else(|| derive(store, id)),
-        Kind::Journal => derive(store, id),
+        Kind::Plain => match quick() {
+            Some((derived, file)) => {
+                let made = then(Some((&file.bytes, &file.stamp)));
+                (derived, made)
+            }
+            None => (derive(store, id), then(None)),
+        },
+        Kind::Journal => (derive(store, id), then(None)),
     }
 }
 

@@ -206,7 +206,7 @@ enum Work {
 }
 
 /// What reading a marked session gave.
-enum Read {
+pub(super) enum Read {
     /// Its bits cover its file as it is.
     Unchanged,
     /// Bits to add, and what they cover now.
@@ -387,8 +387,19 @@ fn unmark(conn: &Connection, id: &str) -> Result<()> {
         .map_err(db::sql)
 }
 
+/// The bits of a whole-file session's `bytes`, read when it had `stamp`
+/// ([`stamp_of`]), as [`read`] makes them from its file.
+pub(super) fn read_bytes(bytes: &[u8], stamp: &str) -> Read {
+    let mut column = Column::default();
+    column.add(bytes);
+    Read::Grew {
+        column: Box::new(column),
+        covered: stamp.to_string(),
+    }
+}
+
 /// Reads what session file `path` gained since `covered`.
-fn read(path: &std::path::Path, kind: Kind, covered: &str) -> Read {
+pub(super) fn read(path: &std::path::Path, kind: Kind, covered: &str) -> Read {
     match kind {
         Kind::Plain => {
             // Stamped before reading: a rewrite after it changes the stamp

@@ -18,10 +18,9 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::Index;
+use super::build::{Bits, build};
 use super::db::{self, Db};
-use super::derive::{
-    Derived, Ready, derive, derive_all, derive_listed, file_of, racy_ms, write, write_all,
-};
+use super::derive::{Derived, derive, derive_all, file_of, racy_ms, write};
 pub use super::derive::{checked, settled, stamp_kept};
 use super::log::{self, Change};
 use super::stamp::DataDir;
@@ -36,44 +35,6 @@ use crate::threads::parallel_map;
 /// Past this size the log is replaced by an empty one after a fold.
 const COMPACT_BYTES: usize = 1 << 20;
 const _: () = assert!(COMPACT_BYTES as u64 <= super::FOLD_BYTES);
-
-/// A first build of at least this many sessions says what it is doing.
-const PROGRESS_FROM: usize = 2_000;
-/// The sessions read before the rest's time is estimated.
-const SAMPLE: usize = 400;
-const _: () = assert!(SAMPLE < PROGRESS_FROM);
-
-/// Reads every session of `ids` into the index being built; a store large
-/// enough to keep a person waiting shows a progress line (at a terminal
-/// only) with the count and the time its first sessions say the rest takes.
-fn build(conn: &Connection, store: &FileStore, ids: &[(String, Kind)]) -> Result<()> {
-    let racy = racy_ms(store.dir());
-    let data_dir = DataDir::open(store.dir());
-    let derive = |(id, kind): &(String, Kind)| {
-        Ready::of(derive_listed(store, data_dir.as_ref(), id, *kind, racy))
-    };
-    let rows = |ready: Vec<Ready>| ids.iter().map(|(id, _)| id).zip(ready).collect();
-    Db::bulk_load(conn, || {
-        if ids.len() < PROGRESS_FROM {
-            return write_all(conn, rows(parallel_map(ids, derive)));
-        }
-        let started = std::time::Instant::now();
-        let (first, rest) = ids.split_at(SAMPLE);
-        let mut derived = parallel_map(first, derive);
-        // The rest's time, from the sample's (its rows written once all are
-        // read, as the sample's are).
-        #[allow(clippy::cast_precision_loss)]
-        let estimate = started.elapsed().as_secs_f64() * (rest.len() as f64) / (SAMPLE as f64);
-        let progress = crate::output::progress::Progress::start(&format!(
-            "building the session index of {} sessions (once; about {estimate:.0} s)",
-            ids.len()
-        ));
-        derived.extend(parallel_map(rest, derive));
-        write_all(conn, rows(derived))?;
-        drop(progress);
-        Ok(())
-    })
-}
 
 /// The running kernel's boot id (a reboot changes it).
 pub fn boot_id() -> String {
@@ -180,7 +141,7 @@ fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
         }
         Err(_) => return Ok(None),
     };
-    match fold(db, store, index) {
+    match fold(db, store, index, false) {
         Ok(db) => Ok(Some(db)),
         Err(err @ Error::Io { .. }) if !damaged(&err) => Err(err),
         Err(_) => {
@@ -189,7 +150,7 @@ fn open_folded(store: &FileStore, index: &Index) -> Result<Option<Db>> {
             let Some(db) = Db::open(&index.db_path())? else {
                 return Ok(None);
             };
-            fold(db, store, index).map(Some)
+            fold(db, store, index, false).map(Some)
         }
     }
 }
@@ -199,9 +160,10 @@ fn damaged(err: &Error) -> bool {
         || matches!(err, Error::Io { path, .. } if path.as_os_str() == db::SQL_ERROR)
 }
 
-/// Builds the index of `store` anew from its files, first removing what
-/// the index never makes from its place ([`Index::repair`]); returns how
-/// many sessions and problems it holds.
+/// Builds the index of `store` anew from its files, search's bits too in
+/// the same pass, first removing what the index never makes from its
+/// place ([`Index::repair`]); returns how many sessions and problems it
+/// holds.
 pub fn rebuild(store: &FileStore, index: &Index) -> Result<(usize, usize)> {
     rebuild_from(store, index, false)
 }
@@ -230,15 +192,16 @@ fn rebuild_from(store: &FileStore, index: &Index, forget: bool) -> Result<(usize
             &std::io::Error::other("cannot create the session index"),
         ));
     };
-    let db = fold(db, store, index)?;
+    let db = fold(db, store, index, true)?;
     let sessions = db.list(&ListQuery::default())?;
     Ok((sessions.len(), db.problems()?.0.len()))
 }
 
 /// Brings `db` up to date with the log and the data directory, or, when
 /// it holds no complete build, replaces it by one built from the files
-/// ([`db::Fresh`]); returns the database to answer from.
-fn fold(mut db: Db, store: &FileStore, index: &Index) -> Result<Db> {
+/// ([`db::Fresh`]; with `bits`, search's bits made in the same pass);
+/// returns the database to answer from.
+fn fold(mut db: Db, store: &FileStore, index: &Index, bits: bool) -> Result<Db> {
     let (dir_now, dir_settled) = dir_stamp(store.dir());
     let log_path = index.log_path();
     let log_bytes = sfs::read_regular(&log_path)?.unwrap_or_default();
@@ -299,13 +262,10 @@ fn fold(mut db: Db, store: &FileStore, index: &Index) -> Result<Db> {
         drop(db);
         index.remove_db();
         let fresh = db::Fresh::create(&index.building_path())?;
-        build(fresh.conn(), store, &store.ids()?)?;
-        unresolved.extend(
-            changes
-                .iter()
-                .filter(|c| matches!(c, Change::Pending(_)))
-                .filter_map(|c| c.id().map(str::to_string)),
-        );
+        // Held until the database that names the bits is in place.
+        let bits = if bits { Bits::empty(index) } else { None };
+        build(fresh.conn(), store, &store.ids()?, bits.as_ref())?;
+        unresolved.extend(unanswered(&changes));
         let trusted = if dir_settled { dir_now.as_str() } else { "" };
         folded.conclude(fresh.conn(), store, unresolved, trusted)?;
         let db = fresh.finish(&index.db_path())?;
@@ -369,6 +329,31 @@ fn fold(mut db: Db, store: &FileStore, index: &Index) -> Result<Db> {
     db.settle()?;
     folded.compact_log();
     Ok(db)
+}
+
+/// The sessions of `changes` whose last change is a `pending` (a writer
+/// that may still be at work, or was killed): a build, which read the
+/// files after the log, looks only at those again. Every `pending` read
+/// again made a rebuild read every session's file twice, its row and its
+/// search bits, when the log still held the pending lines of sessions
+/// written long before.
+fn unanswered(changes: &[Change]) -> BTreeSet<String> {
+    let mut pending = BTreeSet::new();
+    for change in changes {
+        match change {
+            Change::Pending(id) => {
+                pending.insert(id.clone());
+            }
+            Change::Put { summary, .. } => {
+                pending.remove(&summary.session_id);
+            }
+            Change::Gone(id) => {
+                pending.remove(id);
+            }
+            Change::Dir(_) => {}
+        }
+    }
+    pending
 }
 
 /// What a fold notes once the rows are up to date.

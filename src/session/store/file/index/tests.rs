@@ -580,3 +580,57 @@ fn the_sessions_a_search_reads_are_those_that_may_match_few_or_many_and_of_eithe
     assert_eq!(candidates("retry"), common);
     assert_eq!(candidates("nowhere at all"), vec![]);
 }
+
+#[test]
+fn a_rebuild_makes_searchs_bits_in_its_one_pass_and_a_search_uses_them() {
+    use crate::session::query::Query;
+    use crate::session::store::file::Kind;
+    let dir = tempfile::tempdir().unwrap();
+    let journals = store(dir.path());
+    let whole_files = Store::new(
+        dir.path(),
+        StoreOptions {
+            max_sessions: 0,
+            format: NewFormat::Cli,
+            redaction: None,
+            ..StoreOptions::default()
+        },
+    );
+    let mut rare = Vec::new();
+    for i in 0..12 {
+        let (s, kind) = if i % 2 == 0 {
+            (&whole_files, Kind::Plain)
+        } else {
+            (&journals, Kind::Journal)
+        };
+        let id = create(s, None);
+        say(s, &id, &format!("retry number {i}"));
+        if i % 5 == 0 {
+            say(s, &id, "zanzibar");
+            rare.push((id, kind));
+        }
+    }
+    rare.sort_by(|a, b| a.0.cmp(&b.0));
+    let f = file(&journals);
+    assert_eq!(refresh::rebuild(f, &f.index).unwrap(), (12, 0));
+    let db = refresh::open_fresh(f, &f.index).unwrap().unwrap();
+    let count = |table: &str| -> i64 {
+        db.conn()
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    // Every session's bits made by the build: none left for a search.
+    assert_eq!((count("grams"), count("gram_dirty")), (12, 0));
+    let named = meta(&journals, "grams");
+    assert!(named.is_some());
+    let query = Query {
+        pattern: "zanzibar".into(),
+        ..Query::default()
+    };
+    let found = super::prefilter::candidates(f, &f.index, &query)
+        .unwrap()
+        .unwrap();
+    assert_eq!(found, rare);
+    // The search took the build's bits as they were, not made anew.
+    assert_eq!(meta(&journals, "grams"), named);
+}

@@ -73,14 +73,44 @@ fn nanos(seconds: i64, nanos: i64) -> i128 {
 
 /// A watch on the data directory during one write.
 ///
-/// Its close waits in the kernel for the watch's teardown (an RCU grace
-/// period: 0.2–25 ms measured on a loaded 2-core machine, the largest
-/// part of what a CLI-format `record` pays beyond a journal's; removing
-/// the watch first does not avoid it, the close waits for that removal).
+/// Closing an inotify descriptor waits in the kernel for its watches'
+/// teardown (an SRCU grace period: 7–25 ms measured on a loaded 2-core
+/// machine, the largest part of what a CLI-format `record` paid beyond a
+/// journal's). A watch removed ahead of the close is torn down by a
+/// kernel worker meanwhile, and a close after that is not kept waiting:
+/// so the watch is removed as soon as its events are queued, and the
+/// descriptor is closed later ([`close_later`]), at the next watch's end
+/// or the process's exit.
 pub(crate) struct Watch {
-    inotify: OwnedFd,
+    inotify: Option<OwnedFd>,
+    wd: i32,
     dir: PathBuf,
     before: String,
+}
+
+/// The descriptor of the last watch, removed, kept open so that its close
+/// does not wait for the removal (see [`Watch`]); at most one is kept, so
+/// a long-running writer holds one descriptor, not one per write.
+static CLOSING: std::sync::Mutex<Option<OwnedFd>> = std::sync::Mutex::new(None);
+
+/// Closes `inotify` later: at the next call (by when its watch's teardown
+/// is long done) or at the process's exit.
+fn close_later(inotify: OwnedFd) {
+    let previous = match CLOSING.lock() {
+        Ok(mut slot) => slot.replace(inotify),
+        Err(_) => Some(inotify),
+    };
+    drop(previous);
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if let Some(inotify) = self.inotify.take() {
+            // Removed now, so that the worker tears it down before the close.
+            let _ = inotify::remove_watch(&inotify, self.wd);
+            close_later(inotify);
+        }
+    }
 }
 
 impl Watch {
@@ -88,7 +118,7 @@ impl Watch {
     /// cannot be used here.
     pub(crate) fn start(dir: &Path) -> Option<Watch> {
         let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
-        inotify::add_watch(
+        let wd = inotify::add_watch(
             &inotify,
             dir,
             WatchFlags::CREATE
@@ -101,19 +131,21 @@ impl Watch {
                 | WatchFlags::DONT_FOLLOW,
         )
         .ok()?;
-        let before = dir_stamp(&std::fs::symlink_metadata(dir).ok()?);
-        Some(Watch {
-            inotify,
+        let mut watch = Watch {
+            inotify: Some(inotify),
+            wd,
             dir: dir.to_path_buf(),
-            before,
-        })
+            before: String::new(),
+        };
+        watch.before = dir_stamp(&std::fs::symlink_metadata(dir).ok()?);
+        Some(watch)
     }
 
     /// Ends the watch after a write whose own entries are `own` (the
     /// names the write made or removed: `<id>.json`, a journal's `<id>`):
     /// the link, or `None` when the events cannot be trusted to tell every
     /// change.
-    pub(crate) fn finish(self, own: &[&str]) -> Option<DirLink> {
+    pub(crate) fn finish(mut self, own: &[&str]) -> Option<DirLink> {
         let meta = std::fs::symlink_metadata(&self.dir).ok()?;
         let after = dir_stamp(&meta);
         let changed_at = nanos(meta.mtime(), meta.mtime_nsec());
@@ -122,48 +154,56 @@ impl Watch {
         // change time `after` may show) has queued its event once it is
         // let go.
         std::fs::read_dir(&self.dir).ok()?.next();
-        let touched = self.foreign_sessions(own)?;
+        // Every event the link needs is queued: the watch is removed
+        // (queued events stay to be read) before they are read, so that
+        // its teardown runs meanwhile (see [`Watch`]).
+        let inotify = self.inotify.take()?;
+        let removed = inotify::remove_watch(&inotify, self.wd).is_ok();
+        let touched = foreign_sessions(&inotify, own);
+        close_later(inotify);
         Some(DirLink {
-            before: self.before,
+            before: std::mem::take(&mut self.before),
             after,
-            touched,
+            touched: touched.filter(|_| removed)?,
         })
     }
+}
 
-    /// The sessions whose entries the events name, but the `own` entries;
-    /// `None` when events were lost or the directory itself moved.
-    fn foreign_sessions(&self, own: &[&str]) -> Option<Vec<String>> {
-        let mut buf = [MaybeUninit::<u8>::uninit(); 8192];
-        let mut reader = inotify::Reader::new(&self.inotify, &mut buf);
-        let mut touched = Vec::new();
-        loop {
-            let event = match reader.next() {
-                Ok(event) => event,
-                Err(rustix::io::Errno::AGAIN) => break,
-                Err(_) => return None,
-            };
-            if event.events().intersects(
-                ReadFlags::QUEUE_OVERFLOW
-                    | ReadFlags::MOVE_SELF
-                    | ReadFlags::DELETE_SELF
-                    | ReadFlags::IGNORED,
-            ) {
-                return None;
-            }
-            let Some(name) = event.file_name().map(std::ffi::CStr::to_bytes) else {
-                continue;
-            };
-            if own.iter().any(|own| own.as_bytes() == name) {
-                continue;
-            }
-            if let Some(id) = session_of(OsStr::from_bytes(name))
-                && !touched.contains(&id)
-            {
-                touched.push(id);
-            }
+/// The sessions whose entries the events queued on `inotify` name, but
+/// the `own` entries; `None` when events were lost or the directory
+/// itself moved or went. The watch was removed: its own removal's
+/// `IN_IGNORED` is expected.
+fn foreign_sessions(inotify: &OwnedFd, own: &[&str]) -> Option<Vec<String>> {
+    let mut buf = [MaybeUninit::<u8>::uninit(); 8192];
+    let mut reader = inotify::Reader::new(inotify, &mut buf);
+    let mut touched = Vec::new();
+    loop {
+        let event = match reader.next() {
+            Ok(event) => event,
+            Err(rustix::io::Errno::AGAIN) => break,
+            Err(_) => return None,
+        };
+        if event.events().intersects(
+            ReadFlags::QUEUE_OVERFLOW
+                | ReadFlags::MOVE_SELF
+                | ReadFlags::DELETE_SELF
+                | ReadFlags::UNMOUNT,
+        ) {
+            return None;
         }
-        Some(touched)
+        let Some(name) = event.file_name().map(std::ffi::CStr::to_bytes) else {
+            continue;
+        };
+        if own.iter().any(|own| own.as_bytes() == name) {
+            continue;
+        }
+        if let Some(id) = session_of(OsStr::from_bytes(name))
+            && !touched.contains(&id)
+        {
+            touched.push(id);
+        }
     }
+    Some(touched)
 }
 
 /// The session an entry of the data directory belongs to: `<id>` (a
