@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::diff;
 use super::related::Child;
+use super::title::shown_title;
 use crate::output::{escape_line, escape_text};
 use crate::session::model::{IMPORTED_FROM, Loaded, Message, Place, ToolCall};
 
@@ -224,32 +225,6 @@ impl Item {
             Item::Message { n, .. } => format!("message {n}"),
             Item::Tool { n, name, .. } => format!("tool call {n} ({name})"),
         }
-    }
-}
-
-/// The session's title as a page shows it.
-pub(super) fn shown_title(loaded: &Loaded) -> String {
-    shown_line(&title(loaded)).into_owned()
-}
-
-/// The session's title, else the start of its first prompt.
-fn title(loaded: &Loaded) -> String {
-    const LONGEST: usize = 80;
-    if let Some(title) = &loaded.session.title {
-        return title.clone();
-    }
-    let first = loaded
-        .session
-        .messages
-        .iter()
-        .find(|m| m.role() == "user" && !m.is_tool_result())
-        .map(Message::text_content)
-        .unwrap_or_default();
-    let line = first.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(LONGEST) {
-        _ if line.is_empty() => "Session".to_string(),
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line,
     }
 }
 

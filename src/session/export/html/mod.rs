@@ -10,6 +10,7 @@ mod diff;
 mod guard;
 mod page;
 mod related;
+mod title;
 
 pub use archive::{Archive, Entry};
 pub use related::{Child, Parent};

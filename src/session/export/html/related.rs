@@ -87,7 +87,7 @@ impl Child {
         Child {
             kind,
             id: s.session_id.clone(),
-            title: super::data::shown_title(loaded),
+            title: super::title::shown_title(loaded),
             started: crate::output::escape_line(&s.start_time).into_owned(),
             after: None,
             href: None,

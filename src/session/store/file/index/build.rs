@@ -6,11 +6,11 @@
 
 use rusqlite::Connection;
 
+use super::bits::{self, Read};
 use super::derive::{
     Derived, Ready, derive_listed, derive_listed_then, file_of, racy_ms, write_all,
 };
 use super::grams::{Column, GramFile, SLOTS_PER_BLOCK};
-use super::prefilter::{self, Read};
 use super::stamp::DataDir;
 use super::{GRAMS, GRAMS_LOCK, Index};
 use crate::error::Result;
@@ -46,7 +46,7 @@ impl Bits {
         let id = file.reset().ok()?;
         Some(Bits {
             file,
-            names: format!("{id} {}", super::refresh::boot_id()),
+            names: format!("{id} {}", super::stamp::boot_id()),
             _lock: lock,
         })
     }
@@ -85,8 +85,8 @@ pub(super) fn build(
             *kind,
             racy,
             |file| match file {
-                Some((bytes, stamp)) => prefilter::read_bytes(bytes, stamp),
-                None => prefilter::read(&file_of(store, id, *kind), *kind, ""),
+                Some((bytes, stamp)) => bits::read_bytes(bytes, stamp),
+                None => bits::read(&file_of(store, id, *kind), *kind, ""),
             },
         );
         let has_row = !matches!(derived, Derived::Missing);

@@ -21,6 +21,7 @@
 //! `reindex` removes what the index never makes or this user cannot
 //! write ([`Index::repair`]).
 
+mod bits;
 mod build;
 pub(crate) mod db;
 mod derive;

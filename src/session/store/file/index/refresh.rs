@@ -24,7 +24,7 @@ use super::derive::{Derived, derive, derive_all, file_of, racy_ms, write};
 pub use super::derive::{checked, settled, stamp_kept};
 use super::log::{self, Change};
 use super::stamp::DataDir;
-pub use super::stamp::stamp_of;
+pub use super::stamp::{boot_id, stamp_of};
 use crate::error::{Error, Result};
 use crate::fs as sfs;
 use crate::fs::lock::Lock;
@@ -35,13 +35,6 @@ use crate::threads::parallel_map;
 /// Past this size the log is replaced by an empty one after a fold.
 const COMPACT_BYTES: usize = 1 << 20;
 const _: () = assert!(COMPACT_BYTES as u64 <= super::FOLD_BYTES);
-
-/// The running kernel's boot id (a reboot changes it).
-pub fn boot_id() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
-}
 
 /// The data directory's change time, and whether it is old enough to trust.
 fn dir_stamp(dir: &Path) -> (String, bool) {

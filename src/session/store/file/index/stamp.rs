@@ -139,6 +139,13 @@ impl DataDir {
     }
 }
 
+/// The running kernel's boot id (a reboot changes it).
+pub fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
