@@ -291,21 +291,9 @@ impl SessionStore for PgStore {
             let mut head: SessionHead =
                 serde_json::from_str(&text).map_err(|e| corrupt(id, "the head", e))?;
             head.apply_patch(patch);
-            let row = tx.query_one(
-                &format!(
-                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
-                     workspace = $6 WHERE id = $1 RETURNING {SUMMARY_COLUMNS}"
-                ),
-                &[
-                    &id,
-                    &encode(&head)?,
-                    &head.title,
-                    &head.model,
-                    &head.provider,
-                    &head.workspace,
-                ],
-            )?;
-            let summary = summary_of(&row);
+            let rows = write_head(&mut tx, id, &head, &format!(" RETURNING {SUMMARY_COLUMNS}"))?;
+            let row = rows.first().ok_or_else(|| not_found(id))?;
+            let summary = summary_of(row);
             tx.commit()?;
             Ok(summary)
         })
@@ -551,4 +539,29 @@ struct ImportLock {
 
 impl super::api::Guard for ImportLock {
     fn discard(self: Box<Self>) {}
+}
+
+/// Writes `head` as session `id`'s, with every column copied out of it
+/// (a column left behind keeps what the head no longer says: a scrubbed
+/// workspace stayed stored); `returning` is appended to the statement.
+fn write_head(
+    tx: &mut postgres::Transaction<'_>,
+    id: &str,
+    head: &SessionHead,
+    returning: &str,
+) -> std::result::Result<Vec<postgres::Row>, Failure> {
+    Ok(tx.query(
+        &format!(
+            "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
+             workspace = $6 WHERE id = $1{returning}"
+        ),
+        &[
+            &id,
+            &encode(head)?,
+            &head.title,
+            &head.model,
+            &head.provider,
+            &head.workspace,
+        ],
+    )?)
 }

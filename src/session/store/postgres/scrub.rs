@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Failure, PgStore, corrupt, encode, entry_columns, not_found};
+use super::{Failure, PgStore, corrupt, encode, entry_columns, not_found, write_head};
 use crate::error::Result;
 use crate::session::model::{Entry, SessionHead};
 
@@ -27,20 +27,7 @@ impl PgStore {
                 replaced += count;
                 let head: SessionHead =
                     serde_json::from_value(head).map_err(|e| corrupt(id, "the head", e))?;
-                // Every column copied out of the head, or a scrubbed
-                // workspace stays stored in its column.
-                tx.execute(
-                    "UPDATE ollm_sessions SET head = $2, title = $3, model = $4, provider = $5, \
-                     workspace = $6 WHERE id = $1",
-                    &[
-                        &id,
-                        &encode(&head)?,
-                        &head.title,
-                        &head.model,
-                        &head.provider,
-                        &head.workspace,
-                    ],
-                )?;
+                write_head(&mut tx, id, &head, "")?;
             }
             let records = tx.query(
                 "SELECT seq, kind, body FROM ollm_records WHERE session_id = $1 ORDER BY seq",
