@@ -177,6 +177,18 @@ fn snapshot_name(kind: &str, path: &str) -> String {
     format!("{kind}__{}", path.replace(' ', "__"))
 }
 
+/// A sandbox whose path has the same length on every machine, whatever
+/// `$TMPDIR` is (CI puts the other tests' sandboxes on a tmpfs): `/tmp`,
+/// then tempfile's `.tmp` and six random characters.
+fn snapshot_sandbox() -> Sandbox {
+    let fixed = std::path::Path::new("/tmp");
+    if fixed.is_dir() {
+        Sandbox::in_dir(fixed)
+    } else {
+        Sandbox::new()
+    }
+}
+
 /// Replaces what changes from run to run.
 fn filtered(sandbox: &Sandbox, text: &str) -> String {
     let text = text.replace("\r\n", "\n");
@@ -227,7 +239,7 @@ fn filtered(sandbox: &Sandbox, text: &str) -> String {
 /// it, two context entries, a history and an events file, and a small
 /// tree of files. Returns the placeholders' values.
 fn scenario() -> (Sandbox, Vec<(&'static str, String)>) {
-    let sandbox = Sandbox::new();
+    let sandbox = snapshot_sandbox();
     let out = sandbox
         .cmd("ollm-session")
         .args([
@@ -377,7 +389,7 @@ fn every_command_has_an_output_snapshot() {
 
 #[test]
 fn help_of_every_program_and_subcommand() {
-    let sandbox = Sandbox::new();
+    let sandbox = snapshot_sandbox();
     for (path, _) in all_commands() {
         let (program, words) = split(&path);
         let out = sandbox

@@ -53,7 +53,14 @@ macro_rules! on_each_store {
 
 impl Sandbox {
     pub fn new() -> Sandbox {
-        let dir = tempfile::tempdir().expect("temp dir");
+        Sandbox::in_dir(&std::env::temp_dir())
+    }
+
+    /// A sandbox made in `base` rather than `$TMPDIR`: the output
+    /// snapshots print its paths, and a table's column width or a
+    /// transcript's byte count follows their length.
+    pub fn in_dir(base: &std::path::Path) -> Sandbox {
+        let dir = tempfile::tempdir_in(base).expect("temp dir");
         let home = dir.path().join("home");
         let ollm_home = home.join(".ollm");
         let work = dir.path().join("work");
