@@ -141,3 +141,77 @@ fn branches_and_subagents_link_both_ways_and_nest_on_the_index() {
     let named = page.eval("document.querySelectorAll('#facts .children span').length");
     assert_eq!(named, 3, "the branch and both sub-agents named");
 }
+
+#[test]
+fn a_compression_is_marked_where_it_happened_and_nothing_stored_is_hidden() {
+    let Some(chromium) = chromium() else { return };
+    let sb = Sandbox::new();
+    let (id, fixture) = crate::compress::stored_session(&sb);
+    let out = sb
+        .cmd("ollm-compress")
+        .args(["--session", &id, "--strategy", "truncate"])
+        .args(["--token-limit", "1700", "--preserve-recent", "300"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["compressionCount"], 1, "{}", stderr(&out));
+    // The conversation goes on after it.
+    let prompt =
+        json!({"role": "user", "parts": [{"type": "text", "text": "after the compression"}]});
+    super::record(&sb, &id, &[prompt]);
+
+    let messages = fixture["messages"].as_array().unwrap().len();
+    let calls = fixture["toolCalls"].as_array().unwrap().len();
+    let path = export(&sb, &id);
+    let mut page = Page::open(&chromium, 1280, 800);
+    page.navigate(&format!("{}#compressed-0", file_url(&path)));
+    let note = page.eval(
+        "new Promise(function (done) { var n = 0; (function poll() { \
+           var note = document.getElementById('compressed-0'); \
+           var r = note && note.getBoundingClientRect(); \
+           if (r && r.top >= 0 && r.bottom <= innerHeight) { \
+             var next = note.closest('section').nextElementSibling; \
+             done({text: note.textContent, after: note.previousElementSibling.id, \
+               last: note.nextElementSibling === null, \
+               next: next && next.querySelector('.msg, details').id}); } \
+           else if (++n > 100) done({missing: true}); else setTimeout(poll, 50); })(); })",
+    );
+    let text = note["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("Compressed here: truncate at ")
+            && text.contains(" tokens sent")
+            && text.contains("records left out"),
+        "{note}"
+    );
+    let after = note["after"].as_str().unwrap_or_default();
+    assert!(
+        after == format!("msg-{}", messages - 1) || after == format!("tool-{}", calls - 1),
+        "after the last record made before it: {note}"
+    );
+    assert_eq!(note["last"], true, "{note}");
+    assert_eq!(
+        note["next"],
+        json!(format!("msg-{messages}")),
+        "the prompt recorded after it comes next: {note}"
+    );
+    let records = page.eval(
+        "Array.from(document.querySelectorAll('#facts div')).filter(function (d) { \
+           return d.querySelector('dt').textContent === 'Records'; })[0].textContent",
+    );
+    assert_eq!(
+        records,
+        json!(format!(
+            "Records{} messages, {calls} tool calls",
+            messages + 1
+        )),
+        "every stored record is on the page"
+    );
+    // The header lists it, linking to the mark (the page the deep link opened).
+    let listed = page.eval(
+        "Array.from(document.querySelectorAll('#facts div')).filter(function (d) { \
+           return d.querySelector('dt').textContent === 'Compressions'; })\
+           .map(function (d) { return Array.from(d.querySelectorAll('a'))\
+           .map(function (a) { return [a.textContent, a.getAttribute('href')]; }); })",
+    );
+    assert_eq!(listed, json!([[["truncate", "#compressed-0"]]]));
+}

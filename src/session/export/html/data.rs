@@ -6,6 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::compressions::{self, Compression};
 use super::diff;
 use super::related::Child;
 use super::title::shown_title;
@@ -45,6 +46,9 @@ pub(crate) struct Page {
     /// The sessions started from this one: branches and sub-agents' runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) children: Vec<Child>,
+    /// The compressions noted in the session, where each happened.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) compressions: Vec<Compression>,
     /// Links to other pages of an archive (none for a single page).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) links: Vec<Link>,
@@ -137,6 +141,7 @@ impl Page {
             subagent_of: field("parentSourceSessionId"),
             subagent_href: None,
             children: Vec::new(),
+            compressions: compressions::of(loaded),
             links: Vec::new(),
             turns: turns(loaded),
         }
@@ -179,6 +184,9 @@ impl Page {
             ]);
             strings.extend(child.after.map(|after| ("k", after.k)));
             strings.extend(child.href.as_deref().map(|href| ("href", href)));
+        }
+        for compression in &self.compressions {
+            strings.extend(compression.strings());
         }
         for link in &self.links {
             strings.push(("label", &link.label));

@@ -152,6 +152,15 @@ mod tests {
                 href: Some("child.html".into()),
                 before: None,
             }],
+            compressions: vec![super::super::compressions::Compression {
+                at: "compressed at".into(),
+                strategy: "strategy".into(),
+                tokens_before: Some(9),
+                tokens_after: Some(3),
+                removed: Some(2),
+                snapshot: Some("snapshot".into()),
+                after: Some(super::super::related::Anchor { k: "m", n: 0 }),
+            }],
             links: vec![super::super::data::Link {
                 label: "label".into(),
                 href: "href.html".into(),

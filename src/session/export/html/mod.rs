@@ -5,6 +5,7 @@
 //! quickly; its search box searches that data, collapsed tool output too.
 
 mod archive;
+mod compressions;
 mod data;
 mod diff;
 mod guard;

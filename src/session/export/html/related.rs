@@ -110,28 +110,32 @@ impl Child {
                 }
                 _ => None,
             },
-            Kind::Subagent => {
-                let started = crate::timestamp::parse(&self.started);
-                started.and_then(|started| {
-                    parent
-                        .order
-                        .iter()
-                        .take_while(|place| {
-                            let at = match **place {
-                                Place::Message(n) => s.messages[n].timestamp(),
-                                Place::ToolCall(n) => s.tool_calls[n].timestamp(),
-                            };
-                            crate::timestamp::parse(at).is_none_or(|at| at <= started)
-                        })
-                        .last()
-                        .map(|place| match *place {
-                            Place::Message(n) => Anchor { k: "m", n },
-                            Place::ToolCall(n) => Anchor { k: "t", n },
-                        })
-                })
-            }
+            Kind::Subagent => after_time(parent, &self.started),
         };
     }
+}
+
+/// The last record of `parent` made at or before `at` (a record without a
+/// readable time counts as before); none when `at` is not a time or comes
+/// before every record.
+pub fn after_time(parent: &Loaded, at: &str) -> Option<Anchor> {
+    let s = &parent.session;
+    let at = crate::timestamp::parse(at)?;
+    parent
+        .order
+        .iter()
+        .take_while(|place| {
+            let made = match **place {
+                Place::Message(n) => s.messages[n].timestamp(),
+                Place::ToolCall(n) => s.tool_calls[n].timestamp(),
+            };
+            crate::timestamp::parse(made).is_none_or(|made| made <= at)
+        })
+        .last()
+        .map(|place| match *place {
+            Place::Message(n) => Anchor { k: "m", n },
+            Place::ToolCall(n) => Anchor { k: "t", n },
+        })
 }
 
 #[cfg(test)]

@@ -78,6 +78,41 @@
     note.appendChild(c.href ? link(c.title, c.href) : el('span', null, c.title + ' (' + c.id + ')'));
     return note;
   }
+  // Compressions noted in the session (ollm-compress --session): listed
+  // here, and marked after the last record made before each
+  // (`#compressed-<i>` goes there). The stored records are all shown.
+  var compressedAt = {};
+  var compressions = D.compressions || [];
+  function compressionText(c) {
+    var text = (c.strategy || 'compression') + ' at ' + c.at;
+    if (c.tokensBefore !== undefined && c.tokensAfter !== undefined) {
+      text += ', ' + c.tokensBefore + ' \u2192 ' + c.tokensAfter + ' tokens sent';
+    }
+    if (c.removed !== undefined) text += ', ' + c.removed + ' records left out';
+    if (c.snapshot) text += ' (snapshot ' + c.snapshot + ' before it)';
+    return text;
+  }
+  if (compressions.length) {
+    var list = el('span', 'children');
+    compressions.forEach(function (c, i) {
+      if (i) list.appendChild(document.createTextNode(' \u00b7 '));
+      var a = el('a', null, c.strategy || 'compression');
+      a.setAttribute('href', '#compressed-' + i);
+      list.appendChild(a);
+      var key = c.after ? c.after.k + c.after.n : '';
+      (compressedAt[key] = compressedAt[key] || []).push(i);
+    });
+    fact('Compressions', list);
+  }
+  function compressionNote(i) {
+    var note = el('aside', 'child compression');
+    note.id = 'compressed-' + i;
+    note.appendChild(document.createTextNode('Compressed here: ' + compressionText(compressions[i])));
+    return note;
+  }
+  function notesAfter(key) {
+    return (childrenAt[key] || []).map(childNote).concat((compressedAt[key] || []).map(compressionNote));
+  }
   (D.links || []).forEach(function (l) {
     document.getElementById('links').appendChild(link(l.label, l.href));
   });
@@ -193,7 +228,7 @@
     if (item) {
       item.node = item.k === 't' ? tool(item) : message(item);
       openTurn.appendChild(item.node);
-      (childrenAt[item.k + item.n] || []).forEach(function (c) { openTurn.appendChild(childNote(c)); });
+      notesAfter(item.k + item.n).forEach(function (note) { openTurn.appendChild(note); });
     }
     if (++cursor[1] >= t.items.length) cursor = [cursor[0] + 1, 0];
   }
@@ -205,6 +240,7 @@
   }
 
   early.forEach(function (c) { turnsEl.appendChild(childNote(c)); });
+  (compressedAt[''] || []).forEach(function (i) { turnsEl.appendChild(compressionNote(i)); });
   var more = document.getElementById('more');
   renderTo();
   function nearEnd() { return more.getBoundingClientRect().top < innerHeight + 800; }
@@ -320,8 +356,10 @@
       var node = found[2].node;
       if (node.tagName === 'DETAILS' && m[1] === 'tool') { fill(node); node.open = true; }
       node.scrollIntoView({ block: 'start' });
-    } else if (hash.indexOf('from-') === 0) {
-      var child = (D.children || []).filter(function (c) { return 'from-' + c.id === hash; })[0];
+    } else if (hash.indexOf('from-') === 0 || hash.indexOf('compressed-') === 0) {
+      var child = hash.indexOf('from-') === 0
+        ? (D.children || []).filter(function (c) { return 'from-' + c.id === hash; })[0]
+        : compressions[Number(hash.slice('compressed-'.length))];
       var spot = child && child.after && turnOf(child.after.k, child.after.n);
       if (spot) renderTo(spot[0], spot[1]);
       var note = document.getElementById(hash);
