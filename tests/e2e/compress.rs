@@ -868,6 +868,17 @@ pub(crate) fn stored_session(sandbox: &Sandbox) -> (String, Value) {
     (id, session)
 }
 
+/// `ollm-compress --session id` with a truncation that compresses
+/// [`stored_session`]'s history.
+pub(crate) fn compress_stored_session(sandbox: &Sandbox, id: &str) -> std::process::Output {
+    sandbox
+        .cmd("ollm-compress")
+        .args(["--session", id, "--strategy", "truncate"])
+        .args(["--token-limit", "1700", "--preserve-recent", "300"])
+        .output()
+        .unwrap()
+}
+
 fn get_session(sandbox: &Sandbox, id: &str) -> Value {
     json(
         &sandbox
@@ -1005,12 +1016,7 @@ fn the_snapshot_before_compression_holds_the_tool_calls_and_restores_equal(store
     let (id, _) = stored_session(&sandbox);
     let before = get_session(&sandbox, &id);
     assert!(!before["toolCalls"].as_array().unwrap().is_empty());
-    let out = sandbox
-        .cmd("ollm-compress")
-        .args(["--session", &id, "--strategy", "truncate"])
-        .args(["--token-limit", "1700", "--preserve-recent", "300"])
-        .output()
-        .unwrap();
+    let out = compress_stored_session(&sandbox, &id);
     assert!(out.status.success(), "{}", stderr(&out));
     let snapshot = json(&out)["snapshotId"].as_str().unwrap().to_string();
     let out = sandbox

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::compress::stored_session;
+use crate::compress::{compress_stored_session, stored_session};
 use crate::support::{Sandbox, is_root, json, stderr};
 
 /// A tmpfs of one MiB mounted for the test, unmounted when dropped.
@@ -58,14 +58,6 @@ impl Drop for SmallDisk {
     }
 }
 
-fn compress(sb: &Sandbox, id: &str) -> std::process::Output {
-    sb.cmd("ollm-compress")
-        .args(["--session", id, "--strategy", "truncate"])
-        .args(["--token-limit", "1700", "--preserve-recent", "300"])
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn on_a_full_disk_compress_session_gives_its_result_and_says_the_note_was_not_stored() {
     let sb = Sandbox::new();
@@ -84,7 +76,7 @@ fn on_a_full_disk_compress_session_gives_its_result_and_says_the_note_was_not_st
     let before = std::fs::read(&file).unwrap();
     let filler = disk.fill();
 
-    let out = compress(&sb, &id);
+    let out = compress_stored_session(&sb, &id);
     assert!(out.status.success(), "{}", stderr(&out));
     let result = json(&out);
     assert_eq!(result["status"], "compressed", "{result}");
@@ -98,7 +90,7 @@ fn on_a_full_disk_compress_session_gives_its_result_and_says_the_note_was_not_st
 
     // With room again, the next compression is noted.
     std::fs::remove_file(filler).unwrap();
-    let out = compress(&sb, &id);
+    let out = compress_stored_session(&sb, &id);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["compressionCount"], 1);
     assert!(json(&out).get("noteWarning").is_none());

@@ -147,12 +147,7 @@ fn a_compression_is_marked_where_it_happened_and_nothing_stored_is_hidden() {
     let Some(chromium) = chromium() else { return };
     let sb = Sandbox::new();
     let (id, fixture) = crate::compress::stored_session(&sb);
-    let out = sb
-        .cmd("ollm-compress")
-        .args(["--session", &id, "--strategy", "truncate"])
-        .args(["--token-limit", "1700", "--preserve-recent", "300"])
-        .output()
-        .unwrap();
+    let out = crate::compress::compress_stored_session(&sb, &id);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["compressionCount"], 1, "{}", stderr(&out));
     // The conversation goes on after it.
