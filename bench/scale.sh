@@ -20,8 +20,11 @@
 #   one size run one after the other, and a table of both side by side
 #   ends the run, with `record --last` of the default store over the
 #   journal's at each size (issue 48's goal: at most 2).
-# Environment: SCALES ("100 10000 100000"), FORMATS ("cli journal"),
-# MESSAGES (20), RUNS (5), BIN (an ollm-session binary; default: a
+# Environment: SCALES ("100 10000 100000"; SIZES is the same),
+# FORMATS ("cli journal"), ROWS (optional: the labels of the rows to time,
+# separated by commas, e.g. "get --last,list --limit 20"; the others are
+# skipped, so a run of the goal rows takes minutes; the store is still
+# made and indexed first), MESSAGES (20), RUNS (5), BIN (an ollm-session binary; default: a
 # release build), BASE_BIN (an older ollm-session to compare `record`
 # with, optional), BENCH_DIR, SCALE_CACHE (optional: a directory where
 # the generated sessions are kept, as s<N>-<format> made in its
@@ -30,7 +33,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SCALES=${SCALES:-"100 10000 100000"}
+SCALES=${SCALES:-${SIZES:-"100 10000 100000"}}
+ROWS=${ROWS:-}
 FORMATS=${FORMATS:-"cli journal"}
 MESSAGES=${MESSAGES:-20}
 RUNS=${RUNS:-5}
@@ -81,6 +85,25 @@ best_after() {
 ratio() { python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b else 'inf')" "$1" "$2"; }
 message='{"role":"user","parts":[{"type":"text","text":"one more turn of ordinary chat text"}]}'
 
+# wanted LABEL: whether ROWS asks for the row LABEL (every row without ROWS).
+wanted() {
+  # Matched whole between commas, so a label's own comma (the listing's) keeps.
+  [[ -z $ROWS || ",$ROWS," == *",$1,"* ]]
+}
+# timed FORMAT N LABEL COMMAND...: the row LABEL, the best of RUNS runs
+# of COMMAND, when it is wanted.
+timed() {
+  local fmt=$1 n=$2 label=$3; shift 3
+  wanted "$label" || return 0
+  row "$fmt" "$n" "$label" "$(best_ms "$RUNS" "$@")"
+}
+# timed_after FORMAT N LABEL WRITE READ...: the row LABEL from best_after.
+timed_after() {
+  local fmt=$1 n=$2 label=$3; shift 3
+  wanted "$label" || return 0
+  row "$fmt" "$n" "$label" "$(best_after "$@")"
+}
+
 # row FORMAT N LABEL MS [REST]: one row of the block, kept for the table.
 declare -A TABLE
 row() {
@@ -114,24 +137,25 @@ for n in $SCALES; do
   sleep 2.1 # past the index's racy window for the data directory's change time
   echo "== $n sessions, $fmt format ($mb MB)"
   mbs() { python3 -c "print(round($mb / max($1, 0.1) * 1000))"; }
-  row "$fmt" "$n" "first command, no index" "$first_ms" "$(mbs "$first_ms") MB/s"
-  row "$fmt" "$n" "reindex" "$reindex_ms" "$(mbs "$reindex_ms") MB/s"
-  row "$fmt" "$n" "list --limit 20" "$(best_ms "$RUNS" "${s[@]}" list --limit 20 --format json)"
-  row "$fmt" "$n" "get --last" "$(best_ms "$RUNS" "${s[@]}" get --last --format json)"
-  row "$fmt" "$n" "record --last" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}")"
-  row "$fmt" "$n" "get <6-character prefix>" "$(best_ms "$RUNS" "${s[@]}" get "${mid:0:6}" --format json)"
-  row "$fmt" "$n" "get <title>" "$(best_ms "$RUNS" "${s[@]}" get "retry logic" --format json)"
-  row "$fmt" "$n" "get --here" "$(best_ms "$RUNS" env -C "$project" "$BIN" --data-dir "$data" get --here --format json)"
-  row "$fmt" "$n" "list (all, ndjson)" "$(best_ms "$RUNS" "${s[@]}" list --format ndjson)"
+  wanted "first command, no index" && row "$fmt" "$n" "first command, no index" "$first_ms" "$(mbs "$first_ms") MB/s"
+  wanted reindex && row "$fmt" "$n" "reindex" "$reindex_ms" "$(mbs "$reindex_ms") MB/s"
+  timed "$fmt" "$n" "list --limit 20" "${s[@]}" list --limit 20 --format json
+  timed "$fmt" "$n" "get --last" "${s[@]}" get --last --format json
+  timed "$fmt" "$n" "record --last" sh -c "echo '$message' | \"\$@\" record --last" sh "${s[@]}"
+  timed "$fmt" "$n" "get <6-character prefix>" "${s[@]}" get "${mid:0:6}" --format json
+  timed "$fmt" "$n" "get <title>" "${s[@]}" get "retry logic" --format json
+  timed "$fmt" "$n" "get --here" env -C "$project" "$BIN" --data-dir "$data" get --here --format json
+  timed "$fmt" "$n" "list (all, ndjson)" "${s[@]}" list --format ndjson
   # Until a reader has the first row (and the listing, writing its second
   # page into a closed pipe, stops): what a picker's first screen waits for.
-  row "$fmt" "$n" "list (all, ndjson), first row" "$(best_ms "$RUNS" sh -c '"$@" list --format ndjson | head -n 1' sh "${s[@]}")"
-  row "$fmt" "$n" "record <id>" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}")"
+  timed "$fmt" "$n" "list (all, ndjson), first row" sh -c '"$@" list --format ndjson | head -n 1' sh "${s[@]}"
+  timed "$fmt" "$n" "record <id>" sh -c "echo '$message' | \"\$@\" record $mid" sh "${s[@]}"
   if [[ -n ${BASE_BIN:-} ]]; then
-    row "$fmt" "$n" "record <id>, BASE_BIN" "$(best_ms "$RUNS" sh -c "echo '$message' | \"\$@\" record $mid" sh env -C "$WORK" "$BASE_BIN" --data-dir "$data")"
+    timed "$fmt" "$n" "record <id>, BASE_BIN" sh -c "echo '$message' | \"\$@\" record $mid" sh env -C "$WORK" "$BASE_BIN" --data-dir "$data"
   fi
   for q in "rare:zanzibar" "regex:zanzi[a-z]+" "common:patch"; do
     kind=${q%%:*} word=${q#*:}
+    wanted "search ($kind) $word" || continue
     # rg prints every matching line, as search prints every hit.
     if [[ $kind == regex ]]; then
       ours=$(best_ms "$RUNS" "${s[@]}" search --regex "$word" --format json)
@@ -153,15 +177,15 @@ for n in $SCALES; do
     "${s[@]}" delete "$id"
   }
   # A search right after a record pays for the bits of what it added.
-  row "$fmt" "$n" "search after a record" "$(best_after record_mid "${s[@]}" search zanzibar --format json)"
+  timed_after "$fmt" "$n" "search after a record" record_mid "${s[@]}" search zanzibar --format json
   # Reads right after ollm's own writes: in the CLI format each renamed
   # an entry of the data directory, which the index is told of (no pass
   # over the entries).
-  row "$fmt" "$n" "get --last after a record" "$(best_after record_mid "${s[@]}" get --last --format json)"
-  row "$fmt" "$n" "list --limit 20 after a record" "$(best_after record_last "${s[@]}" list --limit 20 --format json)"
+  timed_after "$fmt" "$n" "get --last after a record" record_mid "${s[@]}" get --last --format json
+  timed_after "$fmt" "$n" "list --limit 20 after a record" record_last "${s[@]}" list --limit 20 --format json
   for what in create delete; do
-    row "$fmt" "$n" "get --last after a $what" "$(best_after "${what}_one" "${s[@]}" get --last --format json)"
-    row "$fmt" "$n" "list --limit 20 after a $what" "$(best_after "${what}_one" "${s[@]}" list --limit 20 --format json)"
+    timed_after "$fmt" "$n" "get --last after a $what" "${what}_one" "${s[@]}" get --last --format json
+    timed_after "$fmt" "$n" "list --limit 20 after a $what" "${what}_one" "${s[@]}" list --limit 20 --format json
   done
   rm -rf "$data"
  done
@@ -181,6 +205,7 @@ header="   | command |"
 for n in $SCALES; do for fmt in $FORMATS; do header+=" $fmt $n |"; done; done
 echo "$header"
 for label in "${labels[@]}"; do
+  wanted "$label" || continue
   line="   | $label |"
   for n in $SCALES; do for fmt in $FORMATS; do line+=" ${TABLE["$label|$fmt|$n"]:-} |"; done; done
   echo "$line"
@@ -190,5 +215,18 @@ if [[ " $FORMATS " == *" cli "* && " $FORMATS " == *" journal "* ]]; then
   for n in $SCALES; do
     cli=${TABLE["record --last|cli|$n"]:-} journal=${TABLE["record --last|journal|$n"]:-}
     [[ -n $cli && -n $journal ]] && echo "   record --last at $n sessions: CLI format / journal = $(ratio "$cli" "$journal")"
+  done
+fi
+# Each row at the largest size over the smallest, per format (issue 48's
+# goal for --last, a prefix, a title, --here and list --limit 20: at most 1.5).
+read -r -a sizes <<<"$SCALES"
+if (( ${#sizes[@]} > 1 )); then
+  small=${sizes[0]} large=${sizes[-1]}
+  for fmt in $FORMATS; do
+    for label in "${labels[@]}"; do
+      a=${TABLE["$label|$fmt|$large"]:-} b=${TABLE["$label|$fmt|$small"]:-}
+      [[ $a =~ ^[0-9.]+$ && $b =~ ^[0-9.]+$ ]] || continue
+      echo "   $label, $fmt format: $large sessions / $small = $(ratio "$a" "$b")"
+    done
   done
 fi

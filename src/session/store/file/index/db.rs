@@ -125,8 +125,18 @@ pub struct Found {
 /// ([`Db::settle`]): the first connection of every process reads the whole
 /// WAL to recover its index, so a WAL left large by one big transaction (a
 /// build of search's bits at 100,000 sessions left 12 MB) costs every
-/// command after it (`get --last` took 7 ms of CPU instead of 2).
-const SETTLE_WAL_BYTES: u64 = 1 << 20;
+/// command after it (`get --last` took 7 ms of CPU instead of 2). 64
+/// frames cost a process ~0.1 ms to recover; a fold of one record writes
+/// ~7, so the checkpoint (three fsyncs) comes every ~9 records.
+const SETTLE_WAL_BYTES: u64 = 64 * (4096 + 24) + 32;
+/// SQLite's own checkpoint after a commit, only a backstop for a commit
+/// that no [`Db::settle`] follows. It leaves the WAL to be reused by the
+/// next writer of the same process, but every command is a new process
+/// whose recovery forgets what was copied: at 16 frames, each fold of a
+/// record found the previous fold's frames, passed 16, and copied them all
+/// again with three fsyncs (the WAL's, the index directory's, the
+/// database's), every record.
+const AUTOCHECKPOINT_FRAMES: u32 = 1000;
 
 /// How long a statement waits for another process's lock on the index.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -258,12 +268,18 @@ impl Db {
             )?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             // Derived data: a transaction lost to a power failure is found
-            // by the boot check (see `refresh`), so no commit waits for an fsync.
+            // by the boot check (see `refresh`), so no commit waits for an
+            // fsync. Not OFF: a checkpoint without its fsyncs, torn by a
+            // power failure, could leave rows and their indexes of
+            // different versions, which no cheap check after the reboot
+            // finds (`PRAGMA integrity_check` took 4.5 s at 100,000
+            // sessions, as long as a build).
             conn.pragma_update(None, "synchronous", "NORMAL")?;
             // The first connection of every process reads the whole WAL
             // to recover its index (5 MB after a build of 10,000 sessions
-            // made `--last` take 10 ms): it is kept to a few pages.
-            conn.pragma_update(None, "wal_autocheckpoint", 16)?;
+            // made `--last` take 10 ms): it is kept to a few pages by
+            // `settle`, which empties it.
+            conn.pragma_update(None, "wal_autocheckpoint", AUTOCHECKPOINT_FRAMES)?;
             conn.pragma_update(None, "journal_size_limit", 1 << 20)?;
             // Pages read through a mapping, not a read(2) each.
             conn.pragma_update(None, "mmap_size", 1 << 30)?;
@@ -359,7 +375,13 @@ impl Db {
     }
 
     /// After a commit: empties the WAL into the database when it holds
-    /// more than [`SETTLE_WAL_BYTES`]. Never waits: while another process
+    /// more than [`SETTLE_WAL_BYTES`], truncating it, so that the next
+    /// process recovers nothing and writes from its start. The
+    /// checkpoint's fsyncs (the WAL before the database is written, the
+    /// database before the WAL is reused, and SQLite's of the index's
+    /// directory on the WAL's first sync in a process) keep the database
+    /// whole through a power failure; a commit itself waits for none (see
+    /// `Db::open`). Never waits: while another process
     /// reads an older snapshot (a listing still being written to a pipe)
     /// the WAL is left as it is, and a later commit tries again.
     pub fn settle(&self) -> Result<()> {

@@ -333,6 +333,37 @@ fn a_large_wal_is_emptied_once_no_reader_needs_it_and_never_waited_for() {
     assert_eq!(file(&store).list().unwrap().sessions.len(), 1);
 }
 
+#[test]
+fn a_wal_of_a_few_folds_is_emptied_so_that_no_process_copies_it_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store(dir.path());
+    create(&store, None);
+    assert_eq!(file(&store).list().unwrap().sessions.len(), 1);
+    let db = super::db::Db::open(&file(&store).index.db_path())
+        .unwrap()
+        .unwrap();
+    db.settle().unwrap();
+    let empty = wal_len(&store);
+    // Some folds' worth of pages (a fold of one record writes ~7): more
+    // than SQLite's own checkpoint waits for, so `settle` empties the WAL
+    // rather than leaving it whole for every later process to recover and
+    // the next checkpoint to copy again.
+    let mut lens = Vec::new();
+    for i in 0..8 {
+        db.set_meta(&format!("fold{i}"), &"x".repeat(40 << 10))
+            .unwrap();
+        db.settle().unwrap();
+        lens.push(wal_len(&store));
+    }
+    assert!(lens.contains(&0), "{lens:?}");
+    assert!(lens.iter().all(|&len| len < 512 << 10), "{lens:?}");
+    // A fold's few pages are left to the next ones.
+    db.set_meta("fold", "x").unwrap();
+    db.settle().unwrap();
+    assert!(wal_len(&store) > empty);
+    assert_eq!(db.meta("fold7").unwrap().map(|v| v.len()), Some(40 << 10));
+}
+
 /// A listing's pages as `list` writes them in NDJSON, from summaries.
 fn lines_of_summaries(store: &Store, query: &ListQuery) -> (Vec<u8>, Vec<String>) {
     let (mut text, mut problems) = (Vec::new(), Vec::new());
