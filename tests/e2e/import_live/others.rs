@@ -150,3 +150,90 @@ fn a_codex_rollout_appended_in_turns_and_half_lines_equals_a_one_shot_import() {
         assert!(watcher.stop().0.success());
     }
 }
+
+/// Runs `import --hook gemini` on `transcript`, as gemini-cli's hooks do:
+/// it exits 0 and prints nothing on stdout.
+fn gemini_hook(sb: &Sandbox, transcript: &Path) {
+    let input = serde_json::json!({
+        "session_id": "63a95ada-876f-483a-bc98-099900d7ee46",
+        "transcript_path": transcript,
+        "cwd": "/home/user/webapp",
+        "hook_event_name": "AfterAgent",
+    })
+    .to_string();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--hook", "gemini"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+/// Imports `log` with a one-shot `import` (a whole read, whatever the
+/// cursors say).
+fn gemini_one_shot(sb: &Sandbox, log: &Path) {
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--from", "gemini"])
+        .arg(log)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+/// A log grown by writes with hook calls between (which read only its new
+/// lines where they can) stores what one-shot imports at the same steps
+/// store. (Not what one import of the final log stores: this log rewinds
+/// and replaces messages, and a message stored is never taken back.)
+#[test]
+fn a_gemini_log_appended_in_turns_and_half_lines_with_hook_calls_equals_one_shot_imports() {
+    if !have_fixtures() {
+        return;
+    }
+    let (sb, reference) = (Sandbox::new(), Sandbox::new());
+    let tmp = sb.home.join(".gemini/tmp");
+    let log = under(&tmp, LOG, "tmp/");
+    let other = under(&reference.home.join(".gemini/tmp"), LOG, "tmp/");
+    for log in [&log, &other] {
+        std::fs::copy(
+            fixture("gemini/synthetic-jsonl/tmp/webapp/.project_root"),
+            log.parent()
+                .unwrap()
+                .parent()
+                .unwrap()
+                .join(".project_root"),
+        )
+        .unwrap();
+    }
+    let lines = lines_of(&fixture(LOG));
+    // Writes of 1 to 3 lines, the last line of every other one in two
+    // halves with a hook call between, and a hook call after each.
+    let (mut at, mut turn) = (0, 0);
+    while at < lines.len() {
+        let end = (at + [1, 3, 2][turn % 3]).min(lines.len());
+        let write = lines[at..end].concat();
+        let last = lines[end - 1].len();
+        let step = |bytes: &[u8]| {
+            append(&log, bytes);
+            gemini_hook(&sb, &log);
+            append(&other, bytes);
+            gemini_one_shot(&reference, &other);
+        };
+        if turn % 2 == 1 && last > 2 {
+            let cut = write.len() - last / 2;
+            step(&write[..cut]);
+            step(&write[cut..]);
+        } else {
+            step(&write);
+        }
+        (at, turn) = (end, turn + 1);
+    }
+    let got = store_of(&sb);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got, store_of(&reference));
+    super::assert_no_duplicates(&got);
+    assert_eq!(std::fs::read(&log).unwrap(), lines.concat());
+    assert!(tail_anchored(&sb), "no cursor to tail from");
+}
