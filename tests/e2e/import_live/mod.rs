@@ -8,6 +8,7 @@
 mod claude;
 mod databases;
 mod hook;
+mod large;
 mod others;
 
 use std::collections::BTreeMap;
