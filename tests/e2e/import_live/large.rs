@@ -49,7 +49,7 @@ fn turn(session: &str, parent: &str, n: u64, size: usize) -> (Vec<u8>, String) {
         text.push_str(
             ["parse", "the", "retry", "loop", "config", "spins", "when"][(x % 7) as usize],
         );
-        text.push(if x % 11 == 0 { '\n' } else { ' ' });
+        text.push(if x.is_multiple_of(11) { '\n' } else { ' ' });
     }
     let base = |kind: &str, uuid: &str, parent: &str, s: u64| {
         json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
