@@ -10,6 +10,7 @@ mod databases;
 mod hook;
 mod large;
 mod others;
+mod postgres;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
