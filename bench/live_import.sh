@@ -10,20 +10,21 @@
 #   3. the watcher idle over those SESSIONS transcripts: its CPU over
 #      IDLE_SECONDS, its resident memory and its open descriptors.
 # Environment: SESSIONS (10000), CALLS (50), APPENDS (200), IDLE_SECONDS
-# (60), BIN (the directory of the binaries: default the release build,
-# made here), BENCH_DIR (where the data goes).
+# (30), BIN (the ollm-session binary, as bench/run passes it: default the
+# release build, made here), BENCH_DIR (where the data goes). bench/run
+# runs it as its `live_import` rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SESSIONS=${SESSIONS:-10000}
 CALLS=${CALLS:-50}
 APPENDS=${APPENDS:-200}
-IDLE_SECONDS=${IDLE_SECONDS:-60}
+IDLE_SECONDS=${IDLE_SECONDS:-30}
 if [[ -z ${BIN:-} ]]; then
   cargo build --release --quiet --bin ollm-session
-  BIN=$PWD/target/$(rustc --print host-tuple)/release
+  BIN=$PWD/target/$(rustc --print host-tuple)/release/ollm-session
 fi
-session=$BIN/ollm-session
+session=$BIN
 
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-bench-live.XXXXXX")
 trap 'kill "${watcher:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -66,7 +67,9 @@ echo "hook, unchanged transcript, $SESSIONS sessions: median $(percentile 50 <"$
 echo "hook, one new line, $SESSIONS sessions: median $(percentile 50 <"$work/added") µs, p99 $(percentile 99 <"$work/added") µs (goal 30000)"
 
 sleep 100000 | "$session" import --watch --from claude >"$work/watch.out" 2>"$work/watch.err" &
-watcher=$(pgrep -n -f "ollm-session import --watch" || true)
+# (A background pipeline's $! is its last command: the watcher, not
+# another one that may run on this machine.)
+watcher=$!
 # The catch-up is over when the watcher's CPU time stops growing.
 cpu_ticks() { awk '{print $14+$15}' "/proc/$watcher/stat"; }
 before=-1

@@ -436,20 +436,21 @@ fn changed_within(path: &Path, settle: Duration) -> bool {
     recent(path) || recent(&super::cursor::wal_of(path))
 }
 
-/// Takes off the end of `items` the tool calls still open (no result yet:
-/// running, pending, or cut off) that no message follows; how many.
+/// Takes off the end of `items` the tool calls from the first one still
+/// open (no result yet: running, pending, or cut off) that no message
+/// follows; how many. A finished call after an open one waits with it
+/// (calls made in parallel end in any order): the calls are then stored
+/// in the order they were made, as a one-shot import stores them, not
+/// in the order they finished.
 pub(crate) fn hold_open_tail(items: &mut Vec<super::Item>) -> usize {
     let last_message = items
         .iter()
         .rposition(|item| matches!(item.body, super::Body::Message { .. }))
         .map_or(0, |at| at + 1);
     let before = items.len();
-    let mut index = 0;
-    items.retain(|item| {
-        let keep = index < last_message || !is_open(item);
-        index += 1;
-        keep
-    });
+    if let Some(open) = items[last_message..].iter().position(is_open) {
+        items.truncate(last_message + open);
+    }
     before - items.len()
 }
 
@@ -497,18 +498,20 @@ mod tests {
     }
 
     #[test]
-    fn only_the_calls_still_open_after_the_last_message_are_held_back() {
+    fn the_calls_from_the_first_still_open_after_the_last_message_are_held_back() {
         let mut items = vec![
             call("early", Outcome::NoResult("interrupted")),
             message("m"),
             call("done", Outcome::Done("ok".into())),
             call("open", Outcome::NoResult("interrupted")),
+            // Made after the open one, finished first: it waits with it.
+            call("parallel", Outcome::Done("ok".into())),
             call("provider", Outcome::NoResult("noOutputRecorded")),
         ];
-        assert_eq!(hold_open_tail(&mut items), 1);
+        assert_eq!(hold_open_tail(&mut items), 3);
         let keys: Vec<&str> = items.iter().map(|i| i.key.as_str()).collect();
-        assert_eq!(keys, ["early", "m", "done", "provider"]);
-        let mut none = vec![message("m")];
+        assert_eq!(keys, ["early", "m", "done"]);
+        let mut none = vec![message("m"), call("done", Outcome::Done("ok".into()))];
         assert_eq!(hold_open_tail(&mut none), 0);
     }
 }

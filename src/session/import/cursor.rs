@@ -67,6 +67,10 @@ pub struct Anchor {
     /// The id of the last model response on the conversation, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
+    /// Whatever else the importer needs of the earlier lines, in its own
+    /// form (Codex: the session's fields, where the lines stop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
 }
 
 /// A read of only the lines `from..to` of a file that grew (`to`: the end

@@ -21,6 +21,8 @@ pub(crate) mod codex;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod goose;
+#[cfg(test)]
+mod growing;
 mod homes;
 pub(crate) mod hook;
 mod importer;
@@ -36,7 +38,7 @@ pub(crate) mod write;
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Result;
@@ -184,8 +186,8 @@ pub enum Outcome {
 }
 
 /// What was read but not imported, counted by reason. Never fatal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Skipped {
     /// A last line cut off mid-write (the tool was still writing).
     pub torn_lines: u64,

@@ -75,10 +75,11 @@ fn a_sequence_of_hook_calls_equals_a_one_shot_import() {
 }
 
 /// The real transcripts of sessions (not subagents), by fixture path.
-/// (`spotter-subagent`, cut between its parallel `WebSearch` calls and
-/// their results, stores the calls in another order than a one-shot
-/// import: whether only the new lines or the whole file is read.)
+/// (`spotter-subagent` is cut between its parallel `WebSearch` calls and
+/// their results, which end in another order than they were made: the
+/// calls are stored in the order made, as a one-shot import stores them.)
 const SESSIONS: &[&str] = &[
+    "claude/spotter-subagent/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl",
     "claude/spotter-short/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
     TOOL_HEAVY,
     "claude/agent-history-sdk/projects/-tmp-agent-history-real-agent-claude-workspace/06090cb1-3e64-433a-bc7e-a621c0f596d2.jsonl",

@@ -8,7 +8,9 @@
 mod claude;
 mod databases;
 mod hook;
+mod large;
 mod others;
+mod postgres;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

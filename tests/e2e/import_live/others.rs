@@ -90,3 +90,150 @@ fn a_gemini_chat_rewritten_by_rename_and_a_log_appended_equal_a_one_shot_import(
     assert_eq!(std::fs::read(&log).unwrap(), log_lines.concat());
     assert!(watcher.stop().0.success());
 }
+
+const TURNS: &str = "codex/localpush-2026-02-23T20-34-25/sessions/2026/02/23/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl";
+
+/// Whether the cursor of a source holds what a tail read of a rollout
+/// continues from (the session's fields: `state`).
+fn tail_anchored(sb: &crate::support::Sandbox) -> bool {
+    let dir = sb.sessions_dir().join(".import/cursors");
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            std::fs::read_to_string(entry.path()).is_ok_and(|text| text.contains("\"state\""))
+        })
+}
+
+#[test]
+fn a_codex_rollout_appended_in_turns_and_half_lines_equals_a_one_shot_import() {
+    if !have_fixtures() {
+        return;
+    }
+    for relative in [SMALL, TURNS] {
+        let sb = Sandbox::new();
+        let sessions = sb.home.join(".codex/sessions");
+        let rollout = under(&sessions, relative, "sessions/");
+        let lines = lines_of(&fixture(relative));
+        // The meta line first, so that the catch-up has a session to tail.
+        append(&rollout, &lines[0]);
+        let watcher = Watcher::start(&sb, &["--from", "codex"]);
+        wait_until("the catch-up", || store_of(&sb).len() == 1);
+        // Writes of 1 to 9 lines, the last line of every other one in two
+        // halves a moment apart.
+        let (mut at, mut turn) = (1, 0);
+        while at < lines.len() {
+            let end = (at + [1, 3, 2, 9][turn % 4]).min(lines.len());
+            let write = lines[at..end].concat();
+            let last = lines[end - 1].len();
+            if turn % 2 == 0 && last > 2 {
+                let cut = write.len() - last / 2;
+                append(&rollout, &write[..cut]);
+                std::thread::sleep(Duration::from_millis(150));
+                append(&rollout, &write[cut..]);
+            } else {
+                append(&rollout, &write);
+            }
+            std::thread::sleep(Duration::from_millis(150));
+            (at, turn) = (end, turn + 1);
+        }
+        let expected = one_shot("codex", &[&sessions]);
+        assert_eq!(expected.len(), 1);
+        wait_for_store(&sb, &expected);
+        assert_eq!(std::fs::read(&rollout).unwrap(), lines.concat());
+        // (The smaller one ends on a call whose output never came: the
+        // next read of it is whole, as its output may come.)
+        if relative == TURNS {
+            assert!(tail_anchored(&sb), "{relative}: no cursor to tail from");
+        }
+        assert!(watcher.stop().0.success());
+    }
+}
+
+/// Runs `import --hook gemini` on `transcript`, as gemini-cli's hooks do:
+/// it exits 0 and prints nothing on stdout.
+fn gemini_hook(sb: &Sandbox, transcript: &Path) {
+    let input = serde_json::json!({
+        "session_id": "63a95ada-876f-483a-bc98-099900d7ee46",
+        "transcript_path": transcript,
+        "cwd": "/home/user/webapp",
+        "hook_event_name": "AfterAgent",
+    })
+    .to_string();
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--hook", "gemini"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+/// Imports `log` with a one-shot `import` (a whole read, whatever the
+/// cursors say).
+fn gemini_one_shot(sb: &Sandbox, log: &Path) {
+    let out = sb
+        .cmd("ollm-session")
+        .args(["import", "--from", "gemini"])
+        .arg(log)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+/// A log grown by writes with hook calls between (which read only its new
+/// lines where they can) stores what one-shot imports at the same steps
+/// store. (Not what one import of the final log stores: this log rewinds
+/// and replaces messages, and a message stored is never taken back.)
+#[test]
+fn a_gemini_log_appended_in_turns_and_half_lines_with_hook_calls_equals_one_shot_imports() {
+    if !have_fixtures() {
+        return;
+    }
+    let (sb, reference) = (Sandbox::new(), Sandbox::new());
+    let tmp = sb.home.join(".gemini/tmp");
+    let log = under(&tmp, LOG, "tmp/");
+    let other = under(&reference.home.join(".gemini/tmp"), LOG, "tmp/");
+    for log in [&log, &other] {
+        std::fs::copy(
+            fixture("gemini/synthetic-jsonl/tmp/webapp/.project_root"),
+            log.parent()
+                .unwrap()
+                .parent()
+                .unwrap()
+                .join(".project_root"),
+        )
+        .unwrap();
+    }
+    let lines = lines_of(&fixture(LOG));
+    // Writes of 1 to 3 lines, the last line of every other one in two
+    // halves with a hook call between, and a hook call after each.
+    let (mut at, mut turn) = (0, 0);
+    while at < lines.len() {
+        let end = (at + [1, 3, 2][turn % 3]).min(lines.len());
+        let write = lines[at..end].concat();
+        let last = lines[end - 1].len();
+        let step = |bytes: &[u8]| {
+            append(&log, bytes);
+            gemini_hook(&sb, &log);
+            append(&other, bytes);
+            gemini_one_shot(&reference, &other);
+        };
+        if turn % 2 == 1 && last > 2 {
+            let cut = write.len() - last / 2;
+            step(&write[..cut]);
+            step(&write[cut..]);
+        } else {
+            step(&write);
+        }
+        (at, turn) = (end, turn + 1);
+    }
+    let got = store_of(&sb);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got, store_of(&reference));
+    super::assert_no_duplicates(&got);
+    assert_eq!(std::fs::read(&log).unwrap(), lines.concat());
+    assert!(tail_anchored(&sb), "no cursor to tail from");
+}

@@ -47,6 +47,7 @@ pub(super) fn anchor_of(file: &FirstFile) -> Option<Anchor> {
         id: file.first.last_uuid.clone(),
         time,
         response: file.first.last_response.clone(),
+        state: None,
     })
 }
 
@@ -88,6 +89,7 @@ pub(super) fn read(
             .last_response
             .clone()
             .or_else(|| tail.anchor.response.clone()),
+        state: None,
     };
     file.hand_over(max_items, each)?;
     Ok(TailRead::Read(Some(anchor)))

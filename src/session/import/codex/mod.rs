@@ -49,13 +49,14 @@
 
 mod index;
 mod record;
+mod tail;
 
 use std::path::{Path, PathBuf};
 
 #[cfg(test)]
 use super::Transcript;
-use super::parts::Parts;
-use super::{Homes, Importer, Part, Source, Tool, files_under, lines};
+use super::cursor::{Anchor, Tail};
+use super::{Homes, Importer, Part, Source, TailRead, Tool, files_under, lines};
 use crate::error::{Error, Result};
 
 /// The `kind` of a plain rollout and of a zstd-compressed one.
@@ -128,54 +129,38 @@ impl Importer for Codex {
         Ok(found)
     }
 
-    /// Reads the rollout `source` in two passes, handing it over in parts of
-    /// at most `max_items` items: the first keeps only the items' keys, to
-    /// learn which stay to the end (a rollback takes turns back) and where each
-    /// call's output is; the second hands each item over once it is final. So
-    /// what is held is the keys, and the items between a call and its output.
+    /// Reads the rollout `source`, handing it over in parts of at most
+    /// `max_items` items as it is read ([`tail`]).
     fn read_parts(
         &self,
         source: &Source,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
     ) -> Result<()> {
-        let mut first = record::Reader::lean(source);
-        let mut skipped = super::Skipped::default();
-        lines::each_line(&source.path, &mut skipped, |line, skipped| {
-            if let Some(value) = line.parse::<serde_json::Value>(skipped) {
-                first.record(line.number, value, skipped);
-            }
-            Ok(())
-        })?;
-        let mut second = record::Reader::handing_over(source, &first);
-        let mut header = first.finish();
-        header.items = Vec::new();
-        header.skipped.add(&skipped);
-        if header.title.is_none()
-            && let Some(home) = codex_home_of(&source.path)
-        {
-            header.title = index::thread_name(&home, &header.source_id);
-        }
-        let mut parts = Parts::new(max_items);
-        let mut again = super::Skipped::default();
-        lines::each_line(&source.path, &mut again, |line, again| {
-            if let Some(value) = line.parse::<serde_json::Value>(again) {
-                second.record(line.number, value, again);
-            }
-            for item in second.take_ready(line.number) {
-                if let Some(full) = parts.push(item) {
-                    parts.hand_over(&header, full, false, each)?;
-                }
-            }
-            Ok(())
-        })?;
-        for item in second.finish().items {
-            if let Some(full) = parts.push(item) {
-                parts.hand_over(&header, full, false, each)?;
-            }
-        }
-        let rest = parts.take();
-        parts.hand_over(&header, rest, true, each)
+        tail::whole(source, max_items, each).map(drop)
+    }
+
+    /// As [`Importer::read_parts`]; the anchor holds what a read of only
+    /// the lines appended later needs of these ([`tail`]).
+    fn read_anchored(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<Option<Anchor>> {
+        tail::whole(source, max_items, each)
+    }
+
+    /// Reads only the lines appended after the anchor, when they can be
+    /// read alone ([`tail`]).
+    fn read_tail(
+        &self,
+        source: &Source,
+        tail: &Tail,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<TailRead> {
+        tail::tail(source, tail, max_items, each)
     }
 }
 

@@ -29,6 +29,10 @@ const HARNESS_PREFIXES: &[&str] = &[
     "<hook_prompt",
 ];
 
+mod state;
+
+pub use state::State;
+
 pub struct Reader {
     transcript: Transcript,
     /// The first `turn_context.cwd` and the first environment context's
@@ -56,6 +60,9 @@ pub struct Reader {
     /// of each one's output (a call's that came), which [`Reader::take_ready`]
     /// waits for.
     survivors: Option<HashMap<String, Option<u64>>>,
+    /// Whether a `thread_rolled_back` asked to take turns back (a tail
+    /// read cannot: the turns may be before it).
+    rolled_back: bool,
 }
 
 impl Reader {
@@ -77,8 +84,15 @@ impl Reader {
             lean: false,
             resolved: HashMap::new(),
             survivors: None,
+            rolled_back: false,
         }
         .with_fallback_id(source)
+    }
+
+    /// Whether a rollback was read: lines read alone cannot take turns
+    /// back from before them.
+    pub fn rolled_back(&self) -> bool {
+        self.rolled_back
     }
 
     /// A reader for a first pass, keeping what decides which items stay
@@ -90,10 +104,10 @@ impl Reader {
         }
     }
 
-    /// A reader for a second pass, handing over (through
+    /// This reader made one for a second pass, handing over (through
     /// [`Reader::take_ready`]) the items a first pass by [`Reader::lean`]
     /// found at its end, once their calls' outputs are read.
-    pub fn handing_over(source: &Source, first: &Reader) -> Reader {
+    pub fn handing_over(self, first: &Reader) -> Reader {
         let survivors = first
             .transcript
             .items
@@ -102,7 +116,7 @@ impl Reader {
             .collect();
         Reader {
             survivors: Some(survivors),
-            ..Reader::new(source)
+            ..self
         }
     }
 
@@ -241,6 +255,7 @@ impl Reader {
                     .get("num_turns")
                     .and_then(Value::as_u64)
                     .unwrap_or(0);
+                self.rolled_back |= turns > 0;
                 self.roll_back(usize::try_from(turns).unwrap_or(usize::MAX));
             }
             _ => {}

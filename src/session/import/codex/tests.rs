@@ -5,13 +5,13 @@ use serde_json::{Value, json};
 use super::*;
 use crate::session::import::{Body, Call, Item, Outcome, Role, Skipped};
 
-const ID: &str = "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+pub(super) const ID: &str = "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
 
-fn line(at: &str, kind: &str, payload: Value) -> String {
+pub(super) fn line(at: &str, kind: &str, payload: Value) -> String {
     json!({"timestamp": at, "type": kind, "payload": payload}).to_string()
 }
 
-fn meta(cwd: &str, originator: &str, source: Value) -> String {
+pub(super) fn meta(cwd: &str, originator: &str, source: Value) -> String {
     line(
         "2025-10-01T10:00:00.000Z",
         "session_meta",
@@ -22,7 +22,7 @@ fn meta(cwd: &str, originator: &str, source: Value) -> String {
     )
 }
 
-fn user(at: &str, text: &str) -> String {
+pub(super) fn user(at: &str, text: &str) -> String {
     line(
         at,
         "response_item",
@@ -31,7 +31,7 @@ fn user(at: &str, text: &str) -> String {
     )
 }
 
-fn assistant(at: &str, text: &str) -> String {
+pub(super) fn assistant(at: &str, text: &str) -> String {
     line(
         at,
         "response_item",
@@ -40,7 +40,7 @@ fn assistant(at: &str, text: &str) -> String {
     )
 }
 
-fn event(at: &str, payload: Value) -> String {
+pub(super) fn event(at: &str, payload: Value) -> String {
     line(at, "event_msg", payload)
 }
 
@@ -111,7 +111,7 @@ fn calls(t: &Transcript) -> Vec<&Call> {
 
 /// A session as Codex 0.4x–0.12x writes it: meta, the harness's messages,
 /// a turn with a shell call, the UI's repeats of each message.
-fn session() -> Vec<String> {
+pub(super) fn session() -> Vec<String> {
     vec![
         meta("/work/project", "codex_cli_rs", json!("cli")),
         line(

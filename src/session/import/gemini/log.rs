@@ -10,7 +10,8 @@ use super::project;
 use crate::session::import::{Body, Call, Item, Outcome, Role, Skipped, Transcript};
 
 /// The session's fields the log sets (its first line and `$set`s).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Meta {
     session_id: Option<String>,
     project_hash: Option<String>,

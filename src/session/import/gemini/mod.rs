@@ -41,6 +41,7 @@
 mod log;
 mod project;
 mod stream;
+mod tail;
 
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
@@ -50,7 +51,8 @@ use serde_json::Value;
 
 #[cfg(test)]
 use super::Transcript;
-use super::{Homes, Importer, Part, Skipped, Source, Tool, files_under, lines, split};
+use super::cursor::{Anchor, Tail};
+use super::{Homes, Importer, Part, Skipped, Source, TailRead, Tool, files_under, lines, split};
 use crate::error::{Error, Result};
 
 const JSONL: &str = "jsonl";
@@ -145,10 +147,34 @@ impl Importer for Gemini {
             transcript.skipped.add(&skipped);
             return split(transcript, max_items, each);
         }
-        let index = stream::Index::of(&source.path, &mut skipped)?;
-        let mut header = index.header(&source.path);
-        header.skipped = skipped;
-        index.hand_over(&source.path, header, max_items, each)
+        tail::whole(source, max_items, each).map(drop)
+    }
+
+    /// As [`Importer::read_parts`]; for a JSONL log, the anchor holds what
+    /// a read of only the lines appended later needs of these ([`tail`]).
+    fn read_anchored(
+        &self,
+        source: &Source,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<Option<Anchor>> {
+        if source.kind == LEGACY_JSON {
+            self.read_parts(source, max_items, each)?;
+            return Ok(None);
+        }
+        tail::whole(source, max_items, each)
+    }
+
+    /// Reads only the lines appended to a log after the anchor, when they
+    /// can be read alone ([`tail`]).
+    fn read_tail(
+        &self,
+        source: &Source,
+        tail: &Tail,
+        max_items: usize,
+        each: &mut dyn FnMut(Part) -> Result<()>,
+    ) -> Result<TailRead> {
+        tail::tail(source, tail, max_items, each)
     }
 }
 

@@ -41,22 +41,65 @@ struct Slot {
 /// The conversation the log ends with, as places in the file.
 #[derive(Debug, Default)]
 pub struct Index {
-    meta: Meta,
+    pub(super) meta: Meta,
     slots: Vec<Slot>,
     position: HashMap<u128, u32>,
+    /// Whether a record took messages back or set them all (`$rewindTo`,
+    /// a message list): lines read alone cannot tell what it left.
+    pub(super) reaches_back: bool,
+    /// Where the lines read stop: past the last complete line, and
+    /// whether a line after it (unfinished) was read into the index.
+    pub(super) end: u64,
+    pub(super) past_end: bool,
+}
+
+/// Where a read of the conversation's messages ended: the last message's
+/// id, the model named before it and the model at the end.
+#[derive(Debug, Default)]
+pub struct Ended {
+    pub last: Option<u128>,
+    pub model_before_last: Option<String>,
+    pub model: Option<String>,
+    /// What was skipped, the messages' own included.
+    pub skipped: Skipped,
 }
 
 impl Index {
-    /// Replays the log at `path`; `skipped` counts what was not read.
-    pub fn of(path: &Path, skipped: &mut Skipped) -> Result<Index> {
-        let mut index = Index::default();
-        lines::each_line(path, skipped, |line, skipped| {
-            if let Some(record) = line.parse::<Value>(skipped) {
+    /// Replays the lines of `path` (or only its bytes `range`, the
+    /// session's fields being `meta` before them).
+    pub fn replay(
+        path: &Path,
+        range: Option<(u64, u64)>,
+        meta: Meta,
+        skipped: &mut Skipped,
+    ) -> Result<Index> {
+        let mut index = Index {
+            meta,
+            end: range.map_or(0, |(from, _)| from),
+            ..Index::default()
+        };
+        let mut each = |line: Line<'_>, skipped: &mut Skipped| {
+            let record = line.parse::<Value>(skipped);
+            if line.complete {
+                index.end = line.offset + line.length;
+            } else {
+                index.past_end |= record.is_some();
+            }
+            if let Some(record) = record {
                 index.apply(&line, record, skipped);
             }
             Ok(())
-        })?;
+        };
+        match range {
+            Some(range) => lines::each_line_in(path, range, skipped, &mut each)?,
+            None => lines::each_line(path, skipped, &mut each)?,
+        }
         Ok(index)
+    }
+
+    /// The ids of the conversation's messages, in order.
+    pub fn ids(&self) -> impl Iterator<Item = u128> + '_ {
+        self.slots.iter().map(|slot| slot.id)
     }
 
     fn apply(&mut self, line: &Line<'_>, record: Value, skipped: &mut Skipped) {
@@ -69,7 +112,10 @@ impl Index {
             element,
         };
         match Record::of(record) {
-            Record::RewindTo(id) => self.rewind(key_of(&id)),
+            Record::RewindTo(id) => {
+                self.reaches_back = true;
+                self.rewind(key_of(&id));
+            }
             Record::Message(message) => {
                 let id = message.get("id").and_then(Value::as_str).unwrap_or("");
                 self.put(at(WHOLE_LINE, id));
@@ -80,6 +126,7 @@ impl Index {
                 checkpoint,
             } => {
                 if let Some(messages) = messages {
+                    self.reaches_back = true;
                     if checkpoint {
                         self.slots.clear();
                         self.position.clear();
@@ -130,7 +177,8 @@ impl Index {
         mut header: Transcript,
         max_items: usize,
         each: &mut dyn FnMut(Part) -> Result<()>,
-    ) -> Result<()> {
+    ) -> Result<Ended> {
+        let mut ended = Ended::default();
         let mut reader = Reader {
             path: path.to_path_buf(),
             file: File::open(path).map_err(|e| Error::io(path, &e))?,
@@ -142,6 +190,8 @@ impl Index {
             let Some(message) = reader.message(slot)? else {
                 continue;
             };
+            ended.last = Some(slot.id);
+            ended.model_before_last.clone_from(&header.model);
             log::message_of(message).into_items(&mut header.model, &mut header.skipped, &mut items);
             for item in items.drain(..) {
                 if let Some(full) = parts.push(item) {
@@ -149,8 +199,11 @@ impl Index {
                 }
             }
         }
+        ended.model.clone_from(&header.model);
+        ended.skipped = header.skipped;
         let rest = parts.take();
-        parts.hand_over(&header, rest, true, each)
+        parts.hand_over(&header, rest, true, each)?;
+        Ok(ended)
     }
 }
 
