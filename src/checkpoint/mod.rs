@@ -15,6 +15,7 @@ mod diff;
 mod dirtree;
 mod disk;
 mod gc;
+mod incremental;
 mod manifest;
 mod plan;
 mod restore;
@@ -22,6 +23,7 @@ mod sessions;
 mod snapshot;
 mod store;
 mod tree;
+pub(crate) mod watcher;
 
 use std::path::Path;
 
@@ -31,6 +33,11 @@ use crate::error::Result;
 pub(crate) use restore::Restored;
 pub use sessions::Sessions;
 pub use store::remove_session;
+
+/// A work tree as the store keys it (absolute, links resolved).
+pub(crate) fn snapshot_root(dir: &Path) -> Result<std::path::PathBuf> {
+    snapshot::work_tree(dir)
+}
 
 /// The paths inside `root` that the session's recorded tool calls named
 /// (relative, as the file set keys them): a snapshot covers them even if
