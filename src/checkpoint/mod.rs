@@ -5,7 +5,9 @@
 //!
 //! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
 //! the lock), [`dirtree`] (a tree stored as an object per directory), [`manifest`] (one file per turn, written last), [`disk`] (the
-//! stat cache), [`snapshot`], [`plan`] and [`apply`] (a restore's decision
+//! stat cache), [`snapshot`] (with [`watcher`], the optional inotify
+//! process that says what changed, and [`incremental`], what a snapshot
+//! then re-reads), [`plan`] and [`apply`] (a restore's decision
 //! and its crash-safe execution), [`restore`], [`diff`], [`gc`]; and
 //! [`sessions`], what a snapshot asks of the session store.
 
