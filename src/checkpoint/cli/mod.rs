@@ -103,9 +103,10 @@ pub(crate) enum Command {
     #[command(after_help = footer("  ollm-checkpoint config
   ollm-checkpoint config --show-origin"))]
     Config(ConfigArgs),
-    /// The background watcher of a work tree that snapshots start when
-    /// services.checkpoint.watch is on (Linux); not run by hand.
-    #[command(hide = true)]
+    /// Run the watcher of a work tree (Linux) that snapshots ask what
+    /// changed when services.checkpoint.watch is on. A snapshot starts it
+    /// in the background; it exits after 15 minutes without a question.
+    #[command(after_help = footer("  ollm-checkpoint watch --dir ~/src/app"))]
     Watch(watch::WatchArgs),
 }
 }

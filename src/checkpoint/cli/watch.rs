@@ -1,5 +1,5 @@
-//! `ollm-checkpoint watch` (hidden): the watcher process a snapshot starts
-//! when `services.checkpoint.watch` is on; not for people to run.
+//! `ollm-checkpoint watch`: the watcher process a snapshot starts when
+//! `services.checkpoint.watch` is on (it can be run by hand too).
 
 use std::path::PathBuf;
 
