@@ -5,7 +5,8 @@
 # copied into a temporary directory; nothing of them is kept):
 #
 #   1. a ~15,000-file tree: an unchanged snapshot, and one with one edited
-#      file (means of RUNS runs each);
+#      file (means of RUNS runs each), scanning the tree and with the
+#      watcher (services.checkpoint.watch, Linux) saying what changed;
 #   2. a large tree (LARGE_MB, default 1024: the issue's 1 GB; more real
 #      files from /usr/lib and /usr/share when the registry runs out):
 #      100 turns, each rewriting one 100 KB file with new text; how much
@@ -34,11 +35,19 @@ OURS=${BIN:-"$PWD/target/$(rustc --print host-tuple)/release/ollm-checkpoint"}
 
 registries=(~/.cargo/registry/src/*/) # before HOME moves below
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-checkpoint-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# The watcher a snapshot started exits when its tree goes; killed first anyway.
+stop_watchers() {
+  local pid
+  for pid in "$work"/home/checkpoints/watch/*.pid; do
+    [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+  done
+}
+trap 'stop_watchers; rm -rf "$work"' EXIT
 export OLLM_HOME=$work/home HOME=$work/home
 mkdir -m 700 -p "$HOME"
 export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@example.com
 SESSION=7e1d3c2a-5b4f-4a6e-8c9d-0a1b2c3d4e5f
+WATCHED=5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d
 
 # copy_until DEST FILES MB SOURCE_DIR...: copies the source directories'
 # subdirectories (one crate, one package's folder) into DEST until it
@@ -85,12 +94,25 @@ echo "   in the snapshot: ollm-checkpoint $ours_files files, git's index $git_fi
 sleep 1 # past the racy-timestamp window of the copy
 json=$work/small.json
 snap="$OURS snapshot --session $SESSION --dir $small --allow-large"
+watched="OLLM_CHECKPOINT_WATCH=1 $OURS snapshot --session $WATCHED --dir $small --allow-large"
+# The first watched snapshot starts the watcher, the next one it answers
+# gets the session's token; from then on it says what changed.
+eval "$watched" >/dev/null
+for _ in $(seq 50); do
+  [ -S "$(ls "$OLLM_HOME"/checkpoints/watch/*.sock 2>/dev/null | head -1)" ] && break
+  sleep 0.1
+done
+eval "$watched" >/dev/null
+[ "$(eval "$watched" | python3 -c 'import json,sys; print(json.load(sys.stdin)["watched"])')" = True ] ||
+  say "the watcher did not answer; its rows are full scans"
 hyperfine --shell bash --style none --warmup 3 --runs "$RUNS" --export-json "$work/unchanged.json" \
   -n "unchanged: ollm-checkpoint" "$snap" \
+  -n "unchanged: ollm-checkpoint, watcher" "$watched" \
   -n "unchanged: git add -A && git write-tree" "git_snapshot $small $work/small.git" >/dev/null
 hyperfine --shell bash --style none --warmup 3 --runs "$RUNS" --export-json "$work/edited.json" \
   --prepare "echo '// edited' >> $edited" \
   -n "one file edited: ollm-checkpoint" "$snap" \
+  -n "one file edited: ollm-checkpoint, watcher" "$watched" \
   -n "one file edited: git add -A && git write-tree" "git_snapshot $small $work/small.git" >/dev/null
 python3 -c 'import json,sys; print(json.dumps({"results": sum((json.load(open(p))["results"] for p in sys.argv[2:]), [])}), file=open(sys.argv[1], "w"))' \
   "$json" "$work/unchanged.json" "$work/edited.json"
@@ -98,8 +120,10 @@ python3 - "$json" <<'PY'
 import json, sys
 r = {x["command"]: x["mean"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
 for what in ("unchanged", "one file edited"):
-    ours, git = r[f"{what}: ollm-checkpoint"], r[f"{what}: git add -A && git write-tree"]
-    print(f"   {what} snapshot   {ours:.1f} ms   git: {git:.1f} ms   ollm-checkpoint time / git time = {ours / git:.2f}")
+    git = r[f"{what}: git add -A && git write-tree"]
+    for how, name in (("scan", "ollm-checkpoint"), ("watcher", "ollm-checkpoint, watcher")):
+        ours = r[f"{what}: {name}"]
+        print(f"   {what} snapshot ({how})   {ours:.1f} ms   git: {git:.1f} ms   ollm-checkpoint time / git time = {ours / git:.2f}")
 PY
 
 large=$work/large

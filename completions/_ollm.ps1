@@ -970,12 +970,13 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","elapsedMs"}')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","watched","elapsedMs"}')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the session''s files to turn N (three-way: conflicts are listed and nothing changes without --force). Exit 1 at a conflict')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed in turn N (against the snapshot before it) as unified diffs: JSON, or --patch for the diff text')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s checkpoints: a table at a terminal, JSON piped')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the effective configuration (JSON), or every key with its origin')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Run the watcher of a work tree (Linux) that snapshots ask what changed when services.checkpoint.watch is on. A snapshot starts it in the background; it exits after 15 minutes without a question')
             break
         }
         'ollm;checkpoint;snapshot' {
@@ -1028,6 +1029,13 @@ Register-ArgumentCompleter -Native -CommandName 'ollm' -ScriptBlock {
         'ollm;checkpoint;config' {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('--show-origin', '--show-origin', [CompletionResultType]::ParameterName, 'Show every key with its value and where it came from (default, a file, an environment variable or a flag), like `git config --show-origin`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'ollm;checkpoint;watch' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The work tree to watch')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

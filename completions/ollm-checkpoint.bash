@@ -37,6 +37,9 @@ _ollm__checkpoint() {
             ollm__checkpoint,snapshot)
                 cmd="ollm__checkpoint__subcmd__snapshot"
                 ;;
+            ollm__checkpoint,watch)
+                cmd="ollm__checkpoint__subcmd__watch"
+                ;;
             ollm__checkpoint__subcmd__help,config)
                 cmd="ollm__checkpoint__subcmd__help__subcmd__config"
                 ;;
@@ -58,6 +61,9 @@ _ollm__checkpoint() {
             ollm__checkpoint__subcmd__help,snapshot)
                 cmd="ollm__checkpoint__subcmd__help__subcmd__snapshot"
                 ;;
+            ollm__checkpoint__subcmd__help,watch)
+                cmd="ollm__checkpoint__subcmd__help__subcmd__watch"
+                ;;
             *)
                 ;;
         esac
@@ -65,7 +71,7 @@ _ollm__checkpoint() {
 
     case "${cmd}" in
         ollm__checkpoint)
-            opts="-h -V --config --help --version snapshot restore diff list gc config help"
+            opts="-h -V --config --help --version snapshot restore diff list gc config watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,7 +151,7 @@ _ollm__checkpoint() {
             return 0
             ;;
         ollm__subcmd__checkpoint__subcmd__help)
-            opts="snapshot restore diff list gc config help"
+            opts="snapshot restore diff list gc config watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -256,6 +262,20 @@ _ollm__checkpoint() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ollm__subcmd__checkpoint__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ollm__subcmd__checkpoint__subcmd__list)
             opts="-h --session --last --config --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -324,6 +344,28 @@ _ollm__checkpoint() {
                     return 0
                     ;;
                 --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__watch)
+            opts="-h --dir --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -23,12 +23,13 @@ set edit:completion:arg-completer[ollm-checkpoint] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand snapshot 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","elapsedMs"}'
+            cand snapshot 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","watched","elapsedMs"}'
             cand restore 'Restore the session''s files to turn N (three-way: conflicts are listed and nothing changes without --force). Exit 1 at a conflict'
             cand diff 'Show what changed in turn N (against the snapshot before it) as unified diffs: JSON, or --patch for the diff text'
             cand list 'List the session''s checkpoints: a table at a terminal, JSON piped'
             cand gc 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
+            cand watch 'Run the watcher of a work tree (Linux) that snapshots ask what changed when services.checkpoint.watch is on. A snapshot starts it in the background; it exits after 15 minutes without a question'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-checkpoint;snapshot'= {
@@ -79,13 +80,20 @@ set edit:completion:arg-completer[ollm-checkpoint] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'ollm-checkpoint;watch'= {
+            cand --dir 'The work tree to watch'
+            cand --config 'Read this YAML configuration file after the user''s, the workspace''s and the environment''s settings (flags still win)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'ollm-checkpoint;help'= {
-            cand snapshot 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","elapsedMs"}'
+            cand snapshot 'Snapshot the work tree as the session''s next turn (or --turn N). Prints {"sessionId","turn","root","files","changed","bytesStored", "notRestorable","watched","elapsedMs"}'
             cand restore 'Restore the session''s files to turn N (three-way: conflicts are listed and nothing changes without --force). Exit 1 at a conflict'
             cand diff 'Show what changed in turn N (against the snapshot before it) as unified diffs: JSON, or --patch for the diff text'
             cand list 'List the session''s checkpoints: a table at a terminal, JSON piped'
             cand gc 'Apply the disk budget now: drop the oldest turns while the store is over services.checkpoint.budgetBytes, and remove unnamed objects'
             cand config 'Print the effective configuration (JSON), or every key with its origin'
+            cand watch 'Run the watcher of a work tree (Linux) that snapshots ask what changed when services.checkpoint.watch is on. A snapshot starts it in the background; it exits after 15 minutes without a question'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ollm-checkpoint;help;snapshot'= {
@@ -99,6 +107,8 @@ set edit:completion:arg-completer[ollm-checkpoint] = {|@words|
         &'ollm-checkpoint;help;gc'= {
         }
         &'ollm-checkpoint;help;config'= {
+        }
+        &'ollm-checkpoint;help;watch'= {
         }
         &'ollm-checkpoint;help;help'= {
         }

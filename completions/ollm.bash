@@ -73,6 +73,9 @@ _ollm() {
             ollm__subcmd__checkpoint,snapshot)
                 cmd="ollm__subcmd__checkpoint__subcmd__snapshot"
                 ;;
+            ollm__subcmd__checkpoint,watch)
+                cmd="ollm__subcmd__checkpoint__subcmd__watch"
+                ;;
             ollm__subcmd__compress,check)
                 cmd="ollm__subcmd__compress__subcmd__check"
                 ;;
@@ -257,7 +260,7 @@ _ollm() {
             return 0
             ;;
         ollm__subcmd__checkpoint)
-            opts="-h -V --config --help --version snapshot restore diff list gc config"
+            opts="-h -V --config --help --version snapshot restore diff list gc config watch"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -404,6 +407,28 @@ _ollm() {
                     return 0
                     ;;
                 --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ollm__subcmd__checkpoint__subcmd__watch)
+            opts="-h --dir --config --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

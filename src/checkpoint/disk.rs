@@ -88,6 +88,16 @@ impl StatCache {
         self.missed || self.fresh.len() != self.entries.len()
     }
 
+    /// Keeps the entries of paths this run does not probe (a snapshot that
+    /// re-stats only what a watcher saw change), as if they had hit.
+    pub fn carry_over(&mut self, probed: &std::collections::HashSet<&[u8]>) {
+        for (path, entry) in &self.entries {
+            if !probed.contains(path.as_slice()) {
+                self.fresh.insert(path.clone(), entry.clone());
+            }
+        }
+    }
+
     /// Writes what this run saw, stamped with `started_ns` (when it began),
     /// unless nothing [`changed`](Self::changed): a tree of many files
     /// then costs no rewrite of a cache as large.

@@ -5,7 +5,9 @@
 //!
 //! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
 //! the lock), [`dirtree`] (a tree stored as an object per directory), [`manifest`] (one file per turn, written last), [`disk`] (the
-//! stat cache), [`snapshot`], [`plan`] and [`apply`] (a restore's decision
+//! stat cache), [`snapshot`] (with [`watcher`], the optional inotify
+//! process that says what changed, and [`incremental`], what a snapshot
+//! then re-reads), [`plan`] and [`apply`] (a restore's decision
 //! and its crash-safe execution), [`restore`], [`diff`], [`gc`]; and
 //! [`sessions`], what a snapshot asks of the session store.
 
@@ -15,6 +17,7 @@ mod diff;
 mod dirtree;
 mod disk;
 mod gc;
+mod incremental;
 mod manifest;
 mod plan;
 mod restore;
@@ -22,6 +25,7 @@ mod sessions;
 mod snapshot;
 mod store;
 mod tree;
+pub(crate) mod watcher;
 
 use std::path::Path;
 
@@ -31,6 +35,11 @@ use crate::error::Result;
 pub(crate) use restore::Restored;
 pub use sessions::Sessions;
 pub use store::remove_session;
+
+/// A work tree as the store keys it (absolute, links resolved).
+pub(crate) fn snapshot_root(dir: &Path) -> Result<std::path::PathBuf> {
+    snapshot::work_tree(dir)
+}
 
 /// The paths inside `root` that the session's recorded tool calls named
 /// (relative, as the file set keys them): a snapshot covers them even if

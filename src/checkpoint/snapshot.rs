@@ -2,7 +2,7 @@
 //! session's last snapshot held, and any named by the caller), each path
 //! probed through the stat cache, a tree object, and the manifest last.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,7 @@ use super::disk::{Disk, StatCache};
 use super::manifest::{self, Manifest, Origin};
 use super::store::Store;
 use super::tree::{self, Tree};
+use super::watcher::{self, Answer};
 use crate::config::Config;
 use crate::error::{Error, Result};
 
@@ -53,6 +54,10 @@ pub(crate) struct Taken {
     /// Files over `maxFileBytes` (or unreadable), recorded by size and time
     /// only: a restore cannot bring them back.
     pub not_restorable: Vec<String>,
+    /// Whether a watcher (`services.checkpoint.watch`) said what changed
+    /// since the session's last snapshot, so only those paths were
+    /// re-read; false when the whole tree was scanned.
+    pub watched: bool,
     pub elapsed_ms: u64,
 }
 
@@ -84,10 +89,7 @@ pub(crate) fn file_set(
     config: &Config,
     extra: impl IntoIterator<Item = Vec<u8>>,
 ) -> Result<BTreeSet<Vec<u8>>> {
-    let mut opts = crate::discover::Options::new(root, &config.services.file_discovery)?;
-    opts.max_depth = None;
-    opts.follow_symlinks = false;
-    opts.types = crate::discover::TypeSet::default();
+    let opts = listing_options(root, config)?;
     let mut set: BTreeSet<Vec<u8>> = crate::discover::collect(&Arc::new(opts))?
         .iter()
         .map(|entry| entry.relative_bytes().to_vec())
@@ -97,8 +99,18 @@ pub(crate) fn file_set(
     Ok(set)
 }
 
+/// Discover's options for the file set: files and links, no depth limit,
+/// links not followed.
+pub(crate) fn listing_options(root: &Path, config: &Config) -> Result<crate::discover::Options> {
+    let mut opts = crate::discover::Options::new(root, &config.services.file_discovery)?;
+    opts.max_depth = None;
+    opts.follow_symlinks = false;
+    opts.types = crate::discover::TypeSet::default();
+    Ok(opts)
+}
+
 /// A relative path that stays below the root: no `..`, not absolute, not empty.
-fn is_inside(relative: &[u8]) -> bool {
+pub(crate) fn is_inside(relative: &[u8]) -> bool {
     !relative.is_empty()
         && !relative.starts_with(b"/")
         && relative
@@ -123,24 +135,46 @@ pub(crate) fn check_root(root: &Path, limits: Limits) -> Result<()> {
 
 /// A path of the file set with its `lstat`, taken once for the size check
 /// and the stat cache both.
-struct Stated {
-    relative: Vec<u8>,
-    path: PathBuf,
-    meta: std::io::Result<std::fs::Metadata>,
+pub(crate) struct Stated {
+    pub relative: Vec<u8>,
+    pub path: PathBuf,
+    pub meta: std::io::Result<std::fs::Metadata>,
 }
 
-fn stat_all(root: &Path, set: BTreeSet<Vec<u8>>) -> Vec<Stated> {
-    set.into_iter()
-        .map(|relative| {
-            let path = root.join(OsStr::from_bytes(&relative));
-            let meta = std::fs::symlink_metadata(&path);
-            Stated {
-                relative,
-                path,
-                meta,
-            }
+/// The file set of [`file_set`], each path with its `lstat`: discover's
+/// walk hands over the one it took (its threads stat in parallel), so a
+/// listed file is stat'ed once; only the `extra` paths it did not list are
+/// stat'ed here.
+fn stated_set(
+    root: &Path,
+    config: &Config,
+    extra: impl IntoIterator<Item = Vec<u8>>,
+) -> Result<Vec<Stated>> {
+    let opts = listing_options(root, config)?;
+    let mut stated: Vec<Stated> = crate::discover::collect_stated(&Arc::new(opts))?
+        .into_iter()
+        .filter(|(relative, _)| !in_git_dir(relative))
+        .map(|(relative, meta)| Stated {
+            path: root.join(OsStr::from_bytes(&relative)),
+            relative,
+            meta,
         })
-        .collect()
+        .collect();
+    let listed: HashSet<&[u8]> = stated.iter().map(|s| s.relative.as_slice()).collect();
+    let rest: BTreeSet<Vec<u8>> = extra
+        .into_iter()
+        .filter(|p| is_inside(p) && !in_git_dir(p) && !listed.contains(p.as_slice()))
+        .collect();
+    stated.extend(rest.into_iter().map(|relative| {
+        let path = root.join(OsStr::from_bytes(&relative));
+        let meta = std::fs::symlink_metadata(&path);
+        Stated {
+            relative,
+            path,
+            meta,
+        }
+    }));
+    Ok(stated)
 }
 
 /// Refuses a tree whose files add up to more than the limit.
@@ -164,14 +198,44 @@ fn check_size(root: &Path, stated: &[Stated], limits: Limits) -> Result<()> {
     Ok(())
 }
 
-/// The latest manifest of a session and its tree, if it has one.
-pub(crate) fn latest(store: &Store, session: &str) -> Result<Option<(Manifest, Tree)>> {
+/// The session's last tree as flat text under its hash, beside its
+/// manifests: one read instead of an object per directory (each read and
+/// decompressed) at every snapshot. Only a shortcut: used when its hash is
+/// the latest manifest's, rewritten when that changes.
+fn last_tree_file(store: &Store, session: &str) -> PathBuf {
+    store.session_dir(session).join("last-tree")
+}
+
+fn read_last_tree(store: &Store, session: &str, hash: &str) -> Option<Tree> {
+    let bytes = crate::fs::read_regular(&last_tree_file(store, session))
+        .ok()
+        .flatten()?;
+    let body = bytes.strip_prefix(hash.as_bytes())?.strip_prefix(b"\n")?;
+    tree::decode(body).ok()
+}
+
+fn write_last_tree(store: &Store, session: &str, hash: &str, tree: &Tree) -> Result<()> {
+    let mut out = format!("{hash}\n").into_bytes();
+    out.extend_from_slice(&tree::encode(tree));
+    crate::fs::write_atomic(
+        &last_tree_file(store, session),
+        &out,
+        crate::fs::Durability::Cache,
+    )
+}
+
+/// The latest manifest of a session and its tree, if it has one (through
+/// its last-tree file when that holds it: whether it did).
+fn latest_cached(store: &Store, session: &str) -> Result<(Option<(Manifest, Tree)>, bool)> {
     let Some(&turn) = manifest::turns(store, session)?.last() else {
-        return Ok(None);
+        return Ok((None, false));
     };
     let manifest = manifest::read(store, session, turn)?;
+    if let Some(tree) = read_last_tree(store, session, &manifest.tree) {
+        return Ok((Some((manifest, tree)), true));
+    }
     let tree = manifest::tree_of(store, &manifest)?;
-    Ok(Some((manifest, tree)))
+    Ok((Some((manifest, tree)), false))
 }
 
 /// One snapshot to take. The caller holds the store's lock.
@@ -190,7 +254,7 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
     let clock = std::time::Instant::now();
     let started = super::disk::start();
     check_root(req.root, req.limits)?;
-    let previous = latest(store, req.session)?;
+    let (previous, cached) = latest_cached(store, req.session)?;
     if let Some((last, _)) = &previous
         && last.root != req.root
     {
@@ -212,17 +276,37 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         (None, Some((last, _))) => last.turn + 1,
         (None, None) => 1,
     };
+    let since = previous
+        .as_ref()
+        .and_then(|(last, _)| watcher::last_token(store, req.root, req.session, last.turn));
+    // Asked before anything is read: a change made after the answer is in
+    // the next one.
+    let asked = watcher::enabled(config)
+        .then(|| watcher::ask(store, req.root, since))
+        .flatten();
     let (before_hash, before) = previous
         .map(|(last, tree)| (Some(last.tree), tree))
         .unwrap_or_default();
-    let extra = before.keys().cloned().chain(req.extra);
-    let stated = stat_all(req.root, file_set(req.root, config, extra)?);
-    check_size(req.root, &stated, req.limits)?;
     let workspace = store.workspace_dir(req.root);
     let mut cache = StatCache::load(&workspace);
+    let mut watched = false;
+    let (stated, mut now) = match &asked {
+        Some(Answer::Changed { paths, trees, .. }) if before_hash.is_some() => {
+            let stated =
+                super::incremental::stated(req.root, config, &before, paths, trees, req.extra)?;
+            let probed: HashSet<&[u8]> = stated.iter().map(|s| s.relative.as_slice()).collect();
+            cache.carry_over(&probed);
+            watched = true;
+            (stated, before.clone())
+        }
+        _ => {
+            let extra = before.keys().cloned().chain(req.extra);
+            let stated = stated_set(req.root, config, extra)?;
+            check_size(req.root, &stated, req.limits)?;
+            (stated, Tree::new())
+        }
+    };
     let mut stored = 0;
-    let mut now = Tree::new();
-    let mut not_restorable = Vec::new();
     for Stated {
         relative,
         path,
@@ -236,18 +320,25 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
             req.limits.max_file_bytes,
             Some((store, &mut stored)),
         )?;
-        if let Disk::Here(node) = found {
-            if !node.restorable() {
-                not_restorable.push(tree::shown(&relative));
+        match found {
+            Disk::Here(node) => {
+                now.insert(relative, node);
             }
-            now.insert(relative, node);
+            Disk::Absent | Disk::Other(_) => {
+                now.remove(&relative);
+            }
         }
     }
+    let not_restorable = now
+        .iter()
+        .filter(|(_, node)| !node.restorable())
+        .map(|(relative, _)| tree::shown(relative))
+        .collect();
     let changed = changed_between(&before, &now);
-    let tree_hash = match before_hash {
+    let tree_hash = match &before_hash {
         // The same tree as the last turn's: its object, not a new encoding
         // and hash of a text as long as the tree.
-        Some(hash) if now == before => hash,
+        Some(hash) if now == before => hash.clone(),
         _ => {
             let (hash, written) = super::dirtree::write(store, &now)?;
             stored += written;
@@ -265,7 +356,13 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         files: now.len() as u64,
     };
     manifest::write(store, &manifest)?;
+    if !cached || before_hash.as_deref() != Some(manifest.tree.as_str()) {
+        // A shortcut only: the manifest is written, whatever happens here.
+        let _ = write_last_tree(store, req.session, &manifest.tree, &now);
+    }
     cache.save(&workspace, super::disk::racy_stamp(started))?;
+    let token = asked.map(|answer| answer.token());
+    watcher::save_token(store, req.root, req.session, token.map(|t| (t, turn)));
     let taken = Taken {
         session_id: req.session.to_string(),
         turn,
@@ -274,6 +371,7 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         changed,
         bytes_stored: stored,
         not_restorable,
+        watched,
         elapsed_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
     Ok((taken, now))

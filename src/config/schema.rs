@@ -273,6 +273,10 @@ pub struct CheckpointConfig {
     /// The store's total size (objects and manifests) that the collector
     /// keeps it under, dropping the oldest turns of all sessions first.
     pub budget_bytes: u64,
+    /// Linux: a background watcher (inotify) per work tree tells a
+    /// snapshot which paths changed, so it re-stats only those instead of
+    /// scanning the tree (`OLLM_CHECKPOINT_WATCH=1` or `=0` overrides).
+    pub watch: bool,
 }
 
 /// Where checkpoints live unless configured.
@@ -286,6 +290,7 @@ impl Default for CheckpointConfig {
             max_file_bytes: 32 << 20,
             keep_turns: 200,
             budget_bytes: 2 << 30,
+            watch: false,
         }
     }
 }

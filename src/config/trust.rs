@@ -211,6 +211,11 @@ pub const KEY_RULES: &[(&str, Rule, &str)] = &[
         Rule::Weakening,
         "deletes stored checkpoints",
     ),
+    (
+        "services.checkpoint.watch",
+        Rule::Weakening,
+        "starts a background watcher process",
+    ),
     ("snapshots.enabled", Rule::Free, ""),
     (
         "snapshots.maxCount",

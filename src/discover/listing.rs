@@ -26,9 +26,17 @@ pub enum Format {
     Json,
     /// Entries kept in memory and returned sorted ([`collect`]), for a table.
     Collect,
+    /// Relative path bytes with the walk's own `lstat` ([`collect_stated`]),
+    /// for a caller that needs every file's metadata: each file is stat'ed
+    /// once, by the walker threads in parallel.
+    Stated,
 }
 
 type Row = (Vec<u8>, Vec<u8>);
+
+/// A listed path's relative bytes and its `lstat` (an error when it could
+/// not be taken, e.g. the file vanished after the walk read its directory).
+pub type Stated = (Vec<u8>, std::io::Result<Metadata>);
 
 /// What the walker threads share.
 struct Shared {
@@ -37,6 +45,7 @@ struct Shared {
     failure: Mutex<Option<Error>>,
     sorted: Mutex<Vec<Row>>,
     collected: Mutex<Vec<Entry>>,
+    stated: Mutex<Vec<Stated>>,
     count: AtomicU64,
     tracked: Option<Tracked>,
     /// Tracked paths the walk listed.
@@ -56,15 +65,22 @@ pub fn list(
     sort: bool,
     cache_dir: Option<&Path>,
 ) -> Result<u64> {
-    walk(opts, format, sort, cache_dir).map(|(count, _)| count)
+    walk(opts, format, sort, cache_dir).map(|(count, _, _)| count)
 }
 
 /// The listing's entries, sorted by relative path bytes (git's order),
 /// for a person to read (a table) rather than a stream.
 pub fn collect(opts: &Arc<Options>) -> Result<Vec<Entry>> {
-    let (_, mut entries) = walk(opts, Format::Collect, false, None)?;
+    let (_, mut entries, _) = walk(opts, Format::Collect, false, None)?;
     entries.sort_unstable_by(|a, b| a.relative_bytes().cmp(b.relative_bytes()));
     Ok(entries)
+}
+
+/// The listing's relative paths, each with its `lstat` taken by the walk
+/// (so with `follow_symlinks` off), in no particular order.
+pub fn collect_stated(opts: &Arc<Options>) -> Result<Vec<Stated>> {
+    let (_, _, stated) = walk(opts, Format::Stated, false, None)?;
+    Ok(stated)
 }
 
 fn walk(
@@ -72,10 +88,10 @@ fn walk(
     format: Format,
     sort: bool,
     cache_dir: Option<&Path>,
-) -> Result<(u64, Vec<Entry>)> {
+) -> Result<(u64, Vec<Entry>, Vec<Stated>)> {
     let key = cache_dir.map(|dir| cache::Key::new(opts, dir));
     if let Some(paths) = key.as_ref().and_then(cache::load) {
-        return replay(paths, format, sort).map(|count| (count, Vec::new()));
+        return replay(paths, format, sort).map(|count| (count, Vec::new(), Vec::new()));
     }
     let started = SystemTime::now();
     let shared = Shared {
@@ -87,6 +103,7 @@ fn walk(
         failure: Mutex::new(None),
         sorted: Mutex::new(Vec::new()),
         collected: Mutex::new(Vec::new()),
+        stated: Mutex::new(Vec::new()),
         count: AtomicU64::new(0),
         tracked: Tracked::load(opts),
         seen: Mutex::new(HashSet::new()),
@@ -134,7 +151,8 @@ fn walk(
         cache::store(key, opts, started, &entered, &printed);
     }
     let collected = shared.collected.into_inner().unwrap_or_default();
-    Ok((shared.count.into_inner(), collected))
+    let stated = shared.stated.into_inner().unwrap_or_default();
+    Ok((shared.count.into_inner(), collected, stated))
 }
 
 /// A path as printed: raw bytes when piped (what `xargs` needs) or with
@@ -178,6 +196,7 @@ struct ThreadOut<'a> {
     buf: Vec<u8>,
     rows: Vec<Row>,
     entries: Vec<Entry>,
+    stated: Vec<Stated>,
     seen: Vec<Vec<u8>>,
     entered: Vec<PathBuf>,
     paths: Vec<Vec<u8>>,
@@ -191,6 +210,7 @@ impl<'a> ThreadOut<'a> {
             buf: Vec::with_capacity(BLOCK),
             rows: Vec::new(),
             entries: Vec::new(),
+            stated: Vec::new(),
             seen: Vec::new(),
             entered: Vec::new(),
             paths: Vec::new(),
@@ -236,6 +256,16 @@ impl<'a> ThreadOut<'a> {
                 self.buf
                     .extend_from_slice(&shown(relative.as_os_str().as_bytes(), nul));
                 self.buf.push(if nul { 0 } else { b'\n' });
+            }
+            Format::Stated => {
+                let meta = metadata().map_err(|err| match err.into_io_error() {
+                    Some(io) => io,
+                    None => std::io::Error::other("no metadata"),
+                });
+                let relative = relative.as_os_str().as_bytes().to_vec();
+                self.stated.push((relative, meta));
+                self.printed += 1;
+                return true;
             }
             Format::Json | Format::Collect => {
                 let meta = match metadata() {
@@ -313,6 +343,11 @@ impl<'a> ThreadOut<'a> {
             && let Ok(mut all) = self.shared.collected.lock()
         {
             all.append(&mut self.entries);
+        }
+        if !self.stated.is_empty()
+            && let Ok(mut all) = self.shared.stated.lock()
+        {
+            all.append(&mut self.stated);
         }
         if self.shared.sort {
             if let Ok(mut all) = self.shared.sorted.lock() {

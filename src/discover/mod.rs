@@ -13,9 +13,9 @@ mod watch;
 
 pub use entry::{Entry, EntryType};
 /// Every entry a discovery reports, sorted (what `ollm-mcp` lists).
-pub use listing::collect;
+pub use listing::{Stated, collect, collect_stated};
 pub use options::{DEFAULT_OLLMIGNORE, Options, PathGlobs, TypeSet};
-pub use walk::walk_dir;
+pub use walk::{enters, list_below, walk_dir};
 pub use watch::{Event, EventKind, Stop, WatchOptions, watch};
 
 use std::sync::atomic::{AtomicBool, Ordering};

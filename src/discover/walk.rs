@@ -235,3 +235,53 @@ pub fn describe_walk_error(err: &ignore::Error) -> String {
         other => other.to_string(),
     }
 }
+
+/// The files and links below `dir` (a directory under the root) that a
+/// listing of the root reports, relative to the root: every level when
+/// `recursive`, else `dir`'s own entries. For a caller that knows what
+/// changed and re-lists only there; unreadable entries are left out.
+pub fn list_below(opts: &Arc<Options>, dir: &Path, recursive: bool) -> Vec<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut walker = builder(opts, dir);
+    walker.max_depth(if recursive { None } else { Some(1) });
+    let mut out = Vec::new();
+    for entry in walker.build().flatten() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        let Some(kind) = entry.file_type().and_then(EntryType::of) else {
+            continue;
+        };
+        let relative = opts.relative(entry.path());
+        if kind != EntryType::Directory && opts.reports(relative, kind) {
+            out.push(relative.as_os_str().as_bytes().to_vec());
+        }
+    }
+    out
+}
+
+/// Whether a listing of the root reads `dir` (a directory below it): no
+/// directory on the way, `dir` included, is ignored or filtered out. A
+/// walk started at `dir` itself would not know, since the walker never
+/// matches its starting point against the ignore rules above it.
+pub fn enters(opts: &Arc<Options>, dir: &Path) -> bool {
+    let Ok(relative) = dir.strip_prefix(&opts.root) else {
+        return false;
+    };
+    let mut parent = opts.root.clone();
+    for part in relative.components() {
+        let child = parent.join(part);
+        let mut walker = builder(opts, &parent);
+        walker.max_depth(Some(1));
+        let listed = walker.build().flatten().any(|entry| {
+            entry.depth() == 1
+                && entry.path() == child
+                && entry.file_type().is_some_and(|t| t.is_dir())
+        });
+        if !listed {
+            return false;
+        }
+        parent = child;
+    }
+    true
+}

@@ -151,6 +151,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "ollm-session keep",
         "runs until stopped and needs a PostgreSQL store (session_keep.rs reads its ready and stopped lines)",
     ),
+    (
+        "ollm-checkpoint watch",
+        "runs until idle for 15 minutes and prints nothing (checkpoint/watcher.rs asks it through snapshots)",
+    ),
 ];
 
 /// The program and the words of a command path (`ollm-session snapshot list`).

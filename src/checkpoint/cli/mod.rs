@@ -6,6 +6,7 @@ mod gc;
 mod list;
 mod restore;
 mod snapshot;
+mod watch;
 
 use clap::{Args, Parser};
 
@@ -76,7 +77,7 @@ crate::subcommands! {
 pub(crate) enum Command {
     /// Snapshot the work tree as the session's next turn (or --turn N).
     /// Prints {"sessionId","turn","root","files","changed","bytesStored",
-    /// "notRestorable","elapsedMs"}.
+    /// "notRestorable","watched","elapsedMs"}.
     #[command(after_help = footer("  ollm-checkpoint snapshot --session \"$ID\"
   ollm-checkpoint snapshot --session \"$ID\" --turn 4 --dir ~/src/app"))]
     Snapshot(snapshot::SnapshotArgs),
@@ -102,6 +103,11 @@ pub(crate) enum Command {
     #[command(after_help = footer("  ollm-checkpoint config
   ollm-checkpoint config --show-origin"))]
     Config(ConfigArgs),
+    /// Run the watcher of a work tree (Linux) that snapshots ask what
+    /// changed when services.checkpoint.watch is on. A snapshot starts it
+    /// in the background; it exits after 15 minutes without a question.
+    #[command(after_help = footer("  ollm-checkpoint watch --dir ~/src/app"))]
+    Watch(watch::WatchArgs),
 }
 }
 
@@ -117,5 +123,6 @@ pub fn main(sessions: &dyn Sessions) -> Result<ExitCode> {
         Command::List(args) => list::run(&ctx, sessions, &args),
         Command::Gc(args) => gc::run(&ctx, &args),
         Command::Config(args) => crate::cli::show_config(&ctx, &args),
+        Command::Watch(args) => watch::run(&ctx, &args),
     }
 }

@@ -9,6 +9,7 @@ mod restore;
 mod rewind;
 mod sessions;
 mod store;
+mod watcher;
 
 use std::path::{Path, PathBuf};
 
