@@ -13,7 +13,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::snapshot::{Stated, in_git_dir, is_inside, listing_options};
+use super::fileset::{Stated, in_git_dir, is_inside, listing_options};
 use super::tree::Tree;
 use crate::config::Config;
 use crate::error::Result;

@@ -16,6 +16,7 @@ pub mod cli;
 mod diff;
 mod dirtree;
 mod disk;
+mod fileset;
 mod gc;
 mod incremental;
 mod manifest;

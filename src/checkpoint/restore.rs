@@ -112,7 +112,7 @@ pub(crate) fn restore(store: &Store, config: &Config, opts: &Options<'_>) -> Res
     let history = History::load(store, opts.session, opts.turn)?;
     let mut cache = StatCache::load(&store.workspace_dir(root));
     let plan = plan::make(&history, root, &mut cache, opts.limits.max_file_bytes)?;
-    let current = snapshot::file_set(root, config, std::iter::empty())?;
+    let current = super::fileset::file_set(root, config, std::iter::empty())?;
     let mut left_alone = plan.left_alone;
     left_alone.extend(plan::untouched(&history, &current));
     let mut actions = plan.actions;
