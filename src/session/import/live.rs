@@ -154,6 +154,13 @@ pub fn import(
             && let Some(mut cursor) = pending.0.remove(path)
         {
             cursor.anchor.clone_from(anchor);
+            // What an importer carries in the anchor was read from the
+            // source (a Codex session's cwd, title, model): kept as
+            // redacted as the session it went into. A later read resumed
+            // from it stores the same, redaction being idempotent.
+            if let Some(state) = cursor.anchor.as_mut().and_then(|a| a.state.as_mut()) {
+                store.redact_json(state);
+            }
             // A cursor not kept costs the next run a full, idempotent read.
             let _ = cursors.save(&cursor);
         }
