@@ -98,3 +98,25 @@ pub(crate) fn stated_set(
     }));
     Ok(stated)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_under_any_git_dir_are_never_in_the_set() {
+        assert!(in_git_dir(b".git/index"));
+        assert!(in_git_dir(b"vendor/lib/.git"));
+        assert!(in_git_dir(b"sub/.git/config"));
+        assert!(!in_git_dir(b"a.gitignore"));
+        assert!(!in_git_dir(b".github/x"));
+    }
+
+    #[test]
+    fn named_paths_outside_the_root_are_dropped() {
+        assert!(is_inside(b"src/a.rs"));
+        assert!(!is_inside(b"../etc/passwd"));
+        assert!(!is_inside(b"/etc/passwd"));
+        assert!(!is_inside(b"a//b"));
+    }
+}

@@ -2,11 +2,8 @@
 //! session's last snapshot held, and any named by the caller), each path
 //! probed through the stat cache, a tree object, and the manifest last.
 
-use std::collections::{BTreeSet, HashSet};
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -299,26 +296,4 @@ pub(crate) fn changed_between(before: &Tree, after: &Tree) -> u64 {
         .count();
     let removed = before.keys().filter(|p| !after.contains_key(*p)).count();
     (changed + removed) as u64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_under_any_git_dir_are_never_in_the_set() {
-        assert!(in_git_dir(b".git/index"));
-        assert!(in_git_dir(b"vendor/lib/.git"));
-        assert!(in_git_dir(b"sub/.git/config"));
-        assert!(!in_git_dir(b"a.gitignore"));
-        assert!(!in_git_dir(b".github/x"));
-    }
-
-    #[test]
-    fn named_paths_outside_the_root_are_dropped() {
-        assert!(is_inside(b"src/a.rs"));
-        assert!(!is_inside(b"../etc/passwd"));
-        assert!(!is_inside(b"/etc/passwd"));
-        assert!(!is_inside(b"a//b"));
-    }
 }
