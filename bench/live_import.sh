@@ -27,13 +27,17 @@ fi
 session=$BIN
 
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ollm-bench-live.XXXXXX")
-trap 'kill "${watcher:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+# (Not `kill "${watcher:-0}"`: `kill 0` is the whole process group,
+# bench/run and whatever started it among them.)
+trap 'if [[ -n ${watcher:-} ]]; then kill "$watcher" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 export HOME=$work/home OLLM_HOME=$work/home/.ollm
 mkdir -p "$OLLM_HOME"
 projects=$HOME/.claude/projects
 python3 bench/gen_claude.py "$projects" 1 --sessions "$SESSIONS" >/dev/null
 "$session" import --from claude >/dev/null 2>&1
-transcript=$(find "$projects" -name '*.jsonl' | head -1)
+# -quit, not `| head -1`: with pipefail, find killed by SIGPIPE once head
+# has its line fails the script.
+transcript=$(find "$projects" -name '*.jsonl' -print -quit)
 
 now_ns() { date +%s%N; }
 # percentile P of the numbers on stdin (nearest rank)
@@ -66,10 +70,13 @@ printf '%s\n' "${added[@]}" >"$work/added"
 echo "hook, unchanged transcript, $SESSIONS sessions: median $(percentile 50 <"$work/unchanged") µs, p99 $(percentile 99 <"$work/unchanged") µs (goal 20000)"
 echo "hook, one new line, $SESSIONS sessions: median $(percentile 50 <"$work/added") µs, p99 $(percentile 99 <"$work/added") µs (goal 30000)"
 
-sleep 100000 | "$session" import --watch --from claude >"$work/watch.out" 2>"$work/watch.err" &
-# (A background pipeline's $! is its last command: the watcher, not
-# another one that may run on this machine.)
+# Its stdin a pipe that this script holds open (fd 3): the watcher runs
+# until the script ends, then sees its stdin closed and stops, leaving
+# nothing behind. $! is the watcher itself, not another one on the machine.
+mkfifo "$work/stdin"
+"$session" import --watch --from claude <"$work/stdin" >"$work/watch.out" 2>"$work/watch.err" &
 watcher=$!
+exec 3>"$work/stdin"
 # The catch-up is over when the watcher's CPU time stops growing.
 cpu_ticks() { awk '{print $14+$15}' "/proc/$watcher/stat"; }
 before=-1
