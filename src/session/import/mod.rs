@@ -22,7 +22,7 @@ pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod goose;
 #[cfg(test)]
-mod growing;
+mod growing_tests;
 mod homes;
 pub(crate) mod hook;
 mod importer;

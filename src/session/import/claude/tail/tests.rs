@@ -3,7 +3,7 @@
 //! What it adds must be what reading it whole every time adds.
 
 use super::super::Claude;
-use crate::session::import::growing::{self, Stored, fixture, lines_of, writes};
+use crate::session::import::growing_tests::{self as growing, Stored, fixture, lines_of, writes};
 
 const FIXTURES: &[&str] = &[
     "claude/spotter-short/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",

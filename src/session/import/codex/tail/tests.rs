@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::super::Codex;
 use super::super::tests::{ID, assistant, event, line, session, user};
-use crate::session::import::growing::{self, Stored, fixture, lines_of, writes};
+use crate::session::import::growing_tests::{self as growing, Stored, fixture, lines_of, writes};
 
 const FIXTURES: &[&str] = &[
     "codex/agent-history-exec/sessions/2026/06/05/rollout-2026-06-05T10-28-20-019e9625-802f-7e91-840a-cfe88d14117a.jsonl",

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::super::{Gemini, JSONL};
-use crate::session::import::growing::{self, Stored, fixture, lines_of, writes};
+use crate::session::import::growing_tests::{self as growing, Stored, fixture, lines_of, writes};
 
 const LOG: &str = "gemini/synthetic-jsonl/tmp/webapp/chats/session-2026-09-20T10-18-63a95ada.jsonl";
 
