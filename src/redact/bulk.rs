@@ -268,6 +268,16 @@ fn unescaped_boundaries(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         let blank = match text.get(escape + 1) {
             Some(b'n' | b't' | b'r' | b'b' | b'f') => 1,
             Some(b'u') => 5.min(text.len() - escape - 1),
+            // An escaped backslash: the string holds a `\` itself, and the
+            // scrubber reads a `\n` in text (JSON printed in a tool's output)
+            // as the break it stands for, so the letter after it is one.
+            Some(b'\\') => {
+                if let Some(letter @ (b'n' | b't' | b'r' | b'b' | b'f')) = text.get_mut(escape + 2)
+                {
+                    *letter = b' ';
+                }
+                0
+            }
             Some(_) => 0,
             None => break,
         };
@@ -358,7 +368,7 @@ mod tests {
     fn an_escaped_control_character_stays_a_word_boundary() {
         assert_eq!(
             &*unescaped_boundaries(br#""a\nv1.0 \\n \u001bx \"q""#),
-            br#""a\ v1.0 \\n \     x \"q""#
+            br#""a\ v1.0 \\  \     x \"q""#
         );
     }
 
