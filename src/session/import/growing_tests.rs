@@ -149,3 +149,24 @@ pub fn grow(
     }
     (whole, tailed, tails)
 }
+
+/// Grown by `writes` through `grow`, the tail reads store what whole reads
+/// store and end with the same session fields; how many reads were of a
+/// tail. A first write of half a line is joined to the next: a whole read
+/// of it alone makes an empty session named after the file, which a tail
+/// read, having nothing to start from, does not.
+pub fn same_as_whole(
+    grow: impl Fn(&[Vec<u8>]) -> (Stored, Stored, usize),
+    writes: &[Vec<u8>],
+    what: &str,
+) -> usize {
+    let mut writes = writes.to_vec();
+    if writes.len() > 1 && !writes[0].contains(&b'\n') {
+        let second = writes.remove(1);
+        writes[0].extend(second);
+    }
+    let (whole, tailed, tails) = grow(&writes);
+    assert_eq!(tailed, whole, "{what}");
+    assert_eq!(tailed.heads, whole.heads, "{what}: the session's fields");
+    tails
+}

@@ -32,15 +32,7 @@ fn grow(writes: &[Vec<u8>]) -> (Stored, Stored, usize) {
 /// it alone makes an empty session named after the file, which a tail
 /// read, having nothing to start from, does not.)
 fn same_as_whole(writes: &[Vec<u8>], what: &str) -> usize {
-    let mut writes = writes.to_vec();
-    if writes.len() > 1 && !writes[0].contains(&b'\n') {
-        let second = writes.remove(1);
-        writes[0].extend(second);
-    }
-    let (whole, tailed, tails) = grow(&writes);
-    assert_eq!(tailed, whole, "{what}");
-    assert_eq!(tailed.heads, whole.heads, "{what}: the session's fields");
-    tails
+    growing::same_as_whole(grow, writes, what)
 }
 
 fn as_lines(lines: &[String]) -> Vec<Vec<u8>> {

@@ -21,15 +21,7 @@ fn grow(writes: &[Vec<u8>]) -> (Stored, Stored, usize) {
 /// (A first write of half a line is joined to the next: a whole read of
 /// it alone makes an empty session named after the file.)
 fn same_as_whole(writes: &[Vec<u8>], what: &str) -> usize {
-    let mut writes = writes.to_vec();
-    if writes.len() > 1 && !writes[0].contains(&b'\n') {
-        let second = writes.remove(1);
-        writes[0].extend(second);
-    }
-    let (whole, tailed, tails) = grow(&writes);
-    assert_eq!(tailed, whole, "{what}");
-    assert_eq!(tailed.heads, whole.heads, "{what}: the session's fields");
-    tails
+    growing::same_as_whole(grow, writes, what)
 }
 
 fn message(id: &str, at: &str, kind: &str, text: &str, model: Option<&str>) -> Vec<u8> {
