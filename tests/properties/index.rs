@@ -150,6 +150,10 @@ impl World {
             format,
             redaction: None,
             clock: Arc::new(move || clock.fetch_add(1_000, Ordering::SeqCst)),
+            // Every own write watched, however small the store: the links
+            // are what is under test (a write not watched leaves the next
+            // read to compare the entries, as after another program's).
+            watch_writes_from: 0,
             ..StoreOptions::default()
         };
         Store::new(self.data(), options)

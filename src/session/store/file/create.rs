@@ -56,7 +56,7 @@ impl FileStore {
         let session_lock = self.lock_session(&id)?;
         self.index.note(&Change::Pending(id.clone()));
         // What the data directory sees of the new entry (see `rewrite_plain`).
-        let watch = index::watch::Watch::start(&self.dir);
+        let watch = index::watch::Watch::start(&self.dir, self.options.watch_writes_from);
         let own = match self.options.format {
             NewFormat::Journal => {
                 let mut body = Vec::new();

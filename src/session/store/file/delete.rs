@@ -111,7 +111,7 @@ impl FileStore {
         self.index.note(&Change::Pending(id.to_string()));
         // What the data directory sees of the delete (see `rewrite_plain`):
         // the names renamed away are its own.
-        let watch = index::watch::Watch::start(&self.dir);
+        let watch = index::watch::Watch::start(&self.dir, self.options.watch_writes_from);
         self.bury(id, &forms, true)?;
         let own: Vec<&str> = forms
             .iter()

@@ -103,7 +103,7 @@ impl FileStore {
         let _writing = self.mark_writing(id, &path);
         // What the data directory sees of the write, so that the next read
         // need not compare its entries with the index's rows.
-        let watch = index::watch::Watch::start(&self.dir);
+        let watch = index::watch::Watch::start(&self.dir, self.options.watch_writes_from);
         let rewritten = cli::rewrite(id, &path, |document| {
             let previous = timestamp::parse(document.last_activity()).unwrap_or(i64::MIN);
             let at = match advance {

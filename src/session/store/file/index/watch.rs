@@ -115,8 +115,12 @@ impl Drop for Watch {
 
 impl Watch {
     /// Starts watching `dir`, then takes its stamp; `None` when inotify
-    /// cannot be used here.
-    pub(crate) fn start(dir: &Path) -> Option<Watch> {
+    /// cannot be used here, or the directory is smaller than `from_bytes`
+    /// (`st_size`): then comparing its entries costs less than the watch.
+    pub(crate) fn start(dir: &Path, from_bytes: u64) -> Option<Watch> {
+        if from_bytes > 0 && std::fs::symlink_metadata(dir).ok()?.len() < from_bytes {
+            return None;
+        }
         let inotify = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC).ok()?;
         let wd = inotify::add_watch(
             &inotify,
@@ -250,10 +254,22 @@ mod tests {
     }
 
     #[test]
+    fn a_directory_smaller_than_the_threshold_is_not_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..200 {
+            std::fs::write(dir.path().join(format!("{n:036}.json")), b"{}").unwrap();
+        }
+        let size = std::fs::metadata(dir.path()).unwrap().len();
+        assert!(Watch::start(dir.path(), size + 1).is_none());
+        assert!(Watch::start(dir.path(), size).is_some());
+        assert!(Watch::start(dir.path(), 0).is_some());
+    }
+
+    #[test]
     fn a_write_of_ones_own_alone_links_the_stamps_before_and_after() {
         let dir = tempfile::tempdir().unwrap();
         let own = format!("{ID}.json");
-        let watch = Watch::start(dir.path()).unwrap();
+        let watch = Watch::start(dir.path(), 0).unwrap();
         let before = dir_stamp(&std::fs::metadata(dir.path()).unwrap());
         write_by_rename(dir.path(), &own, &format!(".{own}.x1.tmp"));
         let link = watch.finish(&[&own]).unwrap();
@@ -269,7 +285,7 @@ mod tests {
     fn another_programs_rename_during_the_write_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let own = format!("{ID}.json");
-        let watch = Watch::start(dir.path()).unwrap();
+        let watch = Watch::start(dir.path(), 0).unwrap();
         write_by_rename(dir.path(), &own, &format!(".{own}.x1.tmp"));
         write_by_rename(
             dir.path(),
@@ -286,7 +302,7 @@ mod tests {
     fn after_the_link_any_change_has_another_stamp() {
         let dir = tempfile::tempdir().unwrap();
         let own = format!("{ID}.json");
-        let watch = Watch::start(dir.path()).unwrap();
+        let watch = Watch::start(dir.path(), 0).unwrap();
         let tmp = dir.path().join(format!(".{own}.x1.tmp"));
         std::fs::write(&tmp, b"{}").unwrap();
         // A change time looked at is followed, where the kernel stamps in

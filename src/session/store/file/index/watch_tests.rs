@@ -20,6 +20,7 @@ fn store(dir: &std::path::Path) -> Store {
             max_sessions: 0,
             format: NewFormat::Cli,
             redaction: None,
+            watch_writes_from: 0,
             ..StoreOptions::default()
         },
     )
@@ -127,6 +128,30 @@ fn ollm_s_own_rewrites_cost_no_pass_over_the_entries() {
 }
 
 #[test]
+fn in_a_small_store_own_rewrites_are_not_watched_and_the_next_read_makes_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::new(
+        dir.path(),
+        StoreOptions {
+            max_sessions: 0,
+            format: NewFormat::Cli,
+            redaction: None,
+            ..StoreOptions::default()
+        },
+    );
+    let (ours, edited) = (create(&store), create(&store));
+    settle(&store, dir.path());
+    edited_in_place(dir.path(), &edited);
+    record(&store, &ours);
+    let log = std::fs::read_to_string(dir.path().join(".index/log")).unwrap();
+    let last_put = log.lines().rfind(|line| line.contains("\"put\"")).unwrap();
+    assert!(!last_put.contains("\"dir\""), "{last_put}");
+    // With no link, the read compared the entries: it saw the edit.
+    assert_eq!(count_of(&store, &edited), 1);
+    assert_eq!(count_of(&store, &ours), 1);
+}
+
+#[test]
 fn another_program_s_rename_before_or_after_an_own_rewrite_is_noticed() {
     let dir = tempfile::tempdir().unwrap();
     let store = store(dir.path());
@@ -217,6 +242,7 @@ fn store_in(dir: &std::path::Path, format: NewFormat) -> Store {
             max_sessions: 0,
             format,
             redaction: None,
+            watch_writes_from: 0,
             ..StoreOptions::default()
         },
     )
