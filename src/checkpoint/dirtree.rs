@@ -29,7 +29,8 @@ struct Dir<'a> {
 
 /// Stores `tree` as directory objects; returns the root's hash, the
 /// compressed bytes written (0 for every directory stored before) and
-/// each directory's hash.
+/// each directory's hash. (A snapshot writes through [`write_cached`].)
+#[cfg(test)]
 pub(crate) fn write(store: &Store, tree: &Tree) -> Result<(String, u64, Dirs)> {
     let mut dirs = Dirs::new();
     let (hash, written) = write_cached(store, tree, &mut dirs, &HashSet::new())?;

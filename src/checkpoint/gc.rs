@@ -177,7 +177,10 @@ pub(crate) fn after_snapshot(
         write_usage(store, total)?;
         Some(collected)
     } else {
-        write_usage(store, usage)?;
+        // Nothing stored, the count is what it was: no rewrite per turn.
+        if stored > 0 {
+            write_usage(store, usage)?;
+        }
         None
     };
     Ok(collected)
