@@ -10,6 +10,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
+use super::state::Packed;
 use super::store::{Store, hash_of};
 use super::tree::{Kind, Node};
 use crate::error::{Error, Result};
@@ -45,7 +46,10 @@ impl Stat {
 pub(crate) struct StatCache {
     /// When the run that wrote the cache started, in ns since the epoch.
     started_ns: i64,
+    /// This run's misses (and a test's entries): before `packed`.
     entries: HashMap<Vec<u8>, (Stat, String)>,
+    /// The entries of the state file, read as probed.
+    packed: Option<Packed>,
     /// Whether a probe missed the cache (a file read and hashed again).
     missed: bool,
 }
@@ -59,18 +63,32 @@ fn now_ns() -> i64 {
 
 impl StatCache {
     /// A cache of `entries`, written by a run that started at `started_ns`.
+    #[cfg(test)]
     pub fn from_entries(started_ns: i64, entries: HashMap<Vec<u8>, (Stat, String)>) -> StatCache {
         StatCache {
             started_ns,
             entries,
-            missed: false,
+            ..StatCache::default()
+        }
+    }
+
+    /// The cache a state file holds, written by a run that started at
+    /// `started_ns`.
+    pub fn from_packed(started_ns: i64, packed: Packed) -> StatCache {
+        StatCache {
+            started_ns,
+            packed: Some(packed),
+            ..StatCache::default()
         }
     }
 
     /// The entry of `relative`: its stat and hash (a miss of this run's
     /// included).
-    pub fn entry(&self, relative: &[u8]) -> Option<&(Stat, String)> {
-        self.entries.get(relative)
+    pub fn entry(&self, relative: &[u8]) -> Option<(Stat, String)> {
+        match self.entries.get(relative) {
+            Some(entry) => Some(entry.clone()),
+            None => self.packed.as_ref()?.get(relative),
+        }
     }
 
     /// Whether a probe read and hashed a file again.
@@ -133,11 +151,11 @@ impl StatCache {
         if kind == Kind::File && stat.size > max_file {
             return Ok(Disk::Here(node));
         }
-        if let Some((cached, hash)) = self.entries.get(relative)
-            && *cached == stat
+        if let Some((cached, hash)) = self.entry(relative)
+            && cached == stat
             && stat.mtime_ns < self.started_ns
         {
-            node.hash = Some(hash.clone());
+            node.hash = Some(hash);
             return Ok(Disk::Here(node));
         }
         self.missed = true;
@@ -248,6 +266,6 @@ mod tests {
         assert_eq!(node.hash.as_deref(), Some(hash_of(b"changed").as_str()));
         let (stat, hash) = cache.entry(b"a").unwrap();
         assert!(stat.describes(&node));
-        assert_eq!(Some(hash), node.hash.as_ref());
+        assert_eq!(Some(hash), node.hash);
     }
 }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::disk::{Disk, StatCache};
 use super::fileset::{Stated, stated_set};
 use super::manifest::{self, Manifest, Origin};
-use super::state::State;
+use super::state::{Packed, State};
 use super::store::Store;
 use super::tree::{self, Tree};
 use super::watcher::{self, Answer};
@@ -115,20 +115,24 @@ fn check_size(root: &Path, stated: &[Stated], limits: Limits) -> Result<()> {
 /// from the manifest's objects (and it holds no stat cache nor directory
 /// hashes) when the state file is not whole or not of that manifest:
 /// whether it was.
-fn latest(store: &Store, session: &str) -> Result<(Option<(Manifest, State)>, bool)> {
+#[allow(clippy::type_complexity)]
+fn latest(
+    store: &Store,
+    session: &str,
+) -> Result<(Option<(Manifest, State, Option<Packed>)>, bool)> {
     let Some(&turn) = manifest::turns(store, session)?.last() else {
         return Ok((None, false));
     };
     let manifest = manifest::read(store, session, turn)?;
-    if let Some(state) = State::load(store, session, &manifest.tree) {
-        return Ok((Some((manifest, state)), true));
+    if let Some((state, packed)) = State::load(store, session, &manifest.tree) {
+        return Ok((Some((manifest, state, Some(packed))), true));
     }
     let state = State {
         tree_hash: manifest.tree.clone(),
         tree: manifest::tree_of(store, &manifest)?,
         ..State::default()
     };
-    Ok((Some((manifest, state)), false))
+    Ok((Some((manifest, state, None)), false))
 }
 
 /// One snapshot to take. The caller holds the store's lock.
@@ -148,7 +152,7 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
     let started = super::disk::start();
     check_root(req.root, req.limits)?;
     let (previous, whole) = latest(store, req.session)?;
-    if let Some((last, _)) = &previous
+    if let Some((last, ..)) = &previous
         && last.root != req.root
     {
         return Err(Error::usage(format!(
@@ -159,27 +163,32 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         )));
     }
     let turn = match (req.turn, &previous) {
-        (Some(turn), Some((last, _))) if turn <= last.turn => {
+        (Some(turn), Some((last, ..))) if turn <= last.turn => {
             return Err(Error::usage(format!(
                 "turn {turn} is not after the session's last checkpoint (turn {})",
                 last.turn
             )));
         }
         (Some(turn), _) => turn,
-        (None, Some((last, _))) => last.turn + 1,
+        (None, Some((last, ..))) => last.turn + 1,
         (None, None) => 1,
     };
     let since = previous
         .as_ref()
-        .and_then(|(last, _)| watcher::last_token(store, req.root, req.session, last.turn));
+        .and_then(|(last, ..)| watcher::last_token(store, req.root, req.session, last.turn));
     // Asked before anything is read: a change made after the answer is in
     // the next one.
     let asked = watcher::enabled(config)
         .then(|| watcher::ask(store, req.root, since))
         .flatten();
     let had_previous = previous.is_some();
-    let mut state = previous.map(|(_, state)| state).unwrap_or_default();
-    let mut cache = StatCache::from_entries(state.started_ns, std::mem::take(&mut state.stats));
+    let (mut state, packed) = previous
+        .map(|(_, state, packed)| (state, packed))
+        .unwrap_or_default();
+    let mut cache = match packed {
+        Some(packed) => StatCache::from_packed(state.started_ns, packed),
+        None => StatCache::default(),
+    };
     let mut watched = false;
     // The paths added, changed or removed since the last snapshot, and the
     // directories on their paths.
@@ -285,9 +294,8 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
     manifest::write(store, &manifest)?;
     if !whole || !dirty.is_empty() || cache.missed() {
         // A shortcut only: the manifest is written, whatever happens here.
-        state.stats = super::state::stats_of(&state.tree, &cache);
         state.started_ns = super::disk::racy_stamp(started);
-        let _ = state.save(store, req.session);
+        let _ = state.save(store, req.session, &cache);
     }
     let token = asked.map(|answer| answer.token());
     watcher::save_token(store, req.root, req.session, token.map(|t| (t, turn)));

@@ -18,7 +18,7 @@
 //! (i64), then the hash (32 bytes) and the stat entry's inode (u64) and
 //! mode (u32) when flagged; each directory as its path and hash.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::disk::{Stat, StatCache};
@@ -41,10 +41,36 @@ pub(crate) struct State {
     /// The root tree object these entries make up.
     pub tree_hash: String,
     pub tree: Tree,
-    /// The stat cache: its stamp and the entries of hashed files.
+    /// The stat cache's stamp (its entries are read from the file as
+    /// probed: [`Packed`]).
     pub started_ns: i64,
-    pub stats: HashMap<Vec<u8>, (Stat, String)>,
     pub dirs: Dirs,
+}
+
+/// The stat-cache entries of a state file, read in place: its bytes and
+/// where each entry that has one starts, in path order (a file's entry is
+/// decoded when a probe asks for it, not 15,000 allocated up front).
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Packed {
+    bytes: Vec<u8>,
+    at: Vec<u32>,
+}
+
+impl Packed {
+    /// The stat entry of `relative`, if the file holds one.
+    pub fn get(&self, relative: &[u8]) -> Option<(Stat, String)> {
+        let found = self
+            .at
+            .binary_search_by(|&at| {
+                Reader(&self.bytes[at as usize..])
+                    .bytes()
+                    .cmp(&Some(relative))
+            })
+            .ok()?;
+        let mut r = Reader(&self.bytes[self.at[found] as usize..]);
+        let (_, node, stat) = read_entry(&mut r)?;
+        Some((stat?, node.hash?))
+    }
 }
 
 pub(crate) fn file(store: &Store, session: &str) -> PathBuf {
@@ -53,41 +79,37 @@ pub(crate) fn file(store: &Store, session: &str) -> PathBuf {
 
 impl State {
     /// The session's state if whole and of `tree_hash`; `None` otherwise.
-    pub fn load(store: &Store, session: &str, tree_hash: &str) -> Option<State> {
+    pub fn load(store: &Store, session: &str, tree_hash: &str) -> Option<(State, Packed)> {
         let bytes = crate::fs::read_regular(&file(store, session)).ok()??;
-        let state = decode(&bytes)?;
-        (state.tree_hash == tree_hash).then_some(state)
+        let (state, at) = decode(&bytes)?;
+        (state.tree_hash == tree_hash).then_some((state, Packed { bytes, at }))
     }
 
     /// The stat cache it holds (an empty one without a state).
     pub fn stat_cache(store: &Store, session: &str) -> StatCache {
-        crate::fs::read_regular(&file(store, session))
+        let Some(bytes) = crate::fs::read_regular(&file(store, session))
             .ok()
             .flatten()
-            .and_then(|bytes| decode(&bytes))
-            .map(|s| StatCache::from_entries(s.started_ns, s.stats))
-            .unwrap_or_default()
+        else {
+            return StatCache::default();
+        };
+        match decode(&bytes) {
+            Some((state, at)) => StatCache::from_packed(state.started_ns, Packed { bytes, at }),
+            None => StatCache::default(),
+        }
     }
 
-    /// Writes it (atomically; a shortcut, so not fsynced).
-    pub fn save(&self, store: &Store, session: &str) -> Result<()> {
-        crate::fs::write_atomic(&file(store, session), &encode(self), Durability::Cache)
+    /// Writes it with the entries of `cache` that describe its files
+    /// (atomically; a shortcut, so not fsynced).
+    pub fn save(&self, store: &Store, session: &str, cache: &StatCache) -> Result<()> {
+        let bytes = encode(self, |path| cache.entry(path));
+        crate::fs::write_atomic(&file(store, session), &bytes, Durability::Cache)
     }
 }
 
-/// The stat entries of `cache` that describe `tree`'s nodes (an entry that
-/// does not, e.g. of a path gone, is left out: only a miss next time).
-pub(crate) fn stats_of(tree: &Tree, cache: &StatCache) -> HashMap<Vec<u8>, (Stat, String)> {
-    tree.iter()
-        .filter_map(|(path, node)| {
-            let (stat, hash) = cache.entry(path)?;
-            (Some(hash) == node.hash.as_ref() && stat.describes(node))
-                .then(|| (path.clone(), (*stat, hash.clone())))
-        })
-        .collect()
-}
-
-pub(crate) fn encode(state: &State) -> Vec<u8> {
+/// The file's bytes, with the stat entry `stat` gives for each hashed file
+/// (left out when it does not describe the file: only a miss next time).
+pub(crate) fn encode(state: &State, stat: impl Fn(&[u8]) -> Option<(Stat, String)>) -> Vec<u8> {
     let mut body = Vec::with_capacity(64 + state.tree.len() * 120);
     put_hash(&mut body, &state.tree_hash);
     body.extend_from_slice(&state.started_ns.to_le_bytes());
@@ -99,9 +121,10 @@ pub(crate) fn encode(state: &State) -> Vec<u8> {
             Kind::File => 0,
             Kind::Symlink => 1,
         });
-        let stat = state
-            .stats
-            .get(path)
+        let stat = node
+            .hash
+            .as_ref()
+            .and_then(|_| stat(path))
             .filter(|(stat, hash)| Some(hash) == node.hash.as_ref() && stat.describes(node));
         let flags = if node.hash.is_some() { HAS_HASH } else { 0 }
             | if stat.is_some() { HAS_STAT } else { 0 };
@@ -130,9 +153,9 @@ pub(crate) fn encode(state: &State) -> Vec<u8> {
     out
 }
 
-/// [`encode`]'s bytes read back; `None` for anything not whole and of
-/// this version.
-pub(crate) fn decode(bytes: &[u8]) -> Option<State> {
+/// [`encode`]'s bytes read back, with where each stat entry starts;
+/// `None` for anything not whole and of this version.
+pub(crate) fn decode(bytes: &[u8]) -> Option<(State, Vec<u32>)> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let mut head = Reader(rest);
     if head.u32()? != VERSION {
@@ -143,54 +166,74 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<State> {
     if xxhash_rust::xxh3::xxh3_64(body) != sum {
         return None;
     }
+    let start = bytes.len() - body.len();
     let mut r = Reader(body);
     let tree_hash = r.hash()?;
     let started_ns = r.i64()?;
-    let entries = r.u32()?;
+    let entries = r.u32()? as usize;
     let dirs = r.u32()?;
+    let mut nodes = Vec::with_capacity(entries.min(body.len() / 40));
+    let mut at = Vec::with_capacity(nodes.capacity());
+    let mut last: Option<&[u8]> = None;
+    for _ in 0..entries {
+        let offset = u32::try_from(start + body.len() - r.0.len()).ok()?;
+        let (path, node, stat) = read_entry(&mut r)?;
+        // In path order, each once: what the lookups rely on.
+        if last.is_some_and(|last| last >= path) {
+            return None;
+        }
+        last = Some(path);
+        if stat.is_some() {
+            at.push(offset);
+        }
+        nodes.push((path.to_vec(), node));
+    }
     let mut state = State {
         tree_hash,
         started_ns,
-        ..State::default()
+        // Sorted already: built in one pass.
+        tree: nodes.into_iter().collect(),
+        dirs: Dirs::new(),
     };
-    state.stats.reserve(entries as usize);
-    for _ in 0..entries {
-        let path = r.bytes()?.to_vec();
-        let kind = match r.u8()? {
-            0 => Kind::File,
-            1 => Kind::Symlink,
-            _ => return None,
-        };
-        let flags = r.u8()?;
-        let mut node = Node {
-            kind,
-            mode: r.u32()?,
-            size: r.u64()?,
-            mtime_ns: r.i64()?,
-            ctime_ns: r.i64()?,
-            hash: None,
-        };
-        if flags & HAS_HASH != 0 {
-            node.hash = Some(r.hash()?);
-        }
-        if flags & HAS_STAT != 0 {
-            let hash = node.hash.clone()?;
-            let stat = Stat {
-                size: node.size,
-                mtime_ns: node.mtime_ns,
-                ctime_ns: node.ctime_ns,
-                ino: r.u64()?,
-                mode: r.u32()?,
-            };
-            state.stats.insert(path.clone(), (stat, hash));
-        }
-        state.tree.insert(path, node);
-    }
     for _ in 0..dirs {
         let path = r.bytes()?.to_vec();
         state.dirs.insert(path, r.hash()?);
     }
-    r.0.is_empty().then_some(state)
+    r.0.is_empty().then_some((state, at))
+}
+
+/// One entry: its path, node, and stat-cache entry if it has one.
+fn read_entry<'a>(r: &mut Reader<'a>) -> Option<(&'a [u8], Node, Option<Stat>)> {
+    let path = r.bytes()?;
+    let kind = match r.u8()? {
+        0 => Kind::File,
+        1 => Kind::Symlink,
+        _ => return None,
+    };
+    let flags = r.u8()?;
+    let mut node = Node {
+        kind,
+        mode: r.u32()?,
+        size: r.u64()?,
+        mtime_ns: r.i64()?,
+        ctime_ns: r.i64()?,
+        hash: None,
+    };
+    if flags & HAS_HASH != 0 {
+        node.hash = Some(r.hash()?);
+    }
+    let mut stat = None;
+    if flags & HAS_STAT != 0 {
+        node.hash.as_ref()?;
+        stat = Some(Stat {
+            size: node.size,
+            mtime_ns: node.mtime_ns,
+            ctime_ns: node.ctime_ns,
+            ino: r.u64()?,
+            mode: r.u32()?,
+        });
+    }
+    Some((path, node, stat))
 }
 
 fn put_len(out: &mut Vec<u8>, len: usize) {
@@ -254,6 +297,18 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
 
+    const FILE: &[u8] = b"dir/a b\n\xff";
+
+    fn stat() -> Stat {
+        Stat {
+            size: 3,
+            mtime_ns: -5,
+            ctime_ns: 7,
+            ino: 42,
+            mode: 0o755,
+        }
+    }
+
     fn sample() -> State {
         let mut state = State {
             tree_hash: "ab".repeat(32),
@@ -268,17 +323,7 @@ mod tests {
             ctime_ns: 7,
             hash: Some("c".repeat(64)),
         };
-        let stat = Stat {
-            size: 3,
-            mtime_ns: -5,
-            ctime_ns: 7,
-            ino: 42,
-            mode: 0o100_755 & 0o7777,
-        };
-        state.tree.insert(b"dir/a b\n\xff".to_vec(), file.clone());
-        state
-            .stats
-            .insert(b"dir/a b\n\xff".to_vec(), (stat, "c".repeat(64)));
+        state.tree.insert(FILE.to_vec(), file.clone());
         let link = Node {
             kind: Kind::Symlink,
             mode: 0,
@@ -297,15 +342,38 @@ mod tests {
         state
     }
 
+    /// The file's bytes with a stat entry for [`FILE`] only.
+    fn encoded(state: &State) -> Vec<u8> {
+        encode(state, |path| {
+            (path == FILE).then(|| (stat(), "c".repeat(64)))
+        })
+    }
+
     #[test]
-    fn a_state_reads_back_as_written() {
+    fn a_state_reads_back_as_written_with_its_stat_entries() {
         let state = sample();
-        assert_eq!(decode(&encode(&state)), Some(state));
+        let bytes = encoded(&state);
+        let (read, at) = decode(&bytes).unwrap();
+        assert_eq!(read, state);
+        let packed = Packed { bytes, at };
+        assert_eq!(packed.get(FILE), Some((stat(), "c".repeat(64))));
+        assert_eq!(packed.get(b"link"), None);
+        assert_eq!(packed.get(b"big.iso"), None);
+        assert_eq!(packed.get(b"dir"), None);
+    }
+
+    #[test]
+    fn a_stat_entry_that_does_not_describe_its_file_is_left_out() {
+        let state = sample();
+        let stale = Stat { size: 4, ..stat() };
+        let bytes = encode(&state, |_| Some((stale, "c".repeat(64))));
+        let (_, at) = decode(&bytes).unwrap();
+        assert!(at.is_empty());
     }
 
     #[test]
     fn a_cut_corrupt_or_other_version_state_is_not_read() {
-        let bytes = encode(&sample());
+        let bytes = encoded(&sample());
         for cut in [0, 7, 8, 20, bytes.len() / 2, bytes.len() - 1] {
             assert_eq!(decode(&bytes[..cut]), None, "cut at {cut}");
         }
@@ -320,10 +388,8 @@ mod tests {
         longer.push(0);
         assert_eq!(decode(&longer), None);
         // The text files of the version before (a last tree, a stat cache).
-        assert_eq!(
-            decode(format!("{}\nf 644 1 2 3 - 61\n", "a".repeat(64)).as_bytes()),
-            None
-        );
+        let last_tree = format!("{}\nf 644 1 2 3 - 61\n", "a".repeat(64));
+        assert_eq!(decode(last_tree.as_bytes()), None);
         assert_eq!(decode(b"v1 5\n"), None);
     }
 }
