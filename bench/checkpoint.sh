@@ -5,7 +5,7 @@
 # copied into a temporary directory; nothing of them is kept):
 #
 #   1. a ~15,000-file tree: an unchanged snapshot, and one with one edited
-#      file (means of RUNS runs each), scanning the tree and with the
+#      file (means of RUNS runs each, wall clock and CPU time), scanning the tree and with the
 #      watcher (services.checkpoint.watch, Linux) saying what changed;
 #   2. a large tree (LARGE_MB, default 1024: the issue's 1 GB; more real
 #      files from /usr/lib and /usr/share when the registry runs out):
@@ -118,12 +118,18 @@ python3 -c 'import json,sys; print(json.dumps({"results": sum((json.load(open(p)
   "$json" "$work/unchanged.json" "$work/edited.json"
 python3 - "$json" <<'PY'
 import json, sys
-r = {x["command"]: x["mean"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
+results = json.load(open(sys.argv[1]))["results"]
+r = {x["command"]: x["mean"] * 1000 for x in results}
+# CPU time (user + system of the command and its children): what a shared
+# machine's load inflates less than the wall clock.
+cpu = {x["command"]: (x["user"] + x["system"]) * 1000 for x in results}
 for what in ("unchanged", "one file edited"):
-    git = r[f"{what}: git add -A && git write-tree"]
+    name_git = f"{what}: git add -A && git write-tree"
+    git, git_cpu = r[name_git], cpu[name_git]
     for how, name in (("scan", "ollm-checkpoint"), ("watcher", "ollm-checkpoint, watcher")):
-        ours = r[f"{what}: {name}"]
-        print(f"   {what} snapshot ({how})   {ours:.1f} ms   git: {git:.1f} ms   ollm-checkpoint time / git time = {ours / git:.2f}")
+        ours, ours_cpu = r[f"{what}: {name}"], cpu[f"{what}: {name}"]
+        print(f"   {what} snapshot ({how})   {ours:.1f} ms   git: {git:.1f} ms   ollm-checkpoint time / git time = {ours / git:.2f}"
+              f"   CPU {ours_cpu:.1f} ms / {git_cpu:.1f} ms = {ours_cpu / git_cpu:.2f}")
 PY
 
 large=$work/large

@@ -10,9 +10,10 @@
 //! An object without the header is a flat tree ([`tree::encode`]), what
 //! the store held before the split; it is read as it is.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
+use super::state::Dirs;
 use super::store::Store;
 use super::tree::{self, Node, Tree, from_hex, is_hash, to_hex};
 use crate::error::{Error, Result};
@@ -26,9 +27,26 @@ struct Dir<'a> {
     dirs: BTreeMap<&'a [u8], Dir<'a>>,
 }
 
-/// Stores `tree` as directory objects; returns the root's hash and the
-/// compressed bytes written (0 for every directory stored before).
-pub(crate) fn write(store: &Store, tree: &Tree) -> Result<(String, u64)> {
+/// Stores `tree` as directory objects; returns the root's hash, the
+/// compressed bytes written (0 for every directory stored before) and
+/// each directory's hash. (A snapshot writes through [`write_cached`].)
+#[cfg(test)]
+pub(crate) fn write(store: &Store, tree: &Tree) -> Result<(String, u64, Dirs)> {
+    let mut dirs = Dirs::new();
+    let (hash, written) = write_cached(store, tree, &mut dirs, &HashSet::new())?;
+    Ok((hash, written, dirs))
+}
+
+/// [`write`] with the directory hashes of the tree before (`dirs`, git's
+/// cache-tree): a directory not in `dirty` (the directories on the path of
+/// each path added, changed or removed since) keeps its hash and is
+/// neither encoded nor hashed again. `dirs` becomes the new tree's.
+pub(crate) fn write_cached(
+    store: &Store,
+    tree: &Tree,
+    dirs: &mut Dirs,
+    dirty: &HashSet<Vec<u8>>,
+) -> Result<(String, u64)> {
     let mut root = Dir::default();
     for (path, node) in tree {
         let mut dir = &mut root;
@@ -41,23 +59,65 @@ pub(crate) fn write(store: &Store, tree: &Tree) -> Result<(String, u64)> {
             }
         }
     }
-    let mut written = 0;
-    let hash = put_dir(store, &root, &mut written)?;
-    Ok((hash, written))
+    // A directory gone since had a path removed: it is dirty, and only
+    // the ones that are still there come back below.
+    for path in dirty {
+        dirs.remove(path);
+    }
+    let mut cx = Writing {
+        store,
+        dirs,
+        dirty,
+        written: 0,
+    };
+    let hash = put_dir(&mut cx, &root, &mut Vec::new())?;
+    Ok((hash, cx.written))
 }
 
-fn put_dir(store: &Store, dir: &Dir<'_>, written: &mut u64) -> Result<String> {
+/// The directories on the path of `path` (its parent, up to the root
+/// `""`): what an edit of it makes dirty.
+pub(crate) fn mark_dirty(dirty: &mut HashSet<Vec<u8>>, path: &[u8]) {
+    let mut end = path.len();
+    while let Some(slash) = path[..end].iter().rposition(|&b| b == b'/') {
+        if !dirty.insert(path[..slash].to_vec()) {
+            return;
+        }
+        end = slash;
+    }
+    dirty.insert(Vec::new());
+}
+
+struct Writing<'a> {
+    store: &'a Store,
+    dirs: &'a mut Dirs,
+    dirty: &'a HashSet<Vec<u8>>,
+    written: u64,
+}
+
+fn put_dir(cx: &mut Writing<'_>, dir: &Dir<'_>, at: &mut Vec<u8>) -> Result<String> {
+    if !cx.dirty.contains(at.as_slice())
+        && let Some(hash) = cx.dirs.get(at.as_slice())
+    {
+        return Ok(hash.clone());
+    }
     let mut out = String::with_capacity(HEADER.len() + (dir.files.len() + dir.dirs.len()) * 120);
     out.push_str(HEADER);
     for (name, sub) in &dir.dirs {
-        let hash = put_dir(store, sub, written)?;
+        let len = at.len();
+        if !at.is_empty() {
+            at.push(b'/');
+        }
+        at.extend_from_slice(name);
+        let hash = put_dir(cx, sub, at)?;
+        at.truncate(len);
         let _ = writeln!(out, "d {hash} {}", to_hex(name));
     }
     for (name, node) in &dir.files {
         tree::encode_line(&mut out, name, node);
     }
-    let (hash, bytes) = store.put(out.as_bytes())?;
-    *written += bytes;
+    let (hash, bytes) = cx.store.put(out.as_bytes())?;
+    cx.written += bytes;
+    cx.dirs.insert(at.clone(), hash.clone());
     Ok(hash)
 }
 
@@ -155,7 +215,7 @@ mod tests {
     fn a_split_tree_reads_back_as_the_same_paths() {
         let (_dir, store) = store();
         let tree = sample();
-        let (hash, _) = write(&store, &tree).unwrap();
+        let (hash, _, _) = write(&store, &tree).unwrap();
         let (read_back, objects) = read(&store, &hash).unwrap();
         assert_eq!(read_back, tree);
         // The root, src, src/deep and docs.
@@ -167,14 +227,72 @@ mod tests {
     fn an_edit_stores_only_its_directory_and_those_above() {
         let (_dir, store) = store();
         let mut tree = sample();
-        let (first, _) = write(&store, &tree).unwrap();
+        let (first, _, _) = write(&store, &tree).unwrap();
         tree.insert(b"src/deep/\xff name\n".to_vec(), node('e'));
-        let (second, _) = write(&store, &tree).unwrap();
+        let (second, _, _) = write(&store, &tree).unwrap();
         let (_, before) = read(&store, &first).unwrap();
         let (_, after) = read(&store, &second).unwrap();
         let new: Vec<_> = after.iter().filter(|h| !before.contains(h)).collect();
         // The root, src and src/deep changed; docs is shared.
         assert_eq!(new.len(), 3);
+    }
+
+    /// The hashes of `dirs` that differ from `before`'s (or are new).
+    fn differing(before: &Dirs, after: &Dirs) -> Vec<Vec<u8>> {
+        after
+            .iter()
+            .filter(|(path, hash)| before.get(*path) != Some(hash))
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_deep_edit_changes_exactly_the_hashes_on_its_path_as_from_scratch() {
+        let (_dir, store) = store();
+        let mut tree = sample();
+        tree.insert(b"src/other/z.rs".to_vec(), node('f'));
+        let (_, _, before) = write(&store, &tree).unwrap();
+        let mut dirs = before.clone();
+        let edited = b"src/deep/\xff name\n".to_vec();
+        tree.insert(edited.clone(), node('e'));
+        let mut dirty = HashSet::new();
+        mark_dirty(&mut dirty, &edited);
+        let (hash, _) = write_cached(&store, &tree, &mut dirs, &dirty).unwrap();
+        let (scratch, _, scratch_dirs) = write(&store, &tree).unwrap();
+        assert_eq!(hash, scratch);
+        assert_eq!(dirs, scratch_dirs);
+        let expected: Vec<Vec<u8>> = vec![b"".to_vec(), b"src".to_vec(), b"src/deep".to_vec()];
+        assert_eq!(differing(&before, &dirs), expected);
+        assert_eq!(read(&store, &hash).unwrap().0, tree);
+    }
+
+    #[test]
+    fn a_removed_directory_leaves_the_cache_tree_and_an_added_one_joins_it() {
+        let (_dir, store) = store();
+        let mut tree = sample();
+        let (_, _, mut dirs) = write(&store, &tree).unwrap();
+        let mut dirty = HashSet::new();
+        let gone = b"src/deep/\xff name\n".to_vec();
+        tree.remove(&gone);
+        mark_dirty(&mut dirty, &gone);
+        let added = b"new/sub/file".to_vec();
+        tree.insert(added.clone(), node('9'));
+        mark_dirty(&mut dirty, &added);
+        let (hash, _) = write_cached(&store, &tree, &mut dirs, &dirty).unwrap();
+        let (scratch, _, scratch_dirs) = write(&store, &tree).unwrap();
+        assert_eq!((hash, dirs), (scratch, scratch_dirs));
+    }
+
+    #[test]
+    fn a_stale_hash_of_a_clean_directory_is_used_as_is() {
+        // What makes the cache-tree a shortcut that must be exact: a
+        // directory not marked dirty is not looked at.
+        let (_dir, store) = store();
+        let mut tree = sample();
+        let (_, _, mut dirs) = write(&store, &tree).unwrap();
+        tree.insert(b"docs/x.md".to_vec(), node('7'));
+        let (hash, _) = write_cached(&store, &tree, &mut dirs, &HashSet::new()).unwrap();
+        assert_ne!(read(&store, &hash).unwrap().0, tree);
     }
 
     #[test]

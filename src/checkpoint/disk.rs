@@ -1,20 +1,19 @@
 //! What is on disk at a path of the file set, through a stat cache like
-//! git's index: a file whose size, mtime, ctime and inode are those cached
+//! git's index (kept in a session's [`super::state`]): a file whose size, mtime, ctime and inode are those cached
 //! keeps its cached hash, unless its mtime is not older than the cache's
 //! start (git's racy-timestamp rule: it may have changed again within the
 //! clock's granularity), and is read and hashed again otherwise.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
-use std::fmt::Write as _;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
+use super::state::Packed;
 use super::store::{Store, hash_of};
-use super::tree::{Kind, Node, from_hex, is_hash, to_hex};
+use super::tree::{Kind, Node};
 use crate::error::{Error, Result};
-use crate::fs::Durability;
 
 /// What a path of the file set is now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,24 +24,33 @@ pub(crate) enum Disk {
     Other(&'static str),
 }
 
+/// What the stat cache keeps of a file besides its hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stat {
-    size: u64,
-    mtime_ns: i64,
-    ctime_ns: i64,
-    ino: u64,
-    mode: u32,
+pub(crate) struct Stat {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub ctime_ns: i64,
+    pub ino: u64,
+    pub mode: u32,
 }
 
-/// The stat cache of one work tree.
+impl Stat {
+    /// Whether `node` was recorded from this stat.
+    pub fn describes(&self, node: &Node) -> bool {
+        self.size == node.size && self.mtime_ns == node.mtime_ns && self.ctime_ns == node.ctime_ns
+    }
+}
+
+/// A stat cache: kept with a session's last state ([`super::state`]).
 #[derive(Debug, Default)]
 pub(crate) struct StatCache {
     /// When the run that wrote the cache started, in ns since the epoch.
     started_ns: i64,
+    /// This run's misses (and a test's entries): before `packed`.
     entries: HashMap<Vec<u8>, (Stat, String)>,
-    fresh: HashMap<Vec<u8>, (Stat, String)>,
-    /// Whether a probe missed the cache (a file read and hashed again):
-    /// only then, or when a cached path is gone, is the cache rewritten.
+    /// The entries of the state file, read as probed.
+    packed: Option<Packed>,
+    /// Whether a probe missed the cache (a file read and hashed again).
     missed: bool,
 }
 
@@ -54,72 +62,38 @@ fn now_ns() -> i64 {
 }
 
 impl StatCache {
-    /// The cache in `dir` (`stat-cache`); an empty one when missing or
-    /// unreadable (it is only ever a shortcut).
-    pub fn load(dir: &Path) -> StatCache {
-        let mut cache = StatCache::default();
-        let Ok(Some(bytes)) = crate::fs::read_regular(&dir.join("stat-cache")) else {
-            return cache;
-        };
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return cache;
-        };
-        let mut lines = text.lines();
-        let Some(started) = lines.next().and_then(|l| l.strip_prefix("v1 ")) else {
-            return cache;
-        };
-        let Ok(started) = started.parse() else {
-            return cache;
-        };
-        cache.started_ns = started;
-        for line in lines {
-            if let Some((path, entry)) = parse_line(line) {
-                cache.entries.insert(path, entry);
-            }
-        }
-        cache
-    }
-
-    /// Whether what this run saw differs from what the cache held: a miss,
-    /// or a cached path not seen (gone, or now over the size limit). When
-    /// it does not, every entry was a hit older than the cache's stamp, so
-    /// the file on disk (stamp included) is still exact.
-    pub fn changed(&self) -> bool {
-        self.missed || self.fresh.len() != self.entries.len()
-    }
-
-    /// Keeps the entries of paths this run does not probe (a snapshot that
-    /// re-stats only what a watcher saw change), as if they had hit.
-    pub fn carry_over(&mut self, probed: &std::collections::HashSet<&[u8]>) {
-        for (path, entry) in &self.entries {
-            if !probed.contains(path.as_slice()) {
-                self.fresh.insert(path.clone(), entry.clone());
-            }
+    /// A cache of `entries`, written by a run that started at `started_ns`.
+    #[cfg(test)]
+    pub fn from_entries(started_ns: i64, entries: HashMap<Vec<u8>, (Stat, String)>) -> StatCache {
+        StatCache {
+            started_ns,
+            entries,
+            ..StatCache::default()
         }
     }
 
-    /// Writes what this run saw, stamped with `started_ns` (when it began),
-    /// unless nothing [`changed`](Self::changed): a tree of many files
-    /// then costs no rewrite of a cache as large.
-    pub fn save(&self, dir: &Path, started_ns: i64) -> Result<()> {
-        if !self.changed() {
-            return Ok(());
+    /// The cache a state file holds, written by a run that started at
+    /// `started_ns`.
+    pub fn from_packed(started_ns: i64, packed: Packed) -> StatCache {
+        StatCache {
+            started_ns,
+            packed: Some(packed),
+            ..StatCache::default()
         }
-        crate::fs::create_private_dir_all(dir)?;
-        let mut out = format!("v1 {started_ns}\n");
-        for (path, (s, hash)) in &self.fresh {
-            let _ = writeln!(
-                out,
-                "{} {} {} {} {:o} {hash} {}",
-                s.size,
-                s.mtime_ns,
-                s.ctime_ns,
-                s.ino,
-                s.mode,
-                to_hex(path)
-            );
+    }
+
+    /// The entry of `relative`: its stat and hash (a miss of this run's
+    /// included).
+    pub fn entry(&self, relative: &[u8]) -> Option<(Stat, String)> {
+        match self.entries.get(relative) {
+            Some(entry) => Some(entry.clone()),
+            None => self.packed.as_ref()?.get(relative),
         }
-        crate::fs::write_atomic(&dir.join("stat-cache"), out.as_bytes(), Durability::Cache)
+    }
+
+    /// Whether a probe read and hashed a file again.
+    pub fn missed(&self) -> bool {
+        self.missed
     }
 
     /// What is at `relative` below `root` now. With `store`, a content not
@@ -177,12 +151,11 @@ impl StatCache {
         if kind == Kind::File && stat.size > max_file {
             return Ok(Disk::Here(node));
         }
-        if let Some((cached, hash)) = self.entries.get(relative)
-            && *cached == stat
+        if let Some((cached, hash)) = self.entry(relative)
+            && cached == stat
             && stat.mtime_ns < self.started_ns
         {
-            node.hash = Some(hash.clone());
-            self.fresh.insert(relative.to_vec(), (stat, hash.clone()));
+            node.hash = Some(hash);
             return Ok(Disk::Here(node));
         }
         self.missed = true;
@@ -202,7 +175,7 @@ impl StatCache {
             }
             None => hash_of(&content),
         };
-        self.fresh.insert(relative.to_vec(), (stat, hash.clone()));
+        self.entries.insert(relative.to_vec(), (stat, hash.clone()));
         node.hash = Some(hash);
         Ok(Disk::Here(node))
     }
@@ -223,20 +196,6 @@ fn read_content(path: &Path, kind: Kind) -> Result<Option<Vec<u8>>> {
             Err(e) => Err(Error::io(path, &e)),
         },
     }
-}
-
-fn parse_line(line: &str) -> Option<(Vec<u8>, (Stat, String))> {
-    let mut fields = line.split(' ');
-    let stat = Stat {
-        size: fields.next()?.parse().ok()?,
-        mtime_ns: fields.next()?.parse().ok()?,
-        ctime_ns: fields.next()?.parse().ok()?,
-        ino: fields.next()?.parse().ok()?,
-        mode: u32::from_str_radix(fields.next()?, 8).ok()?,
-    };
-    let hash = fields.next().filter(|h| is_hash(h))?.to_string();
-    let path = from_hex(fields.next()?)?;
-    Some((path, (stat, hash)))
 }
 
 /// The time a run starts, in ns since the epoch (a manifest's `startedNs`).
@@ -265,13 +224,13 @@ mod tests {
         std::fs::write(&file, "one").unwrap();
         let mut cache = StatCache::default();
         let first = cache.probe(dir.path(), b"a", 1 << 20, None).unwrap();
-        // Saved as started before the write: the entry is racy, so the
+        // Stamped as started before the write: the entry is racy, so the
         // same-size rewrite below (same mtime second or not) is seen.
-        cache.save(dir.path(), 0).unwrap();
-        let mut again = StatCache::load(dir.path());
+        let mut again = StatCache::from_entries(0, cache.entries.clone());
         std::fs::write(&file, "two").unwrap();
         let second = again.probe(dir.path(), b"a", 1 << 20, None).unwrap();
         assert_ne!(first, second);
+        assert!(again.missed());
     }
 
     #[test]
@@ -285,57 +244,28 @@ mod tests {
         assert!(!node.restorable());
     }
 
-    fn cache_inode(dir: &Path) -> u64 {
-        std::fs::metadata(dir.join("stat-cache")).unwrap().ino()
-    }
-
-    /// Two files probed and saved with a stamp after their writes, so both
-    /// are hits next time.
-    fn settled() -> (tempfile::TempDir, StatCache) {
+    #[test]
+    fn a_settled_entry_is_a_hit_and_an_edit_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a"), "one").unwrap();
         std::fs::write(dir.path().join("b"), "two").unwrap();
-        let mut cache = StatCache::default();
+        let mut first = StatCache::default();
+        for name in [b"a", b"b"] {
+            first.probe(dir.path(), name, 1 << 20, None).unwrap();
+        }
+        let mut cache = StatCache::from_entries(i64::MAX, first.entries.clone());
         for name in [b"a", b"b"] {
             cache.probe(dir.path(), name, 1 << 20, None).unwrap();
         }
-        cache.save(dir.path(), i64::MAX).unwrap();
-        let cache = StatCache::load(dir.path());
-        (dir, cache)
-    }
-
-    #[test]
-    fn a_cache_whose_every_entry_hit_is_not_rewritten() {
-        let (dir, mut cache) = settled();
-        let before = cache_inode(dir.path());
-        for name in [b"a", b"b"] {
-            cache.probe(dir.path(), name, 1 << 20, None).unwrap();
-        }
-        assert!(!cache.changed());
-        cache.save(dir.path(), 0).unwrap();
-        assert_eq!(cache_inode(dir.path()), before);
-        assert_eq!(StatCache::load(dir.path()).started_ns, i64::MAX);
-    }
-
-    #[test]
-    fn a_cache_with_a_miss_or_a_path_gone_is_rewritten() {
-        let (dir, mut cache) = settled();
+        assert!(!cache.missed());
         std::fs::write(dir.path().join("a"), "changed").unwrap();
-        cache.probe(dir.path(), b"a", 1 << 20, None).unwrap();
-        cache.probe(dir.path(), b"b", 1 << 20, None).unwrap();
-        assert!(cache.changed());
-
-        let (dir, mut cache) = settled();
-        std::fs::remove_file(dir.path().join("b")).unwrap();
-        cache.probe(dir.path(), b"a", 1 << 20, None).unwrap();
-        cache.probe(dir.path(), b"b", 1 << 20, None).unwrap();
-        assert!(cache.changed());
-        let before = cache_inode(dir.path());
-        cache.save(dir.path(), 5).unwrap();
-        assert_ne!(cache_inode(dir.path()), before);
-        let saved = StatCache::load(dir.path());
-        assert_eq!(saved.started_ns, 5);
-        assert!(saved.entries.contains_key(b"a".as_slice()));
-        assert!(!saved.entries.contains_key(b"b".as_slice()));
+        let Disk::Here(node) = cache.probe(dir.path(), b"a", 1 << 20, None).unwrap() else {
+            panic!("missing");
+        };
+        assert!(cache.missed());
+        assert_eq!(node.hash.as_deref(), Some(hash_of(b"changed").as_str()));
+        let (stat, hash) = cache.entry(b"a").unwrap();
+        assert!(stat.describes(&node));
+        assert_eq!(Some(hash), node.hash);
     }
 }

@@ -140,11 +140,13 @@ fn collect_to(store: &Store, budget: u64) -> Result<Collected> {
         out.bytes_freed += bytes;
     }
     if out.objects_removed > 0 {
-        // A stat cache may name a removed object: start the caches afresh.
-        let workspaces = store.root.join("workspaces");
-        if let Ok(entries) = std::fs::read_dir(&workspaces) {
-            for entry in entries.flatten() {
-                let _ = std::fs::remove_file(entry.path().join("stat-cache"));
+        // A stat cache may name a removed object: start the caches afresh
+        // (a session's state, and a workspace's from before the states).
+        for (dir, file) in [("workspaces", "stat-cache"), ("sessions", "state")] {
+            if let Ok(entries) = std::fs::read_dir(store.root.join(dir)) {
+                for entry in entries.flatten() {
+                    let _ = std::fs::remove_file(entry.path().join(file));
+                }
             }
         }
     }
@@ -175,7 +177,10 @@ pub(crate) fn after_snapshot(
         write_usage(store, total)?;
         Some(collected)
     } else {
-        write_usage(store, usage)?;
+        // Nothing stored, the count is what it was: no rewrite per turn.
+        if stored > 0 {
+            write_usage(store, usage)?;
+        }
         None
     };
     Ok(collected)

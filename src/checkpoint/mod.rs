@@ -5,7 +5,8 @@
 //!
 //! Bottom up: [`tree`] (what one snapshot saw), [`store`] (objects, paths,
 //! the lock), [`dirtree`] (a tree stored as an object per directory), [`manifest`] (one file per turn, written last), [`disk`] (the
-//! stat cache), [`snapshot`] (with [`watcher`], the optional inotify
+//! stat cache), [`state`] (what a session's last snapshot left for the
+//! next: its tree, stat cache and directory hashes, in one file), [`snapshot`] (with [`watcher`], the optional inotify
 //! process that says what changed, and [`incremental`], what a snapshot
 //! then re-reads), [`plan`] and [`apply`] (a restore's decision
 //! and its crash-safe execution), [`restore`], [`diff`], [`gc`]; and
@@ -24,6 +25,7 @@ mod plan;
 mod restore;
 mod sessions;
 mod snapshot;
+mod state;
 mod store;
 mod tree;
 pub(crate) mod watcher;

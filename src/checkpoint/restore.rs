@@ -7,10 +7,10 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::apply::{self, Pending};
-use super::disk::StatCache;
 use super::manifest::Origin;
 use super::plan::{self, Action, History, Why};
 use super::snapshot::{self, Limits, Request};
+use super::state::State;
 use super::store::Store;
 use super::tree::shown;
 use crate::config::Config;
@@ -110,7 +110,7 @@ pub(crate) fn restore(store: &Store, config: &Config, opts: &Options<'_>) -> Res
     let root = root.as_path();
     finish_unfinished(store, config, root, opts.limits)?;
     let history = History::load(store, opts.session, opts.turn)?;
-    let mut cache = StatCache::load(&store.workspace_dir(root));
+    let mut cache = State::stat_cache(store, opts.session);
     let plan = plan::make(&history, root, &mut cache, opts.limits.max_file_bytes)?;
     let current = super::fileset::file_set(root, config, std::iter::empty())?;
     let mut left_alone = plan.left_alone;

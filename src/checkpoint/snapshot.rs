@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::disk::{Disk, StatCache};
 use super::fileset::{Stated, stated_set};
 use super::manifest::{self, Manifest, Origin};
+use super::state::{Packed, State};
 use super::store::Store;
 use super::tree::{self, Tree};
 use super::watcher::{self, Answer};
@@ -109,44 +110,29 @@ fn check_size(root: &Path, stated: &[Stated], limits: Limits) -> Result<()> {
     Ok(())
 }
 
-/// The session's last tree as flat text under its hash, beside its
-/// manifests: one read instead of an object per directory (each read and
-/// decompressed) at every snapshot. Only a shortcut: used when its hash is
-/// the latest manifest's, rewritten when that changes.
-fn last_tree_file(store: &Store, session: &str) -> PathBuf {
-    store.session_dir(session).join("last-tree")
-}
-
-fn read_last_tree(store: &Store, session: &str, hash: &str) -> Option<Tree> {
-    let bytes = crate::fs::read_regular(&last_tree_file(store, session))
-        .ok()
-        .flatten()?;
-    let body = bytes.strip_prefix(hash.as_bytes())?.strip_prefix(b"\n")?;
-    tree::decode(body).ok()
-}
-
-fn write_last_tree(store: &Store, session: &str, hash: &str, tree: &Tree) -> Result<()> {
-    let mut out = format!("{hash}\n").into_bytes();
-    out.extend_from_slice(&tree::encode(tree));
-    crate::fs::write_atomic(
-        &last_tree_file(store, session),
-        &out,
-        crate::fs::Durability::Cache,
-    )
-}
-
-/// The latest manifest of a session and its tree, if it has one (through
-/// its last-tree file when that holds it: whether it did).
-fn latest_cached(store: &Store, session: &str) -> Result<(Option<(Manifest, Tree)>, bool)> {
+/// The latest manifest of a session and the state it left
+/// ([`State`], with the tree), if it has one; the state's tree is read
+/// from the manifest's objects (and it holds no stat cache nor directory
+/// hashes) when the state file is not whole or not of that manifest:
+/// whether it was.
+#[allow(clippy::type_complexity)]
+fn latest(
+    store: &Store,
+    session: &str,
+) -> Result<(Option<(Manifest, State, Option<Packed>)>, bool)> {
     let Some(&turn) = manifest::turns(store, session)?.last() else {
         return Ok((None, false));
     };
     let manifest = manifest::read(store, session, turn)?;
-    if let Some(tree) = read_last_tree(store, session, &manifest.tree) {
-        return Ok((Some((manifest, tree)), true));
+    if let Some((state, packed)) = State::load(store, session, &manifest.tree) {
+        return Ok((Some((manifest, state, Some(packed))), true));
     }
-    let tree = manifest::tree_of(store, &manifest)?;
-    Ok((Some((manifest, tree)), false))
+    let state = State {
+        tree_hash: manifest.tree.clone(),
+        tree: manifest::tree_of(store, &manifest)?,
+        ..State::default()
+    };
+    Ok((Some((manifest, state, None)), false))
 }
 
 /// One snapshot to take. The caller holds the store's lock.
@@ -165,8 +151,8 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
     let clock = std::time::Instant::now();
     let started = super::disk::start();
     check_root(req.root, req.limits)?;
-    let (previous, cached) = latest_cached(store, req.session)?;
-    if let Some((last, _)) = &previous
+    let (previous, whole) = latest(store, req.session)?;
+    if let Some((last, ..)) = &previous
         && last.root != req.root
     {
         return Err(Error::usage(format!(
@@ -177,85 +163,124 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         )));
     }
     let turn = match (req.turn, &previous) {
-        (Some(turn), Some((last, _))) if turn <= last.turn => {
+        (Some(turn), Some((last, ..))) if turn <= last.turn => {
             return Err(Error::usage(format!(
                 "turn {turn} is not after the session's last checkpoint (turn {})",
                 last.turn
             )));
         }
         (Some(turn), _) => turn,
-        (None, Some((last, _))) => last.turn + 1,
+        (None, Some((last, ..))) => last.turn + 1,
         (None, None) => 1,
     };
     let since = previous
         .as_ref()
-        .and_then(|(last, _)| watcher::last_token(store, req.root, req.session, last.turn));
+        .and_then(|(last, ..)| watcher::last_token(store, req.root, req.session, last.turn));
     // Asked before anything is read: a change made after the answer is in
     // the next one.
     let asked = watcher::enabled(config)
         .then(|| watcher::ask(store, req.root, since))
         .flatten();
-    let (before_hash, before) = previous
-        .map(|(last, tree)| (Some(last.tree), tree))
+    let had_previous = previous.is_some();
+    let (mut state, packed) = previous
+        .map(|(_, state, packed)| (state, packed))
         .unwrap_or_default();
-    let workspace = store.workspace_dir(req.root);
-    let mut cache = StatCache::load(&workspace);
+    let mut cache = match packed {
+        Some(packed) => StatCache::from_packed(state.started_ns, packed),
+        None => StatCache::default(),
+    };
     let mut watched = false;
-    let (stated, mut now) = match &asked {
-        Some(Answer::Changed { paths, trees, .. }) if before_hash.is_some() => {
+    // The paths added, changed or removed since the last snapshot, and the
+    // directories on their paths.
+    let mut changed = 0;
+    let mut dirty = HashSet::new();
+    let mut stored = 0;
+    match &asked {
+        // Only from a whole state: the paths not re-read keep its nodes
+        // and stat entries.
+        Some(Answer::Changed { paths, trees, .. }) if whole => {
             let stated =
-                super::incremental::stated(req.root, config, &before, paths, trees, req.extra)?;
-            let probed: HashSet<&[u8]> = stated.iter().map(|s| s.relative.as_slice()).collect();
-            cache.carry_over(&probed);
+                super::incremental::stated(req.root, config, &state.tree, paths, trees, req.extra)?;
             watched = true;
-            (stated, before.clone())
+            for Stated {
+                relative,
+                path,
+                meta,
+            } in stated
+            {
+                let found = cache.probe_stat(
+                    &path,
+                    &relative,
+                    meta,
+                    req.limits.max_file_bytes,
+                    Some((store, &mut stored)),
+                )?;
+                let new = match found {
+                    Disk::Here(node) => Some(node),
+                    Disk::Absent | Disk::Other(_) => None,
+                };
+                let old = state.tree.get(&relative);
+                if old == new.as_ref() {
+                    continue;
+                }
+                changed += u64::from(match (old, &new) {
+                    (Some(old), Some(new)) => !old.same_as(new),
+                    _ => true,
+                });
+                super::dirtree::mark_dirty(&mut dirty, &relative);
+                match new {
+                    Some(node) => state.tree.insert(relative, node),
+                    None => state.tree.remove(&relative),
+                };
+            }
         }
         _ => {
-            let extra = before.keys().cloned().chain(req.extra);
+            let extra = state.tree.keys().cloned().chain(req.extra);
             let stated = stated_set(req.root, config, extra)?;
             check_size(req.root, &stated, req.limits)?;
-            (stated, Tree::new())
-        }
-    };
-    let mut stored = 0;
-    for Stated {
-        relative,
-        path,
-        meta,
-    } in stated
-    {
-        let found = cache.probe_stat(
-            &path,
-            &relative,
-            meta,
-            req.limits.max_file_bytes,
-            Some((store, &mut stored)),
-        )?;
-        match found {
-            Disk::Here(node) => {
-                now.insert(relative, node);
+            let mut now = Tree::new();
+            for Stated {
+                relative,
+                path,
+                meta,
+            } in stated
+            {
+                let found = cache.probe_stat(
+                    &path,
+                    &relative,
+                    meta,
+                    req.limits.max_file_bytes,
+                    Some((store, &mut stored)),
+                )?;
+                if let Disk::Here(node) = found {
+                    now.insert(relative, node);
+                }
             }
-            Disk::Absent | Disk::Other(_) => {
-                now.remove(&relative);
+            changed = changed_between(&state.tree, &now);
+            for path in differing_paths(&state.tree, &now) {
+                super::dirtree::mark_dirty(&mut dirty, path);
             }
+            state.tree = now;
         }
     }
-    let not_restorable = now
+    let not_restorable = state
+        .tree
         .iter()
         .filter(|(_, node)| !node.restorable())
         .map(|(relative, _)| tree::shown(relative))
         .collect();
-    let changed = changed_between(&before, &now);
-    let tree_hash = match &before_hash {
-        // The same tree as the last turn's: its object, not a new encoding
-        // and hash of a text as long as the tree.
-        Some(hash) if now == before => hash.clone(),
-        _ => {
-            let (hash, written) = super::dirtree::write(store, &now)?;
-            stored += written;
-            hash
+    // Nothing differs from the last turn's tree (not even a time): its
+    // object, not a new encoding of any directory.
+    if !had_previous || !dirty.is_empty() {
+        if !whole {
+            state.dirs.clear();
         }
-    };
+        let (hash, written) =
+            super::dirtree::write_cached(store, &state.tree, &mut state.dirs, &dirty)?;
+        stored += written;
+        state.tree_hash = hash;
+    }
+    let tree_hash = state.tree_hash.clone();
     let manifest = Manifest {
         session_id: req.session.to_string(),
         turn,
@@ -264,28 +289,44 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
         time: crate::timestamp::now_iso(),
         started_ns: started,
         tree: tree_hash,
-        files: now.len() as u64,
+        files: state.tree.len() as u64,
     };
     manifest::write(store, &manifest)?;
-    if !cached || before_hash.as_deref() != Some(manifest.tree.as_str()) {
+    if !whole || !dirty.is_empty() || cache.missed() {
         // A shortcut only: the manifest is written, whatever happens here.
-        let _ = write_last_tree(store, req.session, &manifest.tree, &now);
+        state.started_ns = super::disk::racy_stamp(started);
+        let _ = state.save(store, req.session, &cache);
     }
-    cache.save(&workspace, super::disk::racy_stamp(started))?;
     let token = asked.map(|answer| answer.token());
     watcher::save_token(store, req.root, req.session, token.map(|t| (t, turn)));
     let taken = Taken {
         session_id: req.session.to_string(),
         turn,
         root: req.root.display().to_string(),
-        files: now.len() as u64,
+        files: state.tree.len() as u64,
         changed,
         bytes_stored: stored,
         not_restorable,
         watched,
         elapsed_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
-    Ok((taken, now))
+    Ok((taken, state.tree))
+}
+
+/// The paths added, changed (any field) or removed between two trees.
+fn differing_paths<'a>(before: &'a Tree, after: &'a Tree) -> Vec<&'a [u8]> {
+    let mut out: Vec<&[u8]> = after
+        .iter()
+        .filter(|(path, node)| before.get(*path) != Some(*node))
+        .map(|(path, _)| path.as_slice())
+        .collect();
+    out.extend(
+        before
+            .keys()
+            .filter(|p| !after.contains_key(*p))
+            .map(Vec::as_slice),
+    );
+    out
 }
 
 /// How many paths differ between two trees.

@@ -4,9 +4,11 @@
 //! - `objects/ab/cdef…`: each content once, zstd-compressed, named by the
 //!   SHA-256 of what it holds (file contents, link targets, trees);
 //! - `sessions/<id>/turn-NNNNNNNNNN.json`: a session's manifests, one per
-//!   turn, each written last (fsync, rename) and naming a tree object;
-//! - `workspaces/<key>/`: per work tree, the stat cache and a restore's
-//!   plan while it runs;
+//!   turn, each written last (fsync, rename) and naming a tree object, and
+//!   `sessions/<id>/state`, what its last snapshot left for the next
+//!   ([`super::state`]: the tree, the stat cache, the directory hashes);
+//! - `workspaces/<key>/`: per work tree, a restore's plan while it runs
+//!   (and the watcher's tokens);
 //! - `tmp/`: where every new file is written before its rename (what a
 //!   killed writer leaves there is swept by the next one);
 //! - `lock`: one writer at a time.
@@ -83,7 +85,7 @@ impl Store {
         self.root.join("sessions").join(session)
     }
 
-    /// The directory of a work tree's stat cache and restore plan.
+    /// The directory of a work tree's restore plan and watcher tokens.
     pub fn workspace_dir(&self, work_tree: &Path) -> PathBuf {
         let key = xxhash_rust::xxh3::xxh3_128(work_tree.as_os_str().as_bytes());
         self.root.join("workspaces").join(format!("{key:032x}"))

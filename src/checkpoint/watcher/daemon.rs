@@ -26,6 +26,9 @@ use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use super::{Answer, Token};
 use crate::error::{Error, Result};
 
+/// How often an idle watcher looks whether its tree is still there.
+const ROOT_CHECK: Duration = Duration::from_secs(5);
+
 /// Changed paths the log holds before it gives up and says "full".
 const MAX_LOGGED: usize = 100_000;
 /// Directories watched at most (each costs the kernel ~1 KB).
@@ -301,7 +304,10 @@ pub(crate) fn run(root: &Path, socket: &Path, idle: Duration) -> Result<()> {
                 revents: 0,
             },
         ];
-        let timeout = i32::try_from(left.as_millis()).unwrap_or(i32::MAX);
+        // Woken now and then to see whether the tree is still there: one
+        // removed while the watcher started sends no event it still reads
+        // (a test's temporary tree), and the watcher would wait out `idle`.
+        let timeout = i32::try_from(left.min(ROOT_CHECK).as_millis()).unwrap_or(i32::MAX);
         // SAFETY: `fds` is a valid array of two pollfd for the call's length.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) };
         if ready < 0 {

@@ -39,15 +39,15 @@ fn fill(cp: &Cp, tag: &str, files: usize) {
 }
 
 /// Every manifest is whole JSON naming a tree, nothing else is there (but
-/// the last tree's shortcut), and
+/// the last state's shortcut), and
 /// the store's temp directory is empty after a run that took the lock.
 fn assert_store_whole(cp: &Cp) {
     let store = cp.sb.ollm_home.join("checkpoints");
     let sessions = store.join("sessions").join(&cp.id);
     for entry in std::fs::read_dir(&sessions).unwrap().flatten() {
         let name = entry.file_name().into_string().unwrap();
-        if name == "last-tree" {
-            // The last tree's shortcut, renamed into place whole.
+        if name == "state" {
+            // The last state's shortcut, renamed into place whole.
             continue;
         }
         assert!(

@@ -223,3 +223,90 @@ fn an_edited_gitignore_means_a_full_scan() {
     assert_eq!(taken["changed"], 1, "{taken}");
     assert_eq!(taken["files"], 2, "{taken}");
 }
+
+/// The tree a session's snapshot of `turn` names.
+fn tree_of(cp: &Cp, session: &str, turn: u64) -> String {
+    let path = cp.sb.ollm_home.join(format!(
+        "checkpoints/sessions/{session}/turn-{turn:010}.json"
+    ));
+    let manifest: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    manifest["tree"].as_str().unwrap().to_string()
+}
+
+/// The tree a new session's first snapshot (a full scan, no state, every
+/// directory encoded from scratch) names for the work tree as it is.
+fn from_scratch(cp: &Cp, n: usize) -> String {
+    let session = format!("00000000-0000-4000-8000-{n:012}");
+    let out = cp
+        .sb
+        .cmd("ollm-checkpoint")
+        .args(["snapshot", "--session", &session])
+        .env("OLLM_CHECKPOINT_WATCH", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    tree_of(cp, &session, json(&out)["turn"].as_u64().unwrap())
+}
+
+/// A session's last state (its tree, stat cache and directory hashes in
+/// one file) is a shortcut: cut, corrupt, of another version or in the
+/// text form of the version before, the next snapshot scans in full and
+/// names the same tree as a snapshot from scratch; a watched snapshot
+/// that re-encodes only the directories on an edited path does too.
+#[test]
+fn a_damaged_last_state_means_a_full_scan_and_the_same_snapshot() {
+    let w = Watched::new();
+    for dir in ["a/b/c", "a/x", "d"] {
+        for n in 0..3 {
+            w.cp.write(&format!("{dir}/f{n}.txt"), &format!("{dir} {n}\n"));
+        }
+    }
+    w.warm();
+    let state =
+        w.cp.sb
+            .ollm_home
+            .join(format!("checkpoints/sessions/{}/state", w.cp.id));
+    let whole = std::fs::read(&state).unwrap();
+    let old_text = format!("{}\nf 644 1 2 3 - 61\n", "a".repeat(64)).into_bytes();
+    let mut flipped = whole.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x20;
+    let mut other_version = whole.clone();
+    other_version[8] ^= 0x7f;
+    let damages = [
+        ("cut", whole[..whole.len() / 2].to_vec()),
+        ("flipped", flipped),
+        ("other version", other_version),
+        ("old text", old_text),
+        ("empty", Vec::new()),
+    ];
+    for (n, (what, bytes)) in damages.into_iter().enumerate() {
+        w.cp.sh(&format!("echo {n} > a/b/c/f1.txt"));
+        std::fs::write(&state, bytes).unwrap();
+        let taken = w.snapshot();
+        assert_eq!(taken["watched"], false, "{what}: {taken}");
+        assert_eq!(taken["changed"], 1, "{what}: {taken}");
+        let turn = taken["turn"].as_u64().unwrap();
+        assert_eq!(
+            tree_of(&w.cp, &w.cp.id, turn),
+            from_scratch(&w.cp, 2 * n),
+            "{what}"
+        );
+        // The full scan wrote a whole state again: the next edit is
+        // watched, and encodes only the directories on the edited paths.
+        w.cp.sh(&format!("echo {n} > a/x/f2.txt && echo {n} > d/f0.txt"));
+        let taken = w.snapshot();
+        assert_eq!(taken["watched"], true, "{what}: {taken}");
+        assert_eq!(taken["changed"], 2, "{what}: {taken}");
+        let turn = taken["turn"].as_u64().unwrap();
+        assert_eq!(
+            tree_of(&w.cp, &w.cp.id, turn),
+            from_scratch(&w.cp, 2 * n + 1),
+            "{what}"
+        );
+    }
+}
