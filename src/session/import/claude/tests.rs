@@ -187,7 +187,7 @@ fn shape(t: &Transcript) -> Vec<String> {
     t.items
         .iter()
         .map(|item| match &item.body {
-            Body::Message { role, text } => format!("{}: {text}", role.as_str()),
+            Body::Message { role, text, .. } => format!("{}: {text}", role.as_str()),
             Body::ToolCall(call) => {
                 let outcome = match &call.outcome {
                     Outcome::Done(text) => format!("done {text}"),
