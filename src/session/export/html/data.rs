@@ -487,6 +487,35 @@ mod tests {
     }
 
     #[test]
+    fn images_are_carried_checked_and_past_the_page_cap_only_named() {
+        const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        let m: Message = serde_json::from_value(json!({"role": "user", "timestamp": "t",
+            "parts": [{"type": "text", "text": "see"},
+                      {"type": "image", "mimeType": "image/png", "data": PNG},
+                      {"type": "image", "mimeType": "image/gif", "data": PNG}]}))
+        .unwrap();
+        let Item::Message {
+            text, mut images, ..
+        } = message(0, &m)
+        else {
+            panic!("a message item");
+        };
+        assert_eq!(text, "see", "no image data in the text");
+        assert_eq!(images[0].mime, "image/png");
+        assert_eq!(images[0].data.as_deref(), Some(PNG));
+        assert_eq!(images[1].data, None, "a PNG labelled GIF is not shown");
+        assert!(images[1].note.is_some());
+        let mut shown = PAGE_IMAGE_BYTES - images[0].bytes + 1;
+        cap_images(&mut images, &mut shown);
+        assert_eq!(images[0].data, None);
+        assert!(
+            images[0].note.as_deref().unwrap().contains("not shown"),
+            "{:?}",
+            images[0].note
+        );
+    }
+
+    #[test]
     fn a_long_digest_is_cut_with_an_ellipsis() {
         let long = "x".repeat(300);
         let d = digest(&json!({"path": long}));
