@@ -143,7 +143,7 @@ fn image(mime: &str, canonical: bool, data: &str) -> Value {
 fn not_kept(mime: &str, bytes: usize) -> Value {
     let mime: String = mime
         .chars()
-        .filter(|c| c.is_ascii_graphic())
+        .filter(char::is_ascii_graphic)
         .take(64)
         .collect();
     let mime = if mime.is_empty() {
