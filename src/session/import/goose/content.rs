@@ -116,11 +116,15 @@ impl Conversation {
                 Some("text") => {
                     let body = str_of(block, "text").unwrap_or_default();
                     if visible && !body.trim().is_empty() {
-                        text.get_or_insert_with(|| {
+                        let message = text.get_or_insert_with(|| {
                             (format!("{key}#{index}"), Vec::new(), Vec::new())
-                        })
-                        .1
-                        .push(body);
+                        });
+                        if message.1.is_empty() {
+                            // Keyed by its first text, as before images
+                            // were kept: importing again adds no copy.
+                            message.0 = format!("{key}#{index}");
+                        }
+                        message.1.push(body);
                     }
                 }
                 Some("toolRequest" | "frontendToolRequest") => {

@@ -532,7 +532,7 @@ fn image_content_is_kept_with_the_text_of_its_message() {
     assert_eq!(
         texts(&t),
         vec![
-            ("line2#0", Role::User, "what is it"),
+            ("line2#1", Role::User, "what is it"),
             ("line3#0", Role::Assistant, "a dot"),
             ("line4#0", Role::User, ""),
         ]
