@@ -191,6 +191,7 @@
       d.appendChild(el('summary', null, 'system · ' + first.slice(0, 160)));
       var box = el('div');
       longText(box, 'text', item.text);
+      (item.images || []).forEach(function (p) { box.appendChild(picture(p)); });
       d.appendChild(box);
       d.filled = true;
       return d;
