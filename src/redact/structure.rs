@@ -19,8 +19,9 @@
 //! - an image part's base64 `data` (`{"type": "image", "mimeType":
 //!   "image/…", "data": "…"}`) is not text and is not read: its letters
 //!   could match a rule by chance and the image would be broken. Only data
-//!   wholly in the base64 alphabet is passed over; anything else in it is
-//!   read like any string, and the part's other fields always are.
+//!   wholly in the base64 alphabet that starts with a PNG, JPEG, GIF or
+//!   WebP signature is passed over; anything else in it is read like any
+//!   string, and the part's other fields always are.
 //!
 //! `scan` ([`for_each_credential`]) and `redact` ([`redact_value`]) take
 //! the same decisions, so a scan reports everything a redaction changes.
@@ -88,9 +89,27 @@ fn is_image_data(object: &Map<String, Value>, key: &str, value: &Value) -> bool 
             .and_then(Value::as_str)
             .is_some_and(|mime| mime.starts_with("image/"))
         && value.as_str().is_some_and(|data| {
-            data.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            starts_as_an_image(data)
+                && data
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
         })
+}
+
+/// Whether base64 `data` begins with the signature of a PNG, JPEG, GIF or
+/// WebP file.
+fn starts_as_an_image(data: &str) -> bool {
+    use base64::Engine as _;
+    let Some(head) = data.get(..16) else {
+        return false;
+    };
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(head) else {
+        return false;
+    };
+    bytes.starts_with(b"\x89PNG\r\n\x1a\n")
+        || bytes.starts_with(&[0xff, 0xd8, 0xff])
+        || bytes.starts_with(b"GIF8")
+        || (bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP")
 }
 
 /// Redacts an object's values, each under its key, and its keys.
@@ -326,10 +345,13 @@ mod tests {
         assert_eq!(value["parts"][1]["data"], data);
         assert!(!value.to_string().contains(TOKEN), "{value}");
         assert_eq!(scanned(&message).len(), 2);
-        // Data that is not base64 is text like any other.
+        // Data that is not base64, or not of an image, is text like any other.
         let not_base64 =
             json!({"type": "image", "mimeType": "image/png", "data": format!("x {TOKEN}")});
         assert_eq!(redacted(not_base64).1, 1);
+        let not_an_image = json!({"type": "image", "mimeType": "image/png",
+            "data": "AAAAAAAAAAAAAAAA+AKIA2E0A8F3B244C9986/AAAA=="});
+        assert_eq!(redacted(not_an_image).1, 1);
     }
 
     #[test]
