@@ -250,10 +250,12 @@ class MessageCount(TypedDict):
 
 
 class MessagePart(TypedDict, total=False):
-    """A part of a message; `{type: "text", text}` is the common one."""
+    """A part of a message; `{type: "text", text}` is the common one, `{type: "image", mimeType, data}` an image (PNG, JPEG, GIF or WebP, base64)."""
 
     type: str
     text: str
+    mimeType: str
+    data: str
 
 
 class OutputLoopEvent(TypedDict):

@@ -66,8 +66,9 @@ impl Item {
         self.value.get("timestamp").and_then(Value::as_str)
     }
 
-    /// The text a model would read for this item: the parts' text (other
-    /// parts as compact JSON), or a tool call's name, arguments and result.
+    /// The text a model would read for this item: the parts' text (an
+    /// image as `[image]`, other parts as compact JSON), or a tool call's
+    /// name, arguments and result.
     pub fn text(&self) -> String {
         match &self.kind {
             ItemKind::Message { .. } => {
@@ -79,6 +80,9 @@ impl Item {
                     }
                     match (part.get("type").and_then(Value::as_str), part.get("text")) {
                         (Some("text"), Some(Value::String(text))) => out.push_str(text),
+                        _ if session::model::image::is_image(part) => {
+                            out.push_str(session::model::image::IMAGE_TEXT);
+                        }
                         _ => out.push_str(&part.to_string()),
                     }
                 }
@@ -461,5 +465,19 @@ mod tests {
             value: json!({"name": "read_file", "args": {"path": "a"}, "result": {"llmContent": "body"}}),
         };
         assert_eq!(item.text(), "read_file({\"path\":\"a\"})\nbody");
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        let picture = Item {
+            kind: ItemKind::Message {
+                index: 0,
+                role: "user".into(),
+            },
+            value: json!({"role": "user", "parts": [{"type": "text", "text": "see"},
+                {"type": "image", "mimeType": "image/png", "data": png}]}),
+        };
+        assert_eq!(
+            picture.text(),
+            "see\n[image]",
+            "no base64 for a model to read"
+        );
     }
 }

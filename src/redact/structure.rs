@@ -16,6 +16,13 @@
 //! - a text that is itself JSON (a tool's output) is read the same way
 //!   ([`fields_in_json_text`]), as is JSON held in its strings.
 //!
+//! - an image part's base64 `data` (`{"type": "image", "mimeType":
+//!   "image/…", "data": "…"}`) is not text and is not read: its letters
+//!   could match a rule by chance and the image would be broken. Only data
+//!   wholly in the base64 alphabet that starts with a PNG, JPEG, GIF or
+//!   WebP signature is passed over; anything else in it is read like any
+//!   string, and the part's other fields always are.
+//!
 //! `scan` ([`for_each_credential`]) and `redact` ([`redact_value`]) take
 //! the same decisions, so a scan reports everything a redaction changes.
 
@@ -73,10 +80,47 @@ pub(crate) fn redact_value(scrubber: &Scrubber, key: Option<&str>, value: &mut V
     }
 }
 
+/// Whether `value`, under `key` in `object`, is an image's base64 data.
+fn is_image_data(object: &Map<String, Value>, key: &str, value: &Value) -> bool {
+    key == "data"
+        && object.get("type").and_then(Value::as_str) == Some("image")
+        && object
+            .get("mimeType")
+            .and_then(Value::as_str)
+            .is_some_and(|mime| mime.starts_with("image/"))
+        && value.as_str().is_some_and(|data| {
+            starts_as_an_image(data)
+                && data
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        })
+}
+
+/// Whether base64 `data` begins with the signature of a PNG, JPEG, GIF or
+/// WebP file.
+fn starts_as_an_image(data: &str) -> bool {
+    use base64::Engine as _;
+    let Some(head) = data.get(..16) else {
+        return false;
+    };
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(head) else {
+        return false;
+    };
+    bytes.starts_with(b"\x89PNG\r\n\x1a\n")
+        || bytes.starts_with(&[0xff, 0xd8, 0xff])
+        || bytes.starts_with(b"GIF8")
+        || (bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP")
+}
+
 /// Redacts an object's values, each under its key, and its keys.
 fn redact_object(scrubber: &Scrubber, map: &mut Map<String, Value>) -> Tally {
+    let image_data = map
+        .iter()
+        .find(|(key, item)| is_image_data(map, key, item))
+        .map(|(key, _)| key.clone());
     let mut tally: Tally = map
         .iter_mut()
+        .filter(|(key, _)| image_data.as_ref() != Some(*key))
         .map(|(key, item)| redact_value(scrubber, Some(key), item))
         .sum();
     let renamed: Vec<Option<(String, Tally)>> = map
@@ -181,6 +225,9 @@ pub(crate) fn for_each_credential(
                 for span in &spans {
                     found(format!("{path} (key)"), name, span);
                 }
+                if is_image_data(map, name, item) {
+                    continue;
+                }
                 for_each_credential(scrubber, Some(name), item, &path, found);
             }
         }
@@ -282,6 +329,29 @@ mod tests {
         });
         assert_eq!(redacted(usage.clone()), (usage.clone(), 0));
         assert!(scanned(&usage).is_empty());
+    }
+
+    #[test]
+    fn an_images_data_is_not_read_but_the_text_beside_it_is() {
+        // Base64 that happens to spell an AWS key id is image data, not a key.
+        let data = "iVBORw0KGgo+AKIA2E0A8F3B244C9986/AAAA==";
+        assert_eq!(redacted(json!(data)).1, 1, "as text it would be redacted");
+        let message = json!({"parts": [
+            {"type": "text", "text": format!("token {TOKEN}")},
+            {"type": "image", "mimeType": "image/png", "data": data, "alt": TOKEN},
+        ]});
+        let (value, replaced) = redacted(message.clone());
+        assert_eq!(replaced, 2, "{value}");
+        assert_eq!(value["parts"][1]["data"], data);
+        assert!(!value.to_string().contains(TOKEN), "{value}");
+        assert_eq!(scanned(&message).len(), 2);
+        // Data that is not base64, or not of an image, is text like any other.
+        let not_base64 =
+            json!({"type": "image", "mimeType": "image/png", "data": format!("x {TOKEN}")});
+        assert_eq!(redacted(not_base64).1, 1);
+        let not_an_image = json!({"type": "image", "mimeType": "image/png",
+            "data": "AAAAAAAAAAAAAAAA+AKIA2E0A8F3B244C9986/AAAA=="});
+        assert_eq!(redacted(not_an_image).1, 1);
     }
 
     #[test]

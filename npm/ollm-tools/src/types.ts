@@ -243,10 +243,12 @@ export interface MessageCount {
   [field: string]: unknown;
 }
 
-/** A part of a message; `{type: "text", text}` is the common one. */
+/** A part of a message; `{type: "text", text}` is the common one, `{type: "image", mimeType, data}` an image (PNG, JPEG, GIF or WebP, base64). */
 export interface MessagePart {
   type?: string;
   text?: string;
+  mimeType?: string;
+  data?: string;
   [field: string]: unknown;
 }
 

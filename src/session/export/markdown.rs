@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::session::model::{Loaded, Place};
-use crate::session::model::{Message, ToolCall};
+use crate::session::model::{Message, ToolCall, image};
 use crate::text::plural;
 
 /// The Markdown transcript of a session.
@@ -109,11 +109,24 @@ fn message(out: &mut String, index: usize, m: &Message) {
                 out.push_str(text.trim_end());
                 out.push_str("\n\n");
             }
+            // An image is named, not inlined: a Markdown export is text.
+            None if image::is_image(part) => {
+                out.push_str(&image_line(part));
+                out.push_str("\n\n");
+            }
             None => {
                 let json = serde_json::to_string_pretty(part).unwrap_or_default();
                 fenced(out, "json", &json);
             }
         }
+    }
+}
+
+/// `[image: image/png, 2048 bytes]`, or why it cannot be shown.
+fn image_line(part: &Value) -> String {
+    match image::decoded(part) {
+        Some((mime, bytes)) => format!("[image: {mime}, {bytes} bytes]"),
+        None => "[image: not a valid image]".to_string(),
     }
 }
 

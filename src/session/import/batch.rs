@@ -480,6 +480,7 @@ mod tests {
             body: Body::Message {
                 role: Role::Assistant,
                 text: key.into(),
+                images: Vec::new(),
             },
         }
     }

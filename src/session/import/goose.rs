@@ -15,10 +15,11 @@
 //! response carrying its id (in a later user message), and a response
 //! that is an error (`status:"error"`, or `isError`) is a failure.
 //! Messages whose `metadata.userVisible` is false (compaction summaries
-//! and context only the agent sees) are not imported, nor are thinking,
-//! images and the confirmation and notification blocks. Item keys are the
-//! message's id (its row id in databases from before message ids) and the
-//! index of the block in its content.
+//! and context only the agent sees) are not imported, nor are thinking
+//! and the confirmation and notification blocks; an `image` is kept as an
+//! image part of its message ([`crate::session::model::image`]). Item
+//! keys are the message's id (its row id in databases from before message
+//! ids) and the index of the block in its content.
 //!
 //! The database may be open in the running goose, in WAL mode; it is read
 //! from a private copy so nothing is written beside it

@@ -135,10 +135,13 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body {
     /// `user`, `assistant` or `system`; the message's text (several text
-    /// blocks joined with a blank line).
+    /// blocks joined with a blank line), and its images, each the part
+    /// it is stored as ([`crate::session::model::image`]: the image, or
+    /// a text saying why it is not kept), stored after the text.
     Message {
         role: Role,
         text: String,
+        images: Vec<Value>,
     },
     ToolCall(Call),
 }

@@ -162,7 +162,7 @@ impl Item {
             }
         }
         let body = match &self.body {
-            Body::Message { text, .. } => text.len(),
+            Body::Message { text, images, .. } => text.len() + images.iter().map(of).sum::<usize>(),
             Body::ToolCall(call) => {
                 let outcome = match &call.outcome {
                     Outcome::Done(text) | Outcome::Failed(text) => text.len(),

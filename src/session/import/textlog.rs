@@ -86,6 +86,7 @@ impl Importer for TextLog {
                 body: Body::Message {
                     role,
                     text: said.to_string(),
+                    images: Vec::new(),
                 },
             });
         }

@@ -82,7 +82,9 @@ pub(super) fn counts(items: &[Item]) -> (u64, u64) {
     items
         .iter()
         .fold((0, 0), |(messages, calls), item| match &item.body {
-            Body::Message { text, .. } if text.trim().is_empty() => (messages, calls),
+            Body::Message { text, images, .. } if text.trim().is_empty() && images.is_empty() => {
+                (messages, calls)
+            }
             Body::Message { .. } => (messages + 1, calls),
             Body::ToolCall(_) => (messages, calls + 1),
         })
@@ -175,13 +177,14 @@ pub(super) fn new_session(
 /// `items` as records, in order, each stamped strictly later than the one
 /// before (and than `after`): a session document orders its messages and
 /// tool calls by time, so equal or backward stamps would reorder the
-/// conversation. A message with no text is left out.
+/// conversation. A message with no text and no image is left out.
 pub(super) fn entries_of(items: &[Item], after: Option<Millis>) -> Result<Vec<Entry>> {
     let mut last = after;
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        if let Body::Message { text, .. } = &item.body
+        if let Body::Message { text, images, .. } = &item.body
             && text.trim().is_empty()
+            && images.is_empty()
         {
             continue;
         }
@@ -204,9 +207,14 @@ pub(super) fn entries_of(items: &[Item], after: Option<Millis>) -> Result<Vec<En
 fn entry(item: &Item, at: &str) -> Result<Entry> {
     let mut record = Map::new();
     match &item.body {
-        Body::Message { role, text } => {
+        Body::Message { role, text, images } => {
             record.insert("role".into(), role.as_str().into());
-            record.insert("parts".into(), json!([{"type": "text", "text": text}]));
+            let mut parts = Vec::with_capacity(images.len() + 1);
+            if !text.trim().is_empty() {
+                parts.push(json!({"type": "text", "text": text}));
+            }
+            parts.extend(images.iter().cloned());
+            record.insert("parts".into(), Value::Array(parts));
         }
         Body::ToolCall(call) => tool_call_record(call, &mut record),
     }

@@ -8,6 +8,7 @@
 //! in place. Messages and tool calls are kept as the JSON objects they were
 //! given, so nothing a writer put in them is lost.
 
+pub mod image;
 pub(crate) mod loaded;
 mod record;
 mod schema;

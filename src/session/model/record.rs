@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::image::{IMAGE_TEXT, IMAGE_TOKENS, is_image};
 use crate::error::{Error, Result};
 use crate::timestamp;
 
@@ -121,12 +122,14 @@ impl Message {
     }
 
     /// The text of its parts (`text` fields, and the strings inside other
-    /// part kinds), joined by newlines.
+    /// part kinds), joined by newlines; an image is `[image]`, its data
+    /// never text.
     pub fn text_content(&self) -> String {
         let mut out = Vec::new();
         for part in self.parts() {
             match part.get("text").and_then(Value::as_str) {
                 Some(text) => out.push(text.to_string()),
+                None if is_image(part) => out.push(IMAGE_TEXT.to_string()),
                 None => collect_strings(part, &mut out),
             }
         }
@@ -188,7 +191,11 @@ impl ToolCall {
     }
 }
 
+/// The strings inside `value`, `type` tags and images' data left out.
 fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    if is_image(value) {
+        return;
+    }
     match value {
         Value::String(s) => out.push(s.clone()),
         Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
@@ -296,12 +303,22 @@ impl Entry {
 }
 
 /// **An estimate, not a tokenizer's count:** ⌈characters ÷ 4⌉ of the text a
-/// value carries (every string inside it, `type` tags excluded). Used for
+/// value carries (every string inside it, `type` tags excluded), and
+/// [`IMAGE_TOKENS`] for each image part in it. Used for
 /// `metadata.tokenCount` until the toolkit's shared BPE tokenizer
 /// (`ollm-compress`) is available; a caller with a real count passes it to
 /// `record --tokens` instead.
 pub(crate) fn estimate_tokens(value: &Value) -> u64 {
-    text_chars(value).div_ceil(4) as u64
+    text_chars(value).div_ceil(4) as u64 + images_in(value) * IMAGE_TOKENS
+}
+
+fn images_in(value: &Value) -> u64 {
+    match value {
+        _ if is_image(value) => 1,
+        Value::Array(items) => items.iter().map(images_in).sum(),
+        Value::Object(map) => map.values().map(images_in).sum(),
+        _ => 0,
+    }
 }
 
 fn text_chars(value: &Value) -> usize {
@@ -363,5 +380,22 @@ mod tests {
         .unwrap();
         assert!(m.is_tool_result());
         assert!(!Message::text("user", "hi", "t").is_tool_result());
+    }
+
+    #[test]
+    fn an_image_is_a_fixed_cost_and_no_text() {
+        let data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        let m: Message = serde_json::from_value(json!({
+            "role": "user", "timestamp": "t",
+            "parts": [{"type": "text", "text": "abcdefgh"},
+                      {"type": "image", "mimeType": "image/png", "data": data}]
+        }))
+        .unwrap();
+        assert_eq!(m.text_content(), "abcdefgh\n[image]");
+        assert_eq!(
+            Entry::Message(m).estimated_tokens(),
+            2 + IMAGE_TOKENS,
+            "the base64 is not counted as text"
+        );
     }
 }

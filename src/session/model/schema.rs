@@ -27,7 +27,8 @@ impl JsonSchema for Role {
     }
 }
 
-/// One part of a message's `parts`: `{type: "text", text}` is the common one.
+/// One part of a message's `parts`: `{type: "text", text}` is the common
+/// one; `{type: "image", mimeType, data}` an image ([`super::image`]).
 struct MessagePart;
 
 impl JsonSchema for MessagePart {
@@ -37,11 +38,13 @@ impl JsonSchema for MessagePart {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A part of a message; `{type: \"text\", text}` is the common one.",
+            "description": "A part of a message; `{type: \"text\", text}` is the common one, `{type: \"image\", mimeType, data}` an image (PNG, JPEG, GIF or WebP, base64).",
             "type": "object",
             "properties": {
                 "type": {"type": "string"},
                 "text": {"type": "string"},
+                "mimeType": {"type": "string"},
+                "data": {"type": "string"},
             },
             "additionalProperties": true,
         })

@@ -5,6 +5,7 @@
 
 mod archive;
 mod browser;
+mod images;
 mod page;
 mod secrets;
 mod structure;

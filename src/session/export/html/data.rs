@@ -11,10 +11,15 @@ use super::diff;
 use super::related::Child;
 use super::title::shown_title;
 use crate::output::{escape_line, escape_text};
-use crate::session::model::{IMPORTED_FROM, Loaded, Message, Place, ToolCall};
+use crate::session::model::{IMPORTED_FROM, Loaded, Message, Place, ToolCall, image};
 
 /// The longest argument digest on a tool call's line, in characters.
 const DIGEST_CHARS: usize = 100;
+
+/// The most image bytes (decoded) a page carries: the images after it are
+/// named, not shown, so a session of many screenshots stays a page a
+/// browser opens (each image is at most [`image::MAX_IMAGE_BYTES`]).
+pub(super) const PAGE_IMAGE_BYTES: usize = 24 << 20;
 
 /// The page's data: serialized into its `<script type="application/json">`.
 #[derive(Debug, Serialize)]
@@ -91,6 +96,8 @@ pub(super) enum Item {
         role: String,
         at: String,
         text: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        images: Vec<Picture>,
     },
     /// A tool call; `n` is its index among the session's tool calls.
     #[serde(rename = "t")]
@@ -108,6 +115,37 @@ pub(super) enum Item {
         #[serde(skip_serializing_if = "Option::is_none")]
         diff: Option<String>,
     },
+}
+
+/// An image of a message: shown from its base64 `data` (an image checked
+/// to be of its `mime` type), or only named by `note`.
+#[derive(Debug, Serialize)]
+pub(super) struct Picture {
+    pub(super) mime: String,
+    pub(super) bytes: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) data: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) note: Option<String>,
+}
+
+impl Picture {
+    fn of(part: &Value) -> Picture {
+        match image::decoded(part) {
+            Some((mime, bytes)) => Picture {
+                mime: mime.to_string(),
+                bytes,
+                data: part.get("data").and_then(Value::as_str).map(str::to_string),
+                note: None,
+            },
+            None => Picture {
+                mime: String::new(),
+                bytes: 0,
+                data: None,
+                note: Some("[image: not a valid image, not shown]".to_string()),
+            },
+        }
+    }
 }
 
 impl Page {
@@ -200,8 +238,21 @@ impl Item {
     /// The item's strings, each under its key.
     pub(super) fn strings(&self) -> Vec<(&'static str, &str)> {
         match self {
-            Item::Message { role, at, text, .. } => {
-                vec![("role", role.as_str()), ("at", at), ("text", text)]
+            Item::Message {
+                role,
+                at,
+                text,
+                images,
+                ..
+            } => {
+                // An image's data is not text; what is said of it is.
+                let mut strings = vec![("role", role.as_str()), ("at", at), ("text", text)];
+                strings.extend(
+                    images
+                        .iter()
+                        .filter_map(|p| Some(("note", p.note.as_deref()?))),
+                );
+                strings
             }
             Item::Tool {
                 name,
@@ -245,7 +296,11 @@ fn turns(loaded: &Loaded) -> Vec<Turn> {
         Place::ToolCall(n) => tool(n, &s.tool_calls[n]),
     });
     let mut turns: Vec<Turn> = Vec::new();
-    for ((place, tokens), item) in loaded.order.iter().zip(&loaded.tokens).zip(items) {
+    let mut image_bytes = 0;
+    for ((place, tokens), mut item) in loaded.order.iter().zip(&loaded.tokens).zip(items) {
+        if let Item::Message { images, .. } = &mut item {
+            cap_images(images, &mut image_bytes);
+        }
         let prompt = matches!(*place, Place::Message(n)
             if s.messages[n].role() == "user" && !s.messages[n].is_tool_result());
         if prompt || turns.is_empty() {
@@ -261,9 +316,32 @@ fn turns(loaded: &Loaded) -> Vec<Turn> {
     turns
 }
 
+/// Names, instead of showing, each image past the page's
+/// [`PAGE_IMAGE_BYTES`] (`shown`: the bytes shown so far).
+fn cap_images(images: &mut [Picture], shown: &mut usize) {
+    for picture in images.iter_mut().filter(|p| p.data.is_some()) {
+        if *shown + picture.bytes > PAGE_IMAGE_BYTES {
+            picture.data = None;
+            picture.note = Some(format!(
+                "[image: {}, {} bytes, not shown: the page holds {} MB of images already]",
+                picture.mime,
+                picture.bytes,
+                PAGE_IMAGE_BYTES >> 20
+            ));
+        } else {
+            *shown += picture.bytes;
+        }
+    }
+}
+
 fn message(n: usize, m: &Message) -> Item {
     let mut text = String::new();
+    let mut images = Vec::new();
     for part in m.parts() {
+        if part.get("type").and_then(Value::as_str) == Some("image") && part.get("text").is_none() {
+            images.push(Picture::of(part));
+            continue;
+        }
         if !text.is_empty() {
             text.push_str("\n\n");
         }
@@ -277,6 +355,7 @@ fn message(n: usize, m: &Message) -> Item {
         role: shown_line(m.role()).into_owned(),
         at: shown_line(m.timestamp()).into_owned(),
         text: shown(&text),
+        images,
     }
 }
 
@@ -405,6 +484,35 @@ mod tests {
         assert_eq!(status, "error");
         assert_eq!(result, "out\\u{202e}put");
         assert_eq!(size, "out\u{202e}put".len());
+    }
+
+    #[test]
+    fn images_are_carried_checked_and_past_the_page_cap_only_named() {
+        const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+        let m: Message = serde_json::from_value(json!({"role": "user", "timestamp": "t",
+            "parts": [{"type": "text", "text": "see"},
+                      {"type": "image", "mimeType": "image/png", "data": PNG},
+                      {"type": "image", "mimeType": "image/gif", "data": PNG}]}))
+        .unwrap();
+        let Item::Message {
+            text, mut images, ..
+        } = message(0, &m)
+        else {
+            panic!("a message item");
+        };
+        assert_eq!(text, "see", "no image data in the text");
+        assert_eq!(images[0].mime, "image/png");
+        assert_eq!(images[0].data.as_deref(), Some(PNG));
+        assert_eq!(images[1].data, None, "a PNG labelled GIF is not shown");
+        assert!(images[1].note.is_some());
+        let mut shown = PAGE_IMAGE_BYTES - images[0].bytes + 1;
+        cap_images(&mut images, &mut shown);
+        assert_eq!(images[0].data, None);
+        assert!(
+            images[0].note.as_deref().unwrap().contains("not shown"),
+            "{:?}",
+            images[0].note
+        );
     }
 
     #[test]

@@ -195,6 +195,7 @@ mod tests {
             role: "user".into(),
             at: "at".into(),
             text: "hello".into(),
+            images: Vec::new(),
         };
         let held = page(vec![
             message(0),
@@ -237,6 +238,7 @@ mod tests {
             role: "user".into(),
             at: "at0".into(),
             text: "text".into(),
+            images: Vec::new(),
         };
         let data = page(vec![message, tool("result")]);
         let mut carried = Vec::new();

@@ -191,6 +191,7 @@
       d.appendChild(el('summary', null, 'system · ' + first.slice(0, 160)));
       var box = el('div');
       longText(box, 'text', item.text);
+      (item.images || []).forEach(function (p) { box.appendChild(picture(p)); });
       d.appendChild(box);
       d.filled = true;
       return d;
@@ -202,8 +203,37 @@
     anchor.setAttribute('href', '#' + id);
     h.appendChild(anchor);
     a.appendChild(h);
-    longText(a, 'text', item.text);
+    if (item.text) longText(a, 'text', item.text);
+    (item.images || []).forEach(function (p) { a.appendChild(picture(p)); });
     return a;
+  }
+
+  // An image: a thumbnail that opens to its full size in the page. Only
+  // a data: URL of a kept image type is ever made (the policy allows
+  // nothing else), from data that is only base64.
+  var IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;
+  var BASE64 = /^[A-Za-z0-9+\/]*={0,2}$/;
+  function picture(p) {
+    if (!p.data || !IMAGE_TYPE.test(p.mime) || !BASE64.test(p.data)) {
+      return el('div', 'image-note', p.note || '[image]');
+    }
+    var src = 'data:' + p.mime + ';base64,' + p.data;
+    var d = el('details', 'image');
+    var s = el('summary');
+    var thumb = el('img', 'thumb');
+    thumb.alt = p.mime + ', ' + size(p.bytes);
+    thumb.src = src;
+    s.appendChild(thumb);
+    s.appendChild(el('span', 'size', p.mime + ' \u00b7 ' + size(p.bytes)));
+    d.appendChild(s);
+    d.addEventListener('toggle', function () {
+      if (!d.open || d.full) return;
+      d.full = el('img', 'full');
+      d.full.alt = thumb.alt;
+      d.full.src = src;
+      d.appendChild(d.full);
+    });
+    return d;
   }
 
   // Rendering is lazy, a window of records at a time (a turn may be long):

@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::parse::{self, Block, Content, Entry, Part};
 use super::{is_call, text};
 use crate::session::import::{Outcome, Role};
+use crate::session::model::image;
 
 /// A line on a path, parsed, owning only what is imported.
 #[derive(Debug, Default)]
@@ -14,6 +15,9 @@ pub struct Parsed {
     pub(super) cwd: Option<String>,
     pub(super) model: Option<String>,
     pub(super) messages: Vec<(Role, String)>,
+    /// The images of the user's prompt, as the parts they are stored as
+    /// (on the line's first user message).
+    pub(super) images: Vec<Value>,
     pub(super) calls: Vec<(String, String, Value)>,
     pub(super) results: Vec<(String, Outcome)>,
     /// The slash command the line records (as typed), and whether the line
@@ -67,24 +71,18 @@ impl Parsed {
                 };
                 let mut texts = Vec::new();
                 let fallback = entry.tool_use_result.as_str();
-                let mut images = 0;
+                let mut images = Vec::new();
                 match message.content {
                     Content::Text(text) => texts.push(text.into_owned()),
                     Content::List(blocks) => {
                         for block in blocks.into_iter().filter_map(|b| b.0) {
-                            images += usize::from(block.kind.as_str() == Some("image"));
+                            if block.kind.as_str() == Some("image") {
+                                images.push(image_part(block.source.as_ref()));
+                            }
                             parsed.block(block, &mut texts, fallback);
                         }
                     }
                     Content::Other => {}
-                }
-                if images > 0
-                    && parsed.results.is_empty()
-                    && texts.iter().all(|t| t.trim().is_empty())
-                {
-                    // A prompt that is only an image (pasted or dropped):
-                    // kept as a message saying so, not left out.
-                    texts = vec![IMAGE.to_owned(); images];
                 }
                 if entry.is_compact_summary.0 {
                     let summary = join(texts);
@@ -93,6 +91,14 @@ impl Parsed {
                     }
                 } else {
                     parsed.classify(texts);
+                    if !images.is_empty() && parsed.results.is_empty() {
+                        // A prompt's images (pasted or dropped) go with its
+                        // text, or make a message of their own.
+                        if !parsed.messages.iter().any(|(role, _)| *role == Role::User) {
+                            parsed.messages.insert(0, (Role::User, String::new()));
+                        }
+                        parsed.images = images;
+                    }
                 }
             }
             "system" if entry.subtype.as_str() == Some("local_command") => {
@@ -166,8 +172,18 @@ impl Parsed {
     }
 }
 
-/// What a prompt that is only an image imports as, once per image.
-pub const IMAGE: &str = "[image]";
+/// The part an image block is stored as ([`image`]).
+fn image_part(source: Option<&Value>) -> Value {
+    let field = |name: &str| source.and_then(|s| s.get(name)).and_then(Value::as_str);
+    match field("type") {
+        Some("base64") => image::part_from_base64(
+            field("media_type").unwrap_or(""),
+            field("data").unwrap_or(""),
+        ),
+        Some("url") => image::part_from_url(field("url").unwrap_or("")),
+        _ => serde_json::json!({"type": "text", "text": image::IMAGE_TEXT}),
+    }
+}
 
 /// The slash commands of the lines on a path, to leave out Claude Code's
 /// `system/local_command` copy of one typed just before (written as a

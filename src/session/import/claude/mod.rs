@@ -19,10 +19,12 @@
 //! `isMeta` text (skill bodies, caveats) and `[Request interrupted by
 //! user]` markers. The summary a compaction leaves (`isCompactSummary`) is
 //! kept as a `system` message, since the conversation before it is
-//! imported as well. Thinking blocks and images are not imported, nor
-//! `toolUseResult` beyond a plain string standing in for a result with no
-//! text. A `summary` line naming a leaf in another file (older versions
-//! wrote them at the top of the next session) does not title that session.
+//! imported as well. A prompt's image blocks are kept as image parts
+//! ([`crate::session::model::image`]). Thinking blocks are not imported,
+//! nor images in tool results, nor `toolUseResult` beyond a plain string
+//! standing in for a result with no text. A `summary` line naming a leaf
+//! in another file (older versions wrote them at the top of the next
+//! session) does not title that session.
 //!
 //! Title: the last `custom-title` (`/rename`), else the last `ai-title`,
 //! else the last `summary` line whose `leafUuid` is on the path. Model: the

@@ -312,6 +312,9 @@ pub struct Block<'a> {
     #[serde(borrow)]
     pub content: Content<'a, Obj<Part<'a>>>,
     pub is_error: Flag,
+    /// An image block's `{type: "base64", media_type, data}` or
+    /// `{type: "url", url}`.
+    pub source: Option<Value>,
 }
 
 /// A block of a tool result's content (text; images are not imported).

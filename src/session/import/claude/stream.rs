@@ -292,6 +292,7 @@ impl<'t> Assembler<'t> {
             .and_then(|id| self.response_end.get(&id).copied())
             .unwrap_or(position)
             .max(position);
+        let mut images = std::mem::take(&mut line.images);
         for (n, (role, text)) in line.messages.into_iter().enumerate() {
             if let (Role::Assistant, Some(id)) = (role, response)
                 && let Some(&i) = self.response_at.get(&id)
@@ -316,7 +317,15 @@ impl<'t> Assembler<'t> {
             let item = Item {
                 key,
                 timestamp: timestamp.clone(),
-                body: Body::Message { role, text },
+                body: Body::Message {
+                    role,
+                    text,
+                    images: if role == Role::User {
+                        std::mem::take(&mut images)
+                    } else {
+                        Vec::new()
+                    },
+                },
             };
             if let (Role::Assistant, Some(id)) = (role, response) {
                 let index = self.push(item, response_ready);
@@ -336,6 +345,7 @@ impl<'t> Assembler<'t> {
                 body: Body::Message {
                     role: Role::Assistant,
                     text: String::new(),
+                    images: Vec::new(),
                 },
             };
             let index = self.push(item, response_ready);
@@ -424,7 +434,8 @@ impl<'t> Assembler<'t> {
             {
                 self.open.remove(&call.call_id);
             }
-            if matches!(&item.body, Body::Message { text, .. } if text.trim().is_empty()) {
+            if matches!(&item.body, Body::Message { text, images, .. } if text.trim().is_empty() && images.is_empty())
+            {
                 continue;
             }
             if let Some(full) = self.parts.push(item) {

@@ -187,7 +187,7 @@ fn shape(t: &Transcript) -> Vec<String> {
     t.items
         .iter()
         .map(|item| match &item.body {
-            Body::Message { role, text } => format!("{}: {text}", role.as_str()),
+            Body::Message { role, text, .. } => format!("{}: {text}", role.as_str()),
             Body::ToolCall(call) => {
                 let outcome = match &call.outcome {
                     Outcome::Done(text) => format!("done {text}"),
@@ -926,6 +926,51 @@ fn a_progress_line_is_linked_without_parsing_it_when_shaped_as_claude_writes_it(
             "user: go",
             "call Bash toolu_1 -> none interrupted",
             "assistant: done"
+        ]
+    );
+}
+
+#[test]
+fn a_prompts_image_blocks_are_kept_on_its_message() {
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let png = json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}});
+    let t = read_one(&[
+        user(
+            "u1",
+            None,
+            1,
+            json!([{"type": "text", "text": "look"}, png]),
+        ),
+        say("a1", Some("u1"), 2, "msg_1", "a dot"),
+        // Only an image, and one said to be a JPEG that is not base64.
+        user("u2", Some("a1"), 3, json!([png])),
+        user(
+            "u3",
+            Some("u2"),
+            4,
+            json!([{"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": "not base64"}}]),
+        ),
+    ]);
+    assert_eq!(
+        shape(&t),
+        ["user: look", "assistant: a dot", "user: ", "user: "]
+    );
+    let images: Vec<Vec<Value>> = t
+        .items
+        .iter()
+        .map(|item| match &item.body {
+            Body::Message { images, .. } => images.clone(),
+            Body::ToolCall(_) => Vec::new(),
+        })
+        .collect();
+    let kept = json!({"type": "image", "mimeType": "image/png", "data": PNG});
+    assert_eq!(
+        images,
+        [
+            vec![kept.clone()],
+            vec![],
+            vec![kept],
+            vec![json!({"type": "text", "text": "[image: image/jpeg, 10 bytes, not kept]"})],
         ]
     );
 }

@@ -151,6 +151,7 @@ fn assemble(
         }
         let timestamp = line.timestamp;
         let response = (node.kind == Kind::Assistant && node.msg_id != 0).then_some(node.msg_id);
+        let mut images = std::mem::take(&mut line.images);
         for (n, (role, text)) in line.messages.into_iter().enumerate() {
             if let (Role::Assistant, Some(id)) = (role, response)
                 && let Some(&i) = response_at.get(&id)
@@ -174,7 +175,15 @@ fn assemble(
             items.push(Item {
                 key,
                 timestamp: timestamp.clone(),
-                body: Body::Message { role, text },
+                body: Body::Message {
+                    role,
+                    text,
+                    images: if role == Role::User {
+                        std::mem::take(&mut images)
+                    } else {
+                        Vec::new()
+                    },
+                },
             });
         }
         if let Some(id) = response
@@ -189,6 +198,7 @@ fn assemble(
                 body: Body::Message {
                     role: Role::Assistant,
                     text: String::new(),
+                    images: Vec::new(),
                 },
             });
         }
@@ -232,6 +242,6 @@ fn assemble(
         }
     }
     items
-        .retain(|item| !matches!(&item.body, Body::Message { text, .. } if text.trim().is_empty()));
+        .retain(|item| !matches!(&item.body, Body::Message { text, images, .. } if text.trim().is_empty() && images.is_empty()));
     transcript.items = items;
 }

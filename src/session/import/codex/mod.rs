@@ -20,7 +20,9 @@
 //! - `developer`/`system` messages and the harness text Codex sends as user
 //!   messages (`<environment_context>`, `# AGENTS.md instructions`,
 //!   `<user_instructions>`, `<turn_aborted>`, …) are not prompts and are
-//!   not imported. Reasoning, images and ghost snapshots are not imported.
+//!   not imported. Reasoning and ghost snapshots are not imported; a
+//!   prompt's `input_image` (a data URL) is kept as an image part
+//!   ([`crate::session::model::image`]).
 //! - A `function_call`'s `arguments` is a JSON string and is parsed; its
 //!   `function_call_output` (paired by `call_id`) may be a string, a list
 //!   of content items or `{content, success}`; `success: false` is a

@@ -3,11 +3,12 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::session::import::{
     Body, Call, Item, Outcome, Role, Skipped, Source, Transcript, arguments,
 };
+use crate::session::model::image;
 
 /// Text Codex sends as a user message that the user did not write: the
 /// environment, instructions, markers (`codex-rs/core/src/context/`).
@@ -276,21 +277,33 @@ impl Reader {
             skipped.copies += 1;
             return;
         }
-        let images = payload
-            .get("images")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
-            + payload
-                .get("local_images")
+        let strings = |key: &str| {
+            payload
+                .get(key)
                 .and_then(Value::as_array)
-                .map_or(0, Vec::len);
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect::<Vec<String>>()
+        };
+        // `images` are data URLs; `local_images` paths on the user's disk.
+        let mut images: Vec<Value> = strings("images")
+            .iter()
+            .map(|url| image::part_from_url(url))
+            .collect();
+        images.extend(
+            strings("local_images")
+                .iter()
+                .map(|path| json!({"type": "text", "text": format!("[image: {path}]")})),
+        );
         let text = match payload.get("message").and_then(Value::as_str) {
             Some(text) if is_harness(text) => {
                 skipped.not_typed += 1;
                 return;
             }
             Some(text) if !text.trim().is_empty() => text.to_string(),
-            _ if images > 0 => vec![IMAGE; images].join("\n\n"),
+            _ if !images.is_empty() => String::new(),
             _ => return,
         };
         self.turns.push(self.base + self.transcript.items.len());
@@ -300,6 +313,7 @@ impl Reader {
             Body::Message {
                 role: Role::User,
                 text,
+                images,
             },
         );
     }
@@ -329,6 +343,7 @@ impl Reader {
                 Body::Message {
                     role: Role::System,
                     text: summary,
+                    images: Vec::new(),
                 },
             );
         }
@@ -425,7 +440,7 @@ impl Reader {
                 return;
             }
         };
-        let (mut texts, mut images, mut harness) = (Vec::new(), 0, false);
+        let (mut texts, mut images, mut harness) = (Vec::new(), Vec::new(), false);
         for part in item
             .get("content")
             .and_then(Value::as_array)
@@ -433,8 +448,10 @@ impl Reader {
             .flatten()
         {
             let Some(text) = part.get("text").and_then(Value::as_str) else {
-                images +=
-                    usize::from(part.get("type").and_then(Value::as_str) == Some("input_image"));
+                if part.get("type").and_then(Value::as_str) == Some("input_image") {
+                    let url = part.get("image_url").and_then(Value::as_str).unwrap_or("");
+                    images.push(image::part_from_url(url));
+                }
                 continue;
             };
             if role == Role::User && is_harness(text) {
@@ -446,11 +463,11 @@ impl Reader {
             }
             texts.push(text);
         }
-        if texts.is_empty() && images > 0 && role == Role::User && !harness {
-            // A prompt that is only an image.
-            texts = vec![IMAGE; images];
+        if harness || role != Role::User {
+            // Images the harness sends (a view of a file) are not a prompt.
+            images.clear();
         }
-        if texts.is_empty() {
+        if texts.is_empty() && images.is_empty() {
             skipped.not_typed += u64::from(harness);
             return;
         }
@@ -459,7 +476,7 @@ impl Reader {
             self.prompt_awaiting_copy = true;
         }
         let text = texts.join("\n\n");
-        self.push(number.to_string(), at, Body::Message { role, text });
+        self.push(number.to_string(), at, Body::Message { role, text, images });
     }
 
     fn call(
@@ -502,7 +519,10 @@ impl Reader {
         }
         if self.lean {
             match &mut body {
-                Body::Message { text, .. } => *text = String::new(),
+                Body::Message { text, images, .. } => {
+                    *text = String::new();
+                    images.clear();
+                }
                 Body::ToolCall(call) => {
                     call.args = Value::Null;
                     call.name = String::new();
@@ -516,9 +536,6 @@ impl Reader {
         });
     }
 }
-
-/// What a prompt that is only an image imports as, once per image.
-const IMAGE: &str = "[image]";
 
 fn text_of(value: Option<&Value>) -> Option<String> {
     value

@@ -93,7 +93,7 @@ fn messages(t: &Transcript) -> Vec<(Role, String)> {
     t.items
         .iter()
         .filter_map(|i| match &i.body {
-            Body::Message { role, text } => Some((*role, text.clone())),
+            Body::Message { role, text, .. } => Some((*role, text.clone())),
             Body::ToolCall(_) => None,
         })
         .collect()
@@ -645,4 +645,65 @@ fn default_roots_follow_codex_home() {
     );
     let homes = Homes::at(Some(dir.path().to_path_buf()));
     assert!(Codex.default_roots(&homes).is_empty());
+}
+
+/// A 1×1 PNG.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+fn images(t: &Transcript) -> Vec<Vec<Value>> {
+    t.items
+        .iter()
+        .filter_map(|i| match &i.body {
+            Body::Message { images, .. } => Some(images.clone()),
+            Body::ToolCall(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompts_images_are_kept_and_remote_ones_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = |at: &str, content: Value| {
+        line(
+            at,
+            "response_item",
+            json!({"type": "message", "role": "user", "content": content}),
+        )
+    };
+    let lines = vec![
+        meta("/p", "codex_cli_rs", json!("cli")),
+        prompt(
+            "2025-10-01T10:00:01.000Z",
+            json!([{"type": "input_text", "text": "what is this"},
+                   {"type": "input_image", "image_url": format!("data:image/png;base64,{PNG}")},
+                   {"type": "input_image", "image_url": "https://example.com/x.png"}]),
+        ),
+        assistant("2025-10-01T10:00:02.000Z", "a dot"),
+        // An image alone is a prompt of its own; one that is not base64 a note.
+        prompt(
+            "2025-10-01T10:00:03.000Z",
+            json!([{"type": "input_image", "image_url": "data:image/png;base64,@@@"}]),
+        ),
+    ];
+    let path = write(dir.path(), "rollout-a.jsonl", &lines);
+    let t = read_one(&path);
+    assert_eq!(
+        messages(&t),
+        vec![
+            (Role::User, "what is this".to_string()),
+            (Role::Assistant, "a dot".to_string()),
+            (Role::User, String::new()),
+        ]
+    );
+    assert_eq!(
+        images(&t),
+        vec![
+            vec![
+                json!({"type": "image", "mimeType": "image/png", "data": PNG}),
+                json!({"type": "text", "text": "[image: https://example.com/x.png]"}),
+            ],
+            vec![],
+            vec![json!({"type": "text", "text": "[image: image/png, 3 bytes, not kept]"})],
+        ]
+    );
 }

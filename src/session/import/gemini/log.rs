@@ -245,6 +245,7 @@ impl Message {
                 body: Body::Message {
                     role,
                     text: self.text,
+                    images: Vec::new(),
                 },
             });
         }

@@ -90,7 +90,7 @@ fn messages(t: &Transcript) -> Vec<(Role, String)> {
     t.items
         .iter()
         .filter_map(|i| match &i.body {
-            Body::Message { role, text } => Some((*role, text.clone())),
+            Body::Message { role, text, .. } => Some((*role, text.clone())),
             Body::ToolCall(_) => None,
         })
         .collect()

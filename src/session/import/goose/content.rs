@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use serde_json::{Value, json};
 
 use super::super::{Body, Call, Item, Outcome, Role, Skipped, arguments};
+use crate::session::model::image;
 use crate::timestamp::format_millis;
 
 /// A session's items as its messages are read. Items are numbered from
@@ -108,15 +109,22 @@ impl Conversation {
             // Text only the agent saw (a compaction summary, context).
             skipped.not_typed += 1;
         }
-        let mut text: Option<(String, Vec<&str>)> = None;
+        // The message so far: its key, texts and images.
+        let mut text: Option<(String, Vec<&str>, Vec<Value>)> = None;
         for (index, block) in blocks.iter().enumerate() {
             match str_of(block, "type") {
                 Some("text") => {
                     let body = str_of(block, "text").unwrap_or_default();
                     if visible && !body.trim().is_empty() {
-                        text.get_or_insert_with(|| (format!("{key}#{index}"), Vec::new()))
-                            .1
-                            .push(body);
+                        let message = text.get_or_insert_with(|| {
+                            (format!("{key}#{index}"), Vec::new(), Vec::new())
+                        });
+                        if message.1.is_empty() {
+                            // Keyed by its first text, as before images
+                            // were kept: importing again adds no copy.
+                            message.0 = format!("{key}#{index}");
+                        }
+                        message.1.push(body);
                     }
                 }
                 Some("toolRequest" | "frontendToolRequest") => {
@@ -126,9 +134,21 @@ impl Conversation {
                     }
                 }
                 Some("toolResponse") => self.response(block),
+                Some("image") => {
+                    if visible {
+                        let part = image::part_from_base64(
+                            str_of(block, "mimeType").unwrap_or_default(),
+                            str_of(block, "data").unwrap_or_default(),
+                        );
+                        text.get_or_insert_with(|| {
+                            (format!("{key}#{index}"), Vec::new(), Vec::new())
+                        })
+                        .2
+                        .push(part);
+                    }
+                }
                 Some(
-                    "image"
-                    | "thinking"
+                    "thinking"
                     | "redactedThinking"
                     | "reasoning"
                     | "toolConfirmationRequest"
@@ -144,14 +164,20 @@ impl Conversation {
         self.flush(&mut text, role, &time);
     }
 
-    fn flush(&mut self, text: &mut Option<(String, Vec<&str>)>, role: Role, time: &Option<String>) {
-        if let Some((key, texts)) = text.take() {
+    fn flush(
+        &mut self,
+        text: &mut Option<(String, Vec<&str>, Vec<Value>)>,
+        role: Role,
+        time: &Option<String>,
+    ) {
+        if let Some((key, texts, images)) = text.take() {
             self.items.push(Item {
                 key,
                 timestamp: time.clone(),
                 body: Body::Message {
                     role,
                     text: texts.join("\n\n"),
+                    images,
                 },
             });
         }

@@ -169,7 +169,7 @@ fn texts(t: &Transcript) -> Vec<(&str, Role, &str)> {
     t.items
         .iter()
         .filter_map(|i| match &i.body {
-            Body::Message { role, text } => Some((i.key.as_str(), *role, text.as_str())),
+            Body::Message { role, text, .. } => Some((i.key.as_str(), *role, text.as_str())),
             _ => None,
         })
         .collect()
@@ -509,5 +509,49 @@ fn a_file_that_is_not_a_database_is_an_error_naming_it() {
     assert!(
         err.contains("sessions.db") && err.contains("not a SQLite database"),
         "{err}"
+    );
+}
+
+#[test]
+fn image_content_is_kept_with_the_text_of_its_message() {
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let meta = json!({"working_dir": "/app", "description": "Pictures"});
+    let image = |mime: &str, data: &str| json!({"type": "image", "mimeType": mime, "data": data});
+    let body = jsonl(&[
+        meta,
+        json!({"role": "user", "created": T0, "content": [image("image/png", PNG), text("what is it")]}),
+        json!({"role": "assistant", "created": T0 + 1, "content": [text("a dot")]}),
+        json!({"role": "user", "created": T0 + 2, "content": [image("image/tiff", "SUkqAA==")]}),
+    ]);
+    std::fs::write(sessions.join("20250303_100000.jsonl"), body).unwrap();
+    let found = Goose.sources(&sessions).unwrap();
+    let t = read_all(&found[0]).remove(0);
+    assert_eq!(
+        texts(&t),
+        vec![
+            ("line2#1", Role::User, "what is it"),
+            ("line3#0", Role::Assistant, "a dot"),
+            ("line4#0", Role::User, ""),
+        ]
+    );
+    let images: Vec<&Vec<Value>> = t
+        .items
+        .iter()
+        .filter_map(|i| match &i.body {
+            Body::Message { images, .. } => Some(images),
+            Body::ToolCall(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        images[0],
+        &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})]
+    );
+    assert!(images[1].is_empty());
+    assert_eq!(
+        images[2],
+        &vec![json!({"type": "text", "text": "[image: image/tiff, 4 bytes, not kept]"})]
     );
 }

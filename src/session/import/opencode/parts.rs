@@ -52,6 +52,7 @@ impl<'a> Turn<'a> {
                 body: Body::Message {
                     role: self.role,
                     text: texts.join("\n\n"),
+                    images: Vec::new(),
                 },
             });
         }

@@ -184,7 +184,7 @@ fn texts(t: &Transcript) -> Vec<(&str, Role, &str)> {
     t.items
         .iter()
         .filter_map(|i| match &i.body {
-            Body::Message { role, text } => Some((i.key.as_str(), *role, text.as_str())),
+            Body::Message { role, text, .. } => Some((i.key.as_str(), *role, text.as_str())),
             _ => None,
         })
         .collect()

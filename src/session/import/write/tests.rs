@@ -22,6 +22,7 @@ fn say(key: &str, at: Option<&str>, role: Role, text: &str) -> Item {
         body: Body::Message {
             role,
             text: text.into(),
+            images: Vec::new(),
         },
     }
 }
