@@ -435,8 +435,12 @@ fn a_listings_stored_lines_are_its_summaries_as_list_writes_them() {
     .unwrap();
 
     let (text, problems, counts) = lines_as_stored(&store, &ListQuery::default());
-    // Pages of 2 rows, then 4: the unreadable one is not a line.
-    assert_eq!(counts, [2, 3, 1]);
+    // Pages of 2 rows, then 4: the unreadable one is not a line. It is in
+    // the first page when the read passed over the directory's entries
+    // (its row re-read as just changed), in the second when not (a small
+    // store's own writes are not watched, so which one depends on the
+    // clock).
+    assert!(counts == [2, 3, 1] || counts == [1, 4, 1], "{counts:?}");
     assert_eq!(problems, [id_of_broken]);
     // The record appended behind the index is counted.
     let changed: Vec<&str> = std::str::from_utf8(&text)
