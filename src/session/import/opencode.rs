@@ -19,9 +19,11 @@
 //! (for 2.x, the message id and the index of the item in its content), so
 //! they stay put as a session grows. A tool call and its result are one
 //! part: a call still `running` (or `pending`) has no result yet, an
-//! `error` is a failure. Reasoning, files and images, text opencode
-//! injected (`synthetic`, `ignored`), and the bookkeeping parts are not
-//! imported. Times are epoch milliseconds.
+//! `error` is a failure. An image a 1.x prompt holds (a `file` part of an
+//! image type; a pasted one is a `data:` URL) is kept with the prompt's
+//! text (`model::image`). Reasoning, other files, text opencode injected
+//! (`synthetic`, `ignored`), and the bookkeeping parts are not imported;
+//! nor are 2.x's attachments. Times are epoch milliseconds.
 //!
 //! The database may be open in the running opencode, in WAL mode; it is
 //! read from a private copy so nothing is written beside it ([`sqlite`]).

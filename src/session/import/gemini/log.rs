@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::project;
 use crate::session::import::{Body, Call, Item, Outcome, Role, Skipped, Transcript};
+use crate::session::model::image;
 
 /// The session's fields the log sets (its first line and `$set`s).
 #[derive(Debug, Default, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -138,6 +139,8 @@ pub struct Message {
     /// `None`: a message of a kind that is not imported.
     role: Option<Role>,
     text: String,
+    /// The images of its parts (`inlineData`), as stored.
+    images: Vec<Value>,
     model: Option<String>,
     calls: Vec<(Option<String>, Call)>,
     /// User text gemini-cli does not resume, left out (and why).
@@ -238,14 +241,14 @@ impl Message {
         if self.model.is_some() {
             *model = self.model;
         }
-        if !self.text.trim().is_empty() {
+        if !self.text.trim().is_empty() || !self.images.is_empty() {
             items.push(Item {
                 key: self.id.clone(),
                 timestamp: self.timestamp.clone(),
                 body: Body::Message {
                     role,
                     text: self.text,
-                    images: Vec::new(),
+                    images: self.images,
                 },
             });
         }
@@ -277,8 +280,10 @@ pub fn message_of(mut record: Map<String, Value>) -> Message {
     let left_out = (role == Some(Role::User))
         .then(|| left_out_user_text(&text))
         .flatten();
+    let mut images = images_of(&content);
     if left_out.is_some() {
         text.clear();
+        images.clear();
     }
     let mut calls: Vec<(Option<String>, Call)> = match record.remove("toolCalls") {
         Some(Value::Array(calls)) => calls.into_iter().filter_map(call_of).collect(),
@@ -310,6 +315,7 @@ pub fn message_of(mut record: Map<String, Value>) -> Message {
         timestamp,
         role,
         text,
+        images,
         model: model.filter(|_| role == Some(Role::Assistant)),
         calls,
         left_out,
@@ -376,6 +382,33 @@ fn parts(content: &Value) -> Vec<&Value> {
         Value::Null => Vec::new(),
         other => vec![other],
     }
+}
+
+/// The images of a message's parts: each `inlineData` of base64 (a
+/// `fileData` names a file by URI, stored as its address, never read).
+fn images_of(content: &Value) -> Vec<Value> {
+    let str_in = |value: &Value, key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    parts(content)
+        .into_iter()
+        .filter_map(|part| {
+            if let Some(data) = part.get("inlineData") {
+                let mime = str_in(data, "mimeType");
+                return mime
+                    .starts_with("image/")
+                    .then(|| image::part_from_base64(&mime, &str_in(data, "data")));
+            }
+            let file = part.get("fileData")?;
+            str_in(file, "mimeType")
+                .starts_with("image/")
+                .then(|| image::part_from_url(&str_in(file, "fileUri")))
+        })
+        .collect()
 }
 
 /// The text of a message's parts, thoughts left out.

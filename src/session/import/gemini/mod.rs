@@ -21,7 +21,9 @@
 //!   resume (slash commands, `?`, `<session_context>`, `<hook_context>`).
 //!   A gemini message's tool calls are in its `toolCalls`, each holding its
 //!   own `result` and `status`; they follow the message's text. Thoughts
-//!   and inline data (images) are not imported.
+//!   are not imported; an image part (`inlineData` of an image type) is
+//!   kept as an image (`model::image`), a `fileData` image as its address,
+//!   other inline data (a PDF, audio) left out.
 //! - The working directory: a `tmp/<slug>/` directory names its project in
 //!   `.project_root`; an older `tmp/<sha256 of the project path>/` does not,
 //!   so the record's `projectHash` is matched against the hashes of the

@@ -594,3 +594,56 @@ fn default_roots_are_the_gemini_tmp_directory_of_gemini_cli_home_else_home() {
         vec![moved.join(".gemini/tmp")]
     );
 }
+
+#[test]
+fn inline_images_are_kept_and_other_inline_data_left_out() {
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let (_d, gemini_dir, project) = gemini_home();
+    let path = gemini_dir.join("tmp/app/chats/session-x.jsonl");
+    let inline = |mime: &str, data: &str| json!({"inlineData": {"mimeType": mime, "data": data}});
+    write_lines(
+        &path,
+        &[
+            header(&project),
+            json!({"id": "m1", "timestamp": "2026-05-01T09:00:01.000Z", "type": "user",
+                   "content": [{"text": "what is this?"}, inline("image/png", PNG),
+                               inline("application/pdf", "JVBERi0=")]}),
+            // An image alone is a message; one not base64 is noted.
+            json!({"id": "m2", "timestamp": "2026-05-01T09:00:02.000Z", "type": "user",
+                   "content": [inline("image/png", "not base64!")]}),
+            json!({"id": "m3", "timestamp": "2026-05-01T09:00:03.000Z", "type": "user",
+                   "content": [{"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/a.jpg"}}]}),
+            // A command's image goes with its text.
+            json!({"id": "m4", "timestamp": "2026-05-01T09:00:04.000Z", "type": "user",
+                   "content": [{"text": "/paste"}, inline("image/png", PNG)]}),
+        ],
+    );
+    let t = read_path(&path);
+    let images: Vec<(&str, &Vec<Value>)> = t
+        .items
+        .iter()
+        .filter_map(|i| match &i.body {
+            Body::Message { images, .. } => Some((i.key.as_str(), images)),
+            Body::ToolCall(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        images,
+        vec![
+            (
+                "m1",
+                &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})]
+            ),
+            (
+                "m2",
+                &vec![json!({"type": "text", "text": "[image: image/png, 11 bytes, not kept]"})]
+            ),
+            (
+                "m3",
+                &vec![json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})]
+            ),
+        ]
+    );
+    assert_eq!(messages(&t)[0], (Role::User, "what is this?".into()));
+    assert_eq!(t.skipped.commands, 1);
+}

@@ -1,18 +1,22 @@
-//! One message's parts turned into items: text parts (consecutive ones
-//! joined) and tool parts, each tool part holding its call and its result.
+//! One message's parts turned into items: text and image parts
+//! (consecutive ones joined) and tool parts, each tool part holding its
+//! call and its result.
 
 use serde_json::{Value, json};
 
 use super::super::{Body, Call, Item, Outcome, Role, Skipped, arguments};
+use crate::session::model::image;
 use crate::timestamp::format_millis;
 
-/// Builds the items of one message in order, joining consecutive text
-/// parts into one message keyed by the first of them.
+/// Builds the items of one message in order, joining consecutive text and
+/// image parts into one message keyed by the first text among them (the
+/// key it had before images were kept, so importing again adds no copy).
 pub struct Turn<'a> {
     role: Role,
     time: Option<String>,
     items: &'a mut Vec<Item>,
-    text: Option<(String, Vec<String>)>,
+    /// The message so far: its key, texts and images.
+    text: Option<(String, Vec<String>, Vec<Value>)>,
 }
 
 impl<'a> Turn<'a> {
@@ -30,8 +34,20 @@ impl<'a> Turn<'a> {
             return;
         }
         match &mut self.text {
-            Some((_, texts)) => texts.push(text.to_string()),
-            None => self.text = Some((key.to_string(), vec![text.to_string()])),
+            Some((first, texts, _)) => {
+                if texts.is_empty() {
+                    *first = key.to_string();
+                }
+                texts.push(text.to_string());
+            }
+            None => self.text = Some((key.to_string(), vec![text.to_string()], Vec::new())),
+        }
+    }
+
+    pub fn image(&mut self, key: &str, part: Value) {
+        match &mut self.text {
+            Some((_, _, images)) => images.push(part),
+            None => self.text = Some((key.to_string(), Vec::new(), vec![part])),
         }
     }
 
@@ -45,14 +61,14 @@ impl<'a> Turn<'a> {
     }
 
     fn flush(&mut self) {
-        if let Some((key, texts)) = self.text.take() {
+        if let Some((key, texts, images)) = self.text.take() {
             self.items.push(Item {
                 key,
                 timestamp: self.time.clone(),
                 body: Body::Message {
                     role: self.role,
                     text: texts.join("\n\n"),
-                    images: Vec::new(),
+                    images,
                 },
             });
         }
@@ -66,7 +82,8 @@ impl Drop for Turn<'_> {
 }
 
 /// A 1.x part (`MessageV2.Part` without its ids) added to `turn`. Text the
-/// user did not write (`synthetic`, `ignored`), reasoning, files and the
+/// user did not write (`synthetic`, `ignored`), reasoning, files other than
+/// images (an image's `url` is a `data:` URL when pasted) and the
 /// bookkeeping parts (steps, snapshots, patches, …) are left out; a kind
 /// this reader does not know is counted.
 pub fn part(turn: &mut Turn<'_>, id: &str, part: &Value, skipped: &mut Skipped) {
@@ -106,9 +123,17 @@ pub fn part(turn: &mut Turn<'_>, id: &str, part: &Value, skipped: &mut Skipped) 
             };
             turn.call(id.to_string(), None, call);
         }
+        Some("file") => {
+            if str_of(part, "mime").is_some_and(|mime| mime.starts_with("image/")) {
+                turn.image(
+                    id,
+                    image::part_from_url(str_of(part, "url").unwrap_or_default()),
+                );
+            }
+        }
         Some(
-            "reasoning" | "file" | "step-start" | "step-finish" | "snapshot" | "patch" | "agent"
-            | "retry" | "compaction" | "subtask" | "source-url",
+            "reasoning" | "step-start" | "step-finish" | "snapshot" | "patch" | "agent" | "retry"
+            | "compaction" | "subtask" | "source-url",
         ) => {}
         _ => skipped.unknown_kinds += 1,
     }

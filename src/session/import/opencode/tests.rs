@@ -738,3 +738,58 @@ fn a_database_a_killed_writer_left_with_its_wal_is_read_without_making_a_shm() {
         "no -shm made, nothing checkpointed"
     );
 }
+
+#[test]
+fn a_pasted_image_is_kept_with_its_prompt_and_other_files_left_out() {
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("opencode.db");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(V1).unwrap();
+    session_v1(&conn, "ses_i", "/work/proj", "Pictures");
+    let user = json!({"role": "user", "time": {"created": T0}});
+    message_v1(&conn, "ses_i", "msg_1", 0, user.clone());
+    let file = |mime: &str, url: &str| json!({"type": "file", "mime": mime, "url": url});
+    // The image comes first: the message keeps its text's key.
+    let png = format!("data:image/png;base64,{PNG}");
+    part_v1(&conn, "ses_i", "msg_1", "prt_1a", file("image/png", &png));
+    part_v1(
+        &conn,
+        "ses_i",
+        "msg_1",
+        "prt_1b",
+        json!({"type": "text", "text": "what is it"}),
+    );
+    let source = file("text/plain", "file:///work/proj/notes.txt");
+    part_v1(&conn, "ses_i", "msg_1", "prt_1c", source);
+    message_v1(&conn, "ses_i", "msg_2", 1, user);
+    let remote = file("image/jpeg", "https://example.com/a.jpg");
+    part_v1(&conn, "ses_i", "msg_2", "prt_2a", remote);
+    drop(conn);
+
+    let all = read_all(&db_source(&path));
+    let t = &all[0];
+    assert_eq!(
+        texts(t),
+        vec![
+            ("prt_1b", Role::User, "what is it"),
+            ("prt_2a", Role::User, "")
+        ]
+    );
+    let images: Vec<&Vec<Value>> = t
+        .items
+        .iter()
+        .filter_map(|i| match &i.body {
+            Body::Message { images, .. } => Some(images),
+            Body::ToolCall(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        images,
+        vec![
+            &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})],
+            &vec![json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})],
+        ]
+    );
+    assert_eq!(t.skipped.unknown_kinds, 0);
+}
