@@ -10,7 +10,6 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use super::state::Packed;
 use super::store::{Store, hash_of};
 use super::tree::{Kind, Node};
 use crate::error::{Error, Result};
@@ -41,6 +40,13 @@ impl Stat {
     }
 }
 
+/// Entries kept from an earlier run, decoded as they are asked for (a
+/// session's state file: `state::Packed`).
+pub(crate) trait KeptStats: std::fmt::Debug {
+    /// The stat and hash kept for `relative`, if any.
+    fn get(&self, relative: &[u8]) -> Option<(Stat, String)>;
+}
+
 /// A stat cache: kept with a session's last state ([`super::state`]).
 #[derive(Debug, Default)]
 pub(crate) struct StatCache {
@@ -49,7 +55,7 @@ pub(crate) struct StatCache {
     /// This run's misses (and a test's entries): before `packed`.
     entries: HashMap<Vec<u8>, (Stat, String)>,
     /// The entries of the state file, read as probed.
-    packed: Option<Packed>,
+    packed: Option<Box<dyn KeptStats>>,
     /// Whether a probe missed the cache (a file read and hashed again).
     missed: bool,
 }
@@ -74,10 +80,10 @@ impl StatCache {
 
     /// The cache a state file holds, written by a run that started at
     /// `started_ns`.
-    pub fn from_packed(started_ns: i64, packed: Packed) -> StatCache {
+    pub fn from_packed(started_ns: i64, packed: impl KeptStats + 'static) -> StatCache {
         StatCache {
             started_ns,
-            packed: Some(packed),
+            packed: Some(Box::new(packed)),
             ..StatCache::default()
         }
     }

@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::disk::{Stat, StatCache};
+use super::disk::{KeptStats, Stat, StatCache};
 use super::store::Store;
 use super::tree::{Kind, Node, Tree, from_hex, to_hex};
 use crate::error::Result;
@@ -56,9 +56,9 @@ pub(crate) struct Packed {
     at: Vec<u32>,
 }
 
-impl Packed {
+impl KeptStats for Packed {
     /// The stat entry of `relative`, if the file holds one.
-    pub fn get(&self, relative: &[u8]) -> Option<(Stat, String)> {
+    fn get(&self, relative: &[u8]) -> Option<(Stat, String)> {
         let found = self
             .at
             .binary_search_by(|&at| {
