@@ -12,7 +12,7 @@ use super::fileset::{Stated, stated_set};
 use super::manifest::{self, Manifest, Origin};
 use super::state::{Packed, State};
 use super::store::Store;
-use super::tree::{self, Tree};
+use super::tree::{self, Node, Tree};
 use super::watcher::{self, Answer};
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -195,6 +195,26 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
     let mut changed = 0;
     let mut dirty = HashSet::new();
     let mut stored = 0;
+    // What is at a stated path now (`None`: nothing the tree holds).
+    let mut probe = |stated: Stated| -> Result<(Vec<u8>, Option<Node>)> {
+        let Stated {
+            relative,
+            path,
+            meta,
+        } = stated;
+        let found = cache.probe_stat(
+            &path,
+            &relative,
+            meta,
+            req.limits.max_file_bytes,
+            Some((store, &mut stored)),
+        )?;
+        let node = match found {
+            Disk::Here(node) => Some(node),
+            Disk::Absent | Disk::Other(_) => None,
+        };
+        Ok((relative, node))
+    };
     match &asked {
         // Only from a whole state: the paths not re-read keep its nodes
         // and stat entries.
@@ -202,23 +222,8 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
             let stated =
                 super::incremental::stated(req.root, config, &state.tree, paths, trees, req.extra)?;
             watched = true;
-            for Stated {
-                relative,
-                path,
-                meta,
-            } in stated
-            {
-                let found = cache.probe_stat(
-                    &path,
-                    &relative,
-                    meta,
-                    req.limits.max_file_bytes,
-                    Some((store, &mut stored)),
-                )?;
-                let new = match found {
-                    Disk::Here(node) => Some(node),
-                    Disk::Absent | Disk::Other(_) => None,
-                };
+            for stated in stated {
+                let (relative, new) = probe(stated)?;
                 let old = state.tree.get(&relative);
                 if old == new.as_ref() {
                     continue;
@@ -239,20 +244,8 @@ pub(crate) fn take(store: &Store, config: &Config, req: Request<'_>) -> Result<(
             let stated = stated_set(req.root, config, extra)?;
             check_size(req.root, &stated, req.limits)?;
             let mut now = Tree::new();
-            for Stated {
-                relative,
-                path,
-                meta,
-            } in stated
-            {
-                let found = cache.probe_stat(
-                    &path,
-                    &relative,
-                    meta,
-                    req.limits.max_file_bytes,
-                    Some((store, &mut stored)),
-                )?;
-                if let Disk::Here(node) = found {
+            for stated in stated {
+                if let (relative, Some(node)) = probe(stated)? {
                     now.insert(relative, node);
                 }
             }
