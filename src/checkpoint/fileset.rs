@@ -63,6 +63,19 @@ pub(crate) struct Stated {
     pub meta: std::io::Result<std::fs::Metadata>,
 }
 
+impl Stated {
+    /// `relative` below `root`, with the `lstat` taken now.
+    pub(crate) fn now(root: &Path, relative: Vec<u8>) -> Stated {
+        let path = root.join(OsStr::from_bytes(&relative));
+        let meta = std::fs::symlink_metadata(&path);
+        Stated {
+            relative,
+            path,
+            meta,
+        }
+    }
+}
+
 /// The file set of [`file_set`], each path with its `lstat`: discover's
 /// walk hands over the one it took (its threads stat in parallel), so a
 /// listed file is stat'ed once; only the `extra` paths it did not list are
@@ -87,15 +100,7 @@ pub(crate) fn stated_set(
         .into_iter()
         .filter(|p| is_inside(p) && !in_git_dir(p) && !listed.contains(p.as_slice()))
         .collect();
-    stated.extend(rest.into_iter().map(|relative| {
-        let path = root.join(OsStr::from_bytes(&relative));
-        let meta = std::fs::symlink_metadata(&path);
-        Stated {
-            relative,
-            path,
-            meta,
-        }
-    }));
+    stated.extend(rest.into_iter().map(|relative| Stated::now(root, relative)));
     Ok(stated)
 }
 

@@ -53,15 +53,7 @@ pub(crate) fn stated(
     Ok(want
         .into_iter()
         .filter(|p| is_inside(p) && !in_git_dir(p))
-        .map(|relative| {
-            let path = root.join(OsStr::from_bytes(&relative));
-            let meta = std::fs::symlink_metadata(&path);
-            Stated {
-                relative,
-                path,
-                meta,
-            }
-        })
+        .map(|relative| Stated::now(root, relative))
         .collect())
 }
 

@@ -175,6 +175,18 @@ impl Item {
     }
 }
 
+/// Each message item of `t`, by its key, with its images.
+#[cfg(test)]
+pub fn message_images(t: &Transcript) -> Vec<(&str, &[Value])> {
+    t.items
+        .iter()
+        .filter_map(|item| match &item.body {
+            Body::Message { images, .. } => Some((item.key.as_str(), images.as_slice())),
+            Body::ToolCall(_) => None,
+        })
+        .collect()
+}
+
 /// Checks that `read_parts` hands `expected` (the sessions read whole)
 /// over alike in parts of 1, 2, 3 items and of all of them: each session
 /// opened and closed once, no part too large, nothing lost, doubled or

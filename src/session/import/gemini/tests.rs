@@ -619,28 +619,20 @@ fn inline_images_are_kept_and_other_inline_data_left_out() {
         ],
     );
     let t = read_path(&path);
-    let images: Vec<(&str, &Vec<Value>)> = t
-        .items
-        .iter()
-        .filter_map(|i| match &i.body {
-            Body::Message { images, .. } => Some((i.key.as_str(), images)),
-            Body::ToolCall(_) => None,
-        })
-        .collect();
     assert_eq!(
-        images,
-        vec![
+        crate::session::import::parts::message_images(&t),
+        [
             (
                 "m1",
-                &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})]
+                &[json!({"type": "image", "mimeType": "image/png", "data": PNG})][..]
             ),
             (
                 "m2",
-                &vec![json!({"type": "text", "text": "[image: image/png, 11 bytes, not kept]"})]
+                &[json!({"type": "text", "text": "[image: image/png, 11 bytes, not kept]"})][..]
             ),
             (
                 "m3",
-                &vec![json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})]
+                &[json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})][..]
             ),
         ]
     );

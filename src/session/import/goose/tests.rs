@@ -537,21 +537,14 @@ fn image_content_is_kept_with_the_text_of_its_message() {
             ("line4#0", Role::User, ""),
         ]
     );
-    let images: Vec<&Vec<Value>> = t
-        .items
-        .iter()
-        .filter_map(|i| match &i.body {
-            Body::Message { images, .. } => Some(images),
-            Body::ToolCall(_) => None,
-        })
-        .collect();
+    let images = crate::session::import::parts::message_images(&t);
     assert_eq!(
-        images[0],
-        &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})]
+        images[0].1,
+        [json!({"type": "image", "mimeType": "image/png", "data": PNG})]
     );
-    assert!(images[1].is_empty());
+    assert!(images[1].1.is_empty());
     assert_eq!(
-        images[2],
-        &vec![json!({"type": "text", "text": "[image: image/tiff, 4 bytes, not kept]"})]
+        images[2].1,
+        [json!({"type": "text", "text": "[image: image/tiff, 4 bytes, not kept]"})]
     );
 }

@@ -776,19 +776,18 @@ fn a_pasted_image_is_kept_with_its_prompt_and_other_files_left_out() {
             ("prt_2a", Role::User, "")
         ]
     );
-    let images: Vec<&Vec<Value>> = t
-        .items
-        .iter()
-        .filter_map(|i| match &i.body {
-            Body::Message { images, .. } => Some(images),
-            Body::ToolCall(_) => None,
-        })
-        .collect();
+    let images = crate::session::import::parts::message_images(t);
     assert_eq!(
         images,
-        vec![
-            &vec![json!({"type": "image", "mimeType": "image/png", "data": PNG})],
-            &vec![json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})],
+        [
+            (
+                "prt_1b",
+                &[json!({"type": "image", "mimeType": "image/png", "data": PNG})][..]
+            ),
+            (
+                "prt_2a",
+                &[json!({"type": "text", "text": "[image: https://example.com/a.jpg]"})][..]
+            ),
         ]
     );
     assert_eq!(t.skipped.unknown_kinds, 0);
